@@ -1,0 +1,286 @@
+"""The vocabulary every game and every algorithm shares.
+
+`Player`, `Outcome`, the error types, and the two halves of the State protocol:
+
+* a `Game` is a rule set with its options (classic, mnk with m, n, k, forget mode...).
+  It makes the initial state and owns the notation: move text and position text.
+* a `State` is one immutable position of that game: whose turn, the legal moves,
+  `play(move)` -> the next state, and the outcome (None while the game goes on).
+
+Search, MCTS, the arena, the server and the user interfaces see nothing else. The
+checks every game needs (a move after the game is over, a move that is not a move) live
+here, once, in `State.play`.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+__all__ = [
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidOptionError",
+    "InvalidPositionError",
+    "NoughtsError",
+    "Outcome",
+    "Player",
+    "Reason",
+    "State",
+    "UnknownGameError",
+]
+
+
+class NoughtsError(Exception):
+    """Base of every error this library raises on bad input."""
+
+
+class InvalidMoveError(NoughtsError, ValueError):
+    """The text (or value) is not a move of this game at all, e.g. "10" in classic."""
+
+
+class IllegalMoveError(NoughtsError, ValueError):
+    """A well-formed move this position does not allow, e.g. a taken cell."""
+
+
+class InvalidPositionError(NoughtsError, ValueError):
+    """A position text that does not describe a valid position of the game."""
+
+
+class InvalidOptionError(NoughtsError, ValueError):
+    """A game option that does not exist or has a value out of range."""
+
+
+class UnknownGameError(NoughtsError, ValueError):
+    """A game key the registry does not know."""
+
+
+class Player(enum.Enum):
+    """The two sides. X always moves first."""
+
+    X = "x"
+    O = "o"  # noqa: E741 - the letter is the name of the side
+
+    @property
+    def other(self) -> Player:
+        return Player.O if self is Player.X else Player.X
+
+    @classmethod
+    def from_text(cls, text: str) -> Player:
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise ValueError(f"{text!r} is not a player: use x or o") from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Reason(enum.Enum):
+    """Why a game ended."""
+
+    LINE = "line"  # the winner made a line (or, in gobblet, the loser uncovered one)
+    FULL = "full"  # no empty cell / no legal move left, no line
+    REPETITION = "repetition"  # the same position for the third time
+    STALEMATE = "stalemate"  # the player to move has no legal move (matryoshka, gobblet)
+    BOARDS = "boards"  # ultimate's tie-break: more won local boards
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game: a winner, or None for a draw, and why."""
+
+    winner: Player | None
+    reason: Reason = Reason.LINE
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    @property
+    def text(self) -> str:
+        """The status word used everywhere: ``x-wins``, ``o-wins`` or ``draw``."""
+        return "draw" if self.winner is None else f"{self.winner.value}-wins"
+
+    def describe(self) -> str:
+        """A sentence for people: "x wins (three in a line)"."""
+        if self.winner is None:
+            return {
+                Reason.REPETITION: "draw by threefold repetition",
+                Reason.STALEMATE: "draw: the player to move has no legal move",
+            }.get(self.reason, "draw")
+        how = {Reason.BOARDS: " on won local boards"}.get(self.reason, "")
+        return f"{self.winner.value} wins{how}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def status_text(outcome: Outcome | None) -> str:
+    """``ongoing`` or the outcome's status word."""
+    return "ongoing" if outcome is None else outcome.text
+
+
+M = TypeVar("M", bound=Hashable)
+S = TypeVar("S", bound="State[Any]")
+
+
+class Game(ABC, Generic[S, M]):
+    """A rule set with its options; subclasses are frozen dataclasses whose fields are
+    the options, so ``repr(game)`` is valid code and equal options mean equal games."""
+
+    #: Human-readable name of the family, for menus.
+    title: ClassVar[str]
+
+    @property
+    @abstractmethod
+    def key(self) -> str:
+        """The registry key (``classic``, ``mnk``, ``ultimate``...)."""
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option with its value, in declaration order (derived fields, declared
+        with ``init=False``, are not options)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.init}  # type: ignore[arg-type]
+
+    @property
+    def spec(self) -> str:
+        """Canonical text naming game and options: ``classic``, ``mnk:m=4:n=4:k=4``.
+
+        Only options that differ from the key's defaults are written; `registry.parse_spec`
+        reads it back."""
+        from noughts.registry import spec_text
+
+        return spec_text(self)
+
+    @abstractmethod
+    def initial(self) -> S:
+        """The start position."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> M:
+        """Read a move in this game's notation. Raises InvalidMoveError."""
+
+    @abstractmethod
+    def move_text(self, move: M) -> str:
+        """The canonical text of a move; ``parse_move`` reads it back."""
+
+    @abstractmethod
+    def parse_position(self, text: str) -> S:
+        """Read a position text. Raises InvalidPositionError."""
+
+    def parse_moves(self, texts: Sequence[str]) -> list[M]:
+        return [self.parse_move(t) for t in texts]
+
+
+class State(ABC, Generic[M]):
+    """One position. Immutable, hashable, compared by position (not by history).
+
+    Subclasses set their slots once in ``__init__``-free constructors via ``_init`` and
+    implement the hooks ``_check`` and ``_apply``; ``play`` adds the shared checks.
+    Equality and hashing use ``_key``: two states are equal when the positions are equal,
+    whatever way led to them (repetition history, where a game has one, is not part of
+    the position, as in chess's FEN).
+    """
+
+    __slots__ = ("game", "turn", "outcome", "_key")
+
+    game: Game[Any, M]
+    #: The player to move (in a finished game: the one who would move next).
+    turn: Player
+    #: None while the game goes on.
+    outcome: Outcome | None
+    _key: Hashable
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _init(self, game: Game[Any, M], turn: Player, outcome: Outcome | None, key: Hashable) -> None:
+        set_ = object.__setattr__
+        set_(self, "game", game)
+        set_(self, "turn", turn)
+        set_(self, "outcome", outcome)
+        set_(self, "_key", key)
+
+    # -- the protocol -------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def status(self) -> str:
+        """``ongoing``, ``x-wins``, ``o-wins`` or ``draw``."""
+        return status_text(self.outcome)
+
+    @abstractmethod
+    def legal_moves(self) -> list[M]:
+        """Every legal move, in a fixed order (ascending move text order where it makes
+        sense). Empty when the game is over."""
+
+    def play(self, move: M) -> Self:
+        """The state after `move`. Raises IllegalMoveError (InvalidMoveError for a value
+        that is no move of this game) and leaves this state untouched, as always."""
+        if self.outcome is not None:
+            raise IllegalMoveError(f"the game is over ({self.outcome.describe()})")
+        self._check(move)
+        return self._apply(move)
+
+    def play_text(self, text: str) -> Self:
+        """Parse a move in the game's notation and play it."""
+        return self.play(self.game.parse_move(text))
+
+    def move_text(self, move: M) -> str:
+        return self.game.move_text(move)
+
+    def legal_move_texts(self) -> list[str]:
+        return [self.game.move_text(m) for m in self.legal_moves()]
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The canonical position text; ``game.parse_position`` reads it back."""
+
+    @abstractmethod
+    def diagram(self) -> str:
+        """A plain-text board for people (no colour)."""
+
+    # -- hooks --------------------------------------------------------------------
+
+    @abstractmethod
+    def _check(self, move: M) -> None:
+        """Raise InvalidMoveError / IllegalMoveError, with a reason a player can act on,
+        unless `move` is legal here. Only called while the game is on."""
+
+    @abstractmethod
+    def _apply(self, move: M) -> Self:
+        """The next state for a move `_check` accepted."""
+
+    # -- value semantics ----------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State) or type(other) is not type(self):
+            return NotImplemented
+        return self._key == other._key and self.game == other.game
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        return f"parse_position({self.game.spec!r}, {self.to_text()!r})"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def repetition_outcome(history: tuple[Hashable, ...], key: Hashable) -> Outcome | None:
+    """Draw when `key` already stands twice in `history` (its third occurrence)."""
+    if history.count(key) >= 2:
+        return Outcome(None, Reason.REPETITION)
+    return None

@@ -1,0 +1,270 @@
+"""classic and the m,n,k-game, with Forget mode as an option.
+
+Moves are cell indices in reading order (0 = top-left). Notation: on boards of at most
+nine cells (classic) a move is the digit of the cell, 1-9 in reading order; on larger
+boards it is column letter + row number counted from the top (``a1`` top-left, ``h8``
+the centre of 15x15). Cell numbers are accepted everywhere as an alias.
+
+Position text: the rows from the top joined by ``/`` (``x``, ``o``, ``.``), a space and
+the player to move; in Forget mode then each player's marks oldest first::
+
+    x.o/.x./..o x              classic
+    x.o/.x./... o x=1,5 o=3    forget mode: x's mark on 1 is the next to vanish
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from noughts.core import (
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+    Outcome,
+    Player,
+    Reason,
+    State,
+    repetition_outcome,
+)
+from noughts.games.geometry import bits, has_line, line_masks, masks_through
+
+_COORD = re.compile(r"^([a-z])(\d{1,2})$")
+MAX_SIDE = 26  # column letters a-z
+
+
+@dataclass(frozen=True)
+class Mnk(Game["MnkState", int]):
+    """m columns, n rows, k in a row wins; ``forget`` keeps at most `keep` marks each."""
+
+    m: int = 3
+    n: int = 3
+    k: int = 3
+    forget: bool = False
+    keep: int = 3
+
+    title: ClassVar[str] = "m,n,k-game"
+
+    def __post_init__(self) -> None:
+        for name in ("m", "n", "k", "keep"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidOptionError(f"option {name} takes a whole number, not {value!r}")
+        if not (1 <= self.m <= MAX_SIDE and 1 <= self.n <= MAX_SIDE):
+            raise InvalidOptionError(f"m and n must be between 1 and {MAX_SIDE}")
+        if not 1 <= self.k <= max(self.m, self.n):
+            raise InvalidOptionError(f"k must be between 1 and {max(self.m, self.n)} on a {self.m}x{self.n} board")
+        if self.forget and self.keep < self.k:
+            raise InvalidOptionError(f"keep must be at least k={self.k}, or nobody can ever win")
+        if not self.forget and self.keep != 3:
+            raise InvalidOptionError("keep only applies in Forget mode (add forget=true)")
+        set_ = object.__setattr__
+        set_(self, "cells", self.m * self.n)
+        set_(self, "full", (1 << (self.m * self.n)) - 1)
+        set_(self, "through", masks_through((self.n, self.m), self.k))
+        set_(self, "lines", line_masks((self.n, self.m), self.k))
+
+    # Derived from the options in __post_init__: not options, not compared.
+    cells: int = field(init=False, repr=False, compare=False)
+    full: int = field(init=False, repr=False, compare=False)
+    through: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    lines: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    @property
+    def key(self) -> str:
+        return "classic" if (self.m, self.n, self.k) == (3, 3, 3) else "mnk"
+
+    def initial(self) -> MnkState:
+        return MnkState._make(self, 0, 0, Player.X, ((), ()) if self.forget else None, ())
+
+    # -- notation -----------------------------------------------------------------
+
+    def move_text(self, move: int) -> str:
+        if self.cells <= 9:
+            return str(move + 1)
+        row, col = divmod(move, self.m)
+        return f"{chr(ord('a') + col)}{row + 1}"
+
+    def parse_move(self, text: str) -> int:
+        t = text.strip().lower()
+        if t.isdigit():
+            number = int(t)
+            if 1 <= number <= self.cells:
+                return number - 1
+            raise InvalidMoveError(f"{text.strip()!r} is not a cell: cells are numbered 1 to {self.cells}")
+        match = _COORD.match(t)
+        if match:
+            col = ord(match.group(1)) - ord("a")
+            row = int(match.group(2)) - 1
+            if col < self.m and 0 <= row < self.n:
+                return row * self.m + col
+            last = chr(ord("a") + self.m - 1)
+            raise InvalidMoveError(f"{text.strip()!r} is off the board: columns a-{last}, rows 1-{self.n}")
+        example = "5" if self.cells <= 9 else "a1"
+        raise InvalidMoveError(f"{text.strip()!r} is not a move: give a cell like {example}")
+
+    def parse_position(self, text: str) -> MnkState:
+        parts = text.split()
+        if len(parts) != (4 if self.forget else 2):
+            shape = "ROWS TURN x=CELLS o=CELLS" if self.forget else "ROWS TURN"
+            raise InvalidPositionError(f"a {self.spec} position is {shape!r}, got {text!r}")
+        x, o = _parse_rows(parts[0], self.m, self.n)
+        turn = _parse_turn(parts[1])
+        ages = None
+        if self.forget:
+            ages = (self._parse_ages(parts[2], "x", x), self._parse_ages(parts[3], "o", o))
+        elif not 0 <= x.bit_count() - o.bit_count() <= 1 or (x.bit_count() - o.bit_count() == 1) != (turn is Player.O):
+            raise InvalidPositionError("x moves first: x has as many marks as o (o to move: one more)")
+        x_line, o_line = has_line(x, self.lines), has_line(o, self.lines)
+        if x_line and o_line:
+            raise InvalidPositionError("both players have a line")
+        if (x_line and turn is Player.X) or (o_line and turn is Player.O):
+            raise InvalidPositionError("the player to move cannot already have a line")
+        return MnkState._make(self, x, o, turn, ages, (), Outcome(turn.other) if x_line or o_line else None)
+
+    def _parse_ages(self, text: str, side: str, marks: int) -> tuple[int, ...]:
+        label, _, cells = text.partition("=")
+        if label.lower() != side:
+            raise InvalidPositionError(f"expected {side}=CELLS (oldest first), got {text!r}")
+        try:
+            order = tuple(self.parse_move(c) for c in cells.split(",")) if cells not in ("", "-") else ()
+        except InvalidMoveError as e:
+            raise InvalidPositionError(str(e)) from None
+        if sum(1 << c for c in order) != marks or len(set(order)) != len(order):
+            raise InvalidPositionError(f"{side}=... must list exactly the {side} marks, oldest first")
+        if len(order) > self.keep:
+            raise InvalidPositionError(f"{side} has more than keep={self.keep} marks")
+        return order
+
+
+class MnkState(State[int]):
+    __slots__ = ("x", "o", "ages", "history")
+
+    game: Mnk
+    x: int
+    o: int
+    #: Forget mode: each player's cells, oldest first (x's, o's); None otherwise.
+    ages: tuple[tuple[int, ...], tuple[int, ...]] | None
+    #: Forget mode: the keys of the earlier positions, for threefold repetition.
+    history: tuple[object, ...]
+
+    @classmethod
+    def _make(
+        cls,
+        game: Mnk,
+        x: int,
+        o: int,
+        turn: Player,
+        ages: tuple[tuple[int, ...], tuple[int, ...]] | None,
+        history: tuple[object, ...],
+        outcome: Outcome | None = None,
+    ) -> MnkState:
+        self = object.__new__(cls)
+        key = (x, o, turn, ages)
+        if outcome is None:
+            if (x | o) == game.full:
+                outcome = Outcome(None, Reason.FULL)
+            elif ages is not None:
+                outcome = repetition_outcome(history, key)
+        self._init(game, turn, outcome, key)
+        set_ = object.__setattr__
+        set_(self, "x", x)
+        set_(self, "o", o)
+        set_(self, "ages", ages)
+        set_(self, "history", history + (key,) if ages is not None else ())
+        return self
+
+    def legal_moves(self) -> list[int]:
+        if self.outcome is not None:
+            return []
+        return bits(self.game.full & ~(self.x | self.o))
+
+    def _check(self, move: int) -> None:
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.game.cells:
+            raise InvalidMoveError(f"{move!r} is not a cell of this board")
+        if (self.x | self.o) >> move & 1:
+            raise IllegalMoveError(f"cell {self.game.move_text(move)} is taken")
+
+    def _apply(self, move: int) -> MnkState:
+        game = self.game
+        mine = self.x if self.turn is Player.X else self.o
+        ages = self.ages
+        if ages is not None:
+            order = ages[0] if self.turn is Player.X else ages[1]
+            if len(order) == game.keep:
+                mine &= ~(1 << order[0])
+                order = order[1:]
+            order = order + (move,)
+            ages = (order, ages[1]) if self.turn is Player.X else (ages[0], order)
+        mine |= 1 << move
+        outcome = Outcome(self.turn) if has_line(mine, game.through[move]) else None
+        x, o = (mine, self.o) if self.turn is Player.X else (self.x, mine)
+        return MnkState._make(game, x, o, self.turn.other, ages, self.history, outcome)
+
+    # -- text ---------------------------------------------------------------------
+
+    def cell(self, index: int) -> Player | None:
+        if self.x >> index & 1:
+            return Player.X
+        if self.o >> index & 1:
+            return Player.O
+        return None
+
+    def to_text(self) -> str:
+        game = self.game
+        rows = []
+        for r in range(game.n):
+            row = ""
+            for c in range(game.m):
+                p = self.cell(r * game.m + c)
+                row += "." if p is None else p.value
+            rows.append(row)
+        text = f"{'/'.join(rows)} {self.turn.value}"
+        if self.ages is not None:
+            for side, order in zip("xo", self.ages, strict=True):
+                text += f" {side}=" + (",".join(game.move_text(c) for c in order) or "-")
+        return text
+
+    def diagram(self) -> str:
+        game = self.game
+        if game.cells <= 9:
+            rows = []
+            for r in range(game.n):
+                cells = []
+                for c in range(game.m):
+                    i = r * game.m + c
+                    p = self.cell(i)
+                    cells.append(f" {p.value.upper() if p else str(i + 1)} ")
+                rows.append("|".join(cells))
+            return f"\n{'+'.join(['---'] * game.m)}\n".join(rows)
+        header = "    " + " ".join(chr(ord("a") + c) for c in range(game.m))
+        lines = [header]
+        for r in range(game.n):
+            marks = (self.cell(r * game.m + c) for c in range(game.m))
+            lines.append(f"{r + 1:>3} " + " ".join(p.value.upper() if p else "." for p in marks))
+        return "\n".join(lines)
+
+
+def _parse_rows(text: str, m: int, n: int) -> tuple[int, int]:
+    rows = text.split("/")
+    if len(rows) != n or any(len(r) != m for r in rows):
+        raise InvalidPositionError(f"the board needs {n} rows of {m} cells separated by '/', got {text!r}")
+    x = o = 0
+    for i, ch in enumerate("".join(rows).lower()):
+        if ch == "x":
+            x |= 1 << i
+        elif ch == "o":
+            o |= 1 << i
+        elif ch not in ".-":
+            raise InvalidPositionError(f"{ch!r} is not a cell: use x, o or .")
+    return x, o
+
+
+def _parse_turn(text: str) -> Player:
+    try:
+        return Player.from_text(text)
+    except ValueError as e:
+        raise InvalidPositionError(str(e)) from None
