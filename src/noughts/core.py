@@ -187,7 +187,7 @@ class State(ABC, Generic[M]):
     the position, as in chess's FEN).
     """
 
-    __slots__ = ("game", "turn", "outcome", "_key")
+    __slots__ = ("_key", "game", "outcome", "turn")
 
     game: Game[Any, M]
     #: The player to move (in a finished game: the one who would move next).
@@ -201,6 +201,11 @@ class State(ABC, Generic[M]):
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        # pickle and copy restore slots with setattr, which immutability forbids.
+        for name, value in state[1].items():
+            object.__setattr__(self, name, value)
 
     def _init(self, game: Game[Any, M], turn: Player, outcome: Outcome | None, key: Hashable) -> None:
         set_ = object.__setattr__

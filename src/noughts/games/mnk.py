@@ -32,7 +32,7 @@ from noughts.core import (
 )
 from noughts.games.geometry import bits, has_line, line_masks, masks_through
 
-_COORD = re.compile(r"^([a-z])(\d{1,2})$")
+_COORD = re.compile(r"^([a-z])([0-9]{1,2})$")
 MAX_SIDE = 26  # column letters a-z
 
 
@@ -90,7 +90,7 @@ class Mnk(Game["MnkState", int]):
 
     def parse_move(self, text: str) -> int:
         t = text.strip().lower()
-        if t.isdigit():
+        if t.isascii() and t.isdigit():
             number = int(t)
             if 1 <= number <= self.cells:
                 return number - 1
@@ -141,7 +141,7 @@ class Mnk(Game["MnkState", int]):
 
 
 class MnkState(State[int]):
-    __slots__ = ("x", "o", "ages", "history")
+    __slots__ = ("ages", "history", "o", "x")
 
     game: Mnk
     x: int
@@ -174,7 +174,7 @@ class MnkState(State[int]):
         set_(self, "x", x)
         set_(self, "o", o)
         set_(self, "ages", ages)
-        set_(self, "history", history + (key,) if ages is not None else ())
+        set_(self, "history", (*history, key) if ages is not None else ())
         return self
 
     def legal_moves(self) -> list[int]:
@@ -197,7 +197,7 @@ class MnkState(State[int]):
             if len(order) == game.keep:
                 mine &= ~(1 << order[0])
                 order = order[1:]
-            order = order + (move,)
+            order = (*order, move)
             ages = (order, ages[1]) if self.turn is Player.X else (ages[0], order)
         mine |= 1 << move
         outcome = Outcome(self.turn) if has_line(mine, game.through[move]) else None

@@ -1,0 +1,162 @@
+"""Stable game keys -> games, and the one text form of "a game with its options".
+
+A game spec is the key followed by options, separated by colons or spaces:
+``classic``, ``classic:forget``, ``mnk:m=15:n=15:k=5``, ``ultimate forget=true keep=4``.
+A bare option name means ``true``. `spec_text` writes the canonical form (colons, only
+the options that differ from the key's defaults).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+from noughts.core import Game, InvalidOptionError, State, UnknownGameError
+from noughts.games.gobblet import Gobblet
+from noughts.games.mnk import Mnk
+from noughts.games.qubic import Qubic
+from noughts.games.ultimate import Ultimate
+
+__all__ = [
+    "GAMES",
+    "Entry",
+    "game_keys",
+    "make_game",
+    "option_text",
+    "parse_position",
+    "parse_spec",
+    "spec_options",
+    "spec_text",
+]
+
+
+@dataclass(frozen=True)
+class Entry:
+    key: str
+    cls: type[Game[Any, Any]]
+    summary: str
+    #: Options this key pins (classic is mnk with m=n=k=3); users cannot set them.
+    fixed: dict[str, Any] = field(default_factory=dict)
+    #: Options written in the spec even at their defaults ("mnk:m=5:n=3:k=3" reads
+    #: better than "mnk:m=5").
+    always: tuple[str, ...] = ()
+
+    def option_names(self) -> list[str]:
+        return [f.name for f in dataclasses.fields(self.cls) if f.init and f.name not in self.fixed]  # type: ignore[arg-type]
+
+    def defaults(self) -> dict[str, Any]:
+        game = self.cls(**self.fixed)
+        return {k: v for k, v in game.options.items() if k not in self.fixed}
+
+
+GAMES: dict[str, Entry] = {
+    e.key: e
+    for e in [
+        Entry("classic", Mnk, "tic-tac-toe: 3x3, three in a row", {"m": 3, "n": 3, "k": 3}),
+        Entry("mnk", Mnk, "the m,n,k-game: m columns, n rows, k in a row", always=("m", "n", "k")),
+        Entry("nine-board", Ultimate, "nine boards, a line in any one of them wins", {"rule": "nine-board"}),
+        Entry("ultimate", Ultimate, "Ultimate tic-tac-toe: win three local boards in a line", {"rule": "ultimate"}),
+        Entry("qubic", Qubic, "4x4x4 tic-tac-toe (n, d parameters)"),
+        Entry("matryoshka", Gobblet, "nesting figures, placement only", {"moves": False}),
+        Entry("gobblet", Gobblet, "Gobblet Gobblers: nesting figures that can move", {"moves": True}),
+    ]
+}
+
+
+def game_keys() -> list[str]:
+    return list(GAMES)
+
+
+def _entry(key: str) -> Entry:
+    try:
+        return GAMES[key.strip().lower()]
+    except KeyError:
+        raise UnknownGameError(f"unknown game {key!r}; the games are: {', '.join(GAMES)}") from None
+
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+def _convert(entry: Entry, name: str, value: Any) -> Any:
+    kind = typing.get_type_hints(entry.cls).get(name)
+    if name not in entry.option_names() or kind is None:
+        allowed = ", ".join(entry.option_names()) or "none"
+        raise InvalidOptionError(f"{entry.key} has no option {name!r} (its options: {allowed})")
+    if not isinstance(value, str):
+        return value
+    text = value.strip().lower()
+    if kind is bool:
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise InvalidOptionError(f"option {name} takes true or false, not {value!r}")
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidOptionError(f"option {name} takes a whole number, not {value!r}") from None
+    return text
+
+
+def make_game(key: str, **options: Any) -> Game[Any, Any]:
+    """The game for a registry key with options (values may be given as text).
+
+    >>> make_game("mnk", m=4, n=4, k="4").spec
+    'mnk:m=4:n=4:k=4'
+    """
+    entry = _entry(key)
+    values = {name: _convert(entry, name, value) for name, value in options.items()}
+    try:
+        return entry.cls(**entry.fixed, **values)
+    except TypeError as e:  # a wrong type given from Python code
+        raise InvalidOptionError(str(e)) from None
+
+
+_WORD = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+def parse_spec(text: str) -> Game[Any, Any]:
+    """Read ``key[:opt=value...]`` (colons or spaces between the parts)."""
+    parts = [p for p in re.split(r"[:\s]+", text.strip()) if p]
+    if not parts:
+        raise UnknownGameError(f"no game given; the games are: {', '.join(GAMES)}")
+    options: dict[str, str] = {}
+    for part in parts[1:]:
+        name, eq, value = part.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        if not _WORD.match(name) or (eq and not value):
+            raise InvalidOptionError(f"{part!r} is not an option: write name=value")
+        options[name] = value if eq else "true"
+    return make_game(parts[0], **options)
+
+
+def spec_options(game: Game[Any, Any]) -> dict[str, Any]:
+    """The options a user would have to give to get this game from its key: those that
+    differ from the key's defaults, and those the key always shows."""
+    entry = _entry(game.key)
+    defaults = entry.defaults()
+    return {
+        name: value
+        for name, value in game.options.items()
+        if name not in entry.fixed and (defaults.get(name) != value or name in entry.always)
+    }
+
+
+def option_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def spec_text(game: Game[Any, Any]) -> str:
+    return ":".join([game.key, *(f"{name}={option_text(v)}" for name, v in spec_options(game).items())])
+
+
+def parse_position(spec: str | Game[Any, Any], text: str) -> State[Any]:
+    """A position of the game named by `spec` (or given as a Game)."""
+    game = parse_spec(spec) if isinstance(spec, str) else spec
+    state: State[Any] = game.parse_position(text)
+    return state

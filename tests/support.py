@@ -1,0 +1,41 @@
+"""Shared test data: the game variants every generic test runs over."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from noughts import State, parse_spec
+
+#: Every registered game, plus the option variants that change the rules' shape.
+SPECS = [
+    "classic",
+    "classic:forget=true",
+    "mnk:m=4:n=4:k=4",
+    "mnk:m=5:n=3:k=3",
+    "mnk:m=15:n=15:k=5",
+    "mnk:m=4:n=4:k=3:forget=true:keep=4",
+    "nine-board",
+    "nine-board:forget=true",
+    "ultimate",
+    "ultimate:forget=true",
+    "ultimate:tiebreak=boards",
+    "qubic",
+    "qubic:n=3",
+    "qubic:n=3:d=4",
+    "matryoshka",
+    "gobblet",
+]
+
+
+def playout(spec: str, seed: int, max_plies: int = 400) -> list[tuple[State[Any], Any]]:
+    """(state, move played from it) pairs of one seeded random game, then (final, None)."""
+    rng = random.Random(seed)
+    state = parse_spec(spec).initial()
+    steps: list[tuple[State[Any], Any]] = []
+    while not state.is_over and len(steps) < max_plies:
+        move = rng.choice(state.legal_moves())
+        steps.append((state, move))
+        state = state.play(move)
+    steps.append((state, None))
+    return steps
