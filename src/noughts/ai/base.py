@@ -1,0 +1,283 @@
+"""What every computer player offers, what it reports, and the registry of players.
+
+A player is ``choose(state, limits) -> move``; ``analyze(state, limits)`` returns the
+same decision with its reasons: the value of every legal move (best first), the
+principal line, depth, nodes and time. Values are always from the point of view of the
+player to move in the analysed state.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from noughts.core import IllegalMoveError, InvalidOptionError, State
+
+__all__ = [
+    "AIPlayer",
+    "Analysis",
+    "Deadline",
+    "Kind",
+    "Limits",
+    "MoveInfo",
+    "RandomPlayer",
+    "Value",
+    "coerce_option",
+    "make_player",
+    "parse_player",
+    "player_names",
+    "register_player",
+]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Budgets for one decision; None means no limit of that kind."""
+
+    time: float | None = None  # seconds of wall-clock time
+    nodes: int | None = None
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.time is not None and not self.time > 0:
+            raise InvalidOptionError("time must be a positive number of seconds")
+        for name in ("nodes", "depth"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise InvalidOptionError(f"{name} must be at least 1")
+
+
+class Deadline:
+    """A time budget started now. ``expired()`` is cheap enough for inner loops."""
+
+    __slots__ = ("end",)
+
+    def __init__(self, seconds: float | None) -> None:
+        self.end = None if seconds is None else time.perf_counter() + seconds
+
+    def expired(self) -> bool:
+        return self.end is not None and time.perf_counter() >= self.end
+
+
+class Kind(enum.Enum):
+    WIN = "win"  # a forced win in `plies`
+    LOSS = "loss"  # a forced loss in `plies`
+    DRAW = "draw"  # a proven draw
+    SCORE = "score"  # a heuristic estimate: `score`, higher is better, 0 is even
+    UNKNOWN = "unknown"  # not evaluated (the random player)
+
+
+@dataclass(frozen=True)
+class Value:
+    """How good a move (or position) is for the player who makes it (is to move)."""
+
+    kind: Kind
+    plies: int | None = None  # for WIN / LOSS: plies until the game ends
+    score: float = 0.0  # for SCORE; MCTS uses the mean result in [-1, 1]
+
+    @classmethod
+    def win(cls, plies: int) -> Value:
+        return cls(Kind.WIN, plies, 1.0)
+
+    @classmethod
+    def loss(cls, plies: int) -> Value:
+        return cls(Kind.LOSS, plies, -1.0)
+
+    @classmethod
+    def draw(cls) -> Value:
+        return cls(Kind.DRAW, None, 0.0)
+
+    @classmethod
+    def estimate(cls, score: float) -> Value:
+        return cls(Kind.SCORE, None, score)
+
+    @property
+    def exact(self) -> bool:
+        return self.kind in (Kind.WIN, Kind.LOSS, Kind.DRAW)
+
+    def sort_key(self) -> tuple[int, float]:
+        """Larger is better: quick wins, then estimates (draw = 0), then slow losses."""
+        if self.kind is Kind.WIN:
+            return (2, -float(self.plies or 0))
+        if self.kind is Kind.LOSS:
+            return (0, float(self.plies or 0))
+        return (1, self.score)
+
+    def negated(self, extra_plies: int = 1) -> Value:
+        """The same value seen by the other player, one ply earlier."""
+        if self.kind is Kind.WIN:
+            return Value.loss((self.plies or 0) + extra_plies)
+        if self.kind is Kind.LOSS:
+            return Value.win((self.plies or 0) + extra_plies)
+        return Value(self.kind, None, -self.score)
+
+    @property
+    def text(self) -> str:
+        """``win in 3``, ``loss in 4``, ``draw``, ``+0.35``, ``?``."""
+        if self.kind is Kind.WIN:
+            return f"win in {self.plies}"
+        if self.kind is Kind.LOSS:
+            return f"loss in {self.plies}"
+        if self.kind is Kind.DRAW:
+            return "draw"
+        if self.kind is Kind.SCORE:
+            shown = round(self.score, 2)
+            return f"{shown if shown else 0.0:+.2f}"  # never "-0.00"
+        return "?"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    """One legal move in an analysis."""
+
+    move: Any
+    text: str
+    value: Value
+    visits: int | None = None  # MCTS: how often the move was tried
+    note: str | None = None  # why, in a word or two: the rules player's rule ("fork")
+
+
+@dataclass
+class Analysis:
+    """A decision with its reasons."""
+
+    player: str
+    moves: list[MoveInfo]  # every legal move, best first
+    pv: list[str] = field(default_factory=list)  # principal line, starting with the best move
+    depth: int | None = None  # the deepest completed search depth, where that means something
+    nodes: int = 0
+    time: float = 0.0  # seconds
+
+    @property
+    def best(self) -> Any:
+        return self.moves[0].move
+
+    @property
+    def value(self) -> Value:
+        """The value of the position for the player to move: that of the best move."""
+        return self.moves[0].value
+
+    def lines(self) -> list[str]:
+        """One line per legal move, best first: ``MOVE VALUE [visits=N]``."""
+        out = []
+        for info in self.moves:
+            line = f"{info.text} {info.value.text.replace(' ', '-')}"
+            if info.visits is not None:
+                line += f" visits={info.visits}"
+            if info.note:
+                line += f" note={info.note.replace(' ', '-')}"
+            out.append(line)
+        return out
+
+    def summary(self) -> str:
+        parts = [f"player={self.player}", f"best={self.moves[0].text}", f"value={self.value.text.replace(' ', '-')}"]
+        if self.depth is not None:
+            parts.append(f"depth={self.depth}")
+        parts += [f"nodes={self.nodes}", f"time={self.time:.3f}"]
+        if self.pv:
+            parts.append("pv=" + ",".join(self.pv))
+        return " ".join(parts)
+
+
+class AIPlayer(ABC):
+    """A computer player. A player rejects a game it cannot handle with InvalidOptionError
+    (in ``analyze``) naming the games it can."""
+
+    name: str = "?"
+
+    def choose(self, state: State[Any], limits: Limits = Limits()) -> Any:
+        """A legal move for the player to move in `state`."""
+        return self.analyze(state, limits).best
+
+    @abstractmethod
+    def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+        """The decision with the value of every legal move, best first. Raises
+        IllegalMoveError when the game is already over."""
+
+    def reset(self) -> None:  # noqa: B027 - an optional hook; stateless players keep it empty
+        """Forget anything kept between moves (a new game starts)."""
+
+
+def require_moves(state: State[Any]) -> list[Any]:
+    moves = state.legal_moves()
+    if not moves:
+        raise IllegalMoveError(f"the game is over ({state.status}): there is no move to choose")
+    return moves
+
+
+class RandomPlayer(AIPlayer):
+    """Uniformly random legal moves, reproducible with a seed."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+        started = time.perf_counter()
+        moves = require_moves(state)
+        best = self.rng.choice(moves)
+        ordered = [best, *(m for m in moves if m != best)]
+        infos = [MoveInfo(m, state.move_text(m), Value(Kind.UNKNOWN)) for m in ordered]
+        return Analysis(self.name, infos, [infos[0].text], None, 0, time.perf_counter() - started)
+
+
+_PLAYERS: dict[str, Callable[..., AIPlayer]] = {}
+
+
+def register_player(name: str, factory: Callable[..., AIPlayer]) -> None:
+    """Make a player available by name to `make_player`, the engine and the arena."""
+    _PLAYERS[name] = factory
+
+
+register_player("random", RandomPlayer)
+
+
+def player_names() -> list[str]:
+    return list(_PLAYERS)
+
+
+def make_player(name: str, **options: Any) -> AIPlayer:
+    """A player by name with options, given as values or as text (from the command line
+    and the engine protocol): ``make_player("random", seed="7")``."""
+    factory = _PLAYERS.get(name.strip().lower())
+    if factory is None:
+        raise InvalidOptionError(f"unknown player {name!r}; the players are: {', '.join(_PLAYERS)}")
+    try:
+        return factory(**{k.replace("-", "_"): coerce_option(v) for k, v in options.items()})
+    except TypeError as e:
+        raise InvalidOptionError(f"player {name}: {e}") from None
+
+
+def parse_player(text: str) -> AIPlayer:
+    """A player from its text form: ``NAME[:option=value...]``, e.g. ``mcts:time=0.2``
+    or ``alphabeta:depth=6:eval=seed-lines`` (the arena's and the engine's syntax)."""
+    name, *parts = text.strip().split(":")
+    options: dict[str, str] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key or not value:
+            raise InvalidOptionError(f"{part!r} is not a player option: write name=value")
+        options[key] = value
+    return make_player(name, **options)
+
+
+def coerce_option(value: Any) -> Any:
+    """Option values arrive as text from the command line and the engine protocol."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)

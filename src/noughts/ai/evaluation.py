@@ -1,0 +1,434 @@
+"""Static evaluation functions per game, for the search players (and MCTS).
+
+An evaluator is ``(state) -> float`` seen from the player to move: positive is good for
+the mover, 0 is even. It is only asked about positions where the game goes on (search
+scores finished games itself), is deterministic and reads the game's own fields
+(bitmasks), which is allowed here and nowhere else in ``noughts.ai``.
+
+Each game key has named evaluators, the first one its default:
+
+==========================  ===============================================================
+classic, mnk                ``lines`` (default), ``fill``
+nine-board                  ``seed-lines`` (default), ``seed-cells``, ``fill``
+ultimate                    ``seed-lines`` (default), ``seed-cells``, ``fill``
+qubic                       ``open-lines`` (default), ``fill``
+matryoshka, gobblet         ``tops`` (default), ``fill``
+==========================  ===============================================================
+
+>>> from noughts import parse_spec
+>>> state = parse_spec("classic").initial().play_text("5")
+>>> evaluator_names(state.game)
+['lines', 'fill']
+>>> evaluator(state.game)(state)  # o to move; x's centre mark sits on four open lines
+-4.0
+
+`evaluator` caches one closure per (game, name), holding the tables it needs, so the
+per-position work is bit arithmetic and table look-ups.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from noughts.core import Game, InvalidOptionError, Player, State
+from noughts.games.geometry import bits, line_masks
+from noughts.games.gobblet import Gobblet, GobbletState
+from noughts.games.mnk import Mnk, MnkState
+from noughts.games.qubic import Qubic, QubicState
+from noughts.games.ultimate import NINE_BOARD, Ultimate, UltimateState
+
+__all__ = ["Evaluator", "evaluator", "evaluator_names", "evaluator_scale"]
+
+#: ``(state) -> float``, positive = good for the player to move.
+Evaluator = Callable[[State[Any]], float]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A named evaluator: `build(game)` makes the function once per game; `scale` is a
+    score that means "clearly better" (MCTS squashes scores with it)."""
+
+    build: Callable[[Any], Callable[[Any], float]]
+    scale: float
+
+
+_REGISTRY: dict[str, dict[str, _Entry]] = {}
+
+
+def _register(keys: tuple[str, ...], name: str, scale: float) -> Callable[[Any], Any]:
+    def add(build: Callable[[Any], Callable[[Any], float]]) -> Callable[[Any], Callable[[Any], float]]:
+        for key in keys:
+            _REGISTRY.setdefault(key, {})[name] = _Entry(build, scale)
+        return build
+
+    return add
+
+
+def evaluator_names(game: Game[Any, Any]) -> list[str]:
+    """The evaluators for `game`, its default first."""
+    return list(_entries(game))
+
+
+def evaluator(game: Game[Any, Any], name: str | None = None) -> Evaluator:
+    """The evaluator `name` (None: the game's default) for `game`. Raises
+    InvalidOptionError naming the choices when the game or the name is unknown."""
+    entries = _entries(game)
+    return _build(game, _resolve(game, entries, name))
+
+
+@lru_cache(maxsize=128)
+def _build(game: Game[Any, Any], name: str) -> Evaluator:
+    return _REGISTRY[game.key][name].build(game)
+
+
+def evaluator_scale(game: Game[Any, Any], name: str | None = None) -> float:
+    """A score of `name` that means "clearly better" in `game` (for squashing)."""
+    entries = _entries(game)
+    return entries[_resolve(game, entries, name)].scale
+
+
+def _entries(game: Game[Any, Any]) -> dict[str, _Entry]:
+    try:
+        return _REGISTRY[game.key]
+    except KeyError:
+        raise InvalidOptionError(
+            f"no evaluation function for {game.key}; the games with one are: {', '.join(_REGISTRY)}"
+        ) from None
+
+
+def _resolve(game: Game[Any, Any], entries: dict[str, _Entry], name: str | None) -> str:
+    if name is None:
+        return next(iter(entries))
+    key = name.strip().lower()
+    if key not in entries:
+        raise InvalidOptionError(f"{game.key} has no evaluator {name!r}; its evaluators are: {', '.join(entries)}")
+    return key
+
+
+# -- lines on bitboards (classic, mnk, qubic) ---------------------------------------
+
+
+def _power_weights(k: int) -> tuple[int, ...]:
+    """Weight of a line holding c marks of one side only: 0, 1, 10, 100, ... by c."""
+    return (0, *(10 ** (c - 1) for c in range(1, k + 1)))
+
+
+def _open_lines(lines: tuple[int, ...], weights: tuple[int, ...]) -> Callable[[int, int], int]:
+    """Sum over lines of +weights[x's marks] if only x is in it, -weights[o's marks] if
+    only o is; lines holding both count 0 (nobody can complete them)."""
+
+    def score(x: int, o: int) -> int:
+        total = 0
+        for mask in lines:
+            a = x & mask
+            b = o & mask
+            if a:
+                if not b:
+                    total += weights[a.bit_count()]
+            elif b:
+                total -= weights[b.bit_count()]
+        return total
+
+    return score
+
+
+def _free_lines(lines: tuple[int, ...]) -> Callable[[int, int], int]:
+    """Lines x could still complete minus lines o could: fill the empty cells with one
+    colour and count the lines."""
+
+    def score(x: int, o: int) -> int:
+        total = 0
+        for mask in lines:
+            if not o & mask:
+                total += 1
+            if not x & mask:
+                total -= 1
+        return total
+
+    return score
+
+
+def _mnk_marks(state: MnkState) -> tuple[int, int]:
+    """The marks that still count at each side's next move: in Forget mode a player who
+    has `keep` marks loses the oldest one when placing the next, before lines are
+    checked, so it cannot help (or block) any more."""
+    x, o = state.x, state.o
+    ages = state.ages
+    if ages is not None:
+        keep = state.game.keep
+        if len(ages[0]) == keep:
+            x &= ~(1 << ages[0][0])
+        if len(ages[1]) == keep:
+            o &= ~(1 << ages[1][0])
+    return x, o
+
+
+@_register(("classic", "mnk"), "lines", scale=10.0)
+def _mnk_lines(game: Mnk) -> Callable[[MnkState], float]:
+    score = _open_lines(game.lines, _power_weights(game.k))
+
+    def evaluate(state: MnkState) -> float:
+        value = score(*_mnk_marks(state))
+        return float(value if state.turn is Player.X else -value)
+
+    return evaluate
+
+
+@_register(("classic", "mnk"), "fill", scale=3.0)
+def _mnk_fill(game: Mnk) -> Callable[[MnkState], float]:
+    score = _free_lines(game.lines)
+
+    def evaluate(state: MnkState) -> float:
+        value = score(*_mnk_marks(state))
+        return float(value if state.turn is Player.X else -value)
+
+    return evaluate
+
+
+@_register(("qubic",), "open-lines", scale=30.0)
+def _qubic_open_lines(game: Qubic) -> Callable[[QubicState], float]:
+    score = _open_lines(game.lines, _power_weights(game.n))
+
+    def evaluate(state: QubicState) -> float:
+        value = score(state.x, state.o)
+        return float(value if state.turn is Player.X else -value)
+
+    return evaluate
+
+
+@_register(("qubic",), "fill", scale=10.0)
+def _qubic_fill(game: Qubic) -> Callable[[QubicState], float]:
+    score = _free_lines(game.lines)
+
+    def evaluate(state: QubicState) -> float:
+        value = score(state.x, state.o)
+        return float(value if state.turn is Player.X else -value)
+
+    return evaluate
+
+
+# -- 3x3 boards (the local boards of ultimate, the meta board, gobblet) -------------
+
+_LINES3 = line_masks((3, 3), 3)
+_BOARD = (1 << 9) - 1
+#: The seed reports' cell weights: corners 3, edges 2, centre 4.
+_CELL_WEIGHTS = (3, 2, 3, 2, 4, 2, 3, 2, 3)
+_CELL_SUM = tuple(sum(_CELL_WEIGHTS[c] for c in bits(mask)) for mask in range(1 << 9))
+
+
+class _BoardTable(dict[int, int]):
+    """``score(x, o)`` of 3x3 boards, keyed by ``x | o << 9`` and computed on first use:
+    only the boards a game reaches are ever worked out (far fewer than all 3^9)."""
+
+    def __init__(self, score: Callable[[int, int], int]) -> None:
+        super().__init__()
+        self.score = score
+
+    def __missing__(self, key: int) -> int:
+        value = self.score(key & _BOARD, key >> 9)
+        self[key] = value
+        return value
+
+
+@lru_cache(maxsize=8)
+def _line_table(weights: tuple[int, ...]) -> _BoardTable:
+    """The open-line score (as `_open_lines`) of 3x3 boards."""
+    return _BoardTable(_open_lines(_LINES3, weights))
+
+
+def _count_twos(x: int, o: int) -> int:
+    """x's two-in-an-open-line count (threats to complete a line)."""
+    return sum(1 for m in _LINES3 if (x & m).bit_count() == 2 and not o & m)
+
+
+def _winnable(x: int, o: int) -> int:
+    """1 when x can still complete a line of the board, else 0."""
+    return int(any(not o & m for m in _LINES3))
+
+
+_TWOS = _BoardTable(_count_twos)
+_FREE = _BoardTable(_free_lines(_LINES3))
+_WINNABLE = _BoardTable(_winnable)
+
+
+# -- nine-board and ultimate ---------------------------------------------------------
+
+#: The seed reports' line weights: one mark in an open line 1, two 2, three 200.
+_SEED_WEIGHTS = (0, 1, 2, 200)
+#: Ultimate: the meta board's lines (of won boards) weigh this much more than a local
+#: board's, as the game is decided there: two won boards in an open meta line (200)
+#: outweigh any number of local twos.
+_META_SCALE = 100
+#: seed-cells: a won board counts its meta cell's weight this many times, which makes
+#: it worth more than any arrangement of marks inside an open board (24 at most).
+_CELLS_META_SCALE = 10
+_OWN_TWO = 6  # seed-cells: a two in an open line for the mover (may win the board next)
+_THREAT = 4  # seed-cells: one for the opponent, a threat the mover must watch
+
+
+def _local_boards(state: UltimateState) -> list[tuple[int, int, int]]:
+    """(board, x's marks, o's marks) for each local board still open (nine-board: all)."""
+    x, o = state.x, state.o
+    closed = 0 if state.game.rule == NINE_BOARD else state.won_x | state.won_o | state.drawn
+    return [(b, x >> 9 * b & _BOARD, o >> 9 * b & _BOARD) for b in range(9) if not closed >> b & 1]
+
+
+def _meta_lines(won_x: int, won_o: int, drawn: int, weights: tuple[int, ...], sign: int = -1) -> int:
+    """The open-line score of the meta board (o's lines count `sign` times: 0 to count
+    x's only); a drawn board blocks its lines for both."""
+    total = 0
+    for mask in _LINES3:
+        if drawn & mask:
+            continue
+        a = won_x & mask
+        b = won_o & mask
+        if a:
+            if not b:
+                total += weights[a.bit_count()]
+        elif b:
+            total += sign * weights[b.bit_count()]
+    return total
+
+
+def _for_mover(state: State[Any], value: float) -> float:
+    return value if state.turn is Player.X else -value
+
+
+@_register(("nine-board", "ultimate"), "seed-lines", scale=200.0)
+def _seed_lines(game: Ultimate) -> Callable[[UltimateState], float]:
+    """Per open local board: +-200 a three, +-2 a two and +-1 a one in an open line.
+    Ultimate adds +-200 per won board and the meta board's lines, scaled up."""
+    table = _line_table(_SEED_WEIGHTS)
+    ultimate = game.rule != NINE_BOARD
+
+    def evaluate(state: UltimateState) -> float:
+        value = 0
+        for _, bx, bo in _local_boards(state):
+            value += table[bx | bo << 9]
+        if ultimate:
+            won_x, won_o = state.won_x, state.won_o
+            # A won board is its three (200); a drawn one blocks every meta line through it.
+            value += 200 * (won_x.bit_count() - won_o.bit_count())
+            value += _META_SCALE * _meta_lines(won_x, won_o, state.drawn, _SEED_WEIGHTS)
+        return _for_mover(state, value)
+
+    return evaluate
+
+
+@_register(("nine-board", "ultimate"), "seed-cells", scale=60.0)
+def _seed_cells(game: Ultimate) -> Callable[[UltimateState], float]:
+    """Cell weights (corners 3, edges 2, centre 4) of the marks in open boards and, ten
+    times over, of the won boards on the meta board; plus the mover's own twos in open
+    lines and minus the opponent's (threats), locally and on the meta board."""
+
+    def evaluate(state: UltimateState) -> float:
+        mover_is_x = state.turn is Player.X
+        cells = twos = 0
+        for _, bx, bo in _local_boards(state):
+            cells += _CELL_SUM[bx] - _CELL_SUM[bo]
+            mine, theirs = (bx, bo) if mover_is_x else (bo, bx)
+            twos += _OWN_TWO * _TWOS[mine | theirs << 9] - _THREAT * _TWOS[theirs | mine << 9]
+        won_x, won_o, drawn = state.won_x, state.won_o, state.drawn
+        cells += _CELLS_META_SCALE * (_CELL_SUM[won_x] - _CELL_SUM[won_o])
+        x_meta = _meta_lines(won_x, won_o, drawn, (0, 0, 1, 0), 0)
+        o_meta = _meta_lines(won_o, won_x, drawn, (0, 0, 1, 0), 0)
+        own_meta, threat_meta = (x_meta, o_meta) if mover_is_x else (o_meta, x_meta)
+        twos += _CELLS_META_SCALE * (_OWN_TWO * own_meta - _THREAT * threat_meta)
+        return _for_mover(state, cells) + twos
+
+    return evaluate
+
+
+@_register(("nine-board", "ultimate"), "fill", scale=5.0)
+def _ultimate_fill(game: Ultimate) -> Callable[[UltimateState], float]:
+    """nine-board: the local lines each side could still complete. ultimate: the same
+    in the open boards, plus, ten times over, the meta lines each side could still
+    complete (every board in it won by that side or still winnable by it)."""
+    ultimate = game.rule != NINE_BOARD
+
+    def evaluate(state: UltimateState) -> float:
+        value = 0
+        can_x, can_o = state.won_x, state.won_o
+        for board, bx, bo in _local_boards(state):
+            value += _FREE[bx | bo << 9]
+            can_x |= _WINNABLE[bx | bo << 9] << board
+            can_o |= _WINNABLE[bo | bx << 9] << board
+        if ultimate:
+            meta = sum(1 for m in _LINES3 if can_x & m == m) - sum(1 for m in _LINES3 if can_o & m == m)
+            value += 10 * meta
+        return _for_mover(state, value)
+
+    return evaluate
+
+
+# -- matryoshka and gobblet ----------------------------------------------------------
+
+#: tops: one, two, three visible tops of one side in a line (three only when lifting
+#: uncovered it, which the search scores as the end of the game anyway).
+_TOPS_WEIGHTS = (0, 1, 10, 100)
+#: tops: a figure in hand is worth this per size step: the large ones keep the option
+#: to cover anything later, and spending them early is a cost.
+_HAND_WEIGHT = 0.5
+
+
+@_register(("matryoshka", "gobblet"), "tops", scale=10.0)
+def _gobblet_tops(game: Gobblet) -> Callable[[GobbletState], float]:
+    """Lines by visible tops (1, 10, 100 for one, two, three of one side only), plus
+    the figures in hand by size."""
+    table = _line_table(_TOPS_WEIGHTS)
+
+    def evaluate(state: GobbletState) -> float:
+        value = table[state.x_tops | state.o_tops << 9]
+        x_hand, o_hand = state.hand(Player.X), state.hand(Player.O)
+        hands = sum(size * (x_hand[size] - o_hand[size]) for size in x_hand)
+        return _for_mover(state, value + _HAND_WEIGHT * hands)
+
+    return evaluate
+
+
+@_register(("matryoshka", "gobblet"), "fill", scale=3.0)
+def _gobblet_fill(game: Gobblet) -> Callable[[GobbletState], float]:
+    """A cell is open to a side when it is empty, its own, or topped by an opponent's
+    figure smaller than the largest one the side has in hand; count each side's lines
+    of open cells."""
+
+    def evaluate(state: GobbletState) -> float:
+        open_to = []
+        for player, theirs in ((Player.X, state.o_tops), (Player.O, state.x_tops)):
+            largest = max((size for size, n in state.hand(player).items() if n), default=0)
+            cells = _BOARD
+            for cell in bits(theirs):
+                top = state.top(cell)
+                if top is not None and top[1] >= largest:
+                    cells &= ~(1 << cell)
+            open_to.append(cells)
+        value = sum(1 for m in _LINES3 if open_to[0] & m == m) - sum(1 for m in _LINES3 if open_to[1] & m == m)
+        return _for_mover(state, value)
+
+    return evaluate
+
+
+# -- MCTS ----------------------------------------------------------------------------
+
+
+def _register_with_mcts() -> None:
+    """Offer every evaluator name to ``mcts:evaluator=NAME``: the score squashed by
+    ``tanh(score / scale)`` with the scale of the evaluator for the state's game."""
+    from noughts.ai import mcts
+
+    names = {name for entries in _REGISTRY.values() for name in entries}
+    for name in sorted(names):
+
+        def squashed(state: State[Any], rng: random.Random, name: str = name) -> float:
+            game = state.game
+            return math.tanh(evaluator(game, name)(state) / evaluator_scale(game, name))
+
+        mcts.register_evaluator(name, squashed)
+
+
+_register_with_mcts()

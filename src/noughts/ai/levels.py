@@ -1,0 +1,159 @@
+"""The levels people choose from — easy, medium, hard, max — for every game.
+
+Each level is a player spec (the same text the arena and the engine take) plus, for
+``easy``, a seeded rate of deliberate mistakes. ``max`` is exact play wherever a
+perfect player exists and the strongest search elsewhere. `level_player` builds one;
+`level_spec` says what a level is for a game, for the record.
+
+The mapping is measured, not guessed: ``bench/levels.py`` plays each level against the
+one below it and docs/strength.md keeps the table.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import random
+import time
+from dataclasses import replace
+from typing import Any
+
+from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, parse_player, register_player, require_moves
+from noughts.core import Game, InvalidOptionError, State
+from noughts.games.gobblet import Gobblet
+from noughts.games.mnk import Mnk
+
+__all__ = ["LEVELS", "ExactOrSearch", "FalliblePlayer", "level_player", "level_spec"]
+
+LEVELS = ("easy", "medium", "hard", "max")
+
+#: easy's chance, per move, of ignoring its search and playing another move.
+EASY_MISTAKES = 0.35
+
+
+def _exact_available(game: Game[Any, Any]) -> bool:
+    """Where the perfect player has a table (or, matryoshka, an exact search)."""
+    if isinstance(game, Mnk):
+        return (game.forget and game.m <= 3 and game.n <= 3) or (not game.forget and game.m <= 4 and game.n <= 4)
+    return isinstance(game, Gobblet) and not game.moves
+
+
+def level_spec(game: Game[Any, Any], level: str) -> str:
+    """The player a level stands for in `game`, as a player spec."""
+    if level not in LEVELS:
+        raise InvalidOptionError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}")
+    key = game.key
+    big_board = isinstance(game, Mnk) and game.cells > 16
+    if level == "easy":
+        return "alphabeta:depth=1"
+    if level == "medium":
+        return "alphabeta:depth=2"
+    if level == "hard":
+        if key in ("ultimate", "nine-board"):
+            return "mcts:time=1"
+        return "alphabeta:time=0.5" if not big_board else "alphabeta:time=1"
+    # max
+    if _exact_available(game):
+        return "perfect"
+    if key in ("ultimate", "nine-board"):
+        return "mcts:time=3"
+    return "alphabeta:time=3"
+
+
+def level_player(game: Game[Any, Any], level: str, seed: int | None = None) -> AIPlayer:
+    """The player for `level` in `game`; `seed` makes easy's mistakes and any random
+    tie-breaks reproducible."""
+    spec = level_spec(game, level)
+    if seed is not None and not spec.startswith("perfect"):
+        spec += f":seed={seed}"
+    player = parse_player(spec)
+    if level == "easy":
+        return FalliblePlayer(player, EASY_MISTAKES, seed)
+    if spec == "perfect":
+        fallback = parse_player("alphabeta:time=3" + (f":seed={seed}" if seed is not None else ""))
+        return ExactOrSearch(player, fallback)
+    return player
+
+
+class FalliblePlayer(AIPlayer):
+    """Plays like `inner`, except that with probability `rate` it plays a random other
+    legal move instead of the best one: it sometimes misses a win or a block, on purpose,
+    so that a beginner can beat it. Seeded, so a game can be replayed."""
+
+    def __init__(self, inner: AIPlayer, rate: float, seed: int | None = None) -> None:
+        if not 0 <= rate <= 1:
+            raise InvalidOptionError("the mistake rate is between 0 and 1")
+        self.inner, self.rate, self.seed = inner, rate, seed
+        self.rng = random.Random(seed)
+        self.name = f"{inner.name}+mistakes"
+
+    def reset(self) -> None:
+        self.inner.reset()
+        self.rng = random.Random(self.seed)
+
+    def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+        analysis = self.inner.analyze(state, limits)
+        if len(analysis.moves) > 1 and self.rng.random() < self.rate:
+            pick = self.rng.randrange(1, len(analysis.moves))
+            moves = [analysis.moves[pick], *analysis.moves[:pick], *analysis.moves[pick + 1 :]]
+            return replace(analysis, player=self.name, moves=moves, pv=[moves[0].text])
+        return replace(analysis, player=self.name)
+
+
+class ExactOrSearch(AIPlayer):
+    """Exact play when the exact player answers in time, else the fallback search.
+
+    Solved tables are built on first use (classic in milliseconds, 4x4 in about a
+    minute) on a background thread; until a table is ready, and when an exact search
+    runs out of time, the fallback decides, so the first move never waits for a build.
+    """
+
+    def __init__(self, exact: AIPlayer, fallback: AIPlayer, wait: float = 1.0) -> None:
+        self.exact, self.fallback, self.wait = exact, fallback, wait
+        self.name = exact.name
+
+    def reset(self) -> None:
+        self.exact.reset()
+        self.fallback.reset()
+
+    def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+        started = time.perf_counter()
+        require_moves(state)
+        budget = self.wait if limits.time is None else min(self.wait, limits.time / 2)
+        try:
+            analysis = self.exact.analyze(state, Limits(time=budget))
+        except (InvalidOptionError, concurrent.futures.TimeoutError):
+            analysis = None
+        if analysis is not None and all(info.value.kind is not Kind.UNKNOWN for info in analysis.moves):
+            return analysis
+        left = None if limits.time is None else max(limits.time - (time.perf_counter() - started), 0.05)
+        return self.fallback.analyze(state, replace(limits, time=left) if left is not None else limits)
+
+
+def _level_factory(level: str) -> Any:
+    class _LevelPlayer(AIPlayer):
+        """A level as a registered player: the game is known only at the first move."""
+
+        name = level
+
+        def __init__(self, seed: int | None = None) -> None:
+            self.seed = seed
+            self._players: dict[Game[Any, Any], AIPlayer] = {}
+
+        def _for(self, game: Game[Any, Any]) -> AIPlayer:
+            if game not in self._players:
+                self._players[game] = level_player(game, level, self.seed)
+            return self._players[game]
+
+        def reset(self) -> None:
+            for player in self._players.values():
+                player.reset()
+
+        def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+            return self._for(state.game).analyze(state, limits)
+
+    _LevelPlayer.__name__ = f"Level_{level}"
+    return _LevelPlayer
+
+
+for _level in LEVELS:
+    register_player(_level, _level_factory(_level))

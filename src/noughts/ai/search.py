@@ -1,0 +1,422 @@
+"""Game-tree search: alpha-beta (``alphabeta``) and plain minimax (``minimax``).
+
+Both are negamax searches over the State protocol with a static evaluator at the
+horizon (`noughts.ai.evaluation`, chosen with the ``eval`` option), iterative deepening,
+and the same limits: ``depth`` (plies), ``nodes`` and ``time`` (seconds), given as
+options or per call as `Limits` (the call's limits win). With no limit at all a search
+stops after `DEFAULT_TIME` seconds, so a caller never hangs.
+
+* Depth 1 is always finished, however short the budget; a search stopped by the time
+  or node limit answers with the last depth it finished, never with a partial one.
+* Finished games score ``WIN - ply`` for the winner, so quick wins and slow losses are
+  preferred. A move whose score is such a win or loss is reported as ``Value.win`` /
+  ``Value.loss`` with the plies to the end; a draw is reported as ``Value.draw`` only
+  when nothing below that move was cut off by the depth horizon. Everything else is
+  ``Value.estimate(score)`` on the evaluator's scale.
+* The search stops early once every root move is proven (searching deeper could not
+  change anything), and `AlphaBetaPlayer.choose` also once its best move is a proven win.
+
+``alphabeta`` adds a transposition table, move ordering (the table's move, then two
+killer moves per ply, then the history heuristic) and alpha-beta pruning. ``minimax``
+is the seed reports' algorithm, searching every node: it is kept to compare against.
+
+The transposition table is keyed by position (states compare by position), while in
+Forget mode and gobblet the outcome also depends on the path: a third repetition is a
+draw. Finished states are never stored, but a stored value may have been computed
+below a path that made some repetition draw possible, and is then reused on another
+path. This is the usual graph-history compromise of game engines; it only matters in
+the rare lines where a repetition is the best either side can do.
+
+>>> from noughts import parse_position
+>>> from noughts.ai import make_player
+>>> state = parse_position("classic", "xx./oo./... x")
+>>> analysis = make_player("alphabeta", depth=3).analyze(state)
+>>> analysis.moves[0].text, analysis.value.text
+('3', 'win in 1')
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from noughts.ai.base import (
+    AIPlayer,
+    Analysis,
+    Deadline,
+    Limits,
+    MoveInfo,
+    Value,
+    register_player,
+    require_moves,
+)
+from noughts.ai.evaluation import Evaluator, evaluator
+from noughts.core import InvalidOptionError, State
+
+__all__ = ["DEFAULT_TIME", "WIN", "AlphaBetaPlayer", "MinimaxPlayer"]
+
+#: The score of a won game at the root; a win after p plies scores WIN - p.
+WIN = 1e9
+#: Scores beyond +-MATE are wins and losses; evaluators stay far below it.
+MATE = WIN - 100_000
+#: Seconds a search takes when it is given no limit of any kind.
+DEFAULT_TIME = 1.0
+#: Iterative deepening stops here even without a depth limit.
+MAX_DEPTH = 200
+DEFAULT_TT_SIZE = 200_000
+#: How many nodes go by between two looks at the clock.
+CHECK_EVERY = 32
+
+_INF = float("inf")
+_NO_LIMITS = Limits()
+#: The depth recorded for a table entry computed without any horizon cut: it is a
+#: game-theoretic result, good for any depth.
+_PROVEN = 1 << 30
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class _AbortError(Exception):
+    """The time or node budget ran out in the middle of a depth."""
+
+
+class _Negamax(AIPlayer):
+    """The shared part: options, limits, iterative deepening at the root, and turning
+    scores into `Value`s. Subclasses provide `_search`."""
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+        eval: str | None = None,
+        seed: int | None = None,
+    ) -> None:
+        for option, value in (("depth", depth), ("nodes", nodes), ("seed", seed)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise InvalidOptionError(f"{self.name}: option {option} takes a whole number, not {value!r}")
+        if time is not None and (not isinstance(time, int | float) or isinstance(time, bool)):
+            raise InvalidOptionError(f"{self.name}: option time takes a number of seconds, not {time!r}")
+        if eval is not None and not isinstance(eval, str):
+            raise InvalidOptionError(f"{self.name}: option eval takes an evaluator name, not {eval!r}")
+        self.defaults = Limits(time=time, nodes=nodes, depth=depth)
+        self.eval_name = eval
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.nodes = 0
+        self._cuts = 0
+        self._evaluate: Evaluator = _no_evaluator
+        self._deadline = Deadline(None)
+        self._node_limit: int | None = None
+        self._armed = False
+        self._next_check = CHECK_EVERY
+
+    # -- the player API -----------------------------------------------------------
+
+    def analyze(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
+        """Every legal move with its value at the deepest finished depth, best first.
+
+        Each root move is searched with a full window, so every reported value is the
+        exact depth-limited negamax value of that move, not just a bound (this costs
+        more nodes than a search for the best move alone, see `choose`). Ties between
+        equal values are broken by a shuffle seeded with ``seed`` (without a seed, by
+        the legal move order)."""
+        return self._run(state, limits, exact_root=True)
+
+    # -- iterative deepening ------------------------------------------------------
+
+    def _limits(self, limits: Limits) -> Limits:
+        merged = Limits(
+            time=limits.time if limits.time is not None else self.defaults.time,
+            nodes=limits.nodes if limits.nodes is not None else self.defaults.nodes,
+            depth=limits.depth if limits.depth is not None else self.defaults.depth,
+        )
+        if merged.time is None and merged.nodes is None and merged.depth is None:
+            return Limits(time=DEFAULT_TIME)
+        return merged
+
+    def _run(self, state: State[Any], limits: Limits, exact_root: bool) -> Analysis:
+        started = time.perf_counter()
+        moves = require_moves(state)
+        limits = self._limits(limits)
+        self._evaluate = evaluator(state.game, self.eval_name)
+        self._deadline = Deadline(limits.time)
+        self._node_limit = limits.nodes
+        self.nodes = 0
+        self._armed = False
+        self._next_check = CHECK_EVERY
+        self._start()
+        order = list(moves)
+        if self.seed is not None:
+            self.rng.shuffle(order)
+        scores: dict[Any, float] = {}
+        proven: dict[Any, bool] = {}
+        completed = 0
+        for depth in range(1, min(limits.depth or MAX_DEPTH, MAX_DEPTH) + 1):
+            # Depth 1 always runs to the end: there must be a move to answer with.
+            self._armed = depth > 1
+            if self._armed and self._out_of_budget():
+                break
+            try:
+                found = self._root(state, order, depth, exact_root)
+            except _AbortError:
+                break
+            scores, proven, completed = found[0], found[1], depth
+            # Stable: among equal scores the earlier move in this depth's order stays
+            # first. Without full windows that is also the one whose score is exact.
+            order.sort(key=scores.__getitem__, reverse=True)
+            # A proven win cannot be bettered: `choose` is done. `analyze` goes on, as the
+            # other moves' values still improve with depth.
+            if all(proven.values()) or (not exact_root and scores[order[0]] >= MATE):
+                break
+        infos = [MoveInfo(m, state.move_text(m), _value(scores[m], proven[m])) for m in order]
+        pv = [state.move_text(m) for m in self._principal_line(state, order[0], completed)]
+        return Analysis(self.name, infos, pv, completed, self.nodes, time.perf_counter() - started)
+
+    def _root(
+        self, state: State[Any], order: list[Any], depth: int, exact_root: bool
+    ) -> tuple[dict[Any, float], dict[Any, bool]]:
+        scores: dict[Any, float] = {}
+        proven: dict[Any, bool] = {}
+        alpha = -_INF
+        for move in order:
+            cuts = self._cuts
+            child = state.play(move)
+            if exact_root:
+                score = -self._search(child, depth - 1, -_INF, _INF, 1)
+            else:
+                score = -self._search(child, depth - 1, -_INF, -alpha, 1)
+                alpha = max(alpha, score)
+            scores[move] = score
+            proven[move] = self._cuts == cuts
+        return scores, proven
+
+    def _out_of_budget(self) -> bool:
+        return self._deadline.expired() or (self._node_limit is not None and self.nodes >= self._node_limit)
+
+    def _tick(self) -> None:
+        """Called every CHECK_EVERY nodes: stop the depth when the budget is spent."""
+        self._next_check = self.nodes + CHECK_EVERY
+        if self._armed and self._out_of_budget():
+            raise _AbortError
+
+    def _terminal(self, state: State[Any], ply: int) -> float:
+        """The score of a finished game (or of a position without moves: a draw)."""
+        outcome = state.outcome
+        winner = None if outcome is None else outcome.winner
+        if winner is None:
+            return 0.0
+        return WIN - ply if winner is state.turn else ply - WIN
+
+    # -- hooks --------------------------------------------------------------------
+
+    def _start(self) -> None:
+        """Prepare the per-call tables before the first depth."""
+
+    def _search(self, state: State[Any], depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The negamax score of `state` for its player to move, searched `depth` plies
+        deep; `ply` counts from the root. Every horizon leaf adds one to ``_cuts``."""
+        raise NotImplementedError
+
+    def _principal_line(self, state: State[Any], best: Any, depth: int) -> list[Any]:
+        return [best]
+
+
+def _no_evaluator(state: State[Any]) -> float:
+    raise RuntimeError("no search is running")
+
+
+def _value(score: float, proven: bool) -> Value:
+    if score >= MATE:
+        return Value.win(round(WIN - score))
+    if score <= -MATE:
+        return Value.loss(round(WIN + score))
+    if proven and score == 0:
+        return Value.draw()
+    return Value.estimate(score)
+
+
+class AlphaBetaPlayer(_Negamax):
+    """Negamax with alpha-beta pruning, a transposition table and move ordering.
+
+    Options: ``depth``, ``time``, ``nodes`` (default limits), ``eval`` (an evaluator
+    name of `noughts.ai.evaluation`, else the game's default), ``seed`` (tie-breaks
+    between equal moves), ``tt_size`` (entries kept in the transposition table; 0 turns
+    it off; when full it is cleared).
+
+    The table and the killers live for one decision: a stored state keeps its game
+    history alive (Forget mode, gobblet), so a table kept for a whole game would grow
+    with it, and each analysis stays independent of what the player searched before.
+    The history heuristic carries over, decayed, as a hint for move ordering; `reset`
+    clears it.
+    """
+
+    name = "alphabeta"
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+        eval: str | None = None,
+        seed: int | None = None,
+        tt_size: int = DEFAULT_TT_SIZE,
+    ) -> None:
+        super().__init__(depth, time, nodes, eval, seed)
+        if not isinstance(tt_size, int) or isinstance(tt_size, bool) or tt_size < 0:
+            raise InvalidOptionError(f"{self.name}: option tt_size takes a whole number >= 0, not {tt_size!r}")
+        self.tt_size = tt_size
+        #: state -> (depth, bound, score relative to the state, best move, proven)
+        self._table: dict[State[Any], tuple[int, int, float, Any, bool]] = {}
+        self._killers: list[list[Any]] = []
+        self._history: dict[Any, int] = {}
+
+    def choose(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Any:
+        """The best move, found with ordinary alpha-beta at the root: moves that cannot
+        beat the best one so far are only proven worse, not valued exactly, which makes
+        this cheaper than `analyze` at the same depth (same best value, same depth)."""
+        return self._run(state, limits, exact_root=False).best
+
+    def reset(self) -> None:
+        self._history.clear()
+
+    def _start(self) -> None:
+        # Old history counts describe an earlier position: keep them as a hint only.
+        self._history = {move: count >> 2 for move, count in self._history.items() if count >> 2}
+        self._killers = []
+        self._table.clear()
+
+    def _search(self, state: State[Any], depth: int, alpha: float, beta: float, ply: int) -> float:
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._tick()
+        if state.outcome is not None:
+            return self._terminal(state, ply)
+        if depth <= 0:
+            self._cuts += 1
+            return self._evaluate(state)
+        table = self._table
+        use_table = self.tt_size > 0
+        table_move = None
+        if use_table:
+            entry = table.get(state)
+            if entry is not None:
+                stored_depth, bound, stored, table_move, proven = entry
+                if stored_depth >= depth:
+                    score = _from_table(stored, ply)
+                    if bound == _EXACT or (bound == _LOWER and score >= beta) or (bound == _UPPER and score <= alpha):
+                        if not proven:
+                            self._cuts += 1
+                        return score
+        moves = state.legal_moves()
+        if not moves:
+            return self._terminal(state, ply)
+        killers = self._killers_at(ply)
+        if len(moves) > 1:
+            self._order(moves, table_move, killers)
+        alpha_in = alpha
+        cuts = self._cuts
+        best = -_INF
+        best_move = moves[0]
+        for move in moves:
+            score = -self._search(state.play(move), depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if move != killers[0]:
+                            killers[1] = killers[0]
+                            killers[0] = move
+                        self._history[move] = self._history.get(move, 0) + depth * depth
+                        break
+        if use_table:
+            bound = _UPPER if best <= alpha_in else _LOWER if best >= beta else _EXACT
+            proven = self._cuts == cuts
+            if len(table) >= self.tt_size:
+                table.clear()
+            table[state] = (_PROVEN if proven else depth, bound, _to_table(best, ply), best_move, proven)
+        return best
+
+    def _killers_at(self, ply: int) -> list[Any]:
+        killers = self._killers
+        while len(killers) <= ply:
+            killers.append([None, None])
+        return killers[ply]
+
+    def _order(self, moves: list[Any], table_move: Any, killers: list[Any]) -> None:
+        """Best candidates first: the table's move, the killers, then by history."""
+        history = self._history
+        if history:
+            moves.sort(key=lambda m: history.get(m, 0), reverse=True)
+        for first in (killers[1], killers[0], table_move):
+            if first is not None and first != moves[0] and first in moves:
+                moves.remove(first)
+                moves.insert(0, first)
+
+    def _principal_line(self, state: State[Any], best: Any, depth: int) -> list[Any]:
+        """The best move, then the table's best move in each following position."""
+        line = [best]
+        state = state.play(best)
+        seen = {state}
+        while len(line) < depth and not state.is_over:
+            entry = self._table.get(state)
+            if entry is None or entry[3] not in state.legal_moves():
+                break
+            line.append(entry[3])
+            state = state.play(entry[3])
+            if state in seen:
+                break
+            seen.add(state)
+        return line
+
+
+def _to_table(score: float, ply: int) -> float:
+    """Win and loss scores count plies from the root; the table keeps them counted
+    from the stored state, so that they stay right wherever the state recurs."""
+    if score >= MATE:
+        return score + ply
+    if score <= -MATE:
+        return score - ply
+    return score
+
+
+def _from_table(score: float, ply: int) -> float:
+    if score >= MATE:
+        return score - ply
+    if score <= -MATE:
+        return score + ply
+    return score
+
+
+class MinimaxPlayer(_Negamax):
+    """Plain depth-limited negamax, every node searched: the seed reports' algorithm,
+    kept as the yardstick for `AlphaBetaPlayer` (same values at equal depth, many more
+    nodes). Options: ``depth``, ``time``, ``nodes``, ``eval``, ``seed``. Its principal
+    line is the best move only (it keeps no table)."""
+
+    name = "minimax"
+
+    def _search(self, state: State[Any], depth: int, alpha: float, beta: float, ply: int) -> float:
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._tick()
+        if state.outcome is not None:
+            return self._terminal(state, ply)
+        if depth <= 0:
+            self._cuts += 1
+            return self._evaluate(state)
+        moves = state.legal_moves()
+        if not moves:
+            return self._terminal(state, ply)
+        best = -_INF
+        for move in moves:
+            score = -self._search(state.play(move), depth - 1, -_INF, _INF, ply + 1)
+            if score > best:
+                best = score
+        return best
+
+
+register_player("alphabeta", AlphaBetaPlayer)
+register_player("minimax", MinimaxPlayer)

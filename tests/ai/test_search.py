@@ -1,0 +1,222 @@
+"""alphabeta and minimax on positions with known answers, checked by brute force."""
+
+from __future__ import annotations
+
+import math
+import time
+from functools import cache
+from typing import Any
+
+import pytest
+
+from noughts import IllegalMoveError, InvalidOptionError, State, parse_position, parse_spec
+from noughts.ai import Kind, Limits, Value, make_player
+from noughts.ai.evaluation import evaluator, evaluator_names
+from noughts.ai.search import MATE, AlphaBetaPlayer, MinimaxPlayer
+
+from support import SPECS, playout
+
+CLASSIC = parse_spec("classic")
+
+
+@cache
+def solve(state: State[Any]) -> Value:
+    """The exact value for the player to move, by plain exhaustive negamax: quick
+    wins and slow losses preferred (classic only: it has no repetition rule)."""
+    if state.is_over:
+        assert state.outcome is not None
+        return Value.draw() if state.outcome.winner is None else Value.loss(0)
+    return max((solve(state.play(m)).negated() for m in state.legal_moves()), key=Value.sort_key)
+
+
+def move_values(state: State[Any]) -> dict[str, Value]:
+    return {state.move_text(m): solve(state.play(m)).negated() for m in state.legal_moves()}
+
+
+def wins_now(state: State[Any]) -> list[Any]:
+    """The moves that win the game at once for the player to move."""
+    out = []
+    for move in state.legal_moves():
+        outcome = state.play(move).outcome
+        if outcome is not None and outcome.winner is state.turn:
+            out.append(move)
+    return out
+
+
+def forces_win_in_3(state: State[Any], move: Any) -> bool:
+    """After `move`, every reply leaves the mover a winning move."""
+    after = state.play(move)
+    return not after.is_over and all(
+        not (reply := after.play(m)).is_over and wins_now(reply) for m in after.legal_moves()
+    )
+
+
+@pytest.mark.parametrize("name", ["alphabeta", "minimax"])
+def test_win_in_one(name: str) -> None:
+    state = parse_position("classic", "xx./oo./... x")
+    analysis = make_player(name, depth=3, seed=1).analyze(state)
+    assert analysis.moves[0].text == "3"
+    assert analysis.value == Value.win(1)
+    assert analysis.pv[0] == "3"
+
+
+@pytest.mark.parametrize("name", ["alphabeta", "minimax"])
+def test_forced_block(name: str) -> None:
+    state = parse_position("classic", "xx./o../... o")
+    analysis = make_player(name, depth=4, seed=2).analyze(state)
+    assert analysis.best == CLASSIC.parse_move("3")
+    # Every other move lets x complete the top row at once.
+    assert all(info.value == Value.loss(2) for info in analysis.moves[1:])
+    assert {info.text: info.value for info in analysis.moves[1:]} == {
+        text: value for text, value in move_values(state).items() if text != "3"
+    }
+
+
+def test_fork_in_classic() -> None:
+    # x holds 1 and 5, o holds 2 and 9: no win at once, but 4 or 7 make two threats.
+    state = parse_position("classic", "xo./.x./..o x")
+    assert not wins_now(state)
+    analysis = make_player("alphabeta", depth=5, seed=3).analyze(state)
+    assert analysis.value == Value.win(3)
+    assert analysis.moves[0].text in ("4", "7")
+    assert forces_win_in_3(state, analysis.best)
+    assert {info.text: info.value for info in analysis.moves} == move_values(state)
+
+
+def test_forced_win_in_3_in_ultimate() -> None:
+    state = parse_position(
+        "ultimate",
+        "oxxx.xo../oxoooxxo./xo.oxxxox/.xx...xxx/..oo..oxx/xoooxx.ox/o.oooo..x/oo.xxox.o/.xo..ox.o x -",
+    )
+    assert not wins_now(state)
+    analysis = make_player("alphabeta", depth=3, seed=4).analyze(state)
+    assert analysis.moves[0].text == "52"
+    assert analysis.value == Value.win(3)
+    assert forces_win_in_3(state, analysis.best)
+    assert [info.value.kind for info in analysis.moves[1:]].count(Kind.WIN) == 0
+
+
+def test_forced_win_in_3_in_qubic() -> None:
+    state = parse_position("qubic", "o.../..../..../o..x|..../x..x/.oxo/....|o.x./o.../.x../.o..|..../..../..../x... x")
+    assert not wins_now(state)
+    analysis = make_player("alphabeta", depth=3, seed=5).analyze(state)
+    assert analysis.moves[0].text == "223"
+    assert analysis.value == Value.win(3)
+    assert forces_win_in_3(state, analysis.best)
+
+
+def test_perfect_classic_from_the_empty_board() -> None:
+    analysis = make_player("alphabeta", depth=9).analyze(CLASSIC.initial())
+    assert analysis.value == Value.draw()
+    assert analysis.depth == 9
+    assert len(analysis.moves) == 9
+    assert all(info.value == Value.draw() for info in analysis.moves), analysis.lines()
+    assert len(analysis.pv) == 9
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_full_depth_values_are_exact_on_random_classic_positions(seed: int) -> None:
+    steps = playout("classic", seed)
+    state = steps[min(2 + seed % 4, len(steps) - 2)][0]
+    analysis = make_player("alphabeta", depth=9, seed=seed).analyze(state)
+    assert {info.text: info.value for info in analysis.moves} == move_values(state)
+    assert analysis.value == solve(state)
+
+
+@pytest.mark.parametrize(
+    ("spec", "depth", "seeds"), [("classic", 3, range(6)), ("mnk:m=4:n=4:k=3", 2, range(4)), ("qubic:n=3", 2, range(2))]
+)
+def test_alphabeta_and_minimax_agree_at_equal_depth(spec: str, depth: int, seeds: range) -> None:
+    for seed in seeds:
+        steps = playout(spec, seed)
+        state = steps[min(seed % 4, len(steps) - 2)][0]
+        fast = AlphaBetaPlayer(depth=depth).analyze(state)
+        slow = MinimaxPlayer(depth=depth).analyze(state)
+        assert fast.depth == slow.depth
+        assert {i.text: i.value.sort_key() for i in fast.moves} == {i.text: i.value.sort_key() for i in slow.moves}
+        assert fast.value.sort_key() == slow.value.sort_key()
+        assert fast.nodes <= slow.nodes
+        # choose() prunes at the root as well, and still finds a move of the best value.
+        best = AlphaBetaPlayer(depth=depth).choose(state)
+        assert {i.text: i.value for i in fast.moves}[state.move_text(best)].sort_key() == fast.value.sort_key()
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_never_an_illegal_move_and_every_move_valued(spec: str) -> None:
+    steps = playout(spec, seed=11)
+    for state, _ in steps[len(steps) // 3 : -1 : max(1, len(steps) // 3)][:2]:
+        legal = state.legal_moves()
+        for player in (AlphaBetaPlayer(seed=1), MinimaxPlayer(seed=1)):
+            analysis = player.analyze(state, Limits(time=0.1, depth=3))
+            assert sorted(map(state.move_text, legal)) == sorted(info.text for info in analysis.moves)
+            assert analysis.best in legal
+            assert analysis.depth is not None and analysis.depth >= 1
+            assert analysis.pv[0] == analysis.moves[0].text
+            assert analysis.moves == sorted(analysis.moves, key=lambda i: i.value.sort_key(), reverse=True)
+        assert AlphaBetaPlayer(seed=2).choose(state, Limits(time=0.1, depth=3)) in legal
+
+
+def test_time_limit_is_respected_loosely() -> None:
+    started = time.perf_counter()
+    analysis = make_player("alphabeta", time=0.2).analyze(parse_spec("ultimate").initial())
+    assert time.perf_counter() - started < 2.0
+    assert analysis.depth is not None and analysis.depth >= 1
+
+
+def test_a_stopped_search_answers_with_its_last_finished_depth() -> None:
+    state = parse_spec("ultimate").initial().play_text("55")
+    stopped = AlphaBetaPlayer(nodes=3000, seed=6).analyze(state)
+    assert stopped.depth is not None and stopped.nodes >= 3000
+    again = AlphaBetaPlayer(depth=stopped.depth, seed=6).analyze(state)
+    assert stopped.moves == again.moves
+
+
+def test_no_limits_means_a_default_time_not_a_hang() -> None:
+    analysis = make_player("alphabeta").analyze(parse_spec("classic").initial())
+    assert analysis.value == Value.draw()  # proven well within the default second
+
+
+def test_same_seed_same_analysis() -> None:
+    state = parse_spec("nine-board").initial()
+    first = make_player("alphabeta", depth=3, seed=9).analyze(state)
+    second = make_player("alphabeta", depth=3, seed=9).analyze(state)
+    assert first.moves == second.moves and first.pv == second.pv
+
+
+def test_options_arrive_as_text() -> None:
+    player = make_player("alphabeta", depth="2", eval="fill", seed="3", tt_size="1000")
+    assert isinstance(player, AlphaBetaPlayer)
+    assert player.analyze(CLASSIC.initial()).depth == 2
+
+
+def test_bad_options_and_finished_games_are_refused() -> None:
+    with pytest.raises(InvalidOptionError, match="evaluators are"):
+        make_player("alphabeta", eval="nonsense").analyze(CLASSIC.initial())
+    with pytest.raises(InvalidOptionError):
+        make_player("minimax", depth=0)
+    with pytest.raises(InvalidOptionError):
+        make_player("alphabeta", tt_size=-1)
+    over = parse_position("classic", "xxx/oo./... o")
+    with pytest.raises(IllegalMoveError):
+        make_player("alphabeta").analyze(over)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_evaluator_gives_a_finite_score_from_the_movers_side(spec: str) -> None:
+    game = parse_spec(spec)
+    names = evaluator_names(game)
+    assert names
+    assert evaluator(game) is evaluator(game, names[0])
+    for state, _ in playout(spec, seed=5)[:-1:5]:
+        for name in names:
+            score = evaluator(game, name)(state)
+            assert math.isfinite(score) and abs(score) < MATE
+
+
+def test_evaluators_see_the_position_from_the_mover() -> None:
+    after_centre = CLASSIC.initial().play_text("5")
+    assert evaluator(CLASSIC, "lines")(after_centre) < 0  # x's centre, o to move
+    ultimate = parse_spec("ultimate")
+    state = ultimate.initial().play_text("55")
+    for name in ("seed-lines", "seed-cells"):
+        assert evaluator(ultimate, name)(state) < 0
