@@ -1,0 +1,130 @@
+"""The ``noughts`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from noughts import __version__
+from noughts.core import NoughtsError, State
+from noughts.records import GameRecord
+from noughts.registry import GAMES, parse_spec
+
+GAME_HELP = "a game key with options, e.g. classic, classic:forget, mnk:m=4:n=4:k=4, ultimate, qubic"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        _overview(parser)
+        return 0
+    try:
+        result: int = args.run(args)
+        return result
+    except NoughtsError as e:
+        print(f"noughts: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="noughts", description="The tic-tac-toe family: play, analyse, compare.")
+    parser.add_argument("--version", action="version", version=f"noughts {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    games = sub.add_parser("games", help="list the games and their options")
+    games.set_defaults(run=_games)
+
+    perft = sub.add_parser("perft", help="count move paths of exactly DEPTH plies")
+    perft.add_argument("game", help=GAME_HELP)
+    perft.add_argument("depth", type=int)
+    perft.add_argument("--position", help="start from this position text instead of the initial position")
+    perft.add_argument("--moves", nargs="+", default=[], metavar="M", help="moves to play first")
+    perft.add_argument("--divide", action="store_true", help="also print the count below each first move")
+    perft.set_defaults(run=_perft)
+
+    engine = sub.add_parser("engine", help="speak the engine protocol on stdin/stdout (see README)")
+    engine.set_defaults(run=_engine)
+
+    show = sub.add_parser("show", help="draw a position")
+    show.add_argument("game", help=GAME_HELP)
+    show.add_argument("--position", help="a position text")
+    show.add_argument("--moves", nargs="+", default=[], metavar="M", help="moves to play first")
+    show.set_defaults(run=_show)
+
+    record = sub.add_parser("record", help="check a game record and print it (text or JSON)")
+    record.add_argument("file", type=Path, help="a record file, text or JSON ('-' for stdin)")
+    record.add_argument("--json", action="store_true", help="print the JSON form")
+    record.set_defaults(run=_record)
+    return parser
+
+
+def _overview(parser: argparse.ArgumentParser) -> None:
+    parser.print_help()
+    print("\ngames:")
+    for key, entry in GAMES.items():
+        print(f"  {key:<11} {entry.summary}")
+    print("\ntry: noughts perft ultimate 4   |   noughts engine   |   noughts show classic --moves 5 1")
+
+
+def _games(args: argparse.Namespace) -> int:
+    for key, entry in GAMES.items():
+        defaults = entry.defaults()
+        options = " ".join(f"{k}={v}".lower() if isinstance(v, bool) else f"{k}={v}" for k, v in defaults.items())
+        print(f"{key:<11} {entry.summary}" + (f"  [options: {options}]" if options else ""))
+    return 0
+
+
+def _start(args: argparse.Namespace) -> State[Any]:
+    game = parse_spec(args.game)
+    state: State[Any] = game.parse_position(args.position) if args.position else game.initial()
+    for move in args.moves:
+        state = state.play_text(move)
+    return state
+
+
+def _perft(args: argparse.Namespace) -> int:
+    from noughts.perft import divide, perft
+
+    state = _start(args)
+    if args.depth < 0:
+        raise SystemExit("noughts perft: DEPTH must be 0 or more")
+    if args.divide and args.depth > 0:
+        rows = divide(state, args.depth)
+        for move, count in rows:
+            print(f"{move} {count}")
+        print(sum(count for _, count in rows))
+    else:
+        print(perft(state, args.depth))
+    return 0
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from noughts.engine import serve
+
+    return serve()
+
+
+def _show(args: argparse.Namespace) -> int:
+    state = _start(args)
+    print(state.diagram())
+    print(f"position: {state.to_text()}")
+    print(f"status:   {state.status}" + ("" if state.is_over else f", {state.turn.value} to move"))
+    return 0
+
+
+def _record(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
+    record = GameRecord.parse(text)
+    sys.stdout.write(record.to_json_text() if args.json else record.to_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""The text protocol other programs use to drive the engine, in the style of GTP.
+
+One command a line on stdin; every answer starts with ``= `` (success) or ``? ``
+(error, with the reason) and ends with an empty line. As in GTP, a command may start
+with a number, which the answer repeats (``7 turn`` -> ``=7 x``). A command that fails
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from noughts import __version__
+from noughts.ai import AIPlayer, Analysis, Limits, make_player
+from noughts.ai.levels import LEVELS, level_player
+from noughts.core import NoughtsError, State
+from noughts.records import GameRecord
+from noughts.registry import game_keys, parse_spec
+
+__all__ = ["CommandError", "EngineSession", "serve"]
+
+
+class CommandError(Exception):
+    """A command that cannot be carried out; the message is the answer after ``? ``."""
+
+
+class EngineSession:
+    """The protocol's state: the game, the states played so far, the moves between."""
+
+    def __init__(self) -> None:
+        self.states: list[State[Any]] = [parse_spec("classic").initial()]
+        self.moves: list[Any] = []
+        self.finished = False
+        # Players live as long as the game, so that a search can reuse its tree.
+        self.players: dict[tuple[tuple[str, str], ...], AIPlayer] = {}
+        self.commands: dict[str, Callable[[list[str]], str]] = {
+            "name": lambda args: "noughts",
+            "version": lambda args: __version__,
+            "protocol_version": lambda args: "1",
+            "list_commands": lambda args: "\n".join(sorted(self.commands)),
+            "known_command": self._known_command,
+            "games": lambda args: " ".join(game_keys()),
+            "new": self._new,
+            "game": lambda args: self.state.game.spec,
+            "position": self._position,
+            "play": self._play,
+            "legal": lambda args: " ".join(self.state.legal_move_texts()),
+            "turn": lambda args: self.state.turn.value,
+            "status": lambda args: self.state.status,
+            "undo": self._undo,
+            "moves": lambda args: " ".join(self.state.game.move_text(m) for m in self.moves),
+            "record": self._record,
+            "show": lambda args: "\n" + self.state.diagram(),
+            "genmove": self._genmove,
+            "analyze": self._analyze,
+            "quit": self._quit,
+        }
+
+    @property
+    def state(self) -> State[Any]:
+        return self.states[-1]
+
+    def handle(self, line: str) -> str | None:
+        """The full answer to one input line (None for a blank or comment line)."""
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            return None
+        words = line.split()
+        ident = ""
+        if words[0].isdigit():
+            ident = words.pop(0)
+            if not words:
+                return f"?{ident} no command after the id\n\n"
+        name, args = words[0].lower(), words[1:]
+        command = self.commands.get(name)
+        try:
+            if command is None:
+                raise CommandError(f"unknown command {name!r}; 'list_commands' lists them")
+            body = command(args)
+        except (CommandError, NoughtsError) as e:
+            return f"?{ident} {e}\n\n"
+        first, newline, rest = f"={ident} {body}".partition("\n")
+        return first.rstrip() + newline + rest + "\n\n"
+
+    # -- commands -------------------------------------------------------------------
+
+    def _known_command(self, args: list[str]) -> str:
+        return "true" if args and args[0].lower() in self.commands else "false"
+
+    def _new(self, args: list[str]) -> str:
+        if not args:
+            raise CommandError(f"new needs a game: {' '.join(game_keys())}")
+        game = parse_spec(" ".join(args))
+        self.states, self.moves = [game.initial()], []
+        self.players.clear()
+        return game.spec
+
+    def _position(self, args: list[str]) -> str:
+        if not args:
+            return self.state.to_text()
+        state = self.state.game.parse_position(" ".join(args))
+        self.states, self.moves = [state], []
+        self.players.clear()
+        return ""
+
+    def _play(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise CommandError("play takes one move, e.g. 'play 5'")
+        state = self.state
+        move = state.game.parse_move(args[0])
+        self.states.append(state.play(move))
+        self.moves.append(move)
+        return ""
+
+    def _undo(self, args: list[str]) -> str:
+        if not self.moves:
+            raise CommandError("nothing to undo")
+        self.states.pop()
+        self.moves.pop()
+        return ""
+
+    def _record(self, args: list[str]) -> str:
+        fmt = args[0].lower() if args else "text"
+        record = GameRecord.from_states(self.states, self.moves)
+        if fmt == "json":
+            return record.to_json_text(indent=None).strip()
+        if fmt != "text":
+            raise CommandError("record takes 'text' or 'json'")
+        return "\n" + record.to_text().rstrip("\n")
+
+    def _think(self, args: list[str]) -> Analysis:
+        """Run the player that `args` name (level=, player= with its options, time=)."""
+        options = _options(args)
+        time = options.pop("time", None)
+        try:
+            seconds = float(time) if time is not None else None
+        except ValueError:
+            raise CommandError(f"time takes a number of seconds, not {time!r}") from None
+        limits = Limits(time=seconds)
+        state = self.state
+        if state.is_over:
+            raise CommandError(f"the game is over ({state.status})")
+        if "level" in options and "player" in options:
+            raise CommandError("give a level or a player, not both")
+        key = tuple(sorted(options.items()))
+        player = self.players.get(key)
+        if player is None:
+            level = options.pop("level", None)
+            if level is not None:
+                seed = options.pop("seed", None)
+                if options:
+                    raise CommandError(f"a level takes only seed= and time=, not {', '.join(options)}")
+                if level not in LEVELS:
+                    raise CommandError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}")
+                player = level_player(state.game, level, int(seed) if seed and seed.isdigit() else None)
+            else:
+                player = make_player(options.pop("player", "random"), **options)
+            self.players[key] = player
+        return player.analyze(state, limits)
+
+    def _genmove(self, args: list[str]) -> str:
+        analysis = self._think(args)
+        state = self.state
+        self.states.append(state.play(analysis.best))
+        self.moves.append(analysis.best)
+        return state.game.move_text(analysis.best)
+
+    def _analyze(self, args: list[str]) -> str:
+        """One line per legal move, best first; then a summary line starting ``info``."""
+        analysis = self._think(args or ["level=max"])
+        return "\n".join([*analysis.lines(), "info " + analysis.summary()])
+
+    def _quit(self, args: list[str]) -> str:
+        self.finished = True
+        return ""
+
+
+def _options(args: list[str]) -> dict[str, str]:
+    options = {}
+    for arg in args:
+        name, eq, value = arg.partition("=")
+        if not eq or not name or not value:
+            raise CommandError(f"{arg!r} is not an option: write name=value")
+        options[name.lower()] = value
+    return options
+
+
+def serve(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Answer commands until ``quit`` or the end of input."""
+    session = EngineSession()
+    for line in stdin:
+        answer = session.handle(line)
+        if answer is not None:
+            stdout.write(answer)
+            stdout.flush()
+        if session.finished:
+            break
+    return 0

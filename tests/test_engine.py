@@ -1,0 +1,117 @@
+"""The engine protocol: answers, errors that change nothing, and the real program."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from noughts.engine import EngineSession
+
+
+def ask(session: EngineSession, line: str) -> str:
+    answer = session.handle(line)
+    assert answer is not None and answer.endswith("\n\n"), repr(answer)
+    return answer[:-2]
+
+
+@pytest.mark.parametrize(
+    ("commands", "last_answer"),
+    [
+        (["name"], "= noughts"),
+        (["games"], "= classic mnk nine-board ultimate qubic matryoshka gobblet"),
+        (["turn"], "= x"),
+        (["play 5", "turn"], "= o"),
+        (["play 5", "position"], "= .../.x./... o"),
+        (["play 5", "legal"], "= 1 2 3 4 6 7 8 9"),
+        (["play 1", "play 4", "play 2", "play 5", "play 3", "status"], "= x-wins"),
+        (["play 5", "undo", "position"], "= .../.../... x"),
+        (["new mnk m=4 n=4 k=4"], "= mnk:m=4:n=4:k=4"),
+        (["new classic:forget", "game"], "= classic:forget=true"),
+        (["position xo./.../... x", "play 9", "moves"], "= 9"),
+        (["12 turn"], "=12 x"),
+        (["known_command play"], "= true"),
+        (["known_command fly"], "= false"),
+        (["play 5", "genmove player=random seed=1", "status"], "= ongoing"),
+    ],
+)
+def test_answers(commands: list[str], last_answer: str) -> None:
+    session = EngineSession()
+    for command in commands[:-1]:
+        assert ask(session, command).startswith("=")
+    assert ask(session, commands[-1]) == last_answer
+
+
+@pytest.mark.parametrize(
+    ("setup", "command", "reason"),
+    [
+        (["play 5"], "play 5", "cell 5 is taken"),
+        ([], "play 10", "numbered 1 to 9"),
+        ([], "play", "play takes one move"),
+        ([], "fly", "unknown command 'fly'"),
+        ([], "new chess", "unknown game 'chess'"),
+        ([], "new mnk m=0", "between 1 and 26"),
+        ([], "new", "new needs a game"),
+        ([], "undo", "nothing to undo"),
+        ([], "position xxx/.../... x", "x moves first"),
+        ([], "genmove player=wizard", "unknown player 'wizard'"),
+        ([], "genmove time=soon", "time takes a number"),
+        ([], "genmove time=-1", "positive number of seconds"),
+        (["play 1", "play 4", "play 2", "play 5", "play 3"], "genmove", "the game is over"),
+        (["play 1", "play 4", "play 2", "play 5", "play 3"], "play 9", "the game is over"),
+        ([], "record yaml", "record takes 'text' or 'json'"),
+        ([], "genmove level", "not an option"),
+    ],
+)
+def test_errors_change_nothing(setup: list[str], command: str, reason: str) -> None:
+    session = EngineSession()
+    for line in setup:
+        ask(session, line)
+    before = (session.state, list(session.moves), session.state.game)
+    answer = ask(session, command)
+    assert answer.startswith("? ") and reason in answer, answer
+    assert (session.state, list(session.moves), session.state.game) == before
+
+
+def test_show_is_a_multi_line_answer() -> None:
+    session = EngineSession()
+    ask(session, "play 5")
+    assert ask(session, "show").splitlines()[1:] == session.state.diagram().splitlines()
+
+
+def test_record_replays() -> None:
+    from noughts.records import GameRecord
+
+    session = EngineSession()
+    for move in ["5", "1", "9"]:
+        ask(session, f"play {move}")
+    text = ask(session, "record")[2:]
+    assert GameRecord.from_text(text).moves == ["5", "1", "9"]
+    assert GameRecord.from_json(ask(session, "record json")[2:]).moves == ["5", "1", "9"]
+
+
+def test_blank_and_comment_lines_get_no_answer() -> None:
+    session = EngineSession()
+    assert session.handle("") is None
+    assert session.handle("   # a comment") is None
+
+
+def test_the_real_program_over_pipes() -> None:
+    script = "name\nnew ultimate\nplay 55\nplay 55\nlegal\nbogus\ngenmove seed=4\nturn\nquit\nname\n"
+    out = subprocess.run(
+        [sys.executable, "-m", "noughts.cli", "engine"], input=script, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    answers = out.stdout.split("\n\n")[:-1]
+    assert answers[0] == "= noughts"
+    assert answers[1] == "= ultimate"
+    assert answers[2] == "="
+    assert answers[3].startswith("? ")
+    assert "taken" in answers[3]
+    assert answers[4] == "= " + " ".join(f"5{c}" for c in "12346789")
+    assert answers[5].startswith("? unknown command")
+    assert answers[6].startswith("= 5")  # sent to board 5
+    assert answers[7] == "= x"
+    assert answers[8] == "="
+    assert len(answers) == 9, "nothing is answered after quit"
