@@ -62,7 +62,17 @@ def _parser() -> argparse.ArgumentParser:
     record.add_argument("file", type=Path, help="a record file, text or JSON ('-' for stdin)")
     record.add_argument("--json", action="store_true", help="print the JSON form")
     record.set_defaults(run=_record)
+
+    _add_adapter_commands(sub)
     return parser
+
+
+def _add_adapter_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Each adapter adds its own subcommands from its own module (one line each), so
+    that this module stays the index of the command and nothing more."""
+    # terminal: play, replay, analyze
+    # web: serve
+    # arena: arena, tune
 
 
 def _overview(parser: argparse.ArgumentParser) -> None:
