@@ -34,6 +34,9 @@ def ask(session: EngineSession, line: str) -> str:
         (["known_command play"], "= true"),
         (["known_command fly"], "= false"),
         (["play 5", "genmove player=random seed=1", "status"], "= ongoing"),
+        (["play 1", "genmove level=max"], "= 5"),
+        (["position xx./oo./... x", "genmove player=alphabeta depth=2"], "= 3"),
+        (["position xx./oo./... x", "genmove level=medium seed=1", "status"], "= x-wins"),
     ],
 )
 def test_answers(commands: list[str], last_answer: str) -> None:
@@ -62,6 +65,11 @@ def test_answers(commands: list[str], last_answer: str) -> None:
         (["play 1", "play 4", "play 2", "play 5", "play 3"], "play 9", "the game is over"),
         ([], "record yaml", "record takes 'text' or 'json'"),
         ([], "genmove level", "not an option"),
+        ([], "genmove level=wizard", "unknown level 'wizard'"),
+        ([], "genmove level=max player=rules", "a level or a player, not both"),
+        ([], "genmove level=max depth=3", "a level takes only seed= and time="),
+        ([], "analyze player=rules:x", "unknown player"),
+        (["new ultimate"], "analyze player=rules", "classic"),
     ],
 )
 def test_errors_change_nothing(setup: list[str], command: str, reason: str) -> None:
@@ -72,6 +80,18 @@ def test_errors_change_nothing(setup: list[str], command: str, reason: str) -> N
     answer = ask(session, command)
     assert answer.startswith("? ") and reason in answer, answer
     assert (session.state, list(session.moves), session.state.game) == before
+
+
+def test_analyze_values_every_legal_move_best_first() -> None:
+    session = EngineSession()
+    ask(session, "play 1")
+    lines = ask(session, "analyze level=max").removeprefix("= ").splitlines()
+    assert lines[-1].startswith("info player=perfect best=5 value=draw")
+    rows = [line.split() for line in lines[:-1]]
+    assert [row[0] for row in rows][0] == "5"
+    assert sorted(row[0] for row in rows) == session.state.legal_move_texts()
+    assert all(row[1] == "loss-in-6" for row in rows[1:])
+    assert session.moves == [0], "analyze plays nothing"
 
 
 def test_show_is_a_multi_line_answer() -> None:

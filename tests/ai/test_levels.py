@@ -1,0 +1,98 @@
+"""Levels: what each one is per game, easy's deliberate mistakes, max's perfection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support import SPECS
+
+from noughts import parse_position, parse_spec
+from noughts.ai import Limits, make_player
+from noughts.ai.levels import LEVELS, FalliblePlayer, level_player, level_spec
+from noughts.core import InvalidOptionError, Player, State
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_game_has_every_level(spec: str) -> None:
+    game = parse_spec(spec)
+    for level in LEVELS:
+        assert level_spec(game, level)
+
+
+def test_max_is_exact_where_a_perfect_player_exists() -> None:
+    for spec in ("classic", "classic:forget=true", "mnk:m=4:n=4:k=4", "matryoshka"):
+        assert level_spec(parse_spec(spec), "max") == "perfect"
+    for spec in ("ultimate", "qubic", "gobblet", "mnk:m=15:n=15:k=5"):
+        assert level_spec(parse_spec(spec), "max") != "perfect"
+
+
+def test_unknown_level() -> None:
+    with pytest.raises(InvalidOptionError, match="the levels are: easy, medium, hard, max"):
+        level_spec(parse_spec("classic"), "impossible")
+
+
+def _never_loses(player: Any, side: Player) -> int:
+    """Play `player` as `side` against every sequence of opponent moves; count games."""
+    games = 0
+
+    def walk(state: State[Any]) -> None:
+        nonlocal games
+        if state.is_over:
+            assert state.outcome is not None
+            assert state.outcome.winner in (side, None), f"lost: {state.to_text()}"
+            games += 1
+            return
+        if state.turn is side:
+            walk(state.play(player.choose(state)))
+        else:
+            for move in state.legal_moves():
+                walk(state.play(move))
+
+    walk(parse_spec("classic").initial())
+    return games
+
+
+@pytest.mark.parametrize("side", [Player.X, Player.O])
+def test_classic_max_never_loses(side: Player) -> None:
+    player = level_player(parse_spec("classic"), "max")
+    assert _never_loses(player, side) > 50
+
+
+def test_easy_sometimes_misses_a_win_and_is_reproducible() -> None:
+    state = parse_position("classic", "xx./oo./... x")  # 3 wins at once
+    game = state.game
+
+    def choices(seed: int) -> list[str]:
+        player = level_player(game, "easy", seed=seed)
+        return [state.move_text(player.choose(state)) for _ in range(40)]
+
+    picks = choices(1)
+    assert picks == choices(1)
+    assert "3" in picks, "easy still sees a win most of the time"
+    assert set(picks) != {"3"}, "easy misses a win now and then"
+
+
+def test_medium_and_above_never_miss_a_win_in_one() -> None:
+    state = parse_position("classic", "xx./oo./... x")
+    for level in ("medium", "hard", "max"):
+        player = level_player(state.game, level, seed=5)
+        assert state.move_text(player.choose(state, Limits(time=1))) == "3", level
+
+
+def test_fallible_player_keeps_the_inner_analysis() -> None:
+    inner = make_player("alphabeta", depth=2)
+    player = FalliblePlayer(inner, rate=1.0, seed=3)
+    state = parse_position("classic", "xx./oo./... x")
+    analysis = player.analyze(state)
+    assert analysis.best != state.game.parse_move("3")
+    assert sorted(info.text for info in analysis.moves) == sorted(state.legal_move_texts())
+    with pytest.raises(InvalidOptionError):
+        FalliblePlayer(inner, rate=1.5)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_levels_are_registered_players(level: str) -> None:
+    player = make_player(level, seed=2)
+    state = parse_spec("classic").initial()
+    assert player.choose(state, Limits(time=1)) in state.legal_moves()
