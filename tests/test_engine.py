@@ -88,7 +88,7 @@ def test_analyze_values_every_legal_move_best_first() -> None:
     lines = ask(session, "analyze level=max").removeprefix("= ").splitlines()
     assert lines[-1].startswith("info player=perfect best=5 value=draw")
     rows = [line.split() for line in lines[:-1]]
-    assert [row[0] for row in rows][0] == "5"
+    assert rows[0][0] == "5"
     assert sorted(row[0] for row in rows) == session.state.legal_move_texts()
     assert all(row[1] == "loss-in-6" for row in rows[1:])
     assert session.moves == [0], "analyze plays nothing"

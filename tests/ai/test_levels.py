@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support import SPECS
 
 from noughts import parse_position, parse_spec
 from noughts.ai import Limits, make_player
 from noughts.ai.levels import LEVELS, FalliblePlayer, level_player, level_spec
 from noughts.core import InvalidOptionError, Player, State
+
+from support import SPECS
 
 
 @pytest.mark.parametrize("spec", SPECS)

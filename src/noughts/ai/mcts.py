@@ -155,9 +155,17 @@ class Node:
         self.proof: int | None = None
         outcome = state.outcome
         if outcome is None:
-            # Popped from the end, so the expansion order is a seeded random one.
+            # Popped from the end, so the expansion order is a seeded random one, except
+            # that moves winning at once go last, i.e. first: the solver then proves a
+            # node won on its first expansion and its parent's move lost ("decisive
+            # moves", Teytaud & Teytaud 2010). Without it, boards with hundreds of moves
+            # (gomoku) leave a one-move threat unanswered at any sensible budget.
             self.untried: list[Any] = state.legal_moves()
             rng.shuffle(self.untried)
+            turn = state.turn
+            decisive = [m for m in self.untried if (o := state.play(m).outcome) is not None and o.winner is turn]
+            if decisive:
+                self.untried = [m for m in self.untried if m not in decisive] + decisive
         else:
             self.untried = []
             winner = outcome.winner
