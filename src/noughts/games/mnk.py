@@ -19,25 +19,23 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from noughts.core import (
-    Game,
-    IllegalMoveError,
     InvalidMoveError,
     InvalidOptionError,
     InvalidPositionError,
     Outcome,
     Player,
     Reason,
-    State,
     repetition_outcome,
 )
-from noughts.games.geometry import bits, has_line, line_masks, masks_through
+from noughts.games.geometry import has_line, line_masks, masks_through
+from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
 
 _COORD = re.compile(r"^([a-z])([0-9]{1,2})$")
 MAX_SIDE = 26  # column letters a-z
 
 
 @dataclass(frozen=True)
-class Mnk(Game["MnkState", int]):
+class Mnk(MarksGame["MnkState"]):
     """m columns, n rows, k in a row wins; ``forget`` keeps at most `keep` marks each."""
 
     m: int = 3
@@ -112,7 +110,7 @@ class Mnk(Game["MnkState", int]):
             shape = "ROWS TURN x=CELLS o=CELLS" if self.forget else "ROWS TURN"
             raise InvalidPositionError(f"a {self.spec} position is {shape!r}, got {text!r}")
         x, o = _parse_rows(parts[0], self.m, self.n)
-        turn = _parse_turn(parts[1])
+        turn = parse_turn(parts[1])
         ages = None
         if self.forget:
             ages = (self._parse_ages(parts[2], "x", x), self._parse_ages(parts[3], "o", o))
@@ -140,8 +138,8 @@ class Mnk(Game["MnkState", int]):
         return order
 
 
-class MnkState(State[int]):
-    __slots__ = ("ages", "history", "o", "x")
+class MnkState(MarksState):
+    __slots__ = ("ages", "history")
 
     game: Mnk
     x: int
@@ -170,23 +168,11 @@ class MnkState(State[int]):
             elif ages is not None:
                 outcome = repetition_outcome(history, key)
         self._init(game, turn, outcome, key)
+        self._set_marks(x, o)
         set_ = object.__setattr__
-        set_(self, "x", x)
-        set_(self, "o", o)
         set_(self, "ages", ages)
         set_(self, "history", (*history, key) if ages is not None else ())
         return self
-
-    def legal_moves(self) -> list[int]:
-        if self.outcome is not None:
-            return []
-        return bits(self.game.full & ~(self.x | self.o))
-
-    def _check(self, move: int) -> None:
-        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.game.cells:
-            raise InvalidMoveError(f"{move!r} is not a cell of this board")
-        if (self.x | self.o) >> move & 1:
-            raise IllegalMoveError(f"cell {self.game.move_text(move)} is taken")
 
     def _apply(self, move: int) -> MnkState:
         game = self.game
@@ -205,13 +191,6 @@ class MnkState(State[int]):
         return MnkState._make(game, x, o, self.turn.other, ages, self.history, outcome)
 
     # -- text ---------------------------------------------------------------------
-
-    def cell(self, index: int) -> Player | None:
-        if self.x >> index & 1:
-            return Player.X
-        if self.o >> index & 1:
-            return Player.O
-        return None
 
     def to_text(self) -> str:
         game = self.game
@@ -252,19 +231,4 @@ def _parse_rows(text: str, m: int, n: int) -> tuple[int, int]:
     rows = text.split("/")
     if len(rows) != n or any(len(r) != m for r in rows):
         raise InvalidPositionError(f"the board needs {n} rows of {m} cells separated by '/', got {text!r}")
-    x = o = 0
-    for i, ch in enumerate("".join(rows).lower()):
-        if ch == "x":
-            x |= 1 << i
-        elif ch == "o":
-            o |= 1 << i
-        elif ch not in ".-":
-            raise InvalidPositionError(f"{ch!r} is not a cell: use x, o or .")
-    return x, o
-
-
-def _parse_turn(text: str) -> Player:
-    try:
-        return Player.from_text(text)
-    except ValueError as e:
-        raise InvalidPositionError(str(e)) from None
+    return parse_marks("".join(rows))

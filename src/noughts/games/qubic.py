@@ -29,19 +29,10 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from noughts.core import (
-    Game,
-    IllegalMoveError,
-    InvalidMoveError,
-    InvalidOptionError,
-    InvalidPositionError,
-    Outcome,
-    Player,
-    Reason,
-    State,
-)
-from noughts.games.geometry import bits, has_line, line_masks, masks_through
+from noughts.core import InvalidMoveError, InvalidOptionError, InvalidPositionError, Outcome, Player, Reason
+from noughts.games.geometry import has_line, line_masks, masks_through
 from noughts.games.geometry import lines as cell_lines
+from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
 
 MAX_SIDE = 9  # one digit per coordinate
 MAX_DIMENSION = 4
@@ -54,7 +45,7 @@ DIAGRAM_WIDTH = 80
 
 
 @dataclass(frozen=True)
-class Qubic(Game["QubicState", int]):
+class Qubic(MarksGame["QubicState"]):
     """A cube of side `n` in `d` dimensions; n marks in a straight line win.
 
     >>> Qubic(n=3).spec
@@ -140,7 +131,7 @@ class Qubic(Game["QubicState", int]):
         if len(parts) != 2:
             raise InvalidPositionError(f"a {self.spec} position is 'CELLS TURN', got {text!r}")
         x, o = self._parse_cells(parts[0])
-        turn = _parse_turn(parts[1])
+        turn = parse_turn(parts[1])
         surplus = x.bit_count() - o.bit_count()
         if surplus not in (0, 1) or (surplus == 1) != (turn is Player.O):
             raise InvalidPositionError("x moves first: x has as many marks as o (o to move: one more)")
@@ -165,15 +156,7 @@ class Qubic(Game["QubicState", int]):
         cells = _split(text.lower(), separators, self.n)
         if cells is None:
             raise InvalidPositionError(f"the board needs {self._layout(separators)}, got {text!r}")
-        x = o = 0
-        for i, ch in enumerate(cells):
-            if ch == "x":
-                x |= 1 << i
-            elif ch == "o":
-                o |= 1 << i
-            elif ch not in ".-":
-                raise InvalidPositionError(f"{ch!r} is not a cell: use x, o or .")
-        return x, o
+        return parse_marks(cells)
 
     def _layout(self, separators: tuple[str, ...]) -> str:
         names = _AXIS_NAMES[-self.d :]
@@ -198,19 +181,10 @@ def _split(text: str, separators: tuple[str, ...], n: int) -> str | None:
     return out
 
 
-def _parse_turn(text: str) -> Player:
-    try:
-        return Player.from_text(text)
-    except ValueError as e:
-        raise InvalidPositionError(str(e)) from None
-
-
-class QubicState(State[int]):
-    __slots__ = ("o", "x")
+class QubicState(MarksState):
+    __slots__ = ()
 
     game: Qubic
-    x: int
-    o: int
 
     @classmethod
     def _make(cls, game: Qubic, x: int, o: int, turn: Player, outcome: Outcome | None = None) -> QubicState:
@@ -218,21 +192,8 @@ class QubicState(State[int]):
         if outcome is None and (x | o) == game.full:
             outcome = Outcome(None, Reason.FULL)
         self._init(game, turn, outcome, (x, o, turn))
-        set_ = object.__setattr__
-        set_(self, "x", x)
-        set_(self, "o", o)
+        self._set_marks(x, o)
         return self
-
-    def legal_moves(self) -> list[int]:
-        if self.outcome is not None:
-            return []
-        return bits(self.game.full & ~(self.x | self.o))
-
-    def _check(self, move: int) -> None:
-        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.game.cells:
-            raise InvalidMoveError(f"{move!r} is not a cell of this board")
-        if (self.x | self.o) >> move & 1:
-            raise IllegalMoveError(f"cell {self.game.move_text(move)} is taken")
 
     def _apply(self, move: int) -> QubicState:
         game = self.game
@@ -240,13 +201,6 @@ class QubicState(State[int]):
         outcome = Outcome(self.turn) if has_line(mine, game.through[move]) else None
         x, o = (mine, self.o) if self.turn is Player.X else (self.x, mine)
         return QubicState._make(game, x, o, self.turn.other, outcome)
-
-    def cell(self, index: int) -> Player | None:
-        if self.x >> index & 1:
-            return Player.X
-        if self.o >> index & 1:
-            return Player.O
-        return None
 
     def winning_line(self) -> tuple[int, ...] | None:
         """The cells of the winner's line (the first one, when the last move made

@@ -50,6 +50,7 @@ from noughts.core import (
     repetition_outcome,
 )
 from noughts.games.geometry import bits, has_line, line_masks, masks_through
+from noughts.games.marks import parse_marks, parse_turn
 
 __all__ = ["BOARD_NAMES", "NINE_BOARD", "ULTIMATE", "Ultimate", "UltimateState"]
 
@@ -142,7 +143,7 @@ class Ultimate(Game["UltimateState", int]):
             shape = "BOARDS TURN BOARD x=MOVES o=MOVES" if self.forget else "BOARDS TURN BOARD"
             raise InvalidPositionError(f"a {self.spec} position is {shape!r}, got {text!r}")
         x, o = _parse_boards(parts[0])
-        turn = _parse_turn(parts[1])
+        turn = parse_turn(parts[1])
         forced = _parse_forced(parts[2])
         ages = None
         if self.forget:
@@ -469,22 +470,7 @@ def _parse_boards(text: str) -> tuple[int, int]:
     boards = text.split("/")
     if len(boards) != 9 or any(len(b) != 9 for b in boards):
         raise InvalidPositionError(f"the position needs 9 local boards of 9 cells separated by '/', got {text!r}")
-    x = o = 0
-    for i, ch in enumerate("".join(boards).lower()):
-        if ch == "x":
-            x |= 1 << i
-        elif ch == "o":
-            o |= 1 << i
-        elif ch not in ".-":
-            raise InvalidPositionError(f"{ch!r} is not a cell: use x, o or .")
-    return x, o
-
-
-def _parse_turn(text: str) -> Player:
-    try:
-        return Player.from_text(text)
-    except ValueError as e:
-        raise InvalidPositionError(str(e)) from None
+    return parse_marks("".join(boards))
 
 
 def _parse_forced(text: str) -> int:
