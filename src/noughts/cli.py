@@ -28,6 +28,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except NoughtsError as e:
         print(f"noughts: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # a record file that is missing or unreadable
+        print(f"noughts: {e.strerror or e}: {e.filename}" if e.filename else f"noughts: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -62,6 +65,10 @@ def _parser() -> argparse.ArgumentParser:
     record.add_argument("file", type=Path, help="a record file, text or JSON ('-' for stdin)")
     record.add_argument("--json", action="store_true", help="print the JSON form")
     record.set_defaults(run=_record)
+
+    solve = sub.add_parser("solve", help="build (or load) the exact table of a small game and report it")
+    solve.add_argument("game", help="classic, classic:forget, or mnk up to 4x4")
+    solve.set_defaults(run=_solve)
 
     _add_adapter_commands(sub)
     return parser
@@ -126,6 +133,22 @@ def _show(args: argparse.Namespace) -> int:
     print(state.diagram())
     print(f"position: {state.to_text()}")
     print(f"status:   {state.status}" + ("" if state.is_over else f", {state.turn.value} to move"))
+    return 0
+
+
+def _solve(args: argparse.Namespace) -> int:
+    import time
+
+    from noughts.ai.solve import cache_dir, solve
+
+    game = parse_spec(args.game)
+    started = time.perf_counter()
+    table = solve(game)
+    print(f"game:        {game.spec}")
+    stored = f" ({table.classes:,} stored up to symmetry)" if table.classes < table.positions else ""
+    print(f"positions:   {table.positions:,} reachable{stored}")
+    print(f"start value: {table.start_value.text} (for x, who moves first)")
+    print(f"time:        {time.perf_counter() - started:.2f} s (cached in {cache_dir()})")
     return 0
 
 

@@ -1,0 +1,101 @@
+"""The `noughts` command's own subcommands, run as a user runs them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from noughts.records import GameRecord
+
+
+def noughts(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "noughts.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+
+
+def test_no_arguments_prints_an_overview() -> None:
+    out = noughts()
+    assert out.returncode == 0
+    for key in ("classic", "mnk", "nine-board", "ultimate", "qubic", "matryoshka", "gobblet"):
+        assert key in out.stdout
+
+
+def test_games_lists_every_game_with_its_options() -> None:
+    lines = noughts("games").stdout.splitlines()
+    assert [line.split()[0] for line in lines] == [
+        "classic",
+        "mnk",
+        "nine-board",
+        "ultimate",
+        "qubic",
+        "matryoshka",
+        "gobblet",
+    ]
+    assert "tiebreak=none" in next(line for line in lines if line.startswith("ultimate"))
+
+
+def test_show_draws_the_position() -> None:
+    out = noughts("show", "classic", "--moves", "5", "1")
+    assert out.returncode == 0
+    assert " O | 2 | 3 " in out.stdout
+    assert "position: o../.x./... x" in out.stdout
+    assert "ongoing, x to move" in out.stdout
+
+
+def test_solve_reports_positions_and_value(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "noughts.cli", "solve", "classic"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "NOUGHTS_CACHE_DIR": str(tmp_path)},
+        check=False,
+    )
+    assert "positions:   5,478 reachable (765 stored up to symmetry)" in out.stdout
+    assert "start value: draw" in out.stdout
+    assert list(tmp_path.iterdir()), "the table is cached"
+
+
+def test_solve_refuses_what_has_no_table() -> None:
+    out = noughts("solve", "gobblet")
+    assert out.returncode == 2
+    assert "too large for an exact table" in out.stderr
+
+
+def test_record_converts_and_checks(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text('[Game "classic"]\n\n1. 5 1 2. 9 *\n')
+    out = noughts("record", str(path), "--json")
+    assert out.returncode == 0
+    assert GameRecord.from_json(out.stdout).moves == ["5", "1", "9"]
+    out = noughts("record", "-", stdin=out.stdout)
+    assert "1. 5 1 2. 9 ongoing" in out.stdout
+    path.write_text('[Game "classic"]\n\n1. 5 5 *\n')
+    out = noughts("record", str(path))
+    assert out.returncode == 2
+    assert "move 2 (5): cell 5 is taken" in out.stderr
+
+
+def test_a_missing_file_is_a_message(tmp_path: Path) -> None:
+    out = noughts("record", str(tmp_path / "nowhere.txt"))
+    assert out.returncode == 2
+    assert out.stderr.startswith("noughts: No such file or directory")
+
+
+@pytest.mark.parametrize("args", [["perft"], ["show"], ["bogus"]])
+def test_usage_errors_do_not_crash(args: list[str]) -> None:
+    out = noughts(*args)
+    assert out.returncode == 2
+    assert "usage:" in out.stderr
+    assert "Traceback" not in out.stderr
