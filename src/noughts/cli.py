@@ -79,7 +79,9 @@ def _add_adapter_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     that this module stays the index of the command and nothing more."""
     # terminal: play, replay, analyze
     # web: serve
-    # arena: arena, tune
+    from noughts.arena.commands import add_commands as add_arena
+
+    add_arena(sub)
 
 
 def _overview(parser: argparse.ArgumentParser) -> None:

@@ -9,13 +9,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Limits
-from noughts.core import Game, Player, State
+from noughts.core import Game, NoughtsError, Player, State
 from noughts.records import GameRecord
 
-__all__ = ["MatchResult", "play_game", "play_match"]
+__all__ = ["ForfeitError", "MatchResult", "play_game", "play_match", "random_opening"]
 
 #: A game that goes on this long is adjourned as a draw (only cyclic games get there).
 MAX_PLIES = 1000
+
+
+class ForfeitError(NoughtsError):
+    """Raised by a player that cannot go on — an external program that crashed, answered
+    nonsense or ran out of time: it loses the game. `termination` is the record's word
+    for how the game ended (``abandoned`` or ``time``)."""
+
+    def __init__(self, message: str, termination: str = "abandoned") -> None:
+        super().__init__(message)
+        self.termination = termination
 
 
 def play_game(
@@ -25,9 +35,11 @@ def play_game(
     limits: Limits = Limits(),
     opening: list[Any] | None = None,
     names: tuple[str, str] = ("x", "o"),
+    forfeits: list[ForfeitError] | None = None,
 ) -> GameRecord:
     """Play one game from the initial position after the `opening` moves; the record
-    says who played and how it ended."""
+    says who played and how it ended. A player that raises `ForfeitError` loses the game
+    (the reason is appended to `forfeits` when given)."""
     state: State[Any] = game.initial()
     states, moves = [state], []
     for move in opening or []:
@@ -38,7 +50,15 @@ def play_game(
     o.reset()
     while not state.is_over and len(moves) < MAX_PLIES:
         player = x if state.turn is Player.X else o
-        move = player.choose(state, limits)
+        try:
+            move = player.choose(state, limits)
+        except ForfeitError as e:
+            if forfeits is not None:
+                forfeits.append(e)
+            winner = "o-wins" if state.turn is Player.X else "x-wins"
+            return GameRecord.from_states(
+                states, moves, x=names[0], o=names[1], result=winner, termination=e.termination
+            )
         state = state.play(move)
         states.append(state)
         moves.append(move)

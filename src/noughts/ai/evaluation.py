@@ -24,14 +24,21 @@ matryoshka, gobblet         ``tops`` (default), ``fill``
 
 `evaluator` caches one closure per (game, name), holding the tables it needs, so the
 per-position work is bit arithmetic and table look-ups.
+
+Some evaluators have named weights (`evaluator_weights`; ``noughts tune`` searches
+them): `register_weights` adds a variant of one with other weights under a new name,
+which every player taking an evaluator name can then use.
+
+>>> evaluator_weights(parse_spec("matryoshka"), "tops")
+{'one': 1.0, 'two': 10.0, 'three': 100.0, 'hand': 0.5}
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -42,7 +49,7 @@ from noughts.games.mnk import Mnk, MnkState
 from noughts.games.qubic import Qubic, QubicState
 from noughts.games.ultimate import NINE_BOARD, Ultimate, UltimateState
 
-__all__ = ["Evaluator", "evaluator", "evaluator_names", "evaluator_scale"]
+__all__ = ["Evaluator", "evaluator", "evaluator_names", "evaluator_scale", "evaluator_weights", "register_weights"]
 
 #: ``(state) -> float``, positive = good for the player to move.
 Evaluator = Callable[[State[Any]], float]
@@ -50,23 +57,49 @@ Evaluator = Callable[[State[Any]], float]
 
 @dataclass(frozen=True)
 class _Entry:
-    """A named evaluator: `build(game)` makes the function once per game; `scale` is a
-    score that means "clearly better" (MCTS squashes scores with it)."""
+    """A named evaluator: `build(game)` makes the function once per game, or
+    `build(game, weights)` when it has named `weights`; `scale` is a score that means
+    "clearly better" (MCTS squashes scores with it)."""
 
-    build: Callable[[Any], Callable[[Any], float]]
+    build: Callable[..., Callable[[Any], float]]
     scale: float
+    weights: Mapping[str, float] = field(default_factory=dict)
 
 
 _REGISTRY: dict[str, dict[str, _Entry]] = {}
 
 
-def _register(keys: tuple[str, ...], name: str, scale: float) -> Callable[[Any], Any]:
-    def add(build: Callable[[Any], Callable[[Any], float]]) -> Callable[[Any], Callable[[Any], float]]:
+def _register(
+    keys: tuple[str, ...], name: str, scale: float, weights: Mapping[str, float] | None = None
+) -> Callable[[Any], Any]:
+    def add(build: Callable[..., Callable[[Any], float]]) -> Callable[..., Callable[[Any], float]]:
         for key in keys:
-            _REGISTRY.setdefault(key, {})[name] = _Entry(build, scale)
+            _REGISTRY.setdefault(key, {})[name] = _Entry(build, scale, dict(weights or {}))
         return build
 
     return add
+
+
+def evaluator_weights(game: Game[Any, Any], name: str | None = None) -> dict[str, float]:
+    """The named weights of evaluator `name` for `game` (empty: it has none to tune)."""
+    entries = _entries(game)
+    return dict(entries[_resolve(game, entries, name)].weights)
+
+
+def register_weights(game: Game[Any, Any], base: str, name: str, weights: Mapping[str, float]) -> None:
+    """Make `name` the evaluator `base` of `game` with `weights` (the ones not given keep
+    their value). Raises InvalidOptionError for a weight `base` does not have."""
+    entries = _entries(game)
+    entry = entries[_resolve(game, entries, base)]
+    unknown = sorted(set(weights) - set(entry.weights))
+    if unknown:
+        known = ", ".join(entry.weights) or "none"
+        raise InvalidOptionError(f"{base} has no weight {', '.join(unknown)}; its weights are: {known}")
+    key = name.strip().lower()
+    if not key or key == _resolve(game, entries, base):
+        raise InvalidOptionError(f"give the weighted variant of {base} a name of its own, not {name!r}")
+    entries[key] = _Entry(entry.build, entry.scale, {**entry.weights, **{k: float(v) for k, v in weights.items()}})
+    _build.cache_clear()
 
 
 def evaluator_names(game: Game[Any, Any]) -> list[str]:
@@ -83,7 +116,8 @@ def evaluator(game: Game[Any, Any], name: str | None = None) -> Evaluator:
 
 @lru_cache(maxsize=128)
 def _build(game: Game[Any, Any], name: str) -> Evaluator:
-    return _REGISTRY[game.key][name].build(game)
+    entry = _REGISTRY[game.key][name]
+    return entry.build(game, entry.weights) if entry.weights else entry.build(game)
 
 
 def evaluator_scale(game: Game[Any, Any], name: str | None = None) -> float:
@@ -118,12 +152,12 @@ def _power_weights(k: int) -> tuple[int, ...]:
     return (0, *(10 ** (c - 1) for c in range(1, k + 1)))
 
 
-def _open_lines(lines: tuple[int, ...], weights: tuple[int, ...]) -> Callable[[int, int], int]:
+def _open_lines(lines: tuple[int, ...], weights: tuple[float, ...]) -> Callable[[int, int], float]:
     """Sum over lines of +weights[x's marks] if only x is in it, -weights[o's marks] if
     only o is; lines holding both count 0 (nobody can complete them)."""
 
-    def score(x: int, o: int) -> int:
-        total = 0
+    def score(x: int, o: int) -> float:
+        total = 0.0
         for mask in lines:
             a = x & mask
             b = o & mask
@@ -218,25 +252,29 @@ _LINES3 = line_masks((3, 3), 3)
 _BOARD = (1 << 9) - 1
 #: The seed reports' cell weights: corners 3, edges 2, centre 4.
 _CELL_WEIGHTS = (3, 2, 3, 2, 4, 2, 3, 2, 3)
-_CELL_SUM = tuple(sum(_CELL_WEIGHTS[c] for c in bits(mask)) for mask in range(1 << 9))
 
 
-class _BoardTable(dict[int, int]):
+def _cell_sums(weights: tuple[float, ...]) -> tuple[float, ...]:
+    """The summed weights of the cells of each 3x3 mask."""
+    return tuple(sum(weights[c] for c in bits(mask)) for mask in range(1 << 9))
+
+
+class _BoardTable(dict[int, float]):
     """``score(x, o)`` of 3x3 boards, keyed by ``x | o << 9`` and computed on first use:
     only the boards a game reaches are ever worked out (far fewer than all 3^9)."""
 
-    def __init__(self, score: Callable[[int, int], int]) -> None:
+    def __init__(self, score: Callable[[int, int], float]) -> None:
         super().__init__()
         self.score = score
 
-    def __missing__(self, key: int) -> int:
+    def __missing__(self, key: int) -> float:
         value = self.score(key & _BOARD, key >> 9)
         self[key] = value
         return value
 
 
 @lru_cache(maxsize=8)
-def _line_table(weights: tuple[int, ...]) -> _BoardTable:
+def _line_table(weights: tuple[float, ...]) -> _BoardTable:
     """The open-line score (as `_open_lines`) of 3x3 boards."""
     return _BoardTable(_open_lines(_LINES3, weights))
 
@@ -278,10 +316,10 @@ def _local_boards(state: UltimateState) -> list[tuple[int, int, int]]:
     return [(b, x >> 9 * b & _BOARD, o >> 9 * b & _BOARD) for b in range(9) if not closed >> b & 1]
 
 
-def _meta_lines(won_x: int, won_o: int, drawn: int, weights: tuple[int, ...], sign: int = -1) -> int:
+def _meta_lines(won_x: int, won_o: int, drawn: int, weights: tuple[float, ...], sign: int = -1) -> float:
     """The open-line score of the meta board (o's lines count `sign` times: 0 to count
     x's only); a drawn board blocks its lines for both."""
-    total = 0
+    total = 0.0
     for mask in _LINES3:
         if drawn & mask:
             continue
@@ -299,46 +337,69 @@ def _for_mover(state: State[Any], value: float) -> float:
     return value if state.turn is Player.X else -value
 
 
-@_register(("nine-board", "ultimate"), "seed-lines", scale=200.0)
-def _seed_lines(game: Ultimate) -> Callable[[UltimateState], float]:
+_SEED_LINES = {
+    "one": float(_SEED_WEIGHTS[1]),
+    "two": float(_SEED_WEIGHTS[2]),
+    "three": float(_SEED_WEIGHTS[3]),
+    "meta": float(_META_SCALE),
+}
+
+
+@_register(("nine-board", "ultimate"), "seed-lines", scale=200.0, weights=_SEED_LINES)
+def _seed_lines(game: Ultimate, w: Mapping[str, float]) -> Callable[[UltimateState], float]:
     """Per open local board: +-200 a three, +-2 a two and +-1 a one in an open line.
     Ultimate adds +-200 per won board and the meta board's lines, scaled up."""
-    table = _line_table(_SEED_WEIGHTS)
+    weights = (0.0, w["one"], w["two"], w["three"])
+    table = _line_table(weights)
+    meta, three = w["meta"], w["three"]
     ultimate = game.rule != NINE_BOARD
 
     def evaluate(state: UltimateState) -> float:
-        value = 0
+        value = 0.0
         for _, bx, bo in _local_boards(state):
             value += table[bx | bo << 9]
         if ultimate:
             won_x, won_o = state.won_x, state.won_o
-            # A won board is its three (200); a drawn one blocks every meta line through it.
-            value += 200 * (won_x.bit_count() - won_o.bit_count())
-            value += _META_SCALE * _meta_lines(won_x, won_o, state.drawn, _SEED_WEIGHTS)
+            # A won board is its three; a drawn one blocks every meta line through it.
+            value += three * (won_x.bit_count() - won_o.bit_count())
+            value += meta * _meta_lines(won_x, won_o, state.drawn, weights)
         return _for_mover(state, value)
 
     return evaluate
 
 
-@_register(("nine-board", "ultimate"), "seed-cells", scale=60.0)
-def _seed_cells(game: Ultimate) -> Callable[[UltimateState], float]:
+_SEED_CELLS = {
+    "corner": float(_CELL_WEIGHTS[0]),
+    "edge": float(_CELL_WEIGHTS[1]),
+    "centre": float(_CELL_WEIGHTS[4]),
+    "meta": float(_CELLS_META_SCALE),
+    "own-two": float(_OWN_TWO),
+    "threat": float(_THREAT),
+}
+
+
+@_register(("nine-board", "ultimate"), "seed-cells", scale=60.0, weights=_SEED_CELLS)
+def _seed_cells(game: Ultimate, w: Mapping[str, float]) -> Callable[[UltimateState], float]:
     """Cell weights (corners 3, edges 2, centre 4) of the marks in open boards and, ten
     times over, of the won boards on the meta board; plus the mover's own twos in open
     lines and minus the opponent's (threats), locally and on the meta board."""
+    corner, edge = w["corner"], w["edge"]
+    cell_sum = _cell_sums((corner, edge, corner, edge, w["centre"], edge, corner, edge, corner))
+    meta, own_two, threat = w["meta"], w["own-two"], w["threat"]
 
     def evaluate(state: UltimateState) -> float:
         mover_is_x = state.turn is Player.X
-        cells = twos = 0
+        cells = twos = 0.0
         for _, bx, bo in _local_boards(state):
-            cells += _CELL_SUM[bx] - _CELL_SUM[bo]
+            cells += cell_sum[bx] - cell_sum[bo]
             mine, theirs = (bx, bo) if mover_is_x else (bo, bx)
-            twos += _OWN_TWO * _TWOS[mine | theirs << 9] - _THREAT * _TWOS[theirs | mine << 9]
+            twos += own_two * _TWOS[mine | theirs << 9] - threat * _TWOS[theirs | mine << 9]
         won_x, won_o, drawn = state.won_x, state.won_o, state.drawn
-        cells += _CELLS_META_SCALE * (_CELL_SUM[won_x] - _CELL_SUM[won_o])
+        cells += meta * (cell_sum[won_x] - cell_sum[won_o])
         x_meta = _meta_lines(won_x, won_o, drawn, (0, 0, 1, 0), 0)
         o_meta = _meta_lines(won_o, won_x, drawn, (0, 0, 1, 0), 0)
         own_meta, threat_meta = (x_meta, o_meta) if mover_is_x else (o_meta, x_meta)
-        twos += _CELLS_META_SCALE * (_OWN_TWO * own_meta - _THREAT * threat_meta)
+        twos += meta * (own_two * own_meta - threat * threat_meta)
         return _for_mover(state, cells) + twos
 
     return evaluate
@@ -352,12 +413,12 @@ def _ultimate_fill(game: Ultimate) -> Callable[[UltimateState], float]:
     ultimate = game.rule != NINE_BOARD
 
     def evaluate(state: UltimateState) -> float:
-        value = 0
+        value = 0.0
         can_x, can_o = state.won_x, state.won_o
         for board, bx, bo in _local_boards(state):
             value += _FREE[bx | bo << 9]
-            can_x |= _WINNABLE[bx | bo << 9] << board
-            can_o |= _WINNABLE[bo | bx << 9] << board
+            can_x |= int(_WINNABLE[bx | bo << 9]) << board
+            can_o |= int(_WINNABLE[bo | bx << 9]) << board
         if ultimate:
             meta = sum(1 for m in _LINES3 if can_x & m == m) - sum(1 for m in _LINES3 if can_o & m == m)
             value += 10 * meta
@@ -376,17 +437,21 @@ _TOPS_WEIGHTS = (0, 1, 10, 100)
 _HAND_WEIGHT = 0.5
 
 
-@_register(("matryoshka", "gobblet"), "tops", scale=10.0)
-def _gobblet_tops(game: Gobblet) -> Callable[[GobbletState], float]:
+_TOPS = {"one": float(_TOPS_WEIGHTS[1]), "two": float(_TOPS_WEIGHTS[2]), "three": float(_TOPS_WEIGHTS[3])}
+
+
+@_register(("matryoshka", "gobblet"), "tops", scale=10.0, weights={**_TOPS, "hand": _HAND_WEIGHT})
+def _gobblet_tops(game: Gobblet, w: Mapping[str, float]) -> Callable[[GobbletState], float]:
     """Lines by visible tops (1, 10, 100 for one, two, three of one side only), plus
     the figures in hand by size."""
-    table = _line_table(_TOPS_WEIGHTS)
+    table = _line_table((0.0, w["one"], w["two"], w["three"]))
+    hand = w["hand"]
 
     def evaluate(state: GobbletState) -> float:
         value = table[state.x_tops | state.o_tops << 9]
         x_hand, o_hand = state.hand(Player.X), state.hand(Player.O)
         hands = sum(size * (x_hand[size] - o_hand[size]) for size in x_hand)
-        return _for_mover(state, value + _HAND_WEIGHT * hands)
+        return _for_mover(state, value + hand * hands)
 
     return evaluate
 
