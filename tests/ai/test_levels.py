@@ -74,11 +74,28 @@ def test_easy_sometimes_misses_a_win_and_is_reproducible() -> None:
     assert set(picks) != {"3"}, "easy misses a win now and then"
 
 
-def test_medium_and_above_never_miss_a_win_in_one() -> None:
+def test_max_never_misses_a_win_in_one() -> None:
     state = parse_position("classic", "xx./oo./... x")
-    for level in ("medium", "hard", "max"):
-        player = level_player(state.game, level, seed=5)
-        assert state.move_text(player.choose(state, Limits(time=1))) == "3", level
+    player = level_player(state.game, "max", seed=5)
+    assert all(state.move_text(player.choose(state, Limits(time=1))) == "3" for _ in range(20))
+
+
+def test_in_solved_games_medium_and_hard_slip_less_often_than_easy() -> None:
+    """Where max is perfect, the levels below it differ by their deliberate mistakes."""
+    state = parse_position("classic", "xx./oo./... x")
+
+    def misses(level: str) -> int:
+        player = level_player(state.game, level, seed=11)
+        return sum(state.move_text(player.choose(state)) != "3" for _ in range(300))
+
+    easy, medium, hard = misses("easy"), misses("medium"), misses("hard")
+    assert easy > medium > hard > 0
+
+
+def test_max_prefers_the_draw_with_the_most_traps() -> None:
+    analysis = level_player(parse_spec("classic"), "max").analyze(parse_spec("classic").initial())
+    assert analysis.moves[0].text in ("1", "3", "7", "9")  # a corner: 7 of 8 replies lose
+    assert analysis.moves[0].note == "7 losing replies"
 
 
 def test_fallible_player_keeps_the_inner_analysis() -> None:

@@ -60,6 +60,7 @@ import time
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -611,6 +612,8 @@ class PerfectPlayer(AIPlayer):
                 return self._unvalued(state, moves, started)
         try:
             infos = _move_values(state, moves, evaluate)
+            if not isinstance(game, Gobblet):  # table lookups are cheap; a search is not
+                infos = _prefer_traps(state, infos, evaluate)
             pv = _principal_line(state, infos, evaluate)
         except _OutOfTimeError:
             return self._unvalued(state, moves, started)
@@ -636,6 +639,32 @@ def _move_values(state: State[Any], moves: list[Any], evaluate: Callable[[State[
         infos.append(MoveInfo(move, state.move_text(move), value.negated()))
     # sorted is stable: equal moves stay in legal order.
     return sorted(infos, key=lambda info: info.value.sort_key(), reverse=True)
+
+
+def _prefer_traps(state: State[Any], infos: list[MoveInfo], evaluate: Callable[[State[Any]], Value]) -> list[MoveInfo]:
+    """Among the moves as good as the best, put first the one that leaves the opponent
+    the most replies that lose: all hold the value against perfect play, but a human
+    (or a weaker program) errs where errors are many. Each such move notes the count."""
+    best = infos[0].value
+    if best.kind is Kind.WIN:
+        return infos  # the quickest win is already first; traps would only delay it
+    tied = [info for info in infos if info.value == best]
+    if len(tied) < 2:
+        return infos
+
+    def losing_replies(info: MoveInfo) -> int:
+        child = state.play(info.move)
+        count = 0
+        for reply in child.legal_moves():
+            after = child.play(reply)
+            ours = _outcome_value(after) if after.is_over else evaluate(after)
+            count += ours.sort_key() > best.sort_key()
+        return count
+
+    counted = [(losing_replies(info), info) for info in tied]
+    counted.sort(key=lambda pair: pair[0], reverse=True)  # stable: legal order among equals
+    noted = [replace(info, note=f"{n} losing replies" if n else None) for n, info in counted]
+    return noted + infos[len(tied) :]
 
 
 def _principal_line(state: State[Any], infos: list[MoveInfo], evaluate: Callable[[State[Any]], Value]) -> list[str]:
