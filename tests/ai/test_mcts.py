@@ -214,7 +214,7 @@ def test_time_limit_is_respected() -> None:
         started = time.perf_counter()
         analysis = MCTSPlayer(seed=1).analyze(state, Limits(time=0.2))
         # Generous: only a search that ignores its deadline could miss this.
-        assert time.perf_counter() - started < 1.5
+        assert time.perf_counter() - started < 5.0  # the suite shares two cores
         assert analysis.nodes > 0
 
 

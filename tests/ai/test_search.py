@@ -12,7 +12,7 @@ import pytest
 from noughts import IllegalMoveError, InvalidOptionError, State, parse_position, parse_spec
 from noughts.ai import Kind, Limits, Value, make_player
 from noughts.ai.evaluation import evaluator, evaluator_names
-from noughts.ai.search import MATE, AlphaBetaPlayer, MinimaxPlayer
+from noughts.ai.search import DEFAULT_TIME, MATE, AlphaBetaPlayer, MinimaxPlayer
 
 from support import SPECS, playout
 
@@ -159,7 +159,7 @@ def test_never_an_illegal_move_and_every_move_valued(spec: str) -> None:
 def test_time_limit_is_respected_loosely() -> None:
     started = time.perf_counter()
     analysis = make_player("alphabeta", time=0.2).analyze(parse_spec("ultimate").initial())
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < 5.0  # generous: the suite shares two cores
     assert analysis.depth is not None and analysis.depth >= 1
 
 
@@ -172,8 +172,11 @@ def test_a_stopped_search_answers_with_its_last_finished_depth() -> None:
 
 
 def test_no_limits_means_a_default_time_not_a_hang() -> None:
-    analysis = make_player("alphabeta").analyze(parse_spec("classic").initial())
-    assert analysis.value == Value.draw()  # proven well within the default second
+    # Ultimate cannot be searched out in a second: the default budget must stop it.
+    # The bound is generous: the suite shares two cores with everything else.
+    analysis = make_player("alphabeta").analyze(parse_spec("ultimate").initial())
+    assert analysis.depth is not None and analysis.depth >= 1
+    assert analysis.time < DEFAULT_TIME + 5
 
 
 def test_same_seed_same_analysis() -> None:
