@@ -77,7 +77,9 @@ def _parser() -> argparse.ArgumentParser:
 def _add_adapter_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Each adapter adds its own subcommands from its own module (one line each), so
     that this module stays the index of the command and nothing more."""
-    # terminal: play, replay, analyze
+    from noughts.terminal.commands import add_commands as add_terminal
+
+    add_terminal(sub)
     # web: serve
     from noughts.arena.commands import add_commands as add_arena
 

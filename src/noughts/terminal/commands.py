@@ -1,0 +1,159 @@
+"""The terminal subcommands of ``noughts``: ``play``, ``replay`` and ``analyze``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import typing
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from noughts.ai.levels import LEVELS
+from noughts.core import NoughtsError, Player
+from noughts.records import GameRecord
+from noughts.registry import GAMES, parse_spec
+
+__all__ = ["add_commands"]
+
+_GAME_HELP = "a game spec: classic, classic:forget, mnk:m=4:n=4:k=4, nine-board, ultimate, qubic, gobblet..."
+
+
+def _game_options() -> dict[str, type]:
+    """Every option some game takes, with its type, for ``--forget``, ``--keep 4``..."""
+    options: dict[str, type] = {}
+    for entry in GAMES.values():
+        hints = typing.get_type_hints(entry.cls)
+        for name in entry.option_names():
+            options.setdefault(name, hints[name])
+    return options
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``play``, ``replay`` and ``analyze`` to the ``noughts`` command."""
+    play = sub.add_parser(
+        "play",
+        help="play a game in the terminal (without GAME: a menu)",
+        description="Play against the computer or a friend. Game options go in the spec "
+        "(classic:forget), as words (classic forget keep=4) or as flags (classic --forget --keep 4).",
+    )
+    play.add_argument("game", nargs="?", help=_GAME_HELP)
+    play.add_argument("options", nargs="*", help="game options: forget, keep=4, m=5 ...")
+    flags = play.add_argument_group("game options as flags", "the options of `noughts games`, e.g. --forget --keep 4")
+    for name, kind in _game_options().items():
+        if kind is bool:
+            flags.add_argument(
+                f"--{name}", dest=f"opt_{name}", action="store_const", const="true", help=argparse.SUPPRESS
+            )
+        else:
+            flags.add_argument(f"--{name}", dest=f"opt_{name}", metavar=name.upper(), help=argparse.SUPPRESS)
+    play.add_argument("--as", dest="side", choices=["x", "o"], default="x", help="your side (x moves first)")
+    play.add_argument("--level", choices=LEVELS, default="medium", help="the computer's strength")
+    play.add_argument("--vs", choices=["computer", "human"], default="computer", help="the opponent")
+    play.add_argument("--explain", action="store_true", help="show the value the computer saw in every move")
+    play.add_argument("--record", type=Path, metavar="FILE", help="write the game record here (.json: JSON)")
+    play.add_argument("--seed", type=int, help="make the computer's choices reproducible")
+    play.add_argument("--time", type=float, metavar="S", help="seconds the computer may think per move")
+    play.set_defaults(run=_play)
+
+    replay = sub.add_parser("replay", help="step through a saved game record")
+    replay.add_argument("file", type=Path, help="a record file, text or JSON")
+    replay.set_defaults(run=_replay)
+
+    analyze = sub.add_parser("analyze", help="the computer's analysis of a position: every move's value")
+    analyze.add_argument("game", help=_GAME_HELP)
+    analyze.add_argument("position", nargs="*", help="a position text (default: the start), e.g. 'x.o/.x./..o x'")
+    analyze.add_argument("--moves", nargs="+", default=[], metavar="M", help="moves to play first")
+    analyze.add_argument("--level", choices=LEVELS, default="max")
+    analyze.add_argument("--time", type=float, metavar="S", help="seconds to think")
+    analyze.add_argument("--seed", type=int)
+    analyze.set_defaults(run=_analyze)
+
+
+def _console() -> Console:
+    """The console to draw on. With NO_COLOR set, no styles at all: the boards carry their
+    meaning in characters, and bold or reverse alone would only clutter logs and pipes."""
+    return Console(color_system=None if os.environ.get("NO_COLOR") else "auto")
+
+
+def _enable_line_editing() -> None:
+    # Importing readline gives input() history and cursor keys where it exists.
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401
+
+
+def _spec(args: argparse.Namespace) -> str:
+    parts = [args.game, *args.options]
+    for name in _game_options():
+        value = getattr(args, f"opt_{name}")
+        if value is not None:
+            parts.append(f"{name}={value}")
+    return ":".join(parts)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from noughts.terminal.menu import choose
+    from noughts.terminal.session import INTERRUPTED, PlayConfig, Session
+
+    console = _console()
+    if sys.stdin.isatty():
+        _enable_line_editing()
+    if args.game is None:
+        try:
+            choice = choose(console, input)
+        except EOFError:
+            console.print()
+            return 0
+        except KeyboardInterrupt:
+            console.print()
+            return INTERRUPTED
+        spec, two_humans, side, level = choice.spec, choice.two_humans, choice.side, choice.level
+    else:
+        spec, two_humans, side, level = _spec(args), args.vs == "human", Player.from_text(args.side), args.level
+    if args.time is not None and not args.time > 0:
+        raise SystemExit("noughts play: --time takes a positive number of seconds")
+    config = PlayConfig(
+        game=parse_spec(spec),
+        two_humans=two_humans,
+        side=side,
+        level=level,
+        explain=args.explain,
+        record=args.record,
+        seed=args.seed,
+        think_time=args.time,
+    )
+    return Session(config, console).run()
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from noughts.terminal.review import replay
+
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except OSError as e:
+        print(f"noughts replay: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    record = GameRecord.parse(text)
+    interactive = sys.stdin.isatty()
+    if interactive:
+        _enable_line_editing()
+    return replay(_console(), record, input if interactive else None)
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    from noughts.terminal.review import show_analysis
+
+    game = parse_spec(args.game)
+    position = " ".join(args.position)
+    state: Any = game.parse_position(position) if position and position != "start" else game.initial()
+    for move in args.moves:
+        state = state.play_text(move)
+    if state.is_over:
+        raise NoughtsError(f"the game is over ({state.outcome.describe()}): there is nothing to analyse")
+    if args.time is not None and not args.time > 0:
+        raise SystemExit("noughts analyze: --time takes a positive number of seconds")
+    show_analysis(_console(), state, args.level, args.time, args.seed)
+    return 0

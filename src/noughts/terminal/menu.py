@@ -1,0 +1,69 @@
+"""``noughts play`` without arguments: a few short questions, each with a default."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Console
+
+from noughts.ai.levels import LEVELS
+from noughts.core import Player
+from noughts.terminal.session import Reader
+
+__all__ = ["MENU_GAMES", "Choice", "choose"]
+
+#: The games the menu offers, as game specs with a word on each; every other game and
+#: option is one ``noughts play SPEC`` away.
+MENU_GAMES = (
+    ("classic", "tic-tac-toe"),
+    ("classic:forget", "tic-tac-toe where only your last three marks stay"),
+    ("mnk:m=4:n=4:k=4", "4x4, four in a row"),
+    ("mnk:m=15:n=15:k=5", "gomoku: 15x15, five in a row"),
+    ("nine-board", "nine boards, the first line in any of them wins"),
+    ("ultimate", "Ultimate tic-tac-toe: win three boards in a line"),
+    ("ultimate:forget", "Ultimate in Forget mode"),
+    ("qubic", "4x4x4, four in a line through the cube"),
+    ("matryoshka", "nesting figures, placement only"),
+    ("gobblet", "Gobblet Gobblers: nesting figures that move"),
+)
+
+
+@dataclass(frozen=True)
+class Choice:
+    spec: str
+    two_humans: bool
+    side: Player
+    level: str
+
+
+def _ask(console: Console, read: Reader, question: str, answers: dict[str, str], default: str) -> str:
+    """Ask until one of `answers` (keys, lower case) is given; Enter takes `default`."""
+    while True:
+        entry = read(f"{question} [{default}]: ").strip().lower() or default
+        if entry in answers:
+            return answers[entry]
+        console.print(f"{entry!r} is not one of: {', '.join(dict.fromkeys(answers.values()))}", highlight=False)
+
+
+def choose(console: Console, read: Reader) -> Choice:
+    """Game, opponent, side and level. EOFError / KeyboardInterrupt pass through."""
+    console.print("Noughts — what would you like to play?")
+    for number, (spec, summary) in enumerate(MENU_GAMES, 1):
+        console.print(f"  {number:>2}  {spec:<18} {summary}", highlight=False)
+    games = {str(n): spec for n, (spec, _) in enumerate(MENU_GAMES, 1)} | {spec: spec for spec, _ in MENU_GAMES}
+    spec = _ask(console, read, "game (number or name)", games, "1")
+    mode = _ask(
+        console,
+        read,
+        "play against (1) the computer or (2) a friend at this keyboard",
+        {"1": "computer", "computer": "computer", "2": "human", "friend": "human", "human": "human"},
+        "1",
+    )
+    two_humans = mode == "human"
+    side_question = "player 1 plays (x moves first)" if two_humans else "you play (x moves first)"
+    side = Player.from_text(_ask(console, read, side_question, {"x": "x", "o": "o"}, "x"))
+    level = "medium"
+    if not two_humans:
+        levels = {name: name for name in LEVELS} | {str(n): name for n, name in enumerate(LEVELS, 1)}
+        level = _ask(console, read, f"level ({', '.join(LEVELS)})", levels, "medium")
+    return Choice(spec, two_humans, side, level)

@@ -1,0 +1,363 @@
+"""One sitting at the terminal: games against the computer or between two people at one
+keyboard, the board redrawn after every move, commands at the prompt, and a record of
+every game written when it ends — also when it ends with Ctrl-C or end of input.
+
+Input is read with a plain ``input`` (given as `read`, so tests and the menu can share
+it); every bad entry is answered with one line and the prompt comes again.
+"""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, Value
+from noughts.ai.levels import level_player
+from noughts.core import Game, NoughtsError, Player, State
+from noughts.records import GameRecord
+from noughts.terminal.aliases import read_move
+from noughts.terminal.guide import help_text
+from noughts.terminal.render import player_text, render
+from noughts.terminal.thinking import think
+
+__all__ = ["PlayConfig", "Session", "default_record_path"]
+
+Reader = Callable[[str], str]
+
+#: Exit status after Ctrl-C, as shells report a process ended by SIGINT.
+INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class PlayConfig:
+    """What ``noughts play`` was asked for."""
+
+    game: Game[Any, Any]
+    #: True: two people at this terminal; False: a person against the computer.
+    two_humans: bool = False
+    #: The person's side in the first game (against the computer), or player 1's side.
+    side: Player = Player.X
+    level: str = "medium"
+    explain: bool = False
+    #: Where the first game's record goes (later games get -2, -3... before the suffix);
+    #: None: a file named after the game and the time, in the current directory.
+    record: Path | None = None
+    seed: int | None = None
+    #: Seconds the computer may think per move; None: the level's own budget.
+    think_time: float | None = None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays one side in the current game."""
+
+    name: str  # for the record's header
+    label: str  # for people: "you", "the computer", "player 1"
+    computer: bool
+
+
+class _Turn(enum.Enum):
+    MOVED = "moved"
+    UNDONE = "undone"
+    QUIT = "quit"
+
+
+def default_record_path(game: Game[Any, Any], now: datetime.datetime | None = None) -> Path:
+    """``noughts-<game>-<date>-<time>.txt`` in the current directory, not yet taken."""
+    stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    slug = re.sub(r"[^A-Za-z0-9=-]+", "-", game.spec)
+    path = Path(f"noughts-{slug}-{stamp}.txt")
+    number = 2
+    while path.exists():
+        path = Path(f"noughts-{slug}-{stamp}-{number}.txt")
+        number += 1
+    return path
+
+
+def _meaning(value: Value) -> str:
+    """A move's value in words, for the person who would make it."""
+    if value.kind is Kind.WIN:
+        return f"a forced win in {value.plies} plies"
+    if value.kind is Kind.LOSS:
+        return f"every move loses with best play; this one lasts {value.plies} plies"
+    if value.kind is Kind.DRAW:
+        return "a draw with best play"
+    if value.kind is Kind.SCORE:
+        return f"estimated {value.text}, above 0 is good for you"
+    return "not evaluated"
+
+
+def _numbered(path: Path, number: int) -> Path:
+    return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
+def write_record(record: GameRecord, path: Path) -> None:
+    """The record as JSON when `path` ends in .json, else as text."""
+    text = record.to_json_text() if path.suffix.lower() == ".json" else record.to_text()
+    path.write_text(text, encoding="utf-8")
+
+
+class Session:
+    """Plays games until the person declines another; ``run`` returns the exit status."""
+
+    def __init__(self, config: PlayConfig, console: Console, read: Reader = input) -> None:
+        self.config = config
+        self.console = console
+        self.read = read
+        game = config.game
+        self.computer: AIPlayer | None = None
+        if not config.two_humans:
+            self.computer = level_player(game, config.level, config.seed)
+        self._hinter: AIPlayer | None = None
+        self.limits = Limits(time=config.think_time) if config.think_time else Limits()
+        self.number = 0  # of the current game
+        self.states: list[State[Any]] = []
+        self.moves: list[Any] = []
+        self.seats: dict[Player, Seat] = {}
+        self.unsaved = False  # the current game has moves that are in no file yet
+
+    # -- the sitting ------------------------------------------------------------------
+
+    def run(self) -> int:
+        side = self.config.side
+        try:
+            while True:
+                if not self._play(side) or not self._again():
+                    return 0
+                side = side.other  # the first move alternates between the two
+        except KeyboardInterrupt:
+            self._save_unfinished("interrupted")
+            return INTERRUPTED
+        except EOFError:
+            self._save_unfinished("end of input")
+            return 0
+
+    def _seats(self, side: Player) -> dict[Player, Seat]:
+        if self.config.two_humans:
+            return {side: Seat("player 1", "player 1", False), side.other: Seat("player 2", "player 2", False)}
+        level = self.config.level
+        return {side: Seat("human", "you", False), side.other: Seat(f"noughts {level}", "the computer", True)}
+
+    def _play(self, side: Player) -> bool:
+        """One game; False when the person quit."""
+        game = self.config.game
+        self.number += 1
+        self.states, self.moves = [game.initial()], []
+        self.seats = self._seats(side)
+        if self.computer is not None:
+            self.computer.reset()
+        self._introduce()
+        self._show()
+        while not self.state.is_over:
+            if self.seats[self.state.turn].computer:
+                self._computer_turn()
+            else:
+                turn = self._human_turn()
+                if turn is _Turn.QUIT:
+                    self._save_unfinished("quit")
+                    return False
+            self._show()
+        self._announce()
+        self._save(self._record(self.state.status, "normal"), "record saved to")
+        return True
+
+    @property
+    def state(self) -> State[Any]:
+        return self.states[-1]
+
+    def _introduce(self) -> None:
+        config = self.config
+        intro = Text(f"game {self.number}: {config.game.spec} — ")
+        if config.two_humans:
+            for i, (player, seat) in enumerate(sorted(self.seats.items(), key=lambda item: item[1].label)):
+                intro += Text(", " if i else "") + Text(f"{seat.label} plays ") + player_text(player)
+        else:
+            human = next(p for p, seat in self.seats.items() if not seat.computer)
+            intro += Text("you play ") + player_text(human) + Text(", the computer ") + player_text(human.other)
+            intro += Text(f" at level {config.level}")
+        intro += Text(". X moves first. Type help for the rules and commands.")
+        self.console.print(intro)
+
+    def _show(self) -> None:
+        last = self.moves[-1] if self.moves else None
+        self.console.print()
+        self.console.print(render(self.state, last, self.console.width), crop=False, overflow="ignore")
+
+    def _announce(self) -> None:
+        outcome = self.state.outcome
+        assert outcome is not None  # called once the game is over
+        if outcome.winner is None:
+            verdict = "a draw."
+        elif self.config.two_humans:
+            verdict = f"{self.seats[outcome.winner].label} wins!"
+        else:
+            verdict = "the computer wins." if self.seats[outcome.winner].computer else "you win!"
+        self.console.print(Text(f"Game over: {outcome.describe()} — {verdict}", style="bold"))
+
+    def _again(self) -> bool:
+        while True:
+            answer = self.read("Play again? [Y/n] ").strip().lower()
+            if answer in ("", "y", "yes"):
+                return True
+            if answer in ("n", "no", "q", "quit"):
+                return False
+            self.console.print("Answer y or n.")
+
+    # -- the computer -----------------------------------------------------------------
+
+    def _computer_turn(self) -> None:
+        assert self.computer is not None  # only seated when playing against the computer
+        state = self.state
+        analysis, seconds = think(self.console, self.computer, state, self.limits, "the computer is thinking…")
+        move = analysis.best
+        line = Text("the computer (") + player_text(state.turn) + Text(f") plays {state.move_text(move)}")
+        self.console.print(line + Text(f"  [{seconds:.2f} s]", style="bright_black"))
+        if self.config.explain:
+            self._explain(analysis)
+        self._push(state.play(move), move)
+
+    def _explain(self, analysis: Analysis) -> None:
+        lines = analysis.lines()
+        column = max(map(len, lines)) + 3
+        per_row = max(1, (self.console.width - 2) // column)
+        self.console.print("its view of every move, best first:")
+        for start in range(0, len(lines), per_row):
+            row = "".join(line.ljust(column) for line in lines[start : start + per_row])
+            self.console.print("  " + row.rstrip(), highlight=False)
+        facts = [f"{analysis.player}", f"{analysis.nodes} nodes", f"{analysis.time:.2f} s"]
+        if analysis.depth is not None:
+            facts.insert(1, f"depth {analysis.depth}")
+        if analysis.pv:
+            facts.append(f"line: {' '.join(analysis.pv)}")
+        self.console.print("  (" + ", ".join(facts) + ")", highlight=False)
+
+    # -- the person -------------------------------------------------------------------
+
+    def _human_turn(self) -> _Turn:
+        seat = self.seats[self.state.turn]
+        who = "your move" if not self.config.two_humans else seat.label
+        prompt = f"{who} ({self.state.turn.value.upper()}): "
+        while True:
+            entry = self.read(prompt).strip()
+            if not entry:
+                continue
+            word, _, rest = entry.partition(" ")
+            command = word.lower()
+            if command in ("help", "?"):
+                self.console.print(help_text(self.config.game), highlight=False)
+            elif command == "hint":
+                self._hint()
+            elif command == "moves":
+                self._list_moves()
+            elif command == "save":
+                self._save_command(rest.strip())
+            elif command in ("quit", "exit"):
+                return _Turn.QUIT
+            elif command == "undo":
+                if self._undo():
+                    return _Turn.UNDONE
+            else:
+                try:
+                    move = read_move(self.state, entry)
+                    after = self.state.play(move)
+                except NoughtsError as e:
+                    self.console.print(f"{e} (help lists the commands)", highlight=False)
+                    continue
+                self._push(after, move)
+                return _Turn.MOVED
+
+    def _push(self, state: State[Any], move: Any) -> None:
+        self.states.append(state)
+        self.moves.append(move)
+        self.unsaved = True
+
+    def _undo(self) -> bool:
+        """Take back plies up to and including the last one a person played."""
+        movers = [s.turn for s in self.states[:-1]]
+        humans = [i for i, p in enumerate(movers) if not self.seats[p].computer]
+        if not humans:
+            self.console.print("nothing to undo yet")
+            return False
+        keep = humans[-1]
+        taken = [self.state.game.move_text(m) for m in self.moves[keep:]]
+        del self.states[keep + 1 :]
+        del self.moves[keep:]
+        self.console.print(f"took back {' '.join(taken)}", highlight=False)
+        return True
+
+    def _hint(self) -> None:
+        if self._hinter is None:
+            # easy's deliberate mistakes make poor advice: hints come from medium at least.
+            level = "medium" if self.config.level == "easy" else self.config.level
+            self._hinter = level_player(self.config.game, level, self.config.seed)
+        analysis, _ = think(self.console, self._hinter, self.state, self.limits, "looking for a hint…")
+        best = analysis.moves[0]
+        why = _meaning(best.value) + (f"; {best.note}" if best.note else "")
+        text = f"hint: {best.text} ({why})"
+        if len(analysis.pv) > 1:
+            text += f"; the line it expects: {' '.join(analysis.pv)}"
+        others = [f"{m.text} ({m.value.text})" for m in analysis.moves[1:4]]
+        if others:
+            text += f"; next best: {', '.join(others)}"
+        self.console.print(text, highlight=False)
+
+    def _list_moves(self) -> None:
+        if not self.moves:
+            self.console.print("no moves yet")
+            return
+        record = self._record("ongoing", "normal")
+        body = record.to_text().split("\n\n", 1)[1].strip()
+        self.console.print(body.removesuffix("ongoing").strip(), highlight=False)
+
+    def _save_command(self, name: str) -> None:
+        if not name:
+            self.console.print("save needs a file name: save FILE")
+            return
+        self._save(self._record(self.state.status, "normal"), "saved to", Path(name))
+
+    # -- records ----------------------------------------------------------------------
+
+    def _record(self, result: str, termination: str) -> GameRecord:
+        seats = self.seats
+        return GameRecord.from_states(
+            self.states,
+            self.moves,
+            x=seats[Player.X].name,
+            o=seats[Player.O].name,
+            date=datetime.date.today().isoformat(),
+            result=result,
+            termination=termination,
+        )
+
+    def _record_path(self) -> Path:
+        if self.config.record is not None:
+            return _numbered(self.config.record, self.number)
+        return default_record_path(self.config.game)
+
+    def _save(self, record: GameRecord, message: str, path: Path | None = None) -> None:
+        target = path or self._record_path()
+        try:
+            write_record(record, target)
+        except OSError as e:
+            self.console.print(f"could not write {target}: {e.strerror or e}", highlight=False)
+            return
+        if path is None:
+            self.unsaved = False
+        self.console.print(f"{message} {target}", highlight=False)
+
+    def _save_unfinished(self, why: str) -> None:
+        """Called when the game ends before its result: keep what was played."""
+        self.console.print()
+        if not self.unsaved or not self.moves:
+            if why == "interrupted":
+                self.console.print(why)
+            return
+        self._save(self._record("ongoing", "abandoned"), f"{why}: the game so far is saved to")

@@ -1,0 +1,24 @@
+"""Where the real program is and the fixed environment it runs in under test."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+NOUGHTS = str(Path(sys.executable).with_name("noughts"))
+COLUMNS, LINES = 100, 50
+
+
+def terminal_env() -> dict[str, str]:
+    """A fixed environment: no colour, a known size, and the test run's solved-table cache."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "TERM": "xterm",
+        "NO_COLOR": "1",
+        "COLUMNS": str(COLUMNS),
+        "LINES": str(LINES),
+        "LANG": "C.UTF-8",
+        "NOUGHTS_CACHE_DIR": os.environ["NOUGHTS_CACHE_DIR"],
+    }

@@ -1,0 +1,109 @@
+"""``noughts replay`` and ``noughts analyze`` as a person runs them."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from noughts import parse_spec
+from noughts.records import GameRecord
+from terminal.driving import NOUGHTS, terminal_env
+
+MOVES = ["1", "4", "2", "5", "3"]
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    states = [parse_spec("classic").initial()]
+    for move in MOVES:
+        states.append(states[-1].play_text(move))
+    record = GameRecord.from_states(states, [states[0].game.parse_move(m) for m in MOVES], x="ann", o="bob")
+    path = tmp_path / "game.txt"
+    path.write_text(record.to_text(), encoding="utf-8")
+    return path
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [NOUGHTS, *args], cwd=cwd, env=terminal_env(), stdin=subprocess.DEVNULL, capture_output=True, text=True
+    )
+
+
+def test_replay_steps_through_a_game(spawn, record_file: Path) -> None:
+    child = spawn("replay", str(record_file))
+    child.expect_exact("classic · X: ann · O: bob · result: x-wins")
+    child.expect_exact("start")
+    child.expect_exact("replay> ")
+    child.sendline("")
+    child.expect_exact("move 1 of 5")
+    child.expect_exact("last move: X 1")
+    child.sendline("n")
+    child.expect_exact("move 2 of 5")
+    child.expect_exact("last move: O 4")
+    child.sendline("p")
+    child.expect_exact("move 1 of 5")
+    child.sendline("p")
+    child.expect_exact("start")
+    child.sendline("p")
+    child.expect_exact("this is the start (n: next, q: quit)")
+    child.sendline("9")
+    child.expect_exact("'9': Enter or n: next, p: previous, a number: that move, q: quit (moves 0-5)")
+    child.sendline("5")
+    child.expect_exact("move 5 of 5")
+    child.expect_exact("game over: x wins")
+    child.sendline("")
+    child.expect_exact("that was the last move (p: back, q: quit)")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_replay_without_a_terminal_prints_every_position(record_file: Path) -> None:
+    done = run("replay", str(record_file), cwd=record_file.parent)
+    assert done.returncode == 0, done.stderr
+    titles = [line for line in done.stdout.splitlines() if line == "start" or line.startswith("move ")]
+    assert titles == ["start", *(f"move {i} of 5" for i in range(1, 6))]
+    assert done.stdout.rstrip().endswith("game over: x wins")
+
+
+def test_replay_refuses_a_broken_record(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text('[Game "classic"]\n\n1. 5 5 ongoing\n', encoding="utf-8")
+    done = run("replay", str(path), cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip() == "noughts: move 2 (5): cell 5 is taken"
+    missing = run("replay", str(tmp_path / "none.txt"), cwd=tmp_path)
+    assert missing.returncode == 2
+    assert "cannot read" in missing.stderr
+
+
+def test_analyze_prints_every_move_with_its_value(tmp_path: Path) -> None:
+    done = run("analyze", "classic", "xx./oo./... x", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "best:   3 (win in 1)" in out
+    assert "player: level max (perfect)" in out
+    rows = out.split("every move, best first:\n")[1].strip().splitlines()
+    assert rows[0].split() == ["3", "win", "in", "1"]
+    assert sorted(row.split()[0] for row in rows) == ["3", "6", "7", "8", "9"]  # the empty cells
+
+
+def test_analyze_with_moves_and_a_time_budget(tmp_path: Path) -> None:
+    done = run("analyze", "ultimate", "--moves", "55", "--level", "hard", "--time", "0.3", "--seed", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.split("every move, best first:\n")[1].strip().splitlines()
+    assert sorted(row.split()[0] for row in rows) == ["51", "52", "53", "54", "56", "57", "58", "59"]
+    assert all("visits=" in row for row in rows)  # hard is MCTS in ultimate
+
+
+def test_analyze_refuses_bad_positions(tmp_path: Path) -> None:
+    done = run("analyze", "classic", "xxx/oo./... o", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("noughts: the game is over")
+    done = run("analyze", "classic", "xx/oo./... x", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "the board needs 3 rows of 3 cells" in done.stderr
