@@ -217,7 +217,7 @@ def _load(path: Path, game: Game[Any, Any]) -> Table | None:
 
 _TABLES: dict[Game[Any, Any], Table] = {}
 _LOCK = threading.Lock()
-_EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="noughts-solve")
+_BUILDS: dict[Game[Any, Any], concurrent.futures.Future[Table]] = {}
 
 
 def solve(game: Game[Any, Any]) -> Table:
@@ -239,8 +239,29 @@ def solve(game: Game[Any, Any]) -> Table:
 
 
 def solve_in_background(game: Game[Any, Any]) -> concurrent.futures.Future[Table]:
-    """`solve(game)` on a worker thread, so that a user interface stays responsive."""
-    return _EXECUTOR.submit(solve, game)
+    """`solve(game)` on a worker thread, so that a user interface stays responsive.
+
+    One build per game, however often this is asked. The thread is a daemon: a program
+    that ends (a player quits mid-build) does not wait a minute for a 4x4 table, as it
+    would for an executor's threads; a table file is only ever renamed into place
+    complete, so an abandoned build never leaves a half-written table to load."""
+    with _LOCK_BUILDS:
+        future = _BUILDS.get(game)
+        if future is None or (future.done() and future.exception() is not None):
+            future = concurrent.futures.Future()
+            _BUILDS[game] = future
+            threading.Thread(target=_build_into, args=(game, future), name="noughts-solve", daemon=True).start()
+        return future
+
+
+_LOCK_BUILDS = threading.Lock()
+
+
+def _build_into(game: Game[Any, Any], future: concurrent.futures.Future[Table]) -> None:
+    try:
+        future.set_result(solve(game))
+    except BaseException as e:  # handed to whoever waits on the future
+        future.set_exception(e)
 
 
 def _check_table_game(game: Game[Any, Any]) -> None:
