@@ -11,10 +11,14 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	@# The browser tests drive Debian's Chromium: installed here when root on Debian, else explained.
+	@test -x /usr/bin/chromium || if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else echo "note: the browser tests need Chromium: run 'apt-get install -y chromium' as root (they skip without it)"; fi
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/noughts
+	$(BIN)/noughts serve
 
 test: $(STAMP)
 	$(BIN)/ruff check .

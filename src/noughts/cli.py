@@ -80,7 +80,9 @@ def _add_adapter_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     from noughts.terminal.commands import add_commands as add_terminal
 
     add_terminal(sub)
-    # web: serve
+    from noughts.server.commands import add_commands as add_web
+
+    add_web(sub)
     from noughts.arena.commands import add_commands as add_arena
 
     add_arena(sub)

@@ -1,0 +1,55 @@
+"""The web app: the API under /api, its docs at /docs, and the page at /."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from noughts import __version__
+from noughts.server import errors
+from noughts.server.online import app as online
+from noughts.server.routes import catalogue, computer, play
+from noughts.server.settings import Settings
+from noughts.server.thinking import ThinkingPool
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new app. The thinking pool starts with the first computer move and stops with
+    the app (run it under uvicorn, or use it as a context manager in tests).
+
+    >>> create_app().title
+    'Noughts'
+    """
+    settings = settings or Settings()
+    pool = ThinkingPool(settings.ai_workers)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        pool.shutdown()
+
+    app = FastAPI(
+        title="Noughts",
+        version=__version__,
+        summary="Play the tic-tac-toe family against the computer or each other.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.thinking = pool
+    errors.install(app)
+    online.install(app, settings)
+    for module in (catalogue, play, computer):
+        app.include_router(module.router)
+
+    index = settings.web_dir / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=settings.web_dir), name="static")
+    return app

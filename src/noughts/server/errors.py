@@ -1,0 +1,55 @@
+"""Every error answer has one JSON shape, `ErrorBody`: a stable word, a message a
+player can act on, and the request field at fault."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from noughts.server.models import ErrorBody
+from noughts.server.replay import RequestError
+from noughts.server.thinking import ThinkingError
+
+
+def _answer(status: int, error: str, message: str, field: str | None = None) -> JSONResponse:
+    return JSONResponse(ErrorBody(error=error, message=message, field=field).model_dump(), status_code=status)
+
+
+def _field(loc: tuple[int | str, ...]) -> str | None:
+    """("body", "moves", 3) -> "moves[3]"."""
+    parts = [p for p in loc if p != "body"]
+    text = ""
+    for p in parts:
+        text += f"[{p}]" if isinstance(p, int) else (f".{p}" if text else str(p))
+    return text or None
+
+
+def install(app: FastAPI) -> None:
+    """Adds the handlers that turn errors into `ErrorBody` answers."""
+
+    @app.exception_handler(RequestError)
+    async def rejected(request: Request, exc: RequestError) -> JSONResponse:
+        return _answer(400, exc.kind, f"{exc.field}: {exc.message}", exc.field)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        field = _field(tuple(first.get("loc", ())))
+        message = first.get("msg", "malformed request")
+        if first.get("type") == "json_invalid":
+            message, field = "the request body is not valid JSON", None
+        elif first.get("type") == "missing" and field is None:
+            message = "a JSON body is required"
+        return _answer(422, "invalid-request", f"{field}: {message}" if field else message, field)
+
+    @app.exception_handler(ThinkingError)
+    async def too_slow(request: Request, exc: ThinkingError) -> JSONResponse:
+        return _answer(503, "computer-unavailable", str(exc))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        word = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http-error")
+        return _answer(exc.status_code, word, str(exc.detail))

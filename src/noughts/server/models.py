@@ -1,0 +1,228 @@
+"""The shapes of the web API's requests and answers (they are also its OpenAPI schema).
+
+Every request that concerns a game carries the whole game: the spec, the start position
+(None for the usual one) and the moves played, all in the notation of the README. The
+answer describes the position for drawing: the board in a shape per family, the legal
+moves with the cells they touch, the last move, the winning line.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Mark = Literal["x", "o"]
+#: noughts.ai.levels.LEVELS, spelled out for the schema (a test keeps them equal).
+Level = Literal["easy", "medium", "hard", "max"]
+
+#: Far more than any game of the family lasts (15x15 has 225 cells; forget-mode games
+#: end by threefold repetition), so only abuse hits it.
+MAX_MOVES = 5000
+MAX_THINK_SECONDS = 10.0
+
+Spec = Annotated[str, Field(min_length=1, max_length=200, examples=["ultimate", "classic:forget", "mnk:m=4:n=4:k=4"])]
+MoveText = Annotated[str, Field(min_length=1, max_length=16)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests ----------------------------------------------------------------------
+
+
+class GameRequest(_Model):
+    """A game as the browser holds it."""
+
+    spec: Spec
+    start: Annotated[str | None, Field(max_length=4000, description="start position text; null: the initial one")] = (
+        None
+    )
+    moves: Annotated[list[MoveText], Field(max_length=MAX_MOVES, examples=[["55", "51"]])] = []
+
+
+class PlayRequest(GameRequest):
+    move: MoveText
+
+
+class ThinkRequest(GameRequest):
+    """Ask a computer level about the position after `moves`."""
+
+    level: Level = "max"
+    time: Annotated[
+        float | None, Field(gt=0, le=MAX_THINK_SECONDS, description="seconds to think; null: the level's own limit")
+    ] = None
+    seed: int | None = None
+
+
+# -- answers: the board ------------------------------------------------------------
+
+
+class GridBoard(_Model):
+    """classic and mnk: `columns` x `rows` cells in reading order, `k` in a row wins."""
+
+    kind: Literal["grid"] = "grid"
+    columns: int
+    rows: int
+    k: int
+    cells: list[Mark | None]
+
+
+class UltimateBoard(_Model):
+    """Nine local boards of nine cells; cell index = board * 9 + cell."""
+
+    kind: Literal["ultimate"] = "ultimate"
+    rule: Literal["ultimate", "nine-board"]
+    cells: list[Mark | None]
+    #: Per local board: who won it, "draw" for a full board without a line, or null.
+    boards: list[Literal["x", "o", "draw"] | None]
+    #: The boards the player to move may play in.
+    playable: list[int]
+
+
+class QubicBoard(_Model):
+    """A cube of side n in d dimensions, cells in row-major order (last axis fastest)."""
+
+    kind: Literal["qubic"] = "qubic"
+    n: int
+    d: int
+    cells: list[Mark | None]
+
+
+class Figure(_Model):
+    player: Mark
+    size: Annotated[int, Field(ge=1, le=3, description="1 small, 2 medium, 3 large")]
+
+
+class GobbletBoard(_Model):
+    """3x3 cells, each a stack of figures from the bottom up; what each player has in hand."""
+
+    kind: Literal["gobblet"] = "gobblet"
+    shifts: bool = Field(description="whether figures on the board may move (gobblet) or not (matryoshka)")
+    stacks: list[list[Figure]]
+    #: Figures in hand per player, counted by size: [small, medium, large].
+    hands: dict[Mark, list[int]]
+
+
+Board = Annotated[GridBoard | UltimateBoard | QubicBoard | GobbletBoard, Field(discriminator="kind")]
+
+
+class Forget(_Model):
+    """Forget mode: each player's marks, oldest first, and the marks that vanish when
+    that player places the next one."""
+
+    keep: int
+    ages: dict[Mark, list[int]]
+    vanishing: dict[Mark, list[int]]
+
+
+class MoveRef(_Model):
+    """A move with the cells it touches: `cell` is where a mark or figure lands, `size`
+    the figure placed from hand, `source` the cell a figure leaves (gobblet)."""
+
+    text: str
+    cell: int
+    size: int | None = None
+    source: int | None = None
+
+
+class GameView(_Model):
+    """A position as the page draws it."""
+
+    spec: str
+    key: str
+    title: str
+    start: str
+    position: str
+    moves: list[str]
+    ply: int
+    turn: Mark
+    status: Literal["ongoing", "x-wins", "o-wins", "draw"]
+    #: For people: "x wins", "draw by threefold repetition"; null while the game goes on.
+    result: str | None
+    legal: list[MoveRef]
+    last_move: MoveRef | None
+    #: The winner's line: cells of `board` (for ultimate, the won boards' cells are in
+    #: `winning_boards`).
+    winning_line: list[int]
+    winning_boards: list[int]
+    board: Board
+    forget: Forget | None
+
+
+# -- answers: analysis and catalogue ----------------------------------------------
+
+
+class ValueView(_Model):
+    kind: Literal["win", "loss", "draw", "score", "unknown"]
+    text: str
+    plies: int | None
+
+
+class MoveAnalysis(_Model):
+    text: str
+    value: ValueView
+    visits: int | None
+    note: str | None
+
+
+class AnalysisView(_Model):
+    """A computer level's view of the position, values for the player to move."""
+
+    level: Level
+    player: str
+    best: str
+    value: ValueView
+    #: The position's value for x, squashed into [-1, 1]: 1 x wins, -1 o wins, 0 even.
+    bar: float
+    moves: list[MoveAnalysis]
+    pv: list[str]
+    depth: int | None
+    nodes: int
+    time: float
+
+
+class ComputerMove(_Model):
+    move: str
+    analysis: AnalysisView
+    game: GameView
+
+
+class OptionInfo(_Model):
+    name: str
+    label: str
+    type: Literal["bool", "int", "choice"]
+    default: bool | int | str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: list[str] | None = None
+    help: str
+
+
+class GameInfo(_Model):
+    key: str
+    title: str
+    summary: str
+    options: list[OptionInfo]
+    rules: list[str] = Field(description="the rules, one paragraph per item")
+    notation: str
+
+
+class LevelInfo(_Model):
+    name: Level
+    description: str
+
+
+class Catalogue(_Model):
+    games: list[GameInfo]
+    levels: list[LevelInfo]
+
+
+class ErrorBody(_Model):
+    """Every 4xx/5xx answer: `error` is a stable word, `field` the part of the request at
+    fault (``spec``, ``start``, ``moves[3]``, ``move``, ``level``...)."""
+
+    error: str
+    message: str
+    field: str | None = None

@@ -1,0 +1,52 @@
+"""Online play's settings: where it stores things and the limits it enforces.
+
+The defaults suit a server on the internet; tests shorten the periods.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def data_dir() -> Path:
+    """Where the default database lives: $NOUGHTS_DATA_DIR, else the user's data
+    directory ($XDG_DATA_HOME/noughts, ~/.local/share/noughts)."""
+    explicit = os.environ.get("NOUGHTS_DATA_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "noughts"
+
+
+def default_database_url() -> str:
+    """$NOUGHTS_DATABASE_URL, else an SQLite file in `data_dir()` (nothing to install)."""
+    return os.environ.get("NOUGHTS_DATABASE_URL") or f"sqlite:///{data_dir() / 'noughts.db'}"
+
+
+@dataclass(frozen=True)
+class OnlineConfig:
+    """Limits and periods of online play."""
+
+    #: A player whose sockets have all been closed this long can be claimed against.
+    disconnect_grace: float = 30.0
+    #: Largest websocket text frame accepted; a bigger one closes the socket (1009).
+    max_frame: int = 4096
+    #: Messages per second a socket may send on average, and the burst it may save up.
+    rate: float = 20.0
+    burst: float = 40.0
+    #: Messages refused for the rate beyond which the socket is closed as abusive (1008).
+    flood_close_after: int = 20
+    #: Failed log-ins for one name (or from one address) before each further attempt has
+    #: to wait; the wait doubles with each failure, up to `login_max_delay` seconds.
+    login_free_failures: int = 3
+    login_max_delay: float = 60.0
+    #: How long a log-in lasts.
+    session_days: int = 30
+    #: Argon2id cost (argon2-cffi's RFC 9106 "low memory" profile by default).
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    #: Prefix of the Redis channels, so that several deployments can share one Redis
+    #: (pub/sub channels are the same in every Redis database number).
+    redis_prefix: str = field(default_factory=lambda: os.environ.get("NOUGHTS_REDIS_PREFIX", "noughts:"))

@@ -1,0 +1,1 @@
+"""Online play's HTTP routes, one module per concern."""

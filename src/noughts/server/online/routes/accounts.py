@@ -1,0 +1,74 @@
+"""Sign up, log in, log out, play as a guest, and who am I."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
+
+from noughts.server.models import ErrorBody
+from noughts.server.online.schemas import Credentials, Me, MeAnswer
+from noughts.server.online.sessions import COOKIE, clear_cookie, current_user, online_of, set_cookie
+from noughts.server.online.storage.store import UserRow
+
+router = APIRouter(
+    prefix="/api/online",
+    tags=["accounts"],
+    responses={
+        400: {"model": ErrorBody},
+        401: {"model": ErrorBody},
+        409: {"model": ErrorBody},
+        429: {"model": ErrorBody},
+    },
+)
+
+
+def _me(user: UserRow) -> MeAnswer:
+    return MeAnswer(user=Me(name=user.name, guest=user.guest))
+
+
+@router.post("/signup", status_code=201, response_model=MeAnswer)
+async def sign_up(body: Credentials, request: Request, response: Response) -> MeAnswer:
+    """A new account, logged in. Errors: name-length, name-malformed, name-reserved,
+    name-taken (409), password-short, password-long."""
+    online = online_of(request)
+    await online.start()
+    user, token = await online.sign_up(body.name, body.password)
+    set_cookie(request, response, token, online.config.session_days)
+    return _me(user)
+
+
+@router.post("/login", response_model=MeAnswer)
+async def log_in(body: Credentials, request: Request, response: Response) -> MeAnswer:
+    """Logs in. Errors: wrong-credentials (401); too-many-attempts (429, with
+    Retry-After) after repeated failures."""
+    online = online_of(request)
+    await online.start()
+    address = request.client.host if request.client else "?"
+    user, token = await online.log_in(body.name, body.password, address)
+    set_cookie(request, response, token, online.config.session_days)
+    return _me(user)
+
+
+@router.post("/guest", status_code=201, response_model=MeAnswer)
+async def guest(request: Request, response: Response) -> MeAnswer:
+    """Plays as a guest (casual games only) under a name like guest-3fa2c1."""
+    online = online_of(request)
+    await online.start()
+    user, token = await online.guest()
+    set_cookie(request, response, token, online.config.session_days)
+    return _me(user)
+
+
+@router.post("/logout", status_code=204)
+async def log_out(request: Request, response: Response) -> None:
+    token = request.cookies.get(COOKIE)
+    if token:
+        await online_of(request).log_out(token)
+    clear_cookie(response)
+
+
+@router.get("/me", response_model=MeAnswer)
+async def me(user: Annotated[UserRow | None, Depends(current_user)]) -> MeAnswer:
+    """Who is logged in (null: nobody)."""
+    return _me(user) if user else MeAnswer(user=None)

@@ -1,0 +1,86 @@
+"""Rooms and games: create, list, join, close, look at, export."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from noughts.server.models import ErrorBody
+from noughts.server.online.schemas import RoomAnswer, RoomList, RoomRequest
+from noughts.server.online.sessions import LoggedIn, online_of
+from noughts.server.online.snapshots import record
+
+router = APIRouter(
+    prefix="/api/online",
+    tags=["online games"],
+    responses={
+        400: {"model": ErrorBody},
+        401: {"model": ErrorBody},
+        403: {"model": ErrorBody},
+        404: {"model": ErrorBody},
+        409: {"model": ErrorBody},
+    },
+)
+
+
+def invite_path(game_id: str) -> str:
+    return f"/online#/game/{game_id}"
+
+
+@router.post("/rooms", status_code=201, response_model=RoomAnswer)
+async def create_room(body: RoomRequest, request: Request, user: LoggedIn) -> RoomAnswer:
+    """Opens a room; the creator waits for an opponent on the game's socket."""
+    online = online_of(request)
+    row = await online.create_room(user, body.spec, body.rated, body.side, body.private, body.minutes, body.increment)
+    return RoomAnswer(game=await online.snapshot(row), invite=invite_path(row.id))
+
+
+@router.get("/rooms", response_model=RoomList)
+async def rooms(request: Request) -> RoomList:
+    """The open rooms of the lobby (newest first) and games being played."""
+    online = online_of(request)
+    await online.start()
+    open_rows = await online.store.call(online.store.open_rooms)
+    live_rows = await online.store.call(online.store.live_games)
+    return RoomList(rooms=await online.summaries(open_rows), live=await online.summaries(live_rows))
+
+
+@router.get("/games/{game_id}")
+async def game(game_id: str, request: Request) -> JSONResponse:
+    """A game's whole public state (what the socket's "state" message holds)."""
+    online = online_of(request)
+    await online.start()
+    return JSONResponse(await online.snapshot(await online.game(game_id)))
+
+
+@router.post("/games/{game_id}/join")
+async def join(game_id: str, request: Request, user: LoggedIn) -> JSONResponse:
+    """Takes the free seat of an open room: the game starts."""
+    online = online_of(request)
+    change = await online.join(game_id, user)
+    return JSONResponse(await online.snapshot(change.row))
+
+
+@router.delete("/games/{game_id}", status_code=204)
+async def close_room(game_id: str, request: Request, user: LoggedIn) -> Response:
+    """Closes an open room (its creator only)."""
+    await online_of(request).cancel(game_id, user)
+    return Response(status_code=204)
+
+
+@router.get("/games/{game_id}/record", response_model=None)
+async def export(game_id: str, request: Request, format: Literal["text", "json"] = "text") -> Response:
+    """The game as a game record (see README), to save or import elsewhere."""
+    online = online_of(request)
+    await online.start()
+    row = await online.game(game_id)
+    users = await online.store.call(online.store.users, {i for i in (row.x_id, row.o_id) if i is not None})
+    rec = record(row, users)
+    headers = {
+        "Content-Disposition": f'attachment; filename="noughts-{game_id}.{"json" if format == "json" else "txt"}"'
+    }
+    if format == "json":
+        return Response(rec.to_json_text(), media_type="application/json", headers=headers)
+    return PlainTextResponse(rec.to_text(), headers=headers)

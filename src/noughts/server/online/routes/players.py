@@ -1,0 +1,71 @@
+"""Profiles and leaderboards."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request
+
+from noughts.core import NoughtsError
+from noughts.registry import parse_spec
+from noughts.server.models import ErrorBody
+from noughts.server.online.accounts import AccountError, name_key
+from noughts.server.online.actions import ActionError
+from noughts.server.online.schemas import Leaderboard, LeaderRow, Profile, RatingView
+from noughts.server.online.sessions import online_of
+from noughts.server.online.snapshots import title
+
+router = APIRouter(prefix="/api/online", tags=["players"], responses={404: {"model": ErrorBody}})
+
+#: Above this deviation a rating is provisional (lichess's threshold).
+PROVISIONAL = 110
+
+
+@router.get("/users/{name}", response_model=Profile)
+async def profile(
+    name: str, request: Request, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0)
+) -> Profile:
+    """A player's rating in each game they played rated, and their games, newest first."""
+    online = online_of(request)
+    await online.start()
+    user = await online.store.call(online.store.user_by_key, name_key(name[:40]))
+    if user is None:
+        raise AccountError("no-such-player", f"there is no player {name[:40]!r}", None, 404)
+    ratings = await online.store.call(online.store.ratings_of, user.id)
+    games = await online.store.call(online.store.games_of, user.id, limit, offset)
+    return Profile(
+        name=user.name,
+        guest=user.guest,
+        ratings=[
+            RatingView(
+                spec=r.spec,
+                title=title(r.spec),
+                rating=round(r.rating),
+                deviation=round(r.deviation),
+                games=r.games,
+                provisional=r.deviation > PROVISIONAL,
+            )
+            for r in ratings
+        ],
+        games=await online.summaries(games),
+    )
+
+
+@router.get("/leaderboard", response_model=Leaderboard)
+async def leaderboard(request: Request, game: str = Query("classic", max_length=200)) -> Leaderboard:
+    """The best rated players of `game` (a game spec)."""
+    online = online_of(request)
+    await online.start()
+    try:
+        spec = parse_spec(game).spec
+    except NoughtsError as e:
+        raise ActionError("invalid-spec", str(e)) from None
+    rows = await online.store.call(online.store.leaderboard, spec)
+    specs = await online.store.call(online.store.rated_specs)
+    return Leaderboard(
+        spec=spec,
+        title=title(spec),
+        players=[
+            LeaderRow(rank=i, name=r.name, rating=round(r.rating), deviation=round(r.deviation), games=r.games)
+            for i, r in enumerate(rows, 1)
+        ],
+        games=[{"spec": s, "title": title(s), "players": n} for s, n in specs],
+    )

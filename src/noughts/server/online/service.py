@@ -1,0 +1,351 @@
+"""Online play as one object: the store, the fan-out, accounts and the games in play.
+
+Every change follows one order: the core validates it, the database commits it, the
+actor gets the acknowledgement, then the event goes out to everyone watching. Events
+are whole public states stamped with the game's version and ply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from noughts.core import NoughtsError
+from noughts.registry import parse_spec
+from noughts.server.online import accounts, actions
+from noughts.server.online.accounts import AccountError, LoginThrottle, Passwords
+from noughts.server.online.actions import ActionError, Change, GameRow
+from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, now_ms
+from noughts.server.online.config import OnlineConfig
+from noughts.server.online.realtime import Fanout, Listener, make_fanout
+from noughts.server.online.snapshots import snapshot, summary
+from noughts.server.online.storage.store import NameTakenError, NotFoundError, Store, UserRow
+
+log = logging.getLogger(__name__)
+
+LOBBY = "lobby"
+_DEADLINE = re.compile(r'\{"type": "event", "deadline": (null|\d+)')
+#: Moves of one online game at most: far beyond any real game of the family.
+MAX_PLIES = 2000
+
+
+def game_channel(game_id: str) -> str:
+    return f"game:{game_id}"
+
+
+@dataclass
+class LiveGame:
+    """A game with sockets in this process: its listeners, the sockets of each
+    logged-in user here, and the timer that ends it when the clock of the player to move
+    runs out."""
+
+    id: str
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    present: dict[int, int] = field(default_factory=dict)
+    sockets: int = 0
+    timer: asyncio.TimerHandle | None = None
+    clock_listener: Listener | None = None
+
+
+class Online:
+    """Online play on the database at `database_url`, fanned out through `redis_url`
+    (None: this process only)."""
+
+    def __init__(self, database_url: str, redis_url: str | None, config: OnlineConfig) -> None:
+        self.config = config
+        self.database_url = database_url
+        self.store = Store(database_url)
+        self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
+        self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
+        self.throttle = LoginThrottle(config.login_free_failures, config.login_max_delay)
+        self.live: dict[str, LiveGame] = {}
+        self._started = False
+        self._starting = asyncio.Lock()
+
+    async def start(self) -> None:
+        """Brings the schema up to date and connects the fan-out; idempotent."""
+        async with self._starting:
+            if self._started:
+                return
+            await self.store.call(self.store.migrate)
+            await self.fanout.start()
+            self._started = True
+
+    async def stop(self) -> None:
+        if self._started:
+            for live in self.live.values():
+                if live.timer:
+                    live.timer.cancel()
+            await self.fanout.close()
+            self._started = False
+        self.store.close()
+
+    # -- accounts -----------------------------------------------------------------------
+
+    async def sign_up(self, name: str, password: str) -> tuple[UserRow, str]:
+        accounts.check_name(name)
+        accounts.check_password(password)
+        hashed = await asyncio.to_thread(self.passwords.hash, password)
+        try:
+            user = await self.store.call(self.store.create_user, name, accounts.name_key(name), hashed, False, now_ms())
+        except NameTakenError:
+            raise AccountError("name-taken", f"the name {name!r} is taken: choose another", "name", 409) from None
+        return user, await self._session(user)
+
+    async def log_in(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
+        keys = ["name:" + accounts.name_key(name), "address:" + address]
+        self.throttle.check(keys)
+        user = await self.store.call(self.store.user_by_key, accounts.name_key(name))
+        ok = await asyncio.to_thread(self.passwords.verify, user.password_hash if user else None, password)
+        if user is None or not ok:
+            self.throttle.failed(keys)
+            raise AccountError("wrong-credentials", "wrong name or password", None, 401)
+        self.throttle.succeeded(keys[0])
+        return user, await self._session(user)
+
+    async def guest(self) -> tuple[UserRow, str]:
+        for _ in range(5):
+            name = accounts.guest_name()
+            try:
+                user = await self.store.call(self.store.create_user, name, name, None, True, now_ms())
+            except NameTakenError:
+                continue
+            return user, await self._session(user)
+        raise AccountError("busy", "no guest name is free: try again", None, 503)
+
+    async def _session(self, user: UserRow) -> str:
+        token, hashed = accounts.new_token()
+        expires = now_ms() + self.config.session_days * 86_400_000
+        await self.store.call(self.store.add_session, hashed, user.id, expires)
+        return token
+
+    async def user_for(self, token: str | None) -> UserRow | None:
+        if not token or len(token) > 100:
+            return None
+        return await self.store.call(self.store.session_user, accounts.token_hash(token), now_ms())
+
+    async def log_out(self, token: str) -> None:
+        await self.store.call(self.store.drop_session, accounts.token_hash(token))
+
+    # -- rooms --------------------------------------------------------------------------
+
+    async def create_room(
+        self, user: UserRow, spec: str, rated: bool, side: str, private: bool, minutes: float | None, increment: float
+    ) -> GameRow:
+        try:
+            game = parse_spec(spec)
+        except NoughtsError as e:
+            raise ActionError("invalid-spec", str(e)) from None
+        if rated and user.guest:
+            raise ActionError("guest-rated", "guests play casual games only: sign up to play rated games")
+        if side not in ("x", "o", "random"):
+            raise ActionError("invalid-side", "side is x, o or random")
+        if minutes is not None and not 0 < minutes <= MAX_MINUTES:
+            raise ActionError("invalid-clock", f"a clock has more than 0 and at most {MAX_MINUTES} minutes")
+        if not 0 <= increment <= MAX_INCREMENT:
+            raise ActionError("invalid-clock", f"the increment is 0 to {MAX_INCREMENT} seconds")
+        now = now_ms()
+        row = GameRow(
+            id=actions.new_game_id(), spec=game.spec, rated=rated, private=private, creator_id=user.id,
+            creator_side=side, x_id=None, o_id=None, state=actions.OPEN, result="ongoing", termination=None,
+            moves="", ply=0, version=0,
+            clock_initial_ms=round(minutes * 60_000) if minutes is not None else None,
+            clock_increment_ms=round(increment * 1000) if minutes is not None else None,
+            x_ms=None, o_ms=None, turn_started_at=None, draw_offer=None, takeback_offer=None, rematch_offer=None,
+            rematch_id=None, x_left_at=None, o_left_at=None, x_rating_before=None, x_rating_after=None,
+            o_rating_before=None, o_rating_after=None, created_at=now, started_at=None, ended_at=None,
+        )  # fmt: skip
+        await self.store.call(self.store.add_game, row)
+        if not private:
+            await self.publish_lobby()
+        return row
+
+    async def join(self, game_id: str, user: UserRow) -> Change:
+        return await self.change(game_id, lambda row: actions.join(row, user.id, user.guest, now_ms()))
+
+    async def cancel(self, game_id: str, user: UserRow) -> Change:
+        return await self.change(game_id, lambda row: actions.cancel(row, user.id, now_ms()))
+
+    # -- playing ------------------------------------------------------------------------
+
+    async def game(self, game_id: str) -> GameRow:
+        try:
+            return await self.store.call(self.store.game, game_id)
+        except NotFoundError:
+            raise ActionError("no-such-game", f"there is no game {game_id!r}") from None
+
+    async def snapshot(self, row: GameRow) -> dict[str, Any]:
+        ids = {i for i in (row.creator_id, row.x_id, row.o_id) if i is not None}
+        users = self.store.known_users(ids)
+        if users is None:
+            users = await self.store.call(self.store.users, ids)
+        return snapshot(row, users, now_ms())
+
+    async def summaries(self, rows: list[GameRow]) -> list[dict[str, Any]]:
+        ids = {i for r in rows for i in (r.creator_id, r.x_id, r.o_id) if i is not None}
+        users = await self.store.call(self.store.users, ids)
+        return [summary(r, users) for r in rows]
+
+    async def move(
+        self, game_id: str, user: UserRow | None, text: str, ply: int | None, acknowledge: Callable[[Change], None]
+    ) -> Change:
+        now = now_ms()
+        uid = user.id if user else None
+
+        def play(row: GameRow) -> Change:
+            if row.ply >= MAX_PLIES:
+                raise ActionError("too-long", f"an online game ends after {MAX_PLIES} plies")
+            return actions.move(row, uid, text, ply, now)
+
+        return await self.change(game_id, play, acknowledge, cached=True)
+
+    async def act(
+        self, game_id: str, user: UserRow | None, action: str, acknowledge: Callable[[Change], None] | None = None
+    ) -> Change:
+        now = now_ms()
+        grace = round(self.config.disconnect_grace * 1000)
+        uid = user.id if user else None
+        return await self.change(game_id, lambda row: actions.act(row, uid, action, now, grace), acknowledge)
+
+    async def change(
+        self,
+        game_id: str,
+        action: Callable[[GameRow], Change],
+        acknowledge: Callable[[Change], None] | None = None,
+        cached: bool = False,
+    ) -> Change:
+        """Commits `action`'s change, acknowledges it, then publishes it. Actions on one
+        game in this process take turns; between processes the store's version check
+        and the (game, ply) key settle races."""
+        live = self.live.get(game_id)
+        if live is not None:
+            async with live.lock:
+                change = await self._commit(game_id, action, cached)
+        else:
+            change = await self._commit(game_id, action, cached)
+        if acknowledge is not None:
+            acknowledge(change)
+        await self.publish_change(change)
+        return change
+
+    async def _commit(self, game_id: str, action: Callable[[GameRow], Change], cached: bool) -> Change:
+        try:
+            return await self.store.call(self.store.apply, game_id, action, cached)
+        except NotFoundError:
+            raise ActionError("no-such-game", f"there is no game {game_id!r}") from None
+
+    async def publish_change(self, change: Change) -> None:
+        row = change.row
+        event = {
+            "type": "event",
+            # Second, right after the type: every process reads it with `_DEADLINE`.
+            "deadline": row.deadline(),
+            "kind": change.kind,
+            "by": change.by,
+            "move": change.move,
+            "version": row.version,
+            "ply": row.ply,
+            "game": await self.snapshot(row),
+        }
+        await self.fanout.publish(game_channel(row.id), json.dumps(event))
+        if change.kind in ("start", "cancel") and not row.private:
+            await self.publish_lobby()
+
+    async def publish_presence(self, row: GameRow) -> None:
+        event = {
+            "type": "presence",
+            "version": row.version,
+            "ply": row.ply,
+            "away": {"x": row.x_left_at, "o": row.o_left_at},
+        }
+        await self.fanout.publish(game_channel(row.id), json.dumps(event))
+
+    async def lobby_message(self) -> str:
+        rows = await self.store.call(self.store.open_rooms)
+        return json.dumps({"type": "lobby", "rooms": await self.summaries(rows)})
+
+    async def publish_lobby(self) -> None:
+        await self.fanout.publish(LOBBY, await self.lobby_message())
+
+    # -- sockets of this process ----------------------------------------------------------
+
+    async def attach(self, row: GameRow, listener: Listener) -> LiveGame:
+        """A socket of this process starts listening to the game of `row`."""
+        live = self.live.get(row.id)
+        if live is None:
+            live = self.live[row.id] = LiveGame(row.id)
+            live.clock_listener = lambda message: self._clock_event(row.id, message)
+            await self.fanout.subscribe(game_channel(row.id), live.clock_listener)
+            self.watch_clock(row.id, row.deadline())
+        live.sockets += 1
+        await self.fanout.subscribe(game_channel(row.id), listener)
+        return live
+
+    async def detach(self, live: LiveGame, listener: Listener) -> None:
+        await self.fanout.unsubscribe(game_channel(live.id), listener)
+        live.sockets -= 1
+        if live.sockets == 0:
+            if live.timer:
+                live.timer.cancel()
+            if live.clock_listener:
+                await self.fanout.unsubscribe(game_channel(live.id), live.clock_listener)
+            self.live.pop(live.id, None)
+
+    def _clock_event(self, game_id: str, message: str) -> None:
+        # Every event of every game passes here: its head is enough, no need to parse
+        # the whole state.
+        found = _DEADLINE.match(message)
+        if found:
+            self.watch_clock(game_id, int(found.group(1)) if found.group(1) != "null" else None)
+
+    async def arrived(self, live: LiveGame, user_id: int) -> None:
+        """A user's socket opened: if they play this game, they are no longer away."""
+        live.present[user_id] = live.present.get(user_id, 0) + 1
+        if live.present[user_id] == 1:
+            await self._presence(live.id, user_id, None)
+
+    async def left(self, live: LiveGame, user_id: int) -> None:
+        live.present[user_id] -= 1
+        if live.present[user_id] == 0:
+            del live.present[user_id]
+            await self._presence(live.id, user_id, now_ms())
+
+    async def _presence(self, game_id: str, user_id: int, left_at: int | None) -> None:
+        # Read at the moment of arriving or leaving: the creator of a room gets a side
+        # only when somebody joins.
+        row = await self.store.call(self.store.game, game_id)
+        side = row.side_of(user_id)
+        if side is None or row.state != actions.PLAYING:
+            return
+        if (row.x_left_at if side == "x" else row.o_left_at) == left_at:
+            return
+        await self.store.call(self.store.set_left, game_id, side, left_at)
+        await self.publish_presence(await self.store.call(self.store.game, game_id))
+
+    def watch_clock(self, game_id: str, deadline: int | None) -> None:
+        """Ends the game on time at `deadline` unless a move comes first (every process
+        with sockets on the game watches; the store lets one of them win)."""
+        live = self.live.get(game_id)
+        if live is None:
+            return
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if deadline is None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, (deadline - now_ms()) / 1000) + 0.01
+        live.timer = loop.call_later(delay, lambda: asyncio.ensure_future(self._flag(game_id)))
+
+    async def _flag(self, game_id: str) -> None:
+        try:
+            await self.act(game_id, None, "flag")
+        except ActionError:
+            pass  # a move, a resignation or another process got there first
+        except Exception:
+            log.exception("ending game %s on time failed", game_id)

@@ -1,0 +1,136 @@
+"""What clients see of a game: its public state as a JSON-ready dict, the same for
+players and spectators, and the lobby's room summaries."""
+
+from __future__ import annotations
+
+import datetime
+from functools import lru_cache
+from typing import Any
+
+from noughts.core import State
+from noughts.records import GameRecord
+from noughts.registry import parse_spec
+from noughts.server.catalog import TITLES
+from noughts.server.online.actions import OPEN, GameRow, position
+from noughts.server.online.storage.store import UserRow
+from noughts.server.replay import Replayed
+from noughts.server.views import game_view
+
+
+@lru_cache(maxsize=4096)
+def _view(spec: str, moves: str) -> dict[str, Any]:
+    """The position as the boards draw it (the web app's GameView). Shared: not to be
+    changed by callers."""
+    states = _states(spec, moves)
+    game = states[0].game
+    return game_view(Replayed(game, states, tuple(game.parse_move(t) for t in moves.split()))).model_dump()
+
+
+@lru_cache(maxsize=4096)
+def _states(spec: str, moves: str) -> tuple[State[Any], ...]:
+    """Every state of a game, from the positions its moves were validated on: one more
+    per move, not a replay."""
+    if not moves:
+        return (position(spec, ""),)
+    return (*_states(spec, moves.rpartition(" ")[0]), position(spec, moves))
+
+
+def title(spec: str) -> str:
+    game = parse_spec(spec)
+    options = spec.partition(":")[2]
+    return TITLES[game.key] + (f" ({options.replace(':', ', ')})" if options else "")
+
+
+def _player(user_id: int | None, users: dict[int, UserRow], before: int | None, after: int | None) -> Any:
+    if user_id is None or user_id not in users:
+        return None
+    user = users[user_id]
+    return {"name": user.name, "guest": user.guest, "rating_before": before, "rating_after": after}
+
+
+def _clock(row: GameRow, now: int) -> dict[str, Any] | None:
+    clocks = row.clocks(now)
+    if clocks is None or row.clock_initial_ms is None:
+        return None
+    return {
+        "initial_ms": row.clock_initial_ms,
+        "increment_ms": row.clock_increment_ms,
+        "x_ms": max(0, clocks.x_ms),
+        "o_ms": max(0, clocks.o_ms),
+        "running": clocks.running,
+        "at": now,
+    }
+
+
+def snapshot(row: GameRow, users: dict[int, UserRow], now: int) -> dict[str, Any]:
+    """The game's whole public state at `now`."""
+    creator = users.get(row.creator_id)
+    return {
+        "id": row.id,
+        "spec": row.spec,
+        "title": title(row.spec),
+        "rated": row.rated,
+        "private": row.private,
+        "state": row.state,
+        "result": row.result,
+        "termination": row.termination,
+        "creator": creator.name if creator else None,
+        "creator_side": row.creator_side,
+        "x": _player(row.x_id, users, row.x_rating_before, row.x_rating_after),
+        "o": _player(row.o_id, users, row.o_rating_before, row.o_rating_after),
+        "ply": row.ply,
+        "version": row.version,
+        "moves": row.move_list,
+        "view": _view(row.spec, row.moves),
+        "clock": _clock(row, now),
+        "offers": {"draw": row.draw_offer, "takeback": row.takeback_offer, "rematch": row.rematch_offer},
+        "rematch_id": row.rematch_id,
+        "away": {"x": row.x_left_at, "o": row.o_left_at},
+        "created_at": row.created_at,
+        "started_at": row.started_at,
+        "ended_at": row.ended_at,
+    }
+
+
+def summary(row: GameRow, users: dict[int, UserRow]) -> dict[str, Any]:
+    """A line of the lobby or of a profile's history."""
+    creator = users.get(row.creator_id)
+    x, o = users.get(row.x_id or -1), users.get(row.o_id or -1)
+    return {
+        "id": row.id,
+        "spec": row.spec,
+        "title": title(row.spec),
+        "rated": row.rated,
+        "state": row.state,
+        "result": row.result,
+        "termination": row.termination,
+        "creator": creator.name if creator else None,
+        "creator_side": row.creator_side if row.state == OPEN else None,
+        "x": x.name if x else None,
+        "o": o.name if o else None,
+        "ply": row.ply,
+        "clock": (
+            {"minutes": row.clock_initial_ms / 60000, "increment": (row.clock_increment_ms or 0) / 1000}
+            if row.clock_initial_ms is not None
+            else None
+        ),
+        "created_at": row.created_at,
+    }
+
+
+def record(row: GameRow, users: dict[int, UserRow]) -> GameRecord:
+    """The game as a game record (`Termination` is "abandoned" for aborted games too)."""
+    x, o = users.get(row.x_id or -1), users.get(row.o_id or -1)
+    when = row.started_at or row.created_at
+    date = datetime.datetime.fromtimestamp(when / 1000, datetime.UTC).strftime("%Y-%m-%d")
+    termination = row.termination or ("abandoned" if row.state in ("aborted", "cancelled") else "normal")
+    result = row.result if row.state == "over" else "ongoing"
+    return GameRecord(
+        parse_spec(row.spec),
+        row.move_list,
+        x=x.name if x else "?",
+        o=o.name if o else "?",
+        date=date,
+        result=result,
+        termination=termination,
+    )

@@ -1,0 +1,77 @@
+"""Opening the database: the engine for a URL, and the schema brought up to date by
+Alembic's migrations (run at start-up, for SQLite and PostgreSQL alike)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+from noughts.core import NoughtsError
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+
+
+class DatabaseError(NoughtsError):
+    """A database URL that cannot be used, with the reason (the command prints it)."""
+
+
+def normalise_url(url: str) -> str:
+    """postgresql:// (and postgres://) mean the psycopg 3 driver, the one installed."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url`: sqlite:///path or postgresql://user@host/db."""
+    url = normalise_url(url)
+    try:
+        parsed = make_url(url)
+    except Exception as e:
+        raise DatabaseError(f"{url!r} is not a database URL: {e}") from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        # isolation_level=None: the driver leaves transactions alone and `_begin` opens
+        # them IMMEDIATE, so that a writer takes the lock before it reads the row it
+        # will change (several processes on one file then queue instead of failing).
+        engine = create_engine(
+            parsed, connect_args={"check_same_thread": False, "timeout": 30, "isolation_level": None}
+        )
+        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _begin_immediate)
+        return engine
+    if backend == "postgresql":
+        return create_engine(parsed, pool_size=8, max_overflow=4, pool_pre_ping=True)
+    raise DatabaseError(f"unsupported database {backend!r}: use sqlite:///PATH or postgresql://...")
+
+
+def _sqlite_pragmas(connection: Any, record: Any) -> None:
+    # WAL: readers never wait for the writer. synchronous=NORMAL keeps every committed
+    # transaction through a crash of the server process (kill -9), though not through a
+    # power cut; foreign keys are off in SQLite unless asked for.
+    cursor = connection.cursor()
+    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=30000"):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+
+
+def _begin_immediate(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Brings the schema of `engine`'s database to `revision` (Alembic `upgrade`)."""
+    database = engine.url.database
+    if engine.dialect.name == "sqlite" and database and database != ":memory:":
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)

@@ -1,0 +1,328 @@
+"""Data access: every read and write of online play, each one transaction.
+
+The methods are synchronous (SQLAlchemy Core); the server calls them through `call`,
+which runs them on the store's own threads: one for SQLite, which has one writer at a
+time anyway (so writers queue in order instead of spinning on the file lock), a few
+for PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, ParamSpec, TypeVar, cast
+
+from sqlalchemy import Connection, Table, and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from noughts.server.online import actions
+from noughts.server.online.actions import ActionError, Change, GameRow
+from noughts.server.online.ratings import Glicko, after_game
+from noughts.server.online.storage.db import make_engine, migrate
+from noughts.server.online.storage.tables import Game, Move, Rating, Session, User
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+_games = cast(Table, Game.__table__)
+_moves = cast(Table, Move.__table__)
+_users = cast(Table, User.__table__)
+_sessions = cast(Table, Session.__table__)
+_ratings = cast(Table, Rating.__table__)
+_ROW_COLUMNS = [_games.c[f.name] for f in fields(GameRow)]
+_FIELDS = [f.name for f in fields(GameRow)]
+# The statements of a move, built once: building and caching SQL per call costs more
+# than running it.
+_SELECT_GAME = select(*_ROW_COLUMNS).where(_games.c.id == bindparam("game"))
+_INSERT_MOVE = insert(_moves)
+_UPDATE_GAME = (
+    update(_games)
+    .where(_games.c.id == bindparam("_id"), _games.c.version == bindparam("_version"))
+    .values({name: bindparam(name) for name in _FIELDS if name != "id"})
+)
+#: Attempts at an action whose row changed under it before giving up.
+_RETRIES = 8
+
+
+class _ConflictError(Exception):
+    """The game's row changed between reading and writing it."""
+
+
+class NameTakenError(Exception):
+    pass
+
+
+class NotFoundError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class UserRow:
+    id: int
+    name: str
+    guest: bool
+    password_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    user_id: int
+    name: str
+    spec: str
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+
+
+class Store:
+    """The database of online play at `url`."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        self.is_sqlite = self.engine.dialect.name == "sqlite"
+        self._executor = ThreadPoolExecutor(1 if self.is_sqlite else 8, thread_name_prefix="noughts-db")
+        self._names: dict[int, UserRow] = {}
+        #: The games as this process last committed or read them. A move starts from
+        #: here; if another process changed the game since, the version check fails and
+        #: the move is tried again on the row read afresh.
+        self._rows: dict[str, GameRow] = {}
+
+    async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: fn(*args, **kwargs))
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        self.engine.dispose()
+
+    # -- accounts ---------------------------------------------------------------------
+
+    def create_user(self, name: str, key: str, password_hash: str | None, guest: bool, now: int) -> UserRow:
+        try:
+            with self.engine.begin() as c:
+                values = {"name": name, "name_key": key, "password_hash": password_hash, "guest": guest}
+                user_id = c.execute(insert(_users).values(**values, created_at=now)).inserted_primary_key[0]  # type: ignore[index]
+        except IntegrityError:
+            raise NameTakenError(name) from None
+        return UserRow(int(user_id), name, guest, password_hash)
+
+    def user_by_key(self, key: str) -> UserRow | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(_users).where(_users.c.name_key == key)).first()
+        return UserRow(row.id, row.name, row.guest, row.password_hash) if row else None
+
+    def known_users(self, ids: set[int]) -> dict[int, UserRow] | None:
+        """`users` without touching the database, if all of them are known already."""
+        known = self._names
+        return {i: known[i] for i in ids} if all(i in known for i in ids) else None
+
+    def users(self, ids: set[int]) -> dict[int, UserRow]:
+        """Names of users by id, remembered: names never change."""
+        missing = [i for i in ids if i not in self._names]
+        if missing:
+            with self.engine.connect() as c:
+                for row in c.execute(
+                    select(_users.c.id, _users.c.name, _users.c.guest).where(_users.c.id.in_(missing))
+                ):
+                    self._names[row.id] = UserRow(row.id, row.name, row.guest)
+        return {i: self._names[i] for i in ids if i in self._names}
+
+    def add_session(self, token_hash: str, user_id: int, expires_at: int) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(_sessions).values(token_hash=token_hash, user_id=user_id, expires_at=expires_at))
+
+    def session_user(self, token_hash: str, now: int) -> UserRow | None:
+        with self.engine.connect() as c:
+            row = c.execute(
+                select(_users.c.id, _users.c.name, _users.c.guest)
+                .join(_sessions, _sessions.c.user_id == _users.c.id)
+                .where(_sessions.c.token_hash == token_hash, _sessions.c.expires_at > now)
+            ).first()
+        return UserRow(row.id, row.name, row.guest) if row else None
+
+    def drop_session(self, token_hash: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(delete(_sessions).where(_sessions.c.token_hash == token_hash))
+
+    # -- games ------------------------------------------------------------------------
+
+    def add_game(self, row: GameRow) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(_games).values(**asdict(row)))
+
+    def game(self, game_id: str) -> GameRow:
+        with self.engine.connect() as c:
+            return self._game(c, game_id)
+
+    def _game(self, c: Connection, game_id: str) -> GameRow:
+        row = c.execute(_SELECT_GAME, {"game": game_id}).first()
+        if row is None:
+            raise NotFoundError(game_id)
+        game = self._rows[game_id] = GameRow.from_mapping(row._mapping)
+        return game
+
+    def apply(self, game_id: str, action: Callable[[GameRow], Change], cached: bool = False) -> Change:
+        """Runs `action` on the game's current row and commits its change, all or
+        nothing: if the row changed meanwhile (its version), or another move took the
+        same ply, the action is run again on the new row (where it may be refused).
+        ActionError from `action` means nothing changed. `cached`: start from the row
+        this process knows (moves do; presence, which is not versioned, is not in it)."""
+        fresh = not cached
+        for _ in range(_RETRIES):
+            try:
+                with self.engine.begin() as c:
+                    old = self._rows.get(game_id) if not fresh else None
+                    if old is None:
+                        old = self._game(c, game_id)
+                    committed = self._commit(c, old, action(old))
+                self._rows[game_id] = committed.row
+                if committed.finished:
+                    self._rows.pop(game_id, None)
+                return committed
+            except (IntegrityError, _ConflictError):
+                fresh = True
+            except ActionError:
+                if fresh:
+                    raise
+                fresh = True  # perhaps refused for a stale row: judge it on the real one
+        raise ActionError("busy", "the game is changing too fast: try again")
+
+    def _commit(self, c: Connection, old: GameRow, change: Change) -> Change:
+        """The change as it will be committed (with the ratings it moved); _ConflictError if
+        the row changed meanwhile."""
+        new = change.row
+        if change.truncate_to is not None:
+            c.execute(delete(_moves).where(_moves.c.game_id == old.id, _moves.c.ply > change.truncate_to))
+        if change.move is not None:
+            played_at = new.turn_started_at or new.ended_at or 0
+            c.execute(
+                _INSERT_MOVE,
+                {
+                    "game_id": old.id,
+                    "ply": old.ply + 1,
+                    "move": change.move,
+                    "played_at": played_at,
+                    "clock_ms": change.move_clock,
+                },
+            )
+        if change.created is not None:
+            c.execute(insert(_games).values(**asdict(change.created)))
+        if new.state == actions.OVER and new.rated and old.state == actions.PLAYING:
+            new = self._rate(c, new)
+        values = {name: getattr(new, name) for name in _FIELDS if name != "id"}
+        done = c.execute(_UPDATE_GAME, {**values, "_id": old.id, "_version": old.version})
+        if done.rowcount != 1:
+            raise _ConflictError
+        return change if new is change.row else replace(change, row=new)
+
+    def _rate(self, c: Connection, row: GameRow) -> GameRow:
+        assert row.x_id is not None and row.o_id is not None  # a game over has both players
+        found = {
+            r.user_id: Glicko(r.rating, r.deviation, r.volatility)
+            for r in c.execute(
+                select(_ratings).where(_ratings.c.spec == row.spec, _ratings.c.user_id.in_([row.x_id, row.o_id]))
+            )
+        }
+        x_old, o_old = found.get(row.x_id, Glicko()), found.get(row.o_id, Glicko())
+        score = {"x-wins": 1.0, "o-wins": 0.0}.get(row.result, 0.5)
+        x_new, o_new = after_game(x_old, o_old, score)
+        now = row.ended_at or 0
+        for user_id, new in ((row.x_id, x_new), (row.o_id, o_new)):
+            values = {"rating": new.rating, "deviation": new.deviation, "volatility": new.volatility, "updated_at": now}
+            if user_id in found:
+                c.execute(
+                    update(_ratings)
+                    .where(_ratings.c.user_id == user_id, _ratings.c.spec == row.spec)
+                    .values(**values, games=_ratings.c.games + 1)
+                )
+            else:
+                c.execute(insert(_ratings).values(user_id=user_id, spec=row.spec, games=1, **values))
+        return replace(
+            row,
+            x_rating_before=round(x_old.rating),
+            x_rating_after=round(x_new.rating),
+            o_rating_before=round(o_old.rating),
+            o_rating_after=round(o_new.rating),
+        )
+
+    def set_left(self, game_id: str, side: str, left_at: int | None) -> None:
+        """Presence is not a change of the game: it does not move the version."""
+        column = "x_left_at" if side == "x" else "o_left_at"
+        with self.engine.begin() as c:
+            c.execute(update(_games).where(_games.c.id == game_id).values(**{column: left_at}))
+        self._rows.pop(game_id, None)
+
+    def move_rows(self, game_id: str) -> list[tuple[int, str, int, int | None]]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(_moves.c.ply, _moves.c.move, _moves.c.played_at, _moves.c.clock_ms)
+                .where(_moves.c.game_id == game_id)
+                .order_by(_moves.c.ply)
+            )
+            return [(r.ply, r.move, r.played_at, r.clock_ms) for r in rows]
+
+    def open_rooms(self, limit: int = 100) -> list[GameRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(_games.c.state == actions.OPEN, _games.c.private.is_(False))
+                .order_by(_games.c.created_at.desc())
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
+    def games_of(self, user_id: int, limit: int, offset: int = 0) -> list[GameRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(
+                    or_(
+                        _games.c.x_id == user_id,
+                        _games.c.o_id == user_id,
+                        and_(_games.c.creator_id == user_id, _games.c.state == actions.OPEN),
+                    )
+                )
+                .order_by(_games.c.created_at.desc())
+                .limit(limit)
+                .offset(offset)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
+    def live_games(self, limit: int = 50) -> list[GameRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(_games.c.state == actions.PLAYING)
+                .order_by(_games.c.started_at.desc())
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
+    def ratings_of(self, user_id: int) -> list[RatingRow]:
+        return self._ratings_where(_ratings.c.user_id == user_id, limit=1000)
+
+    def leaderboard(self, spec: str, limit: int = 100) -> list[RatingRow]:
+        return self._ratings_where(_ratings.c.spec == spec, limit=limit)
+
+    def _ratings_where(self, condition: Any, limit: int) -> list[RatingRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(_ratings, _users.c.name)
+                .join(_users, _users.c.id == _ratings.c.user_id)
+                .where(condition)
+                .order_by(_ratings.c.rating.desc(), _users.c.name_key)
+                .limit(limit)
+            )
+            return [RatingRow(r.user_id, r.name, r.spec, r.rating, r.deviation, r.volatility, r.games) for r in rows]
+
+    def rated_specs(self) -> list[tuple[str, int]]:
+        """The games that have ratings, with how many players."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(_ratings.c.spec, func.count()).group_by(_ratings.c.spec).order_by(_ratings.c.spec))
+            return [(r[0], int(r[1])) for r in rows]

@@ -1,0 +1,114 @@
+"""The tables (SQLAlchemy 2). Alembic's migrations build the same schema (a test
+compares them); change both together.
+
+A game is stored as its spec and its move list, like a game record, and rebuilt by
+replaying the moves through the core. `moves` holds one row per ply with the primary
+key (game, ply): of two moves racing for the same ply, the database accepts one.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))
+    #: The name folded to lower case: names differing only in case are the same name.
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    #: Argon2id hash; None for a guest.
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class Session(Base):
+    __tablename__ = "sessions"
+
+    #: SHA-256 of the cookie's token: a leaked table does not log anybody in.
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    expires_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class Game(Base):
+    """A room and, once someone joins, its game. Times are milliseconds since 1970."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    spec: Mapped[str] = mapped_column(String(200))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    #: Not listed in the lobby: joined by its invite link only.
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    #: "x", "o" or "random" (settled when the opponent joins).
+    creator_side: Mapped[str] = mapped_column(String(8))
+    x_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    o_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    #: open (waiting for an opponent), playing, over, aborted, cancelled.
+    state: Mapped[str] = mapped_column(String(12), index=True)
+    #: The record's words: ongoing, x-wins, o-wins, draw.
+    result: Mapped[str] = mapped_column(String(12), default="ongoing")
+    #: normal, resignation, time, agreement, abandoned (None while it goes on).
+    termination: Mapped[str | None] = mapped_column(String(16))
+    #: The canonical move texts, space separated; `moves` has them row by row.
+    moves: Mapped[str] = mapped_column(Text, default="")
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    #: Counts every change (join, move, offer, result...): events carry it, and an
+    #: update applies only to the version it was computed from.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger)
+    clock_increment_ms: Mapped[int | None] = mapped_column(BigInteger)
+    x_ms: Mapped[int | None] = mapped_column(BigInteger)
+    o_ms: Mapped[int | None] = mapped_column(BigInteger)
+    #: When the player to move started thinking (the clock runs from there).
+    turn_started_at: Mapped[int | None] = mapped_column(BigInteger)
+    #: A standing offer and who made it ("x"/"o").
+    draw_offer: Mapped[str | None] = mapped_column(String(1))
+    takeback_offer: Mapped[str | None] = mapped_column(String(1))
+    rematch_offer: Mapped[str | None] = mapped_column(String(1))
+    rematch_id: Mapped[str | None] = mapped_column(String(16))
+    #: When a player's last socket closed (None: connected, or never was).
+    x_left_at: Mapped[int | None] = mapped_column(BigInteger)
+    o_left_at: Mapped[int | None] = mapped_column(BigInteger)
+    x_rating_before: Mapped[int | None] = mapped_column(Integer)
+    x_rating_after: Mapped[int | None] = mapped_column(Integer)
+    o_rating_before: Mapped[int | None] = mapped_column(Integer)
+    o_rating_after: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+    started_at: Mapped[int | None] = mapped_column(BigInteger)
+    ended_at: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Move(Base):
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    #: 1 for the first move of the game.
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    move: Mapped[str] = mapped_column(String(16))
+    played_at: Mapped[int] = mapped_column(BigInteger)
+    #: The mover's clock after the move (None without a clock).
+    clock_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Rating(Base):
+    """A player's Glicko-2 rating in one game (spec), on the Glicko scale."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    spec: Mapped[str] = mapped_column(String(200), primary_key=True, index=True)
+    rating: Mapped[float] = mapped_column()
+    deviation: Mapped[float] = mapped_column()
+    volatility: Mapped[float] = mapped_column()
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[int] = mapped_column(BigInteger)

@@ -1,0 +1,244 @@
+"""The websocket protocol: one socket per game (players and spectators) and one for
+the lobby. Messages are JSON objects with a "type".
+
+Client to server, on a game's socket (``/api/online/games/{id}/ws``):
+  {"type": "move", "move": "5", "ply": 3, "id": 7}  play a move; `ply` is the number of
+      plies the client saw played (a move for an older position is refused); `id` is
+      echoed in the answer
+  {"type": "resign" | "abort" | "draw-offer" | "draw-accept" | "draw-decline" |
+      "takeback-request" | "takeback-accept" | "takeback-decline" | "rematch-offer" |
+      "rematch-accept" | "rematch-decline" | "claim" | "flag"}
+  {"type": "resync"}   the whole state again;   {"type": "ping"}
+
+Server to client:
+  {"type": "hello", "you": "x" | "o" | null, "user": name | null}   first, once; "you" is
+      null for spectators and for a room's creator until the opponent joins (the
+      state's "x" and "o" names tell the sides from then on)
+  {"type": "state", "game": {...}}            the whole public state (on connect, resync)
+  {"type": "ack", "id", "kind", "version", "ply"}   the actor's change is committed
+  {"type": "event", "kind", "by", "move", "version", "ply", "deadline", "game": {...}}
+  {"type": "presence", "version", "ply", "away": {"x": ms | null, "o": ms | null}}
+  {"type": "error", "error": word, "message": text, "id"}   nothing was changed
+  {"type": "pong"}
+
+The version counts every change of the game: a client that sees one skipped sends
+"resync". Frames larger than `max_frame` close the socket (1009); a socket that keeps
+sending faster than its rate allows after being told is closed (1008).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketState
+
+from noughts.server.online.actions import ACTIONS, ActionError, Change
+from noughts.server.online.config import OnlineConfig
+from noughts.server.online.service import LOBBY, Online
+from noughts.server.online.sessions import COOKIE
+from noughts.server.online.storage.store import UserRow
+
+router = APIRouter()
+#: Events waiting for a slow socket before it is closed.
+_QUEUE = 512
+
+
+class _Socket:
+    """A websocket's outgoing queue (written by one task, in order) and its rate budget."""
+
+    def __init__(self, websocket: WebSocket, config: OnlineConfig) -> None:
+        self.ws = websocket
+        self.config = config
+        self.queue: asyncio.Queue[str] = asyncio.Queue(_QUEUE)
+        self.tokens = config.burst
+        self.stamp = time.monotonic()
+        self.refused = 0
+        self.closing = False
+        self.closer: asyncio.Future[None] | None = None
+
+    def push(self, text: str) -> None:
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.closing = True
+            self.closer = asyncio.ensure_future(self.close(1008, "too slow: events piled up"))
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.push(json.dumps(message))
+
+    def error(self, error: str, message: str, ref: Any = None) -> None:
+        self.send({"type": "error", "error": error, "message": message, "id": ref})
+
+    async def write(self) -> None:
+        while True:
+            text = await self.queue.get()
+            await self.ws.send_text(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closing = True
+        # What is queued (the error frame saying why) goes out first.
+        for _ in range(50):
+            if self.queue.empty():
+                break
+            await asyncio.sleep(0.01)
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(RuntimeError, OSError):
+                await self.ws.close(code, reason)
+
+    def allow(self) -> bool:
+        """Token bucket: `rate` messages a second, `burst` at once."""
+        now = time.monotonic()
+        self.tokens = min(self.config.burst, self.tokens + (now - self.stamp) * self.config.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+    async def receive(self) -> str | None:
+        """The next text message within the limits; None when the socket is done."""
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return None
+            text: str | None = message.get("text")
+            size = len(text) if text is not None else len(message.get("bytes") or b"")
+            if size > self.config.max_frame:
+                self.error("too-large", f"a message has at most {self.config.max_frame} bytes; closing")
+                await self.close(1009, "message too big")
+                return None
+            if not self.allow():
+                if self.refused > self.config.flood_close_after:
+                    self.error("flood", "too many messages; closing")
+                    await self.close(1008, "flooding")
+                    return None
+                self.error("rate-limited", f"too many messages: at most {self.config.rate:g} a second")
+                continue
+            if text is None:
+                self.error("text-only", "messages are JSON text frames")
+                continue
+            return text
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """Browsers send the page's Origin; a socket opened from another site's page would
+    otherwise ride on the player's cookie. Clients without an Origin are not browsers."""
+    origin = websocket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+def _parse(sock: _Socket, text: str) -> dict[str, Any] | None:
+    try:
+        message = json.loads(text)
+    except ValueError:
+        sock.error("bad-json", "the message is not valid JSON")
+        return None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        sock.error("bad-message", 'a message is a JSON object with a "type" string')
+        return None
+    return message
+
+
+async def _opened(websocket: WebSocket) -> tuple[Online, _Socket] | None:
+    online: Online = websocket.app.state.online
+    if not _same_origin(websocket):
+        await websocket.close(1008, "cross-site websocket refused")
+        return None
+    await online.start()
+    await websocket.accept()
+    return online, _Socket(websocket, online.config)
+
+
+@router.websocket("/api/online/games/{game_id}/ws")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    opened = await _opened(websocket)
+    if opened is None:
+        return
+    online, sock = opened
+    user = await online.user_for(websocket.cookies.get(COOKIE))
+    try:
+        row = await online.game(game_id)
+    except ActionError as e:
+        await websocket.send_text(json.dumps({"type": "error", "error": e.error, "message": e.message, "id": None}))
+        await websocket.close(4404, "no such game")
+        return
+    writer = asyncio.create_task(sock.write())
+    sock.send({"type": "hello", "you": row.side_of(user.id) if user else None, "user": user.name if user else None})
+    live = await online.attach(row, sock.push)
+    try:
+        if user is not None:
+            await online.arrived(live, user.id)
+        sock.send({"type": "state", "game": await online.snapshot(await online.game(game_id))})
+        while (text := await sock.receive()) is not None:
+            message = _parse(sock, text)
+            if message is not None:
+                await _handle(online, sock, game_id, user, message)
+    finally:
+        if user is not None:
+            await online.left(live, user.id)
+        await online.detach(live, sock.push)
+        writer.cancel()
+
+
+async def _handle(online: Online, sock: _Socket, game_id: str, user: UserRow | None, message: dict[str, Any]) -> None:
+    kind = message["type"]
+    ref = message.get("id")
+    if not (ref is None or (isinstance(ref, int | str) and len(str(ref)) <= 40)):
+        ref = None
+
+    def acknowledge(change: Change) -> None:
+        sock.send({"type": "ack", "id": ref, "kind": change.kind, "version": change.row.version, "ply": change.row.ply})
+
+    try:
+        if kind == "ping":
+            sock.send({"type": "pong", "id": ref})
+        elif kind == "resync":
+            sock.send({"type": "state", "game": await online.snapshot(await online.game(game_id))})
+        elif kind == "move":
+            move, ply = message.get("move"), message.get("ply")
+            if not isinstance(move, str) or not 0 < len(move) <= 16:
+                raise ActionError("bad-message", 'a move message has "move": the move text, e.g. "5"')
+            if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool) or ply < 0):
+                raise ActionError("bad-message", '"ply" is the number of plies played, 0 or more')
+            await online.move(game_id, user, move, ply, acknowledge)
+        elif kind in ACTIONS:
+            await online.act(game_id, user, kind, acknowledge)
+        else:
+            raise ActionError("unknown-type", f"unknown message type {kind[:40]!r}")
+    except ActionError as e:
+        sock.error(e.error, e.message, ref)
+        if e.error == "stale-ply":
+            sock.send({"type": "state", "game": await online.snapshot(await online.game(game_id))})
+
+
+@router.websocket("/api/online/lobby/ws")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The open rooms, sent whole on connect and whenever they change."""
+    opened = await _opened(websocket)
+    if opened is None:
+        return
+    online, sock = opened
+    writer = asyncio.create_task(sock.write())
+    sock.push(await online.lobby_message())
+    await online.fanout.subscribe(LOBBY, sock.push)
+    try:
+        while (text := await sock.receive()) is not None:
+            message = _parse(sock, text)
+            if message is None:
+                continue
+            if message["type"] == "ping":
+                sock.send({"type": "pong", "id": message.get("id")})
+            else:
+                sock.error("unknown-type", "the lobby socket only answers ping")
+    finally:
+        await online.fanout.unsubscribe(LOBBY, sock.push)
+        writer.cancel()

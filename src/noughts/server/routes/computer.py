@@ -1,0 +1,42 @@
+"""The computer's moves and analysis, computed in the worker pool."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from noughts.core import IllegalMoveError
+from noughts.server.models import AnalysisView, ComputerMove, ErrorBody, ThinkRequest
+from noughts.server.replay import Replayed, RequestError, replay
+from noughts.server.thinking import ThinkingPool
+from noughts.server.views import analysis_view, game_view
+
+router = APIRouter(
+    prefix="/api",
+    tags=["computer"],
+    responses={400: {"model": ErrorBody}, 422: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+)
+
+
+async def _analyze(request: Request, body: ThinkRequest) -> tuple[Replayed, AnalysisView]:
+    replayed = replay(body.spec, body.start, body.moves)
+    if replayed.state.is_over:
+        over = IllegalMoveError(f"the game is over ({replayed.state.status}): there is no move to think about")
+        raise RequestError("moves", over)
+    pool: ThinkingPool = request.app.state.thinking
+    analysis = await pool.analyze(body.spec, body.start, replayed.moves, body.level, body.time, body.seed)
+    return replayed, analysis_view(analysis, body.level, replayed.state.turn)
+
+
+@router.post("/computer", response_model=ComputerMove)
+async def computer_move(request: Request, body: ThinkRequest) -> ComputerMove:
+    """The move `level` plays after `moves` (within `time` seconds or the level's own
+    limit), its analysis, and the game after it."""
+    replayed, analysis = await _analyze(request, body)
+    after = replayed.then(analysis.best)
+    return ComputerMove(move=analysis.best, analysis=analysis, game=game_view(after))
+
+
+@router.post("/analysis", response_model=AnalysisView)
+async def analysis(request: Request, body: ThinkRequest) -> AnalysisView:
+    """Every legal move with its value for the player to move, best first: the hint."""
+    return (await _analyze(request, body))[1]

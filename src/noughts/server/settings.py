@@ -1,0 +1,25 @@
+"""How the web app is set up: what `noughts serve` passes to `create_app`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from noughts.server.online.config import OnlineConfig
+
+#: The page: static ES modules and CSS, served as they are (no build step).
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """`database` is the URL online play stores accounts and games in (None:
+    $NOUGHTS_DATABASE_URL, else an SQLite file in the user's data folder). `ai_workers`
+    sizes the thinking pool (None: one per core, at most four)."""
+
+    database: str | None = None
+    ai_workers: int | None = None
+    web_dir: Path = WEB_DIR
+    #: Online play's fan-out between server processes (None: this process only).
+    redis: str | None = None
+    online: OnlineConfig = field(default_factory=OnlineConfig)

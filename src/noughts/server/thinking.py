@@ -1,0 +1,92 @@
+"""The computer's thinking, in a pool of worker processes.
+
+A search holds its CPU for up to the level's time limit; run in the server's process it
+would stall every other request. So each request sends the game as plain text (spec,
+start position, moves) to a worker process, which replays it, builds the level's player
+there (kept per game and level, so that solved tables and caches are built once per
+worker) and sends the analysis back. The event loop only awaits the future.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from noughts.ai.base import AIPlayer, Analysis, Limits
+from noughts.ai.levels import level_player
+from noughts.core import Game
+from noughts.server.replay import replay
+
+#: Added to the thinking time before a request gives up on its worker: players stop on
+#: their own budget, and a table build or a cold worker may take some seconds more.
+GRACE_SECONDS = 30.0
+
+#: Players kept per (game, level, seed) in each worker; bounded, since seeds come from
+#: requests.
+_players: dict[tuple[Game[Any, Any], str, int | None], AIPlayer] = {}
+_MAX_PLAYERS = 64
+
+
+def think(spec: str, start: str | None, moves: list[str], level: str, time: float | None, seed: int | None) -> Analysis:
+    """Runs in a worker: the analysis of `level` of the position after `moves`.
+
+    The request was validated by the server already; errors here still surface as the
+    core's exceptions, which pickle back to the caller."""
+    state = replay(spec, start, moves).state
+    key = (state.game, level, seed)
+    player = _players.get(key)
+    if player is None:
+        if len(_players) >= _MAX_PLAYERS:
+            _players.clear()
+        player = _players[key] = level_player(state.game, level, seed)
+    return player.analyze(state, Limits(time=time))
+
+
+def _warm_up() -> None:
+    """Imports the players in a new worker before its first request needs them."""
+    import noughts.ai  # noqa: F401
+
+
+class ThinkingError(Exception):
+    """A worker did not answer within the thinking time and its grace, or died."""
+
+
+class ThinkingPool:
+    """A process pool for `think`, started lazily and shut down with the app."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or max(1, min(4, os.cpu_count() or 1))
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn, not fork: the server runs threads (uvicorn, asyncio), and forking a
+            # threaded process can copy a held lock into the child.
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
+            )
+        return self._executor
+
+    async def analyze(
+        self, spec: str, start: str | None, moves: list[str], level: str, time: float | None, seed: int | None
+    ) -> Analysis:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._pool(), think, spec, start, moves, level, time, seed)
+        budget = (time if time is not None else 10.0) + GRACE_SECONDS
+        try:
+            return await asyncio.wait_for(future, budget)
+        except TimeoutError:
+            raise ThinkingError(f"the computer did not answer within {budget:.0f} seconds") from None
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next request gets a new pool.
+            self.shutdown()
+            raise ThinkingError("the computer's worker process stopped; try again") from None
+
+    def shutdown(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,204 @@
+"""Positions and analyses as the page draws them: the API's answers, built from the core.
+
+The page knows no rules: it gets the board in a shape per family, every legal move with
+the cells it touches (so a click or a drop maps to a move text), the last move and the
+winner's line, all computed here from the states the core replayed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from noughts.ai.base import Analysis, Kind, Value
+from noughts.core import Player, State
+from noughts.games.geometry import line_masks
+from noughts.games.gobblet import Gobblet, GobbletState, Place, Shift
+from noughts.games.mnk import MnkState
+from noughts.games.qubic import QubicState
+from noughts.games.ultimate import UltimateState
+from noughts.server.catalog import TITLES
+from noughts.server.models import (
+    AnalysisView,
+    Board,
+    Figure,
+    Forget,
+    GameView,
+    GobbletBoard,
+    GridBoard,
+    Level,
+    Mark,
+    MoveAnalysis,
+    MoveRef,
+    QubicBoard,
+    UltimateBoard,
+    ValueView,
+)
+from noughts.server.replay import Replayed
+
+_LINES_3X3 = line_masks((3, 3), 3)
+
+
+def game_view(replayed: Replayed) -> GameView:
+    """The position after the moves of `replayed`, with what the page needs around it."""
+    state = replayed.state
+    game = replayed.game
+    last = replayed.move_values[-1] if replayed.move_values else None
+    line, boards = _winning_line(state, last)
+    return GameView(
+        spec=game.spec,
+        key=game.key,
+        title=TITLES[game.key],
+        start=replayed.start.to_text(),
+        position=state.to_text(),
+        moves=replayed.moves,
+        ply=len(replayed.move_values),
+        turn=_mark(state.turn),
+        status=state.status,  # type: ignore[arg-type]  # the core's four status words
+        result=state.outcome.describe() if state.outcome else None,
+        legal=[move_ref(state, m) for m in state.legal_moves()],
+        last_move=move_ref(replayed.states[-2], last) if last is not None else None,
+        winning_line=line,
+        winning_boards=boards,
+        board=_board(state),
+        forget=_forget(state),
+    )
+
+
+def _mark(player: Player) -> Mark:
+    return "x" if player is Player.X else "o"
+
+
+def _owner(player: Player | None) -> Mark | None:
+    return None if player is None else _mark(player)
+
+
+def move_ref(state: State[Any], move: Any) -> MoveRef:
+    """`move` (a move value of `state`'s game) with the cells it touches."""
+    text = state.game.move_text(move)
+    if isinstance(move, Place):
+        return MoveRef(text=text, cell=move.cell, size=move.size)
+    if isinstance(move, Shift):
+        top = state.top(move.src) if isinstance(state, GobbletState) else None
+        size = top[1] if top is not None else None
+        return MoveRef(text=text, cell=move.dst, source=move.src, size=size)
+    return MoveRef(text=text, cell=int(move))
+
+
+def _cells(state: MnkState | UltimateState | QubicState, count: int) -> list[Mark | None]:
+    return [_owner(state.cell(i)) for i in range(count)]
+
+
+def _board(state: State[Any]) -> Board:
+    if isinstance(state, MnkState):
+        g = state.game
+        return GridBoard(columns=g.m, rows=g.n, k=g.k, cells=_cells(state, g.cells))
+    if isinstance(state, UltimateState):
+        results: list[Any] = []
+        for b in range(9):
+            outcome = state.board_outcome(b)
+            results.append(None if outcome is None else _owner(outcome.winner) or "draw")
+        return UltimateBoard(
+            rule=state.game.rule,  # type: ignore[arg-type]  # validated by the game
+            cells=_cells(state, 81),
+            boards=results,
+            playable=state.playable_boards(),
+        )
+    if isinstance(state, QubicState):
+        return QubicBoard(n=state.game.n, d=state.game.d, cells=_cells(state, state.game.cells))
+    if isinstance(state, GobbletState):
+        stacks = [[Figure(player=_mark(p), size=s) for p, s in state.stack(c)] for c in range(9)]
+        hands: dict[Mark, list[int]] = {
+            "x": [state.hand(Player.X)[s] for s in (1, 2, 3)],
+            "o": [state.hand(Player.O)[s] for s in (1, 2, 3)],
+        }
+        assert isinstance(state.game, Gobblet)
+        return GobbletBoard(shifts=state.game.moves, stacks=stacks, hands=hands)
+    raise TypeError(f"no board view for {type(state).__name__}")
+
+
+def _winning_line(state: State[Any], last: Any) -> tuple[list[int], list[int]]:
+    """The winner's line as cells of the board (and, in ultimate, as boards)."""
+    if state.outcome is None or state.outcome.winner is None:
+        return [], []
+    winner = state.outcome.winner
+    if isinstance(state, QubicState):
+        return list(state.winning_line() or ()), []
+    if isinstance(state, MnkState):
+        marks = state.x if winner is Player.X else state.o
+        masks = state.game.through[last] if last is not None else state.game.lines
+        return _first_line(marks, masks), []
+    if isinstance(state, UltimateState):
+        if state.game.rule == "ultimate":
+            won = state.won_x if winner is Player.X else state.won_o
+            return [], _first_line(won, _LINES_3X3)
+        marks = state.x if winner is Player.X else state.o
+        board = last // 9 if last is not None else next(b for b in range(9) if _first_line(marks >> 9 * b, _LINES_3X3))
+        return [9 * board + c for c in _first_line(marks >> 9 * board & 511, _LINES_3X3)], []
+    if isinstance(state, GobbletState):
+        return _first_line(state.x_tops if winner is Player.X else state.o_tops, _LINES_3X3), []
+    return [], []
+
+
+def _first_line(marks: int, masks: tuple[int, ...]) -> list[int]:
+    for mask in masks:
+        if marks & mask == mask:
+            return [i for i in range(mask.bit_length()) if mask >> i & 1]
+    return []
+
+
+def _forget(state: State[Any]) -> Forget | None:
+    """Each player's marks oldest first; the oldest goes when a player who already has
+    `keep` marks (in that local board, in ultimate) places another."""
+    per_board: tuple[tuple[tuple[int, ...], ...], ...]
+    if isinstance(state, MnkState) and state.ages is not None:
+        per_board = tuple((order,) for order in state.ages)
+    elif isinstance(state, UltimateState) and state.ages is not None:
+        per_board = state.ages
+    else:
+        return None
+    keep: int = state.game.keep
+    ages: dict[Mark, list[int]] = {}
+    vanishing: dict[Mark, list[int]] = {}
+    marks: tuple[Mark, Mark] = ("x", "o")
+    for mark, boards in zip(marks, per_board, strict=True):
+        ages[mark] = [m for order in boards for m in order]
+        vanishing[mark] = [order[0] for order in boards if len(order) >= keep]
+    return Forget(keep=keep, ages=ages, vanishing=vanishing)
+
+
+# -- analysis ---------------------------------------------------------------------
+
+
+def value_view(value: Value) -> ValueView:
+    return ValueView.model_validate({"kind": value.kind.value, "text": value.text, "plies": value.plies})
+
+
+def bar_for_x(value: Value, turn: Player) -> float:
+    """A value for the player to move as a number for x in [-1, 1]: exact results at
+    the ends, estimates squashed (s / (1 + |s|)) so that every evaluator's scale fits."""
+    if value.kind is Kind.WIN:
+        mover = 1.0
+    elif value.kind is Kind.LOSS:
+        mover = -1.0
+    elif value.kind is Kind.SCORE:
+        mover = value.score / (1 + abs(value.score))
+    else:
+        mover = 0.0
+    return round(mover if turn is Player.X else -mover, 4) + 0.0  # + 0.0: never -0.0
+
+
+def analysis_view(analysis: Analysis, level: Level, turn: Player) -> AnalysisView:
+    return AnalysisView(
+        level=level,
+        player=analysis.player,
+        best=analysis.moves[0].text,
+        value=value_view(analysis.value),
+        bar=bar_for_x(analysis.value, turn),
+        moves=[
+            MoveAnalysis(text=i.text, value=value_view(i.value), visits=i.visits, note=i.note) for i in analysis.moves
+        ],
+        pv=analysis.pv,
+        depth=analysis.depth,
+        nodes=analysis.nodes,
+        time=round(analysis.time, 4),
+    )

@@ -1,0 +1,37 @@
+// The server's API. Every game request carries the whole game (spec, start, moves):
+// the server replays and validates it and keeps nothing.
+
+export class ApiError extends Error {
+  constructor(message, status, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function call(path, body) {
+  let response;
+  try {
+    response = await fetch(path, body === undefined ? {} : {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("the server cannot be reached", 0, null);
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(data?.message || `the server answered ${response.status}`, response.status, data);
+  return data;
+}
+
+const game = (g) => ({ spec: g.spec, start: g.start ?? null, moves: g.moves });
+
+export const api = {
+  catalogue: () => call("/api/games"),
+  newGame: (spec, moves = [], start = null) => call("/api/new", { spec, start, moves }),
+  position: (g) => call("/api/position", game(g)),
+  play: (g, move) => call("/api/play", { ...game(g), move }),
+  computer: (g, level, time = null) => call("/api/computer", { ...game(g), level, time }),
+  analysis: (g, level, time = null) => call("/api/analysis", { ...game(g), level, time }),
+};

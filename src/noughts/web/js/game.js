@@ -1,0 +1,428 @@
+// The game page: the board, and around it the turn, the result, the move list (click
+// to review), undo, new game, hint and evaluation, the rules and the keyboard.
+//
+// The page holds the game as spec + moves and asks the server for every position;
+// it keeps the positions it was given (one per ply) for review and undo.
+
+import { api } from "./api.js";
+import { GobbletBoard } from "./boards/gobblet.js";
+import { GridBoard } from "./boards/grid.js";
+import { QubicBoard } from "./boards/qubic.js";
+import { UltimateBoard } from "./boards/ultimate.js";
+import { h } from "./dom.js";
+import { effect as playEffect } from "./sound.js";
+
+/** Sound is a garnish: a failing audio stack must never stop a move. */
+function effect(name) {
+  try {
+    playEffect(name);
+  } catch (e) {
+    console.warn("sound failed:", e);
+  }
+}
+
+const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
+const HINT_SECONDS = 1;
+const LEVELS = ["easy", "medium", "hard", "max"];
+
+export class GamePage {
+  constructor(root, catalogue, params, { toast }) {
+    this.root = root;
+    this.toast = toast;
+    this.spec = params.get("spec") || "classic";
+    this.key = this.spec.split(/[:\s]/)[0];
+    this.info = catalogue.games.find((g) => g.key === this.key) || null;
+    this.title = this.info ? this.info.title : this.spec;
+    this.mode = params.get("mode") === "computer" ? "computer" : "local";
+    this.level = LEVELS.includes(params.get("level")) ? params.get("level") : "medium";
+    this.human = params.get("side") === "o" ? "o" : "x";
+    // A game can be opened part-way: #/play?spec=classic&moves=5,1 (links to positions).
+    this.initialMoves = (params.get("moves") || "").split(",").filter(Boolean);
+    this.localFirst = 1; // in two-player games: which player (1 or 2) has X
+    this.views = [];
+    this.reviewing = null;
+    this.thinking = false;
+    this.token = 0; // bumped to drop answers that arrive after undo or a new game
+    this.evaluation = null;
+    this.hint = null;
+    this.selection = null;
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener("keydown", this.keys);
+    this.layout();
+    this.start();
+  }
+
+  destroy() {
+    this.token++;
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  redraw() {
+    if (this.views.length) this.render();
+  }
+
+  get view() {
+    return this.views[this.views.length - 1];
+  }
+
+  get game() {
+    return { spec: this.view.spec, start: this.view.start, moves: this.view.moves };
+  }
+
+  // -- layout ------------------------------------------------------------------------
+
+  layout() {
+    this.boardBox = h("div", { class: "board-box" });
+    this.banner = h("div", { class: "result-banner", id: "result", hidden: true, role: "status" });
+    this.reviewBar = h("div", { class: "review-bar", hidden: true });
+    this.status = h("p", { class: "status", id: "status", "aria-live": "polite" });
+    this.players = h("p", { class: "players" });
+    this.lastMove = h("p", { class: "last-move", id: "last-move" });
+    this.evalBar = h("div", { class: "eval-fill" });
+    this.evalText = h("span", { class: "eval-text", id: "eval-text" }, "no evaluation yet: ask for a hint");
+    this.hintList = h("ol", { class: "hint-moves" });
+    this.moveList = h("ol", { class: "move-list", id: "move-list", "aria-label": "moves" });
+    this.moveInput = h("input", { id: "move-input", type: "text", autocomplete: "off", spellcheck: "false", "aria-label": "type a move" });
+    const button = (id, label, key, action) =>
+      h("button", { class: "button", id, type: "button", onclick: action, title: `${label} (${key})`, "aria-keyshortcuts": key }, label, h("kbd", {}, key));
+    this.buttons = {
+      undo: button("undo", "Undo", "u", () => this.undo()),
+      hint: button("hint", "Hint", "h", () => this.askHint()),
+      fresh: button("new-game", "New game", "n", () => this.newGame()),
+    };
+    const specLabel = this.spec.includes(":") ? this.spec.split(":").slice(1).join(" · ") : "";
+    this.root.replaceChildren(
+      h(
+        "section",
+        { class: `page game-page game-${this.key}` },
+        h(
+          "div",
+          { class: "board-column" },
+          h("div", { class: "game-head" }, h("h1", {}, this.title), specLabel ? h("span", { class: "chip" }, specLabel) : null),
+          this.status,
+          h("div", { class: "board-wrap" }, this.boardBox, this.banner),
+          this.reviewBar,
+        ),
+        h(
+          "aside",
+          { class: "panel" },
+          this.players,
+          this.lastMove,
+          h("div", { class: "actions" }, this.buttons.undo, this.buttons.hint, this.buttons.fresh),
+          h(
+            "form",
+            { class: "move-form", onsubmit: (e) => (e.preventDefault(), this.typed()) },
+            h("label", { for: "move-input" }, "Move"),
+            this.moveInput,
+            h("button", { class: "button", type: "submit" }, "Play"),
+          ),
+          h(
+            "section",
+            { class: "evaluation", "aria-label": "evaluation" },
+            h("h2", {}, "Evaluation"),
+            h("div", { class: "eval-bar", title: "X's side to the left, O's to the right" }, this.evalBar),
+            this.evalText,
+            this.hintList,
+          ),
+          h("section", { class: "moves" }, h("h2", {}, "Moves"), this.moveList),
+          h(
+            "details",
+            { class: "rules" },
+            h("summary", {}, "Rules"),
+            (this.info?.rules || []).map((p) => h("p", {}, p)),
+            this.info ? h("p", { class: "notation" }, h("strong", {}, "Notation: "), this.info.notation) : null,
+          ),
+          h(
+            "details",
+            { class: "keys" },
+            h("summary", {}, "Keyboard"),
+            h(
+              "dl",
+              {},
+              [
+                ["Tab, arrows", "move around the board"],
+                ["Enter, Space", "play the focused cell"],
+                this.key === "gobblet" || this.key === "matryoshka" ? ["S, M, L", "pick a figure from your hand; Esc drops it"] : null,
+                ["u / h / n", "undo / hint / new game"],
+                ["[ and ]", "step through the moves; Esc returns"],
+                ["/", "type a move"],
+              ].filter(Boolean).map(([k, d]) => [h("dt", {}, k), h("dd", {}, d)]),
+            ),
+          ),
+          h("a", { class: "button subtle", href: "#/" }, "← All games"),
+        ),
+      ),
+    );
+  }
+
+  // -- the game ----------------------------------------------------------------------
+
+  async start() {
+    const token = ++this.token;
+    try {
+      const moves = this.initialMoves;
+      this.initialMoves = [];
+      const views = await Promise.all([...Array(moves.length + 1).keys()].map((n) => api.newGame(this.spec, moves.slice(0, n))));
+      if (token !== this.token) return;
+      this.views = views;
+      this.spec = views[0].spec;
+    } catch (e) {
+      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "This game cannot start"), h("p", { class: "error", id: "error" }, e.message), h("a", { class: "button", href: "#/" }, "Choose a game")));
+      return;
+    }
+    const Board = BOARDS[this.view.board.kind];
+    this.boardBox.replaceChildren();
+    this.board = new Board(this.boardBox, { onMove: (text) => this.play(text), onSelect: (s) => s && effect("select") });
+    this.reviewing = null;
+    this.evaluation = null;
+    this.hint = null;
+    this.moveInput.placeholder = this.view.legal.length ? `e.g. ${this.view.legal[Math.floor(this.view.legal.length / 2)].text}` : "";
+    this.render();
+    this.computerTurn();
+  }
+
+  newGame() {
+    // The first player alternates: the sides swap with every new game.
+    if (this.mode === "computer") this.human = this.human === "x" ? "o" : "x";
+    else this.localFirst = 3 - this.localFirst;
+    this.start();
+  }
+
+  humanToMove() {
+    const v = this.view;
+    return v.status === "ongoing" && (this.mode === "local" || v.turn === this.human);
+  }
+
+  async play(text) {
+    if (this.thinking || this.reviewing !== null || !this.humanToMove()) return;
+    const token = this.token;
+    let next;
+    try {
+      next = await api.play(this.game, text);
+    } catch (e) {
+      effect("error");
+      this.toast(e.message, "error");
+      return;
+    }
+    if (token !== this.token) return;
+    this.push(next);
+    this.computerTurn();
+  }
+
+  typed() {
+    const text = this.moveInput.value.trim();
+    if (!text) return;
+    if (this.reviewing !== null) this.reviewing = null;
+    if (!this.humanToMove() || this.thinking) {
+      this.toast(this.view.status === "ongoing" ? "wait for your turn" : "the game is over: start a new one", "error");
+      return;
+    }
+    this.moveInput.value = "";
+    this.play(text);
+  }
+
+  push(next) {
+    this.views.push(next);
+    this.hint = null;
+    this.hintList.replaceChildren();
+    const mover = next.turn === "x" ? "o" : "x";
+    effect(mover);
+    if (next.status !== "ongoing") {
+      const winner = next.status === "draw" ? null : next.status[0];
+      effect(!winner ? "draw" : this.mode === "computer" && winner !== this.human ? "loss" : "win");
+    }
+    this.render();
+  }
+
+  async computerTurn() {
+    const v = this.view;
+    if (this.mode !== "computer" || v.status !== "ongoing" || v.turn === this.human) return;
+    const token = ++this.token;
+    this.thinking = true;
+    this.render();
+    let answer;
+    try {
+      answer = await api.computer(this.game, this.level);
+    } catch (e) {
+      if (token !== this.token) return;
+      this.thinking = false;
+      this.toast(`The computer could not move: ${e.message}`, "error");
+      this.render();
+      return;
+    }
+    if (token !== this.token) return;
+    this.thinking = false;
+    this.evaluation = { analysis: answer.analysis, turn: v.turn };
+    this.push(answer.game);
+  }
+
+  undo() {
+    if (this.views.length <= 1) return;
+    this.token++; // forget a computer move on its way
+    this.thinking = false;
+    this.reviewing = null;
+    this.views.pop();
+    // Against the computer, take back to the last position where it is your turn.
+    if (this.mode === "computer") while (this.views.length > 1 && this.view.turn !== this.human) this.views.pop();
+    this.hint = null;
+    this.hintList.replaceChildren();
+    this.render();
+    this.computerTurn(); // when you play O and undid everything, the computer opens again
+  }
+
+  async askHint() {
+    if (this.view.status !== "ongoing" || this.thinking) return;
+    const token = this.token;
+    const turn = this.view.turn;
+    this.buttons.hint.disabled = true;
+    try {
+      const analysis = await api.analysis(this.game, "max", HINT_SECONDS);
+      if (token !== this.token) return;
+      this.evaluation = { analysis, turn };
+      this.hint = analysis.best;
+      this.hintList.replaceChildren(
+        ...analysis.moves.slice(0, 3).map((m) => h("li", {}, h("code", {}, m.text), " ", m.value.text)),
+      );
+      this.render();
+    } catch (e) {
+      this.toast(e.message, "error");
+    } finally {
+      this.buttons.hint.disabled = false;
+    }
+  }
+
+  review(ply) {
+    this.reviewing = ply >= this.views.length - 1 ? null : Math.max(0, ply);
+    this.render();
+  }
+
+  // -- drawing -----------------------------------------------------------------------
+
+  playerName(mark) {
+    if (this.mode === "computer") return mark === this.human ? "You" : `Computer (${this.level})`;
+    const number = mark === "x" ? this.localFirst : 3 - this.localFirst;
+    return `Player ${number}`;
+  }
+
+  render() {
+    const live = this.view;
+    const shown = this.reviewing === null ? live : this.views[this.reviewing];
+    const interactive = this.reviewing === null && !this.thinking && this.humanToMove();
+    this.board.render(shown, { interactive, hint: this.reviewing === null ? this.hint : null });
+    this.boardBox.classList.toggle("waiting", this.thinking);
+    this.boardBox.dataset.turn = shown.turn;
+
+    const turnName = this.playerName(live.turn);
+    if (live.status !== "ongoing") this.status.textContent = this.resultText(live);
+    else if (this.thinking) this.status.textContent = `${turnName} is thinking…`;
+    else this.status.textContent = `${turnName === "You" ? "Your" : `${turnName}'s`} move (${live.turn.toUpperCase()})`;
+    this.status.dataset.turn = live.status === "ongoing" ? live.turn : live.status === "draw" ? "" : live.status[0];
+    this.status.classList.toggle("thinking", this.thinking);
+
+    this.players.replaceChildren(
+      h("span", { class: ["who", "who-x", live.status === "ongoing" && live.turn === "x" && "to-move"] }, `X · ${this.playerName("x")}`),
+      h("span", { class: ["who", "who-o", live.status === "ongoing" && live.turn === "o" && "to-move"] }, `O · ${this.playerName("o")}`),
+    );
+    const last = shown.last_move;
+    this.lastMove.textContent = last ? `Last move: ${shown.turn === "x" ? "O" : "X"} ${last.text}` : "No move yet";
+
+    this.banner.hidden = live.status === "ongoing" || this.reviewing !== null;
+    if (!this.banner.hidden) {
+      this.banner.replaceChildren(
+        h("strong", {}, this.resultText(live)),
+        h("button", { class: "button primary", type: "button", onclick: () => this.newGame() }, "New game"),
+        h("button", { class: "button", type: "button", onclick: () => (this.banner.hidden = true) }, "See the board"),
+      );
+      this.banner.dataset.outcome = live.status;
+    }
+
+    this.reviewBar.hidden = this.reviewing === null;
+    if (this.reviewing !== null) {
+      this.reviewBar.replaceChildren(
+        h("span", {}, this.reviewing === 0 ? "Reviewing the start" : `Reviewing after move ${this.reviewing}`),
+        h("button", { class: "button", type: "button", onclick: () => this.review(this.reviewing - 1), disabled: this.reviewing === 0 }, "◀"),
+        h("button", { class: "button", type: "button", onclick: () => this.review(this.reviewing + 1) }, "▶"),
+        h("button", { class: "button primary", type: "button", onclick: () => this.review(Infinity) }, "Back to the game"),
+      );
+    }
+
+    this.drawMoves();
+    this.drawEvaluation();
+    this.buttons.undo.disabled = this.views.length <= 1;
+    this.buttons.hint.disabled = live.status !== "ongoing" || this.thinking;
+  }
+
+  resultText(v) {
+    if (v.status === "draw") return v.result && v.result !== "draw" ? `Draw (${v.result.replace(/^draw:?\s*/, "")})` : "Draw";
+    const winner = v.status[0];
+    if (this.mode === "computer") return winner === this.human ? "You win!" : "The computer wins";
+    return `${this.playerName(winner)} (${winner.toUpperCase()}) wins!`;
+  }
+
+  drawMoves() {
+    const moves = this.view.moves;
+    const current = this.reviewing === null ? moves.length : this.reviewing;
+    const startTurn = this.views[0].turn;
+    const items = [];
+    for (let i = 0; i < moves.length; i++) {
+      const mark = (i % 2 === 0) === (startTurn === "x") ? "x" : "o";
+      items.push(
+        h(
+          "li",
+          { class: `ply ply-${mark}` },
+          h(
+            "button",
+            { type: "button", class: ["move", current === i + 1 && "current"], "data-ply": i + 1, onclick: () => this.review(i + 1), title: `show the position after move ${i + 1}` },
+            h("span", { class: "num" }, `${i + 1}.`),
+            ` ${mark.toUpperCase()} ${moves[i]}`,
+          ),
+        ),
+      );
+    }
+    this.moveList.replaceChildren(
+      h("li", { class: "ply" }, h("button", { type: "button", class: ["move", current === 0 && "current"], "data-ply": 0, onclick: () => this.review(0) }, "start")),
+      ...items,
+    );
+    this.moveList.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
+  }
+
+  drawEvaluation() {
+    const e = this.evaluation;
+    if (!e) {
+      this.evalBar.style.width = "50%";
+      this.evalText.textContent = "no evaluation yet: ask for a hint";
+      return;
+    }
+    const { analysis, turn } = e;
+    this.evalBar.style.width = `${50 + 50 * analysis.bar}%`;
+    const who = turn.toUpperCase();
+    const value = analysis.value;
+    const text = value.kind === "draw" ? "a draw with best play" : value.kind === "win" ? `${who} can force a win (${value.text})` : value.kind === "loss" ? `${who === "X" ? "O" : "X"} can force a win` : `${value.text} for ${who}`;
+    this.evalText.textContent = `${text} · ${analysis.player}, ${analysis.time.toFixed(2)} s`;
+  }
+
+  // -- keyboard ----------------------------------------------------------------------
+
+  onKey(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const typing = e.target.closest?.("input, select, textarea");
+    if (typing) {
+      if (e.key === "Escape") e.target.blur();
+      return;
+    }
+    const actions = {
+      u: () => this.undo(),
+      h: () => this.askHint(),
+      n: () => this.newGame(),
+      "[": () => this.review((this.reviewing ?? this.views.length - 1) - 1),
+      "]": () => this.reviewing !== null && this.review(this.reviewing + 1),
+      Escape: () => this.reviewing !== null && this.review(Infinity),
+      "/": () => this.moveInput.focus(),
+    };
+    const action = actions[e.key];
+    if (action) {
+      e.preventDefault();
+      action();
+    }
+  }
+}

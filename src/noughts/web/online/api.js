@@ -1,0 +1,50 @@
+// Online play's HTTP API. Errors carry the server's word, message and field.
+
+export class OnlineError extends Error {
+  constructor(message, status, body) {
+    super(message);
+    this.status = status;
+    this.error = body?.error || null;
+    this.field = body?.field || null;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new OnlineError("the server cannot be reached", 0, null);
+  }
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new OnlineError(data?.message || `the server answered ${response.status}`, response.status, data);
+  return data;
+}
+
+export const online = {
+  me: () => call("GET", "/api/online/me"),
+  signUp: (name, password) => call("POST", "/api/online/signup", { name, password }),
+  logIn: (name, password) => call("POST", "/api/online/login", { name, password }),
+  guest: () => call("POST", "/api/online/guest"),
+  logOut: () => call("POST", "/api/online/logout"),
+  createRoom: (room) => call("POST", "/api/online/rooms", room),
+  rooms: () => call("GET", "/api/online/rooms"),
+  game: (id) => call("GET", `/api/online/games/${encodeURIComponent(id)}`),
+  join: (id) => call("POST", `/api/online/games/${encodeURIComponent(id)}/join`),
+  close: (id) => call("DELETE", `/api/online/games/${encodeURIComponent(id)}`),
+  profile: (name) => call("GET", `/api/online/users/${encodeURIComponent(name)}`),
+  leaderboard: (spec) => call("GET", `/api/online/leaderboard?game=${encodeURIComponent(spec)}`),
+  catalogue: () => call("GET", "/api/games"),
+  position: (spec, moves) => call("POST", "/api/position", { spec, start: null, moves }),
+};
+
+/** A websocket URL on this server. */
+export function socketUrl(path) {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+}

@@ -1,0 +1,273 @@
+// A game online: the waiting room until the opponent arrives, then the live board over
+// the game's websocket, for players and spectators alike. The server is the authority:
+// the page sends moves and offers and draws whatever state the server sends back.
+
+import { GobbletBoard } from "/static/js/boards/gobblet.js";
+import { GridBoard } from "/static/js/boards/grid.js";
+import { QubicBoard } from "/static/js/boards/qubic.js";
+import { UltimateBoard } from "/static/js/boards/ultimate.js";
+import { h, markSvg } from "/static/js/dom.js";
+import { online, socketUrl } from "./api.js";
+
+const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
+const ENDINGS = { normal: "", resignation: " by resignation", time: " on time", agreement: " by agreement", abandoned: ": the opponent left" };
+
+export function resultText(game) {
+  if (game.state === "aborted") return "Game aborted";
+  if (game.state === "cancelled") return "Room closed";
+  if (game.result === "draw") return `Draw${ENDINGS[game.termination] || ""}`;
+  const winner = game.result === "x-wins" ? game.x : game.o;
+  return `${winner?.name ?? "?"} wins${ENDINGS[game.termination] || ""}`;
+}
+
+function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 100)) / 10;
+  const minutes = Math.floor(total / 60);
+  const seconds = total - minutes * 60;
+  return total < 10 ? seconds.toFixed(1) : `${minutes}:${String(Math.floor(seconds)).padStart(2, "0")}`;
+}
+
+export class LivePage {
+  constructor(root, id, context) {
+    this.root = root;
+    this.id = id;
+    this.context = context;
+    this.game = null;
+    this.board = null;
+    this.destroyed = false;
+    this.ref = 0;
+    this.retry = 500;
+    this.ticker = setInterval(() => this.tick(), 200);
+    this.start();
+  }
+
+  destroy() {
+    this.destroyed = true;
+    clearInterval(this.ticker);
+    this.socket?.close();
+  }
+
+  get me() {
+    return this.context.session.user;
+  }
+
+  /** "x" or "o" when the logged-in user plays this game, else null. */
+  get side() {
+    if (!this.me || !this.game) return null;
+    if (this.game.x?.name === this.me.name) return "x";
+    if (this.game.o?.name === this.me.name) return "o";
+    return null;
+  }
+
+  async start() {
+    try {
+      this.apply(await online.game(this.id));
+    } catch (e) {
+      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "No such game"), h("p", { class: "error" }, e.message), h("a", { class: "button", href: "#/" }, "Back to the lobby")));
+      return;
+    }
+    this.connect();
+  }
+
+  connect() {
+    const socket = (this.socket = new WebSocket(socketUrl(`/api/online/games/${encodeURIComponent(this.id)}/ws`)));
+    socket.onopen = () => {
+      this.retry = 500;
+      this.connected = true;
+      this.render();
+    };
+    socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    socket.onclose = () => {
+      this.connected = false;
+      if (this.destroyed) return;
+      this.render();
+      // Reconnecting brings the whole state back (the server sends it on connect).
+      setTimeout(() => !this.destroyed && this.connect(), this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    };
+  }
+
+  send(message) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ ...message, id: ++this.ref }));
+    else this.context.toast("not connected: reconnecting…", "error");
+  }
+
+  receive(message) {
+    if (message.type === "state") this.apply(message.game);
+    else if (message.type === "event") {
+      if (this.game && message.version <= this.game.version) return; // already seen
+      if (this.game && message.version > this.game.version + 1) this.send({ type: "resync" }); // a gap
+      this.apply(message.game);
+      this.announce(message);
+    } else if (message.type === "presence" && this.game) {
+      this.game.away = message.away;
+      this.render();
+    } else if (message.type === "error") {
+      this.context.toast(message.message, "error");
+    }
+  }
+
+  announce(event) {
+    const who = event.by && this.game[event.by]?.name;
+    const mine = event.by && event.by === this.side;
+    if (event.kind === "rematch-accept" && this.game.rematch_id && this.side) {
+      this.context.navigate(`#/game/${this.game.rematch_id}`);
+    } else if (!mine && who && ["draw-offer", "takeback-request", "rematch-offer", "draw-decline", "takeback-decline", "rematch-decline"].includes(event.kind)) {
+      this.context.toast(`${who}: ${event.kind.replace("-", " ")}`);
+    }
+  }
+
+  apply(game) {
+    this.game = game;
+    this.receivedAt = Date.now();
+    document.title = `${game.title} · Online · Noughts`;
+    this.render();
+  }
+
+  // -- drawing --------------------------------------------------------------------------
+
+  render() {
+    if (!this.game) return;
+    const game = this.game;
+    if (game.state === "open" || game.state === "cancelled") {
+      this.board = null;
+      this.root.replaceChildren(this.waiting(game));
+      return;
+    }
+    if (!this.board || !this.root.contains(this.boardBox)) {
+      this.boardBox = h("div", { class: "board-box", id: "board" });
+      const Board = BOARDS[game.view.board.kind];
+      this.board = new Board(this.boardBox, { onMove: (text) => this.send({ type: "move", move: text, ply: this.game.ply }) });
+      this.sidePanel = h("aside", { class: "panel", id: "side-panel" });
+      this.root.replaceChildren(h("section", { class: "page live" }, h("div", { class: "board-wrap" }, this.boardBox), this.sidePanel));
+    }
+    const interactive = game.state === "playing" && this.side !== null && game.view.turn === this.side && game.view.status === "ongoing";
+    this.board.render(game.view, { interactive, hint: null });
+    this.sidePanel.replaceChildren(...this.panel(game, interactive));
+    this.tick();
+  }
+
+  waiting(game) {
+    const mine = this.me && game.creator === this.me.name;
+    const link = `${location.origin}/online#/game/${game.id}`;
+    if (game.state === "cancelled") {
+      return h("section", { class: "page waiting-room" }, h("h1", {}, "This room was closed"), h("a", { class: "button", href: "#/" }, "Back to the lobby"));
+    }
+    const details = `${game.title} · ${game.rated ? "rated" : "casual"}${game.clock ? ` · ${game.clock.initial_ms / 60000}+${game.clock.increment_ms / 1000}` : ""}`;
+    if (mine) {
+      const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-label": "invite link", onfocus: (e) => e.target.select() });
+      const copy = async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          this.context.toast("Link copied");
+        } catch {
+          input.select();
+        }
+      };
+      return h(
+        "section",
+        { class: "page waiting-room", id: "waiting" },
+        h("h1", {}, "Waiting for an opponent…"),
+        h("div", { class: "spinner", "aria-hidden": "true" }),
+        h("p", {}, details, game.private ? " · private" : ""),
+        h("p", {}, "Send this link to a friend, or wait for someone from the lobby:"),
+        h("div", { class: "invite" }, input, h("button", { class: "button", type: "button", onclick: copy }, "Copy")),
+        h("button", { class: "button subtle", type: "button", onclick: async () => { await online.close(game.id); this.context.navigate("#/"); } }, "Close the room"),
+      );
+    }
+    const join = async () => {
+      try {
+        if (!this.me) {
+          await online.guest();
+          await this.context.refreshAccount();
+        }
+        this.apply(await online.join(game.id));
+      } catch (e) {
+        this.context.toast(e.message, "error");
+      }
+    };
+    const side = game.creator_side === "random" ? "sides are drawn at random" : `${game.creator} plays ${game.creator_side.toUpperCase()}`;
+    const next = encodeURIComponent(`/game/${game.id}`);
+    return h(
+      "section",
+      { class: "page waiting-room", id: "invitation" },
+      h("h1", {}, `${game.creator} invites you to play`),
+      h("p", {}, details, " · ", side),
+      this.me
+        ? h("button", { class: "button primary", type: "button", id: "join", onclick: join }, `Join as ${this.me.name}`)
+        : h("div", { class: "row" }, h("a", { class: "button primary", href: `#/login?next=${next}` }, "Log in to join"), " ", h("a", { class: "button", href: `#/signup?next=${next}` }, "Sign up"), " ", h("button", { class: "button", type: "button", id: "join", onclick: join }, game.rated ? "Join as a guest (casual only)" : "Join as a guest")),
+    );
+  }
+
+  seat(game, mark) {
+    const player = game[mark];
+    const toMove = game.state === "playing" && game.view.turn === mark;
+    const away = game.state === "playing" && game.away?.[mark];
+    const change = player?.rating_after != null ? player.rating_after - player.rating_before : null;
+    return h(
+      "div",
+      { class: ["seat", `seat-${mark}`, toMove && "to-move"], id: `seat-${mark}` },
+      h("span", {}, markSvg(mark, "seat-mark"), " ", player ? h("a", { class: "name", href: `#/u/${encodeURIComponent(player.name)}` }, player.name) : "?",
+        change !== null ? h("small", { class: "muted" }, ` ${player.rating_after} (${change >= 0 ? "+" : ""}${change})`) : null,
+        away ? h("span", { class: "away" }, " · away") : null),
+      game.clock ? h("span", { class: "clock", "data-clock": mark }, clockText(game.clock[`${mark}_ms`])) : null,
+    );
+  }
+
+  panel(game, interactive) {
+    const side = this.side;
+    const them = side === "x" ? "o" : "x";
+    const out = [h("h2", {}, game.title, game.rated ? " · rated" : " · casual"), this.seat(game, "x"), this.seat(game, "o")];
+    const status = h("p", { class: "status", id: "status", "data-turn": game.state === "playing" ? game.view.turn : null, "aria-live": "polite" });
+    if (game.state === "playing") {
+      const mover = game[game.view.turn]?.name;
+      status.textContent = interactive ? "Your move" : side ? `${mover} to move` : `${mover} to move · you are watching`;
+    } else {
+      status.textContent = "";
+    }
+    out.push(status);
+    if (game.state !== "playing") out.push(h("div", { class: "game-over", id: "result", role: "status" }, h("strong", {}, resultText(game)), h("small", { class: "muted" }, `${game.ply} moves`)));
+    const button = (label, type, attrs = {}) => h("button", { class: "button", type: "button", "data-action": type, onclick: () => this.send({ type }), ...attrs }, label);
+    if (side && game.state === "playing") {
+      for (const [kind, what] of [["draw", "a draw"], ["takeback", "to take back a move"]]) {
+        if (game.offers[kind] === them) out.push(h("div", { class: "offer", id: `offer-${kind}` }, `${game[them].name} asks for ${what}`, button("Accept", `${kind}-accept`), button("Decline", `${kind}-decline`)));
+        else if (game.offers[kind] === side) out.push(h("p", { class: "muted" }, `You asked for ${what}.`));
+      }
+      const actions = [button("Resign", "resign"), button("Offer draw", "draw-offer"), button("Take back", "takeback-request")];
+      if (game.ply < 2) actions.push(button("Abort", "abort"));
+      if (game.away?.[them]) actions.push(button("Claim the game", "claim"));
+      out.push(h("div", { class: "actions" }, ...actions));
+    }
+    if (side && (game.state === "over" || game.state === "aborted")) {
+      if (game.rematch_id) out.push(h("a", { class: "button primary", href: `#/game/${game.rematch_id}` }, "Go to the rematch"));
+      else if (game.offers.rematch === them) out.push(h("div", { class: "offer", id: "offer-rematch" }, `${game[them].name} offers a rematch`, button("Accept", "rematch-accept"), button("Decline", "rematch-decline")));
+      else if (game.offers.rematch === side) out.push(h("p", { class: "muted" }, "Rematch offered…"));
+      else out.push(button("Rematch (colours swap)", "rematch-offer", { class: "button primary" }));
+    }
+    out.push(h("h2", {}, "Moves"), h("ol", { class: "move-list", id: "moves" }, ...game.moves.map((m, i) => h("li", { class: i % 2 ? "ply-o" : "ply-x" }, h("span", { class: "move" }, h("span", { class: "num" }, `${i + 1}. `), m)))));
+    if (game.state !== "playing") {
+      out.push(
+        h("p", {},
+          h("a", { href: `#/replay/${game.id}` }, "Replay"), " · ",
+          h("a", { href: `/api/online/games/${game.id}/record`, download: "" }, "Export record"), " · ",
+          h("a", { href: `/api/online/games/${game.id}/record?format=json`, download: "" }, "JSON")),
+      );
+    }
+    out.push(h("p", { class: ["connection", !this.connected && "down"], id: "connection" }, this.connected ? "connected" : "reconnecting…"), h("a", { class: "button subtle", href: "#/" }, "Lobby"));
+    return out;
+  }
+
+  tick() {
+    const clock = this.game?.clock;
+    if (!clock || !this.sidePanel) return;
+    for (const mark of ["x", "o"]) {
+      const el = this.sidePanel.querySelector(`[data-clock="${mark}"]`);
+      if (!el) continue;
+      const running = clock.running === mark && this.game.state === "playing";
+      const left = clock[`${mark}_ms`] - (running ? Date.now() - this.receivedAt : 0);
+      el.textContent = clockText(left);
+      el.classList.toggle("running", running);
+      el.classList.toggle("low", running && left < 10_000);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// Online play: a hash router over the lobby, the account forms, a game (waiting room,
+// live board, spectators), profiles with replays, and the leaderboard.
+
+import { h } from "/static/js/dom.js";
+import { applyTheme } from "/static/js/prefs.js";
+import { accountForm } from "./account.js";
+import { online } from "./api.js";
+import { LivePage } from "./live.js";
+import { leaderboardPage } from "./leaderboard.js";
+import { LobbyPage } from "./lobby.js";
+import { profilePage, replayPage } from "./profile.js";
+
+const view = document.getElementById("view");
+const session = { user: null, catalogue: null };
+let current = null;
+
+export function toast(message, kind = "info") {
+  const box = document.getElementById("toast");
+  box.textContent = message;
+  box.className = `show ${kind}`;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (box.className = ""), 3500);
+}
+
+export async function refreshAccount() {
+  session.user = (await online.me()).user;
+  const box = document.getElementById("account");
+  if (session.user) {
+    const name = session.user.name;
+    box.replaceChildren(
+      h("a", { class: "tool me", href: `#/u/${encodeURIComponent(name)}`, id: "me" }, name, session.user.guest ? " (guest)" : ""),
+      h("button", { class: "tool", type: "button", id: "logout", onclick: logOut }, "Log out"),
+    );
+  } else {
+    box.replaceChildren(
+      h("a", { class: "tool", href: "#/login", id: "login-link" }, "Log in"),
+      h("a", { class: "tool", href: "#/signup", id: "signup-link" }, "Sign up"),
+    );
+  }
+  return session.user;
+}
+
+async function logOut() {
+  await online.logOut();
+  await refreshAccount();
+  location.hash = "#/";
+  route();
+}
+
+async function route() {
+  current?.destroy?.();
+  current = null;
+  const [path, query] = location.hash.replace(/^#/, "").split("?");
+  const params = new URLSearchParams(query || "");
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const context = { session, toast, refreshAccount, navigate: (hash) => (location.hash = hash) };
+  try {
+    session.catalogue = session.catalogue || (await online.catalogue());
+    if (session.user === null) await refreshAccount();
+  } catch (e) {
+    view.replaceChildren(h("p", { class: "error" }, `Cannot reach the server: ${e.message}`));
+    return;
+  }
+  window.scrollTo(0, 0);
+  if (parts[0] === "login" || parts[0] === "signup") {
+    accountForm(view, parts[0], context, params.get("next"));
+    document.title = `${parts[0] === "login" ? "Log in" : "Sign up"} · Noughts`;
+  } else if (parts[0] === "game" && parts[1]) {
+    current = new LivePage(view, parts[1], context);
+  } else if (parts[0] === "u" && parts[1]) {
+    await profilePage(view, parts[1], context);
+  } else if (parts[0] === "replay" && parts[1]) {
+    current = await replayPage(view, parts[1], context);
+  } else if (parts[0] === "leaderboard") {
+    await leaderboardPage(view, params.get("game") || "classic", context);
+  } else {
+    current = new LobbyPage(view, context);
+    document.title = "Online · Noughts";
+  }
+}
+
+applyTheme();
+window.addEventListener("hashchange", route);
+route();

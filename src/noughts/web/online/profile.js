@@ -1,0 +1,68 @@
+// A player's profile (rating per game, games with replay and export) and a replay.
+
+import { GobbletBoard } from "/static/js/boards/gobblet.js";
+import { GridBoard } from "/static/js/boards/grid.js";
+import { QubicBoard } from "/static/js/boards/qubic.js";
+import { UltimateBoard } from "/static/js/boards/ultimate.js";
+import { h } from "/static/js/dom.js";
+import { online } from "./api.js";
+import { resultText } from "./live.js";
+import { roomLine } from "./lobby.js";
+
+const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
+
+export async function profilePage(root, name) {
+  let profile;
+  try {
+    profile = await online.profile(name);
+  } catch (e) {
+    root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "No such player"), h("p", { class: "error" }, e.message)));
+    return;
+  }
+  document.title = `${profile.name} · Noughts`;
+  const ratings = profile.ratings.length
+    ? h("table", { class: "board-table", id: "ratings" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Rating"), h("th", {}, "Games"))),
+        h("tbody", {}, ...profile.ratings.map((r) => h("tr", {}, h("td", {}, h("a", { href: `#/leaderboard?game=${encodeURIComponent(r.spec)}` }, r.title)), h("td", { class: "num" }, r.rating, r.provisional ? "?" : "", h("small", { class: "muted" }, ` ±${2 * r.deviation}`)), h("td", { class: "num" }, r.games)))))
+    : h("p", { class: "muted" }, profile.guest ? "Guests play casual games only." : "No rated game yet.");
+  const games = profile.games.length
+    ? h("ul", { class: "room-list", id: "history" }, ...profile.games.map((g) => h("li", { class: "room" },
+        h("span", { class: "what" }, h("strong", {}, `${g.x ?? "?"} – ${g.o ?? "?"}`), h("small", {}, `${roomLine(g)} · ${g.state === "playing" ? "being played" : g.state === "open" ? "waiting" : resultText(g)}`)),
+        h("span", { class: "row" },
+          g.state === "playing" || g.state === "open" ? h("a", { class: "button", href: `#/game/${g.id}` }, "Open") : h("a", { class: "button", href: `#/replay/${g.id}` }, "Replay"),
+          " ", h("a", { class: "button subtle", href: `/api/online/games/${g.id}/record`, download: "" }, "Export")))))
+    : h("p", { class: "muted" }, "No game yet.");
+  root.replaceChildren(h("section", { class: "page" }, h("h1", {}, profile.name, profile.guest ? " (guest)" : ""), h("h2", {}, "Ratings"), ratings, h("h2", {}, "Games"), games));
+}
+
+/** Step through a finished game: the positions come from the web app's /api/position. */
+export async function replayPage(root, id, { toast }) {
+  const game = await online.game(id);
+  const box = h("div", { class: "board-box", id: "board" });
+  const board = new BOARDS[game.view.board.kind](box, { onMove: () => {} });
+  const slider = h("input", { type: "range", min: 0, max: game.moves.length, value: game.moves.length, id: "replay-ply", "aria-label": "ply" });
+  const label = h("span", { id: "replay-label" });
+  const show = async () => {
+    const ply = Number(slider.value);
+    try {
+      board.render(await online.position(game.spec, game.moves.slice(0, ply)), { interactive: false, hint: null });
+      label.textContent = ply ? `after ${ply}. ${game.moves[ply - 1]}` : "start";
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  };
+  slider.addEventListener("input", show);
+  const step = (d) => h("button", { class: "button", type: "button", onclick: () => { slider.value = Math.min(game.moves.length, Math.max(0, Number(slider.value) + d)); show(); } }, d < 0 ? "◀" : "▶");
+  root.replaceChildren(
+    h("section", { class: "page live" },
+      h("div", { class: "board-wrap" }, box),
+      h("aside", { class: "panel" },
+        h("h2", {}, game.title), h("p", {}, `${game.x?.name ?? "?"} (X) – ${game.o?.name ?? "?"} (O)`),
+        h("p", { class: "game-over" }, h("strong", {}, game.state === "playing" ? "being played" : resultText(game))),
+        h("div", { class: "row" }, step(-1), slider, step(1)), label,
+        h("p", {}, h("a", { href: `/api/online/games/${id}/record`, download: "" }, "Export record"), " · ", h("a", { href: `/api/online/games/${id}/record?format=json`, download: "" }, "JSON")))),
+  );
+  document.title = `Replay · ${game.title} · Noughts`;
+  await show();
+  return null;
+}

@@ -1,0 +1,105 @@
+"""Online play's fixtures: an app on a fresh SQLite file or on this machine's
+PostgreSQL (a database of its own per test run), Redis with a key prefix of its own,
+and clients that sign up with unique names."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from noughts.server import Settings, create_app
+from online.people import FAST, Person
+
+POSTGRES_ADMIN = os.environ.get("NOUGHTS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("NOUGHTS_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A database of this test run's own on the local PostgreSQL, dropped at the end."""
+    import psycopg
+
+    name = f"noughts_test_{secrets.token_hex(4)}"
+    try:
+        admin = psycopg.connect(POSTGRES_ADMIN, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as e:
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_ADMIN}: {e}")
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield POSTGRES_ADMIN.rsplit("/", 1)[0] + "/" + name
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
+    except redis.RedisError as e:
+        pytest.skip(f"Redis is not reachable at {REDIS}: {e}")
+    return REDIS
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each test that takes it runs on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'online.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'online.db'}"
+
+
+@pytest.fixture
+def app_settings(database_url: str) -> Settings:
+    return Settings(database=database_url, ai_workers=1, online=FAST)
+
+
+@pytest.fixture
+def server(app_settings: Settings) -> Iterator[str]:
+    """The app under uvicorn on a free port, in a thread: real sockets. Its address."""
+    app = create_app(app_settings)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 20))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(500):
+        if server.started:
+            break
+        time.sleep(0.01)
+    else:
+        raise RuntimeError("the test server did not start")
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def people(server: str) -> Iterator[Callable[[], Person]]:
+    """Makes people who use the server, each with their own cookies; closes them after."""
+    made: list[Person] = []
+
+    def make() -> Person:
+        person = Person(server)
+        made.append(person)
+        return person
+
+    yield make
+    for person in made:
+        person.close()

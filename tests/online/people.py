@@ -1,0 +1,117 @@
+"""People using an online server in tests: an HTTP client with its own cookies and the
+game sockets it opens (real websockets)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import time
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from noughts.server.online.config import OnlineConfig
+from noughts.server.online.sessions import COOKIE
+
+PASSWORD = "correct horse"
+#: Cheap hashes and short periods: the tests sign up many players and wait for graces.
+FAST = OnlineConfig(argon2_time_cost=1, argon2_memory_kib=8192, disconnect_grace=1.0)
+
+
+def unique(name: str) -> str:
+    """A name no other test uses (the PostgreSQL database is shared by a test run)."""
+    return f"{name}{secrets.token_hex(3)}"
+
+
+class Person:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.Client(base_url=base, timeout=10)
+        self.name: str | None = None
+        self.sockets: list[GameSocket] = []
+        self._stack = contextlib.ExitStack()
+
+    def sign_up(self, name: str | None = None, password: str = PASSWORD) -> Person:
+        name = name or unique("p")
+        answer = self.http.post("/api/online/signup", json={"name": name, "password": password})
+        assert answer.status_code == 201, answer.text
+        self.name = name
+        return self
+
+    def guest(self) -> Person:
+        answer = self.http.post("/api/online/guest")
+        assert answer.status_code == 201, answer.text
+        self.name = answer.json()["user"]["name"]
+        return self
+
+    def room(self, spec: str = "classic", **options: Any) -> str:
+        answer = self.http.post("/api/online/rooms", json={"spec": spec, **options})
+        assert answer.status_code == 201, answer.text
+        game_id: str = answer.json()["game"]["id"]
+        return game_id
+
+    def join(self, game_id: str) -> dict[str, Any]:
+        answer = self.http.post(f"/api/online/games/{game_id}/join")
+        assert answer.status_code == 200, answer.text
+        game: dict[str, Any] = answer.json()
+        return game
+
+    def socket(self, game_id: str, **headers: str) -> GameSocket:
+        url = self.base.replace("http", "ws", 1) + f"/api/online/games/{game_id}/ws"
+        token = self.http.cookies.get(COOKIE)
+        extra = {"Cookie": f"{COOKIE}={token}"} if token else {}
+        ws = self._stack.enter_context(connect(url, additional_headers={**extra, **headers}, open_timeout=10))
+        sock = GameSocket(ws)
+        self.sockets.append(sock)
+        return sock
+
+    def close(self) -> None:
+        self._stack.close()
+        self.http.close()
+
+
+class GameSocket:
+    """A game's socket: `hello` and the first `state` are read on opening."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.hello = self.expect("hello")
+        self.state: dict[str, Any] = self.expect("state")["game"]
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def receive(self, timeout: float = 10) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        if message.get("game") is not None:
+            self.state = message["game"]
+        return message
+
+    def expect(self, type_: str, timeout: float = 10, **fields: Any) -> dict[str, Any]:
+        """The next message of type `type_` (with `fields`), skipping others (presence...)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.receive(max(0.01, deadline - time.monotonic()))
+            if message["type"] == type_ and all(message.get(k) == v for k, v in fields.items()):
+                return message
+
+    def event(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        return self.expect("event", timeout, kind=kind)
+
+    def act(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Sends a message and returns the answer to it: its error, or its ack once the
+        event it caused has arrived too (so that `state` is up to date)."""
+        ref = secrets.token_hex(4)
+        self.send({"type": kind, "id": ref, **fields})
+        while True:
+            message = self.receive()
+            if message["type"] == "error" and message.get("id") == ref:
+                return message
+            if message["type"] == "ack" and message.get("id") == ref:
+                self.expect("event", version=message["version"])
+                return message
+
+    def move(self, move: str, ply: int | None = None) -> dict[str, Any]:
+        return self.act("move", move=move, ply=self.state["ply"] if ply is None else ply)

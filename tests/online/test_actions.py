@@ -1,0 +1,103 @@
+"""The rules of online games as pure functions: joins, moves, clocks, offers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from noughts.server.online import actions, clock
+from noughts.server.online.actions import ActionError, GameRow
+
+ANN, BOB, EVE = 1, 2, 3
+
+
+def open_row(creator: int = ANN, **fields: object) -> GameRow:
+    """An open room of classic by `creator`, who plays X."""
+    row = GameRow(
+        id=actions.new_game_id(), spec="classic", rated=False, private=False, creator_id=creator, creator_side="x",
+        x_id=None, o_id=None, state=actions.OPEN, result="ongoing", termination=None, moves="", ply=0, version=0,
+        clock_initial_ms=None, clock_increment_ms=None, x_ms=None, o_ms=None, turn_started_at=None, draw_offer=None,
+        takeback_offer=None, rematch_offer=None, rematch_id=None, x_left_at=None, o_left_at=None,
+        x_rating_before=None, x_rating_after=None, o_rating_before=None, o_rating_after=None, created_at=0,
+        started_at=None, ended_at=None,
+    )  # fmt: skip
+    return replace(row, **fields)  # type: ignore[arg-type]
+
+
+def playing(*moves: str, **fields: object) -> GameRow:
+    row = actions.join(open_row(**fields), BOB, False, 0).row
+    for i, move in enumerate(moves):
+        row = actions.move(row, ANN if i % 2 == 0 else BOB, move, i, 0).row
+    return row
+
+
+def test_join_settles_sides() -> None:
+    assert actions.join(open_row(creator_side="o"), BOB, False, 5).row.x_id == BOB
+    randomly = actions.join(open_row(creator_side="random"), BOB, False, 5, coin="o").row
+    assert (randomly.x_id, randomly.o_id, randomly.state, randomly.version) == (BOB, ANN, "playing", 1)
+
+
+@pytest.mark.parametrize(
+    ("row", "user", "guest", "error"),
+    [
+        (open_row(), ANN, False, "own-room"),
+        (open_row(rated=True), BOB, True, "guest-rated"),
+        (open_row(state="playing"), BOB, False, "room-closed"),
+    ],
+)
+def test_join_refusals(row: GameRow, user: int, guest: bool, error: str) -> None:
+    with pytest.raises(ActionError) as refused:
+        actions.join(row, user, guest, 0)
+    assert refused.value.error == error
+
+
+def test_a_winning_move_ends_the_game() -> None:
+    row = playing("1", "4", "2", "5", "3")
+    assert (row.state, row.result, row.termination, row.ply) == ("over", "x-wins", "normal", 5)
+
+
+@pytest.mark.parametrize(
+    ("moves", "user", "text", "ply", "error"),
+    [
+        ((), BOB, "5", 0, "not-your-turn"),
+        ((), EVE, "5", 0, "not-a-player"),
+        (("5",), BOB, "5", 1, "illegal-move"),
+        (("5",), BOB, "0", 1, "invalid-move"),
+        (("5",), BOB, "1", 0, "stale-ply"),
+    ],
+)
+def test_move_refusals(moves: tuple[str, ...], user: int, text: str, ply: int, error: str) -> None:
+    with pytest.raises(ActionError) as refused:
+        actions.move(playing(*moves), user, text, ply, 0)
+    assert refused.value.error == error
+
+
+def test_clock_starts_after_both_have_moved_and_flags() -> None:
+    row = playing(clock_initial_ms=1000, clock_increment_ms=100)
+    row = actions.move(row, ANN, "5", 0, 10_000).row
+    row = actions.move(row, BOB, "1", 1, 20_000).row  # untimed: both clocks still full
+    assert (row.x_ms, row.o_ms, row.deadline()) == (1000, 1000, 21_000)
+    row = actions.move(row, ANN, "9", 2, 20_400).row  # 400 ms spent, 100 ms added
+    assert (row.x_ms, row.deadline()) == (700, 21_400)
+    assert row.clocks(20_900) == clock.Clocks(700, 500, "o")
+    late = actions.move(row, BOB, "3", 3, 21_400)
+    assert (late.kind, late.row.result, late.row.termination, late.row.ply) == ("flag", "x-wins", "time", 3)
+
+
+def test_takeback_rewinds_to_before_the_askers_last_move() -> None:
+    row = playing("5", "1", "9")
+    asked = actions.act(row, BOB, "takeback-request", 0, 0).row
+    back = actions.act(asked, ANN, "takeback-accept", 0, 0)
+    assert (back.row.moves, back.truncate_to) == ("5", 1)
+
+
+def test_claim_needs_the_opponent_away_long_enough() -> None:
+    row = playing("5", "1", o_left_at=None)
+    with pytest.raises(ActionError, match="connected"):
+        actions.act(row, ANN, "claim", 10_000, 5000)
+    away = replace(row, o_left_at=8000)
+    with pytest.raises(ActionError, match="in 3 s"):
+        actions.act(away, ANN, "claim", 10_000, 5000)
+    won = actions.act(away, ANN, "claim", 13_000, 5000).row
+    assert (won.result, won.termination) == ("x-wins", "abandoned")

@@ -1,0 +1,137 @@
+"""Two people in two browser contexts (Debian's Chromium through Playwright): both sign
+up, one creates a rated room, the other joins by its invite link, they play to the end,
+both see the result, and the leaderboard changes. Screenshots go to
+artifacts/screenshots/online-*.png."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from online.people import PASSWORD, unique
+from web.browsing import CHROMIUM, CHROMIUM_ARGS, DESKTOP, SCREENSHOTS
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'online.db'}"
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Chromium is not installed: run `apt-get install -y chromium` as root (make test does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Visitor:
+    """One person: a browser context of their own (own cookies), console errors kept."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.context = browser.new_context(viewport=DESKTOP)
+        self.context.set_default_timeout(15_000)
+        self.page = self.context.new_page()
+        self.base = base
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def shot(self, name: str) -> None:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.wait_for_timeout(400)  # the page's fade-in
+        self.page.screenshot(path=str(SCREENSHOTS / f"online-{name}.png"), full_page=True)
+
+    def sign_up(self, name: str) -> None:
+        self.page.goto(f"{self.base}/online#/signup")
+        self.page.fill("#name", name)
+        self.page.fill("#password", PASSWORD)
+        self.page.click("#submit")
+        self.page.wait_for_selector(f"#me:has-text('{name}')")
+
+    def play(self, move: str) -> None:
+        self.page.wait_for_selector("#status:has-text('Your move')")
+        self.page.click(f"#board [data-move='{move}']")
+
+
+def test_two_people_play_a_rated_game_in_the_browser(browser: Any, server: str) -> None:
+    ann, bob = Visitor(browser, server), Visitor(browser, server)
+    ann_name, bob_name = unique("ann"), unique("bob")
+
+    # A mistake first: each gets its own message next to its field.
+    ann.page.goto(f"{server}/online#/signup")
+    ann.page.fill("#name", "a b")
+    ann.page.fill("#password", PASSWORD)
+    ann.page.click("#submit")
+    ann.page.wait_for_selector("#name-error:has-text('letters')")
+    ann.page.fill("#name", ann_name)
+    ann.page.fill("#password", "short")
+    ann.page.click("#submit")
+    ann.page.wait_for_selector("#password-error:has-text('too short')")
+    assert ann.page.inner_text("#name-error") == ""
+    ann.shot("signup-error")
+    ann.sign_up(ann_name)
+    bob.sign_up(bob_name)
+
+    bob.page.goto(f"{server}/online#/leaderboard?game=classic")
+    bob.page.wait_for_selector("h1:has-text('Leaderboard')")
+    before = bob.page.inner_text("main")
+    assert ann_name not in before
+
+    # Ann creates a rated room and waits; Bob opens the invite link.
+    ann.page.goto(f"{server}/online#/")
+    ann.page.wait_for_selector("#create-room")
+    ann.page.select_option("#room-game", "classic")
+    ann.page.check("#room-rated")
+    ann.shot("lobby")
+    ann.page.click("#create")
+    invite = ann.page.wait_for_selector("#invite-link").get_attribute("value")
+    assert invite is not None and "/online#/game/" in invite
+    ann.shot("waiting")
+    bob.page.goto(invite)
+    bob.page.wait_for_selector(f"#invitation:has-text('{ann_name} invites you')")
+    bob.shot("invitation")
+    bob.page.click("#join")
+    # Ann's waiting screen turns into the board by itself.
+    ann.page.wait_for_selector("#board [data-move='5']")
+    assert ann.page.inner_text("#seat-x").startswith(ann_name) or ann_name in ann.page.inner_text("#seat-x")
+
+    for who, move in [(ann, "5"), (bob, "1"), (ann, "9"), (bob, "3"), (ann, "2"), (bob, "7")]:
+        who.play(move)
+    bob.page.wait_for_selector(f"#status:has-text('{ann_name} to move')")
+    bob.shot("playing")
+    ann.play("8")  # 2-5-8
+
+    for person in (ann, bob):
+        person.page.wait_for_selector(f"#result:has-text('{ann_name} wins')")
+    ann.shot("result-winner")
+    bob.shot("result-loser")
+    assert "(+" in ann.page.inner_text("#seat-x") and "(-" in ann.page.inner_text("#seat-o")
+
+    bob.page.goto(f"{server}/online#/leaderboard?game=classic")
+    bob.page.wait_for_selector(f"#leaderboard:has-text('{ann_name}')")
+    rows = bob.page.locator("#leaderboard tbody tr").all_inner_texts()
+    names = [row.split("\t")[1] for row in rows]
+    assert names.index(ann_name) < names.index(bob_name)
+    bob.shot("leaderboard")
+
+    # The profile lists the game with its replay.
+    ann.page.goto(f"{server}/online#/u/{ann_name}")
+    ann.page.wait_for_selector("#history a:has-text('Replay')")
+    ann.page.click("#history a:has-text('Replay')")
+    ann.page.wait_for_selector("#replay-label:has-text('after 7. 8')")
+    ann.shot("replay")
+    # Chromium logs each refused request as a console error: ann's two mistakes.
+    assert ann.errors == ["Failed to load resource: the server responded with a status of 400 (Bad Request)"] * 2
+    assert bob.errors == []
+    for person in (ann, bob):
+        person.context.close()

@@ -1,0 +1,29 @@
+"""The migrations build exactly the schema of the table models, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+
+from noughts.server.online.storage.db import make_engine, migrate
+from noughts.server.online.storage.tables import Base
+
+
+def test_migrations_match_the_models(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    migrate(engine)  # a second start finds nothing to do
+    with engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+        assert differences == []
+        assert MigrationContext.configure(connection).get_current_revision() == "0001"
+    assert {"users", "sessions", "games", "moves", "ratings"} <= set(inspect(engine).get_table_names())
+    engine.dispose()
+
+
+def test_moves_are_keyed_by_game_and_ply(sqlite_url: str) -> None:
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    assert inspect(engine).get_pk_constraint("moves")["constrained_columns"] == ["game_id", "ply"]
+    engine.dispose()

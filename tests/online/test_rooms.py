@@ -1,0 +1,102 @@
+"""Rooms, the lobby, invite links, profiles, records and leaderboards over HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from noughts.records import GameRecord
+from online.people import Person
+from online.test_play import alternate, start
+
+
+@pytest.mark.parametrize(
+    ("room", "status", "error"),
+    [
+        ({"spec": "chess"}, 400, "invalid-spec"),
+        ({"spec": "mnk:k=9"}, 400, "invalid-spec"),
+        ({"spec": "classic", "side": "red"}, 422, "invalid-request"),
+        ({"spec": "classic", "minutes": 0}, 400, "invalid-clock"),
+        ({"spec": "classic", "minutes": 5, "increment": -1}, 400, "invalid-clock"),
+        ({"spec": "classic", "colour": "x"}, 422, "invalid-request"),
+    ],
+)
+def test_room_mistakes(people: Callable[[], Person], room: dict[str, object], status: int, error: str) -> None:
+    answer = people().sign_up().http.post("/api/online/rooms", json=room)
+    assert (answer.status_code, answer.json()["error"]) == (status, error)
+
+
+def test_create_list_join_and_close(people: Callable[[], Person]) -> None:
+    ann, bob = people().sign_up(), people().sign_up()
+    answer = ann.http.post("/api/online/rooms", json={"spec": "ultimate:forget", "side": "o", "minutes": 3})
+    assert answer.status_code == 201
+    game_id = answer.json()["game"]["id"]
+    assert answer.json()["invite"] == f"/online#/game/{game_id}"
+    listed = next(r for r in bob.http.get("/api/online/rooms").json()["rooms"] if r["id"] == game_id)
+    assert (listed["creator"], listed["creator_side"], listed["spec"]) == (ann.name, "o", "ultimate:forget=true")
+    game = bob.join(game_id)
+    assert (game["x"]["name"], game["o"]["name"], game["state"]) == (bob.name, ann.name, "playing")
+    again = people().sign_up().http.post(f"/api/online/games/{game_id}/join")
+    assert (again.status_code, again.json()["error"]) == (409, "room-closed")
+    assert all(r["id"] != game_id for r in bob.http.get("/api/online/rooms").json()["rooms"])
+    assert any(r["id"] == game_id for r in bob.http.get("/api/online/rooms").json()["live"])
+
+    other = ann.room()
+    assert bob.http.delete(f"/api/online/games/{other}").json()["error"] == "not-yours"
+    assert ann.http.delete(f"/api/online/games/{other}").status_code == 204
+    assert ann.http.get(f"/api/online/games/{other}").json()["state"] == "cancelled"
+
+
+def test_private_rooms_are_joined_by_link_only(people: Callable[[], Person]) -> None:
+    ann = people().sign_up()
+    game_id = ann.room(private=True)
+    assert all(r["id"] != game_id for r in ann.http.get("/api/online/rooms").json()["rooms"])
+    assert people().sign_up().join(game_id)["state"] == "playing"
+
+
+def test_unknown_game(people: Callable[[], Person]) -> None:
+    answer = people().http.get("/api/online/games/nothing")
+    assert (answer.status_code, answer.json()["error"]) == (404, "no-such-game")
+
+
+def test_profile_record_and_leaderboard(people: Callable[[], Person]) -> None:
+    ann, bob, game_id, a, b = start(people, "classic", rated=True)
+    alternate(a, b, "1", "4", "2", "5", "3")
+    profile = bob.http.get(f"/api/online/users/{ann.name}").json()
+    assert profile["name"] == ann.name
+    rating = next(r for r in profile["ratings"] if r["spec"] == "classic")
+    assert rating["rating"] > 1500 and rating["games"] == 1 and rating["provisional"] is True
+    assert profile["games"][0]["id"] == game_id and profile["games"][0]["result"] == "x-wins"
+
+    text = bob.http.get(f"/api/online/games/{game_id}/record").text
+    record = GameRecord.parse(text)
+    assert (record.moves, record.x, record.o, record.result) == (
+        ["1", "4", "2", "5", "3"],
+        ann.name,
+        bob.name,
+        "x-wins",
+    )
+    assert len(record.replay()) == 6
+    as_json = bob.http.get(f"/api/online/games/{game_id}/record?format=json")
+    assert as_json.json()["moves"] == ["1", "4", "2", "5", "3"]
+    assert "attachment" in as_json.headers["content-disposition"]
+
+    board = bob.http.get("/api/online/leaderboard?game=classic").json()
+    names = [p["name"] for p in board["players"]]
+    assert names.index(ann.name) < names.index(bob.name)
+    assert any(g["spec"] == "classic" for g in board["games"])
+    assert bob.http.get("/api/online/leaderboard?game=chess").json()["error"] == "invalid-spec"
+    assert bob.http.get("/api/online/users/nobody-at-all").status_code == 404
+
+
+def test_casual_games_leave_ratings_alone(people: Callable[[], Person]) -> None:
+    ann, _, _, a, b = start(people, "classic")
+    alternate(a, b, "1", "4", "2", "5", "3")
+    assert a.state["x"]["rating_after"] is None
+    assert people().http.get(f"/api/online/users/{ann.name}").json()["ratings"] == []
+
+
+def test_the_online_page_is_served(people: Callable[[], Person]) -> None:
+    page = people().http.get("/online")
+    assert page.status_code == 200 and "<title>" in page.text

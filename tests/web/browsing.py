@@ -1,0 +1,52 @@
+"""What the browser tests share: the tab they drive and the sizes they look at."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+
+@dataclass
+class Tab:
+    """A page in a fresh browser context, with every console error and page error seen."""
+
+    page: Any
+    base: str
+    errors: list[str] = field(default_factory=list)
+
+    def open(self, route: str) -> None:
+        self.page.goto(f"{self.base}/{route}")
+
+    def assert_clean(self, refused: int = 0) -> None:
+        """No errors, except the `refused` requests the test made on purpose: Chromium
+        logs every 4xx answer to fetch as a console error."""
+        refusals = [e for e in self.errors if "status of 400 (Bad Request)" in e]
+        assert len(refusals) == refused and len(self.errors) == refused, self.errors
+
+
+def wait_for_ply(tab: Tab, ply: int) -> None:
+    """Until the page shows `ply` moves played and nobody is thinking."""
+    tab.page.wait_for_function(
+        "ply => document.querySelectorAll('#move-list [data-ply]').length === ply + 1"
+        " && !document.querySelector('#status.thinking')",
+        arg=ply,
+    )
+
+
+def plies(tab: Tab) -> int:
+    """The moves played so far, as the move list shows them."""
+    return int(tab.page.locator("#move-list [data-ply]").count()) - 1

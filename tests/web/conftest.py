@@ -1,0 +1,82 @@
+"""The app served by a real uvicorn (`noughts serve --port 0`) and Debian's Chromium
+driven by Playwright. Without /usr/bin/chromium the browser tests skip, saying how to
+install it (`make test` installs it on a fresh Debian machine)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from web.browsing import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Tab
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """A real server on a free port, in its own process, as `noughts serve` runs it."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "noughts.cli", "serve", "--port", "0", "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    if "http://" not in line:
+        process.kill()
+        pytest.fail(f"noughts serve did not start: {line}{process.stdout.read()}")
+    try:
+        yield "http://" + line.split("http://", 1)[1].split()[0]
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Chromium is not installed: run `apt-get install -y chromium` as root (make test does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _tab(browser: Any, base: str, viewport: dict[str, int], theme: str = "light") -> Iterator[Tab]:
+    context = browser.new_context(viewport=viewport, color_scheme=theme)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    tab = Tab(page, base)
+    page.on("console", lambda message: message.type == "error" and tab.errors.append(message.text))
+    page.on("pageerror", lambda error: tab.errors.append(str(error)))
+    try:
+        yield tab
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def tab(browser: Any, server_url: str) -> Iterator[Tab]:
+    yield from _tab(browser, server_url, DESKTOP)
+
+
+@pytest.fixture
+def make_tab(browser: Any, server_url: str) -> Iterator[Any]:
+    """Open tabs of other sizes and themes: ``make_tab(PHONE, "dark")``."""
+    opened: list[Iterator[Tab]] = []
+
+    def make(viewport: dict[str, int], theme: str = "light") -> Tab:
+        gen = _tab(browser, server_url, viewport, theme)
+        opened.append(gen)
+        return next(gen)
+
+    yield make
+    for gen in opened:
+        gen.close()
