@@ -6,7 +6,7 @@ move). `make_player` builds one from a name and options given as text
 """
 
 # Imported for their registrations: each module registers its players by name.
-from noughts.ai import levels, mcts, rules, search, solve  # noqa: F401
+from noughts.ai import compiled, levels, mcts, rules, search, solve  # noqa: F401
 from noughts.ai.base import (
     AIPlayer,
     Analysis,

@@ -51,15 +51,26 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
         return "alphabeta:depth=1"
     if level == "medium":
         return "alphabeta:depth=2"
+    from noughts.kernels import supports
+
+    compiled = supports(game)  # the compiled players: ultimate, nine-board, qubic 4x4x4
     if level == "hard":
         if isinstance(game, Mnk) and game.forget:
             return "alphabeta:depth=4"  # 0.5 s already finds the forced wins of this short game
+        if compiled and key in ("ultimate", "nine-board"):
+            return "kmcts:time=0.25"
+        if compiled:
+            return "kalphabeta:time=0.5:threats=false"
         if key in ("ultimate", "nine-board"):
             return "mcts:time=1"
         return "alphabeta:time=0.5" if not big_board else "alphabeta:time=1"
     # max
     if _exact_available(game):
         return "perfect"
+    if compiled and key in ("ultimate", "nine-board"):
+        return "kmcts:time=2"
+    if compiled:
+        return "kalphabeta:time=3"
     if key in ("ultimate", "nine-board"):
         return "mcts:time=3"
     return "alphabeta:time=3"

@@ -1,0 +1,426 @@
+"""The compiled players: ``kmcts`` and ``kalphabeta``, the readable `mcts` and
+`alphabeta` players re-done on the bitboard kernels of `noughts.kernels`, for ultimate,
+nine-board (both without forget mode) and qubic (4x4x4).
+
+Same API, same conventions, same kinds of values: they differ from their readable
+twins in speed (MCTS: hundreds of thousands of iterations per second; alpha-beta:
+millions of nodes) and in a few details named on each class. Other games are rejected
+with InvalidOptionError naming the ones they play.
+
+>>> from noughts import parse_position
+>>> state = parse_position("qubic", "xxx./oo../..../....|..../..../..../o...|..../..../..../....|..../..../..../.... x")
+>>> analysis = KernelAlphaBetaPlayer(depth=2, seed=1).analyze(state)
+>>> analysis.moves[0].text, analysis.value.text
+('114', 'win in 1')
+
+numba is imported on first use, not when this module is (it registers the players, and
+every ``noughts`` command imports it).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, register_player, require_moves
+from noughts.core import InvalidOptionError, State
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from noughts.kernels.negamax import Tables
+
+__all__ = ["DEFAULT_C", "DEFAULT_TIME", "KernelAlphaBetaPlayer", "KernelMCTSPlayer"]
+
+#: Seconds spent on a decision when no time, iteration, node or depth budget is given.
+DEFAULT_TIME = 1.0
+#: kmcts's UCT exploration constant for results in [-1, 1]: about a third of UCB1's
+#: (2 sqrt 2 on that range), exploring less, as random playouts are noisy; a common
+#: choice, not tuned here (``c=`` changes it).
+DEFAULT_C = 1.0
+#: The most tree nodes kmcts keeps (22 bytes each): past it the tree stops growing.
+MAX_NODES = 6_000_000
+#: Iterations per second assumed when sizing the tree for a time budget; nodes per
+#: iteration (a node's children come as one block).
+_RATE_GUESS = 600_000
+#: kalphabeta in qubic without a time limit: the most nodes one threat search may take.
+THREAT_NODES = 1_000_000
+_NODES_PER_ITERATION = 3
+_NO_LIMITS = Limits()
+
+
+def _number(name: str, value: object, integer: bool, minimum: float) -> Any:
+    kinds = (int,) if integer else (int, float)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, kinds) or not value >= minimum:
+        what = "a whole number" if integer else "a number"
+        raise InvalidOptionError(f"{name} must be {what} of at least {minimum:g}, not {value!r}")
+    return value
+
+
+def _flag(name: str, value: object) -> bool:
+    # Option text "1"/"0" arrives as an int through coerce_option.
+    if isinstance(value, bool):
+        return value
+    if value in (0, 1):
+        return bool(value)
+    raise InvalidOptionError(f"{name} takes true or false, not {value!r}")
+
+
+class KernelMCTSPlayer(AIPlayer):
+    """UCT with MCTS-Solver, tree reuse and random playouts, in a compiled kernel.
+
+    Options as `noughts.ai.mcts.MCTSPlayer`: `time`, `iterations`, `c` (default
+    `DEFAULT_C`), `seed`, `reuse`, `solver`; the evaluator is always random playouts.
+    ``Limits.nodes`` counts iterations; ``Limits.depth`` does not apply.
+
+    Unlike the readable player, a node's children are created together (as one block,
+    in a seeded random order) the second time the node is reached, so the root's moves
+    not yet tried show as unknown with 0 visits.
+    """
+
+    name = "kmcts"
+
+    def __init__(
+        self,
+        time: float | None = None,
+        iterations: int | None = None,
+        c: float = DEFAULT_C,
+        seed: int | None = None,
+        reuse: bool = True,
+        solver: bool = True,
+    ) -> None:
+        self.time = _number("time", time, False, 1e-9)
+        self.iterations = _number("iterations", iterations, True, 1)
+        self.c = float(_number("c", c, False, 0))
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InvalidOptionError(f"seed must be a whole number, not {seed!r}")
+        self.seed = seed
+        self.reuse = _flag("reuse", reuse)
+        self.solver = _flag("solver", solver)
+        self._rng = random.Random(seed)
+        self._tree: tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int16], int] | None = None
+
+    def reset(self) -> None:
+        self._tree = None
+
+    def analyze(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
+        from noughts.kernels import tree
+        from noughts.kernels.games import encode, game_code
+        from noughts.kernels.rng import new_rng
+
+        started = time.perf_counter()
+        moves = require_moves(state)
+        code = game_code(state.game)
+        seconds = limits.time if limits.time is not None else self.time
+        budget = limits.nodes if limits.nodes is not None else self.iterations
+        if seconds is None and budget is None:
+            seconds = DEFAULT_TIME
+        expected = min(budget or 1 << 40, int((seconds or 1e9) * _RATE_GUESS))
+        root_state = encode(state)
+        links, info, used = self._reused(code, root_state, expected)
+        rng = new_rng(self._rng.getrandbits(63))
+        counter = np.array([used], dtype=np.int64)
+        deadline = started + seconds if seconds is not None else 0.0
+        done = tree.search(
+            code, root_state, links, info, counter, budget or 1 << 62, deadline, self.c, self.solver, rng
+        )
+        self._tree = (code, root_state, links, info, int(counter[0])) if self.reuse else None
+        return self._report(state, moves, links, info, int(done), time.perf_counter() - started)
+
+    def _reused(
+        self, code: int, root_state: npt.NDArray[np.int64], expected: int
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int16], int]:
+        """Fresh arrays for this decision, holding the kept subtree of `root_state` when
+        there is one, and room for `expected` more iterations."""
+        from noughts.kernels import tree
+
+        kept = self._tree
+        node = -1
+        if kept is not None and kept[0] == code:
+            _, old_state, old_links, old_info, old_used = kept
+            node = tree.find(code, old_links, old_info, old_state, root_state)
+        capacity = min(MAX_NODES, expected * _NODES_PER_ITERATION + (old_used if node >= 0 else 0) + 128)
+        links, info = tree.new_tree(capacity)
+        if node < 0:
+            return links, info, 1
+        return links, info, int(tree.compact(old_links, old_info, node, links, info))
+
+    def _report(
+        self,
+        state: State[Any],
+        moves: list[Any],
+        links: npt.NDArray[np.int32],
+        info: npt.NDArray[np.int16],
+        iterations: int,
+        seconds: float,
+    ) -> Analysis:
+        from noughts.kernels import tree
+
+        children = _children(links, info, 0)
+        by_move = {int(info[child, tree.MOVE]): child for child in children}
+        ranked = []
+        for move in moves:
+            child = by_move.get(move)
+            if child is None or links[child, tree.VISITS] == 0:
+                ranked.append(((1, 0.0, 0.0), MoveInfo(move, state.move_text(move), Value(Kind.UNKNOWN), 0)))
+            else:
+                value = _node_value(links, info, child)
+                visits = int(links[child, tree.VISITS])
+                ranked.append((_rank(links, info, child), MoveInfo(move, state.move_text(move), value, visits)))
+        ranked.sort(key=lambda item: item[0], reverse=True)
+        infos = [item for _, item in ranked]
+        pv = [infos[0].text]
+        node, position = by_move.get(infos[0].move, -1), state.play(infos[0].move)
+        while node >= 0:
+            tried = [c for c in _children(links, info, node) if links[c, tree.VISITS] > 0]
+            if not tried:
+                break
+            node = max(tried, key=lambda c: _rank(links, info, c))
+            move = int(info[node, tree.MOVE])
+            pv.append(position.move_text(move))
+            position = position.play(move)
+        return Analysis(self.name, infos, pv, None, iterations, seconds)
+
+
+def _children(links: npt.NDArray[np.int32], info: npt.NDArray[np.int16], node: int) -> range:
+    from noughts.kernels import tree
+
+    first = int(links[node, tree.FIRST])
+    return range(first, first + int(info[node, tree.TRIED])) if first >= 0 else range(0)
+
+
+def _node_value(links: npt.NDArray[np.int32], info: npt.NDArray[np.int16], child: int) -> Value:
+    """The value of a child's move for the player who makes it."""
+    from noughts.kernels import tree
+
+    proof, plies = int(info[child, tree.PROOF]), int(info[child, tree.PLIES])
+    if proof == tree.LOSS:
+        return Value.win(plies + 1)
+    if proof == tree.WIN:
+        return Value.loss(plies + 1)
+    if proof == tree.PROVEN_DRAW:
+        return Value.draw()
+    return Value.estimate(float(links[child, tree.TOTAL]) / float(links[child, tree.VISITS]))
+
+
+def _rank(links: npt.NDArray[np.int32], info: npt.NDArray[np.int16], child: int) -> tuple[int, float, float]:
+    """As `noughts.ai.mcts.Node.rank`: proven wins (quickest first), then by visits,
+    proven losses last (slowest first)."""
+    from noughts.kernels import tree
+
+    proof, plies = int(info[child, tree.PROOF]), float(info[child, tree.PLIES])
+    if proof == tree.LOSS:
+        return (2, -plies, 0.0)
+    if proof == tree.WIN:
+        return (0, plies, 0.0)
+    visits = float(links[child, tree.VISITS])
+    return (1, visits, float(links[child, tree.TOTAL]) / visits if visits else 0.0)
+
+
+class KernelAlphaBetaPlayer(AIPlayer):
+    """Negamax with alpha-beta, a transposition table, killers and history, iterative
+    deepening, in a compiled kernel; evaluations as the readable ``seed-lines`` (ultimate,
+    nine-board) and ``open-lines`` (qubic) of `noughts.ai.evaluation`.
+
+    Options: ``depth``, ``time``, ``nodes`` (default limits; a call's `Limits` win),
+    ``seed`` (tie-breaks between equal moves), ``threats`` (qubic: look for a forced
+    win by continuous threats before searching, and reject moves after which the
+    opponent has one). `analyze` values every move exactly at the finished depth;
+    `choose` only proves the others worse (cheaper, same best move and depth).
+    """
+
+    name = "kalphabeta"
+
+    #: Share of the time the threat searches of qubic may use.
+    THREAT_SHARE = 0.3
+    #: How many threats deep the threat search goes.
+    THREAT_DEPTH = 16
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+        seed: int | None = None,
+        threats: bool = True,
+    ) -> None:
+        self.defaults = Limits(
+            time=_number("time", time, False, 1e-9),
+            nodes=_number("nodes", nodes, True, 1),
+            depth=_number("depth", depth, True, 1),
+        )
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InvalidOptionError(f"seed must be a whole number, not {seed!r}")
+        self.seed = seed
+        self.threats = _flag("threats", threats)
+        self._rng = random.Random(seed)
+        self._tables: Tables | None = None
+
+    def reset(self) -> None:
+        self._tables = None
+
+    def analyze(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
+        return self._run(state, limits, exact=True)
+
+    def choose(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Any:
+        return self._run(state, limits, exact=False).best
+
+    def _limits(self, limits: Limits) -> Limits:
+        merged = Limits(
+            time=limits.time if limits.time is not None else self.defaults.time,
+            nodes=limits.nodes if limits.nodes is not None else self.defaults.nodes,
+            depth=limits.depth if limits.depth is not None else self.defaults.depth,
+        )
+        if merged.time is None and merged.nodes is None and merged.depth is None:
+            return Limits(time=DEFAULT_TIME)
+        return merged
+
+    def _run(self, state: State[Any], limits: Limits, exact: bool) -> Analysis:
+        from noughts.kernels import negamax
+        from noughts.kernels.evaluate import LOCAL_LINES
+        from noughts.kernels.games import encode, game_code
+        from noughts.kernels.layout import QUBIC
+
+        started = time.perf_counter()
+        moves = require_moves(state)
+        code = game_code(state.game)
+        limits = self._limits(limits)
+        if self._tables is None:
+            self._tables = negamax.Tables()
+        tables = self._tables
+        tables.start()
+        tables.stats[negamax.LIMIT] = limits.nodes if limits.nodes is not None else math.inf
+        root = encode(state)
+        end = started + limits.time if limits.time is not None else 0.0
+        threat_move, threat_plies, threat_nodes = -1, 0, 0
+        if code == QUBIC and self.threats:
+            share = 0.0 if limits.time is None else started + limits.time * self.THREAT_SHARE
+            threat_move, threat_plies, threat_nodes = _forced_win(root, share, limits.nodes or THREAT_NODES)
+        order = list(moves)
+        if self.seed is not None:
+            self._rng.shuffle(order)
+        if threat_move >= 0:
+            order.remove(threat_move)
+            order.insert(0, threat_move)
+        scores: dict[Any, int] = {}
+        proven: dict[Any, bool] = {}
+        completed = 0
+        max_depth = min(limits.depth or negamax.MAX_PLY, negamax.MAX_PLY, 1 if threat_move >= 0 else negamax.MAX_PLY)
+        result_scores = np.zeros(len(order), dtype=np.int64)
+        result_proven = np.zeros(len(order), dtype=np.bool_)
+        for depth in range(1, max_depth + 1):
+            # Depth 1 always runs to the end: there must be a move to answer with.
+            tables.stats[negamax.ARMED] = 1 if depth > 1 else 0
+            if depth > 1 and (
+                (end and time.perf_counter() >= end) or tables.stats[negamax.NODES] >= tables.stats[negamax.LIMIT]
+            ):
+                break
+            finished = negamax.search_root(
+                code,
+                root,
+                np.array(order, dtype=np.int64),
+                depth,
+                exact,
+                tables.keys,
+                tables.entries,
+                tables.killers,
+                tables.history,
+                tables.stack,
+                tables.moves,
+                tables.frames,
+                tables.stats,
+                end,
+                LOCAL_LINES,
+                result_scores,
+                result_proven,
+            )
+            if not finished:
+                break
+            scores = {m: int(s) for m, s in zip(order, result_scores, strict=True)}
+            proven = {m: bool(p) for m, p in zip(order, result_proven, strict=True)}
+            completed = depth
+            # Stable: among equal scores the earlier move in this depth's order stays first.
+            order.sort(key=scores.__getitem__, reverse=True)
+            if all(proven.values()) or (not exact and scores[order[0]] >= negamax.MATE):
+                break
+        values = {m: _value(scores[m], proven[m]) for m in order}
+        if threat_move >= 0:
+            values[threat_move] = Value.win(threat_plies)
+        elif code == QUBIC and self.threats:
+            self._refute(state, order, values, end)
+        order.sort(key=lambda m: values[m].sort_key(), reverse=True)
+        infos = [MoveInfo(m, state.move_text(m), values[m]) for m in order]
+        pv = _principal_line(state, code, root, order[0], completed, tables)
+        nodes = int(tables.stats[negamax.NODES]) + threat_nodes
+        return Analysis(self.name, infos, pv, completed, nodes, time.perf_counter() - started)
+
+    def _refute(self, state: State[Any], order: list[Any], values: dict[Any, Value], end: float) -> None:
+        """Qubic: walk down the best moves and mark those after which the opponent has a
+        forced win by threats as losses, until a move survives (or time runs out)."""
+        from noughts.kernels.games import encode
+
+        for move in order:
+            if values[move].kind in (Kind.WIN, Kind.LOSS):
+                if values[move].kind is Kind.WIN:
+                    return
+                continue
+            if end and time.perf_counter() >= end:
+                return
+            child = state.play(move)
+            if child.is_over:
+                return
+            deadline = 0.0 if not end else time.perf_counter() + (end - time.perf_counter()) / 2
+            reply, plies, _ = _forced_win(encode(child), deadline, None if end else THREAT_NODES)
+            if reply < 0:
+                return
+            values[move] = Value.loss(plies + 1)
+
+
+def _forced_win(root: npt.NDArray[np.int64], deadline: float, nodes: int | None) -> tuple[int, int, int]:
+    """A qubic threat-sequence win for the player to move in `root`: (move, plies,
+    nodes searched), move -1 when none was found."""
+    from noughts.kernels import threats
+    from noughts.kernels.layout import TURN
+
+    side = int(root[TURN])
+    stats = np.zeros(3, dtype=np.float64)
+    limit = math.inf if nodes is None else float(nodes)
+    move = threats.forced_win(
+        int(root[side]), int(root[1 - side]), KernelAlphaBetaPlayer.THREAT_DEPTH, stats, deadline, limit
+    )
+    return int(move), int(stats[threats.PLIES]), int(stats[threats.NODES])
+
+
+def _principal_line(state: State[Any], code: int, root: Any, best: Any, depth: int, tables: Tables) -> list[str]:
+    from noughts.kernels import negamax
+
+    out = np.zeros(max(depth, 1), dtype=np.int64)
+    length = negamax.principal_line(code, root, best, tables.keys, tables.entries, out)
+    texts = []
+    for move in out[:length]:
+        texts.append(state.move_text(int(move)))
+        state = state.play(int(move))
+    return texts
+
+
+def _value(score: int, proven: bool) -> Value:
+    from noughts.kernels.evaluate import WIN
+    from noughts.kernels.negamax import MATE
+
+    if score >= MATE:
+        return Value.win(WIN - score)
+    if score <= -MATE:
+        return Value.loss(WIN + score)
+    if proven and score == 0:
+        return Value.draw()
+    return Value.estimate(float(score))
+
+
+register_player("kmcts", KernelMCTSPlayer)
+register_player("kalphabeta", KernelAlphaBetaPlayer)

@@ -1,0 +1,63 @@
+"""The compiled fast paths behind the strongest players: bitboard kernels for ultimate,
+nine-board and qubic (4x4x4), written in Python and compiled by numba.
+
+* `games`: legal moves, make-move, random playouts and perft on int64 arrays, and
+  `encode` from the readable states (`layout` says where everything sits).
+* `tree`: MCTS (UCT, MCTS-Solver, tree reuse) in preallocated arrays.
+* `negamax`: alpha-beta with a transposition table; `evaluate`: its evaluations.
+* `threats`: Qubic's threat-space search for forced wins.
+
+Every kernel is checked move for move against the readable engine (tests/kernels).
+The players built on them are `noughts.ai.compiled` (``kmcts``, ``kalphabeta``).
+
+Compiled code is cached on disk, so only the first run on a machine pays for the
+compilation (tens of seconds); `warm_up` does it ahead of time, for a server to call in
+a background thread at startup. numba checks a cached function against its own source
+file only, not against the kernels it calls: after editing a kernel, delete the
+``*.nbi``/``*.nbc`` files of the cache (``__pycache__`` here, or ``NUMBA_CACHE_DIR``).
+
+Recursion is avoided on purpose (searches keep explicit stacks): numba's cache breaks
+recursive functions (numba issue 6061: a segmentation fault when loaded).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from noughts.core import Game
+from noughts.games.qubic import Qubic
+from noughts.games.ultimate import Ultimate
+
+__all__ = ["SUPPORTED", "supports", "warm_up"]
+
+#: The games the kernels play, for messages.
+SUPPORTED = "ultimate and nine-board (without forget mode) and qubic (4x4x4)"
+
+
+def supports(game: Game[Any, Any]) -> bool:
+    """Whether the kernels play `game` (with these options). Imports no numba."""
+    if isinstance(game, Ultimate):
+        return not game.forget
+    return isinstance(game, Qubic) and game.n == 4 and game.d == 3
+
+
+def warm_up() -> float:
+    """Compile (or load from the cache) every kernel, by running each once on a small
+    position of every game; the seconds it took. Safe to call from any thread."""
+    import time
+
+    from noughts.ai.base import Limits
+    from noughts.ai.compiled import KernelAlphaBetaPlayer, KernelMCTSPlayer
+    from noughts.kernels.games import perft
+    from noughts.registry import parse_spec
+
+    started = time.perf_counter()
+    for spec in ("ultimate", "ultimate:tiebreak=boards", "nine-board", "qubic"):
+        state = parse_spec(spec).initial()
+        perft(state, 2)
+        for player in (KernelMCTSPlayer(seed=0), KernelAlphaBetaPlayer(seed=0)):
+            # Twice, the second time after two moves: kmcts then reuses its tree.
+            best = player.choose(state, Limits(nodes=256, depth=2))
+            after = state.play(best)
+            player.analyze(after.play(after.legal_moves()[0]), Limits(nodes=256, depth=2))
+    return time.perf_counter() - started

@@ -1,0 +1,158 @@
+"""Bitboard kernels for ultimate and nine-board (the layout is in `layout`).
+
+A local board is 9 bits; tables indexed by such a mask answer "is there a line",
+"how many marks" and "which is the k-th empty cell" in one look-up, so a random
+playout costs a few dozen table reads per ply.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.games.geometry import has_line, line_masks
+from noughts.kernels.jit import kernel
+from noughts.kernels.layout import DRAW, FORCED, FULL, NINE_BOARD, RESULT, TURN, ULTIMATE_TIEBREAK, WON, Int
+from noughts.kernels.rng import next_bits, scaled
+
+__all__ = ["LINE", "POP", "legal", "play", "playout"]
+
+_LINES3 = line_masks((3, 3), 3)
+ALL = 511
+#: LINE[mask]: the 9-bit board has a line. POP[mask]: its number of bits.
+LINE = np.array([has_line(m, _LINES3) for m in range(512)], dtype=np.bool_)
+POP = np.array([m.bit_count() for m in range(512)], dtype=np.int64)
+#: NTH[mask, k]: the k-th set bit of mask (k < POP[mask]).
+NTH = np.zeros((512, 9), dtype=np.int64)
+for _m in range(512):
+    for _k, _c in enumerate(c for c in range(9) if _m >> c & 1):
+        NTH[_m, _k] = _c
+
+
+@kernel
+def closed(game: int, st: npt.NDArray[np.int64]) -> int:
+    """The boards nobody may play in: full ones, and in ultimate decided ones."""
+    if game == NINE_BOARD:
+        return int(st[FULL])
+    return int(st[WON] | st[WON + 1] | st[FULL])
+
+
+@kernel
+def legal(game: int, st: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """Write the legal moves (board * 9 + cell), ascending, into `out`; their number."""
+    if st[RESULT] != 0:
+        return 0
+    n = 0
+    forced = st[FORCED]
+    if forced >= 0:
+        empty = ALL & ~(st[forced] | st[9 + forced])
+        for k in range(POP[empty]):
+            out[n] = forced * 9 + NTH[empty, k]
+            n += 1
+        return n
+    shut = closed(game, st)
+    for b in range(9):
+        if not (shut >> b) & 1:
+            empty = ALL & ~(st[b] | st[9 + b])
+            for k in range(POP[empty]):
+                out[n] = b * 9 + NTH[empty, k]
+                n += 1
+    return n
+
+
+@kernel
+def count(game: int, st: npt.NDArray[np.int64]) -> int:
+    """The number of legal moves."""
+    if st[RESULT] != 0:
+        return 0
+    forced = st[FORCED]
+    if forced >= 0:
+        return int(POP[ALL & ~(st[forced] | st[9 + forced])])
+    shut = closed(game, st)
+    n = 0
+    for b in range(9):
+        if not (shut >> b) & 1:
+            n += POP[ALL & ~(st[b] | st[9 + b])]
+    return n
+
+
+@kernel
+def play(game: int, st: npt.NDArray[np.int64], move: Int) -> None:
+    """Play a legal move in place."""
+    board = move // 9
+    cell = move - board * 9
+    side = st[TURN]
+    mine = st[side * 9 + board] | (1 << cell)
+    st[side * 9 + board] = mine
+    if LINE[mine]:
+        won = st[WON + side] | (1 << board)
+        st[WON + side] = won
+        if game == NINE_BOARD or LINE[won]:
+            st[RESULT] = side + 1
+    elif (mine | st[(1 - side) * 9 + board]) == ALL:
+        st[FULL] |= 1 << board
+    shut = closed(game, st)
+    if st[RESULT] == 0 and shut == ALL:
+        st[RESULT] = DRAW
+        if game == ULTIMATE_TIEBREAK:
+            x, o = POP[st[WON]], POP[st[WON + 1]]
+            if x != o:
+                st[RESULT] = 1 if x > o else 2
+    st[FORCED] = -1 if (shut >> cell) & 1 else cell
+    st[TURN] = 1 - side
+
+
+@kernel
+def playout(game: int, st: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> int:
+    """Play random moves on `st` (in place) to the end; the RESULT code.
+
+    `random_move` and `play` fused, with the position in local variables: the same
+    moves from the same generator, at about twice the speed of calling them per ply."""
+    won_x, won_o, full, forced, side, result = st[WON], st[WON + 1], st[FULL], st[FORCED], st[TURN], st[RESULT]
+    nine = game == NINE_BOARD
+    bits = rng[0]
+    while result == 0:
+        shut = full if nine else won_x | won_o | full
+        if forced >= 0:
+            board = forced
+            empty = ALL & ~(st[board] | st[9 + board])
+            bits = next_bits(bits)
+            cell = NTH[empty, scaled(bits, POP[empty])]
+        else:
+            n = np.int64(0)  # not a literal 0: numba would compile `scaled` twice
+            for b in range(9):
+                if not (shut >> b) & 1:
+                    n += POP[ALL & ~(st[b] | st[9 + b])]
+            bits = next_bits(bits)
+            k = scaled(bits, n)
+            board = cell = 0
+            for b in range(9):
+                if not (shut >> b) & 1:
+                    empty = ALL & ~(st[b] | st[9 + b])
+                    if k < POP[empty]:
+                        board, cell = b, NTH[empty, k]
+                        break
+                    k -= POP[empty]
+        mine = st[side * 9 + board] | (1 << cell)
+        st[side * 9 + board] = mine
+        if LINE[mine]:
+            if side == 0:
+                won_x |= 1 << board
+                if nine or LINE[won_x]:
+                    result = 1
+            else:
+                won_o |= 1 << board
+                if nine or LINE[won_o]:
+                    result = 2
+        elif (mine | st[(1 - side) * 9 + board]) == ALL:
+            full |= 1 << board
+        shut = full if nine else won_x | won_o | full
+        if result == 0 and shut == ALL:
+            result = DRAW
+            if game == ULTIMATE_TIEBREAK and POP[won_x] != POP[won_o]:
+                result = 1 if POP[won_x] > POP[won_o] else 2
+        forced = -1 if (shut >> cell) & 1 else cell
+        side = 1 - side
+    rng[0] = bits
+    st[WON], st[WON + 1], st[FULL], st[FORCED], st[TURN], st[RESULT] = won_x, won_o, full, forced, side, result
+    return int(result)

@@ -1,0 +1,121 @@
+"""Bitboard kernels for Qubic, 4x4x4: each side's cells are the 64 bits of an int64
+(cell 63 is the sign bit, so masks are compared for equality, never for order)."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.games.geometry import line_masks, masks_through
+from noughts.kernels.jit import kernel
+from noughts.kernels.layout import DRAW, RESULT, TURN, Int
+from noughts.kernels.rng import next_bits, scaled
+
+__all__ = ["CELLS", "LINES", "THROUGH", "legal", "play", "playout", "popcount", "signed"]
+
+CELLS = 64
+_SHAPE = (4, 4, 4)
+
+
+def signed(mask: int) -> int:
+    """A 64-bit mask as the int64 with the same bits."""
+    return mask - (1 << 64) if mask >> 63 else mask
+
+
+#: The 76 lines, and for every cell the lines through it (THROUGH_COUNT of them, 4 or 7).
+LINES = np.array([signed(m) for m in line_masks(_SHAPE, 4)], dtype=np.int64)
+THROUGH = np.zeros((CELLS, 7), dtype=np.int64)
+THROUGH_COUNT = np.zeros(CELLS, dtype=np.int64)
+for _cell, _masks in enumerate(masks_through(_SHAPE, 4)):
+    THROUGH_COUNT[_cell] = len(_masks)
+    for _k, _mask in enumerate(_masks):
+        THROUGH[_cell, _k] = signed(_mask)
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@kernel
+def popcount(mask: int) -> int:
+    """The number of set bits of an int64 (SWAR: no per-bit loop)."""
+    x = np.uint64(mask)
+    x = x - ((x >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return int((x * _H01) >> np.uint64(56))
+
+
+@kernel
+def legal(st: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """Write the empty cells, ascending, into `out`; their number."""
+    if st[RESULT] != 0:
+        return 0
+    taken = st[0] | st[1]
+    n = 0
+    for cell in range(CELLS):
+        if not (taken >> cell) & 1:
+            out[n] = cell
+            n += 1
+    return n
+
+
+@kernel
+def count(st: npt.NDArray[np.int64]) -> int:
+    if st[RESULT] != 0:
+        return 0
+    return CELLS - popcount(st[0] | st[1])
+
+
+@kernel
+def wins(mine: int, cell: Int) -> bool:
+    """Whether `mine` holds a full line through `cell`."""
+    for k in range(THROUGH_COUNT[cell]):
+        line = THROUGH[cell, k]
+        if mine & line == line:
+            return True
+    return False
+
+
+@kernel
+def play(st: npt.NDArray[np.int64], move: Int) -> None:
+    """Play a legal move in place."""
+    side = st[TURN]
+    mine = st[side] | (np.int64(1) << np.int64(move))
+    st[side] = mine
+    if wins(mine, move):
+        st[RESULT] = side + 1
+    elif (mine | st[1 - side]) == -1:
+        st[RESULT] = DRAW
+    st[TURN] = 1 - side
+
+
+@kernel
+def playout(st: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> int:
+    """Play random moves on `st` (in place) to the end; the RESULT code. The empty
+    cells are kept in a list that a move swaps its cell out of: O(1) per ply."""
+    if st[RESULT] != 0:
+        return int(st[RESULT])
+    empty = np.empty(CELLS, dtype=np.int64)
+    n = legal(st, empty)
+    marks = st[0:2].copy()
+    side = st[TURN]
+    result = 0
+    bits = rng[0]
+    while result == 0:
+        bits = next_bits(bits)
+        k = scaled(bits, n)
+        cell = empty[k]
+        n -= 1
+        empty[k] = empty[n]
+        mine = marks[side] | (np.int64(1) << np.int64(cell))
+        marks[side] = mine
+        if wins(mine, cell):
+            result = side + 1
+        elif n == 0:
+            result = DRAW
+        side = 1 - side
+    rng[0] = bits
+    st[0], st[1], st[TURN], st[RESULT] = marks[0], marks[1], side, result
+    return int(result)

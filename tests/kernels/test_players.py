@@ -1,0 +1,232 @@
+"""kmcts and kalphabeta: known answers with fixed seeds, the AIPlayer API on random
+positions, values checked against exhaustive search, tree reuse, threat sequences."""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+from typing import Any
+
+import pytest
+
+from noughts import IllegalMoveError, InvalidOptionError, State, parse_position, parse_spec
+from noughts.ai import Kind, Limits, Value, make_player, parse_player
+from noughts.ai.compiled import KernelAlphaBetaPlayer, KernelMCTSPlayer
+from noughts.core import Player
+from noughts.kernels.games import perft
+
+from support import playout
+
+PLAYERS = ["kmcts", "kalphabeta"]
+SPECS = ["ultimate", "ultimate:tiebreak=boards", "nine-board", "qubic"]
+
+# Ultimate: x has won the top-left and top boards and threatens the top-right one (cell
+# 3). o must play 33: every other o move sends x to a decided board, from where x may
+# play anywhere, and wins.
+ULTIMATE_BLOCK = "xxx....../xxx....../xx...oo../ooo....../ooo....../........./o......../xoxxoxoxo/xoxxoxoxo o 3"
+ULTIMATE_WIN = "xxx....../xxx....../xx......./oo......./oo......./oo......./o.o....../........./......... x 3"
+ULTIMATE_WIN_IN_3 = "oxxx.xo../oxoooxxo./xo.oxxxox/.xx...xxx/..oo..oxx/xoooxx.ox/o.oooo..x/oo.xxox.o/.xo..ox.o x -"
+QUBIC_WIN_IN_3 = "o.../..../..../o..x|..../x..x/.oxo/....|o.x./o.../.x../.o..|..../..../..../x... x"
+
+
+def limits(name: str) -> Limits:
+    """A small budget that still finds the short wins below."""
+    return Limits(nodes=20_000) if name == "kmcts" else Limits(depth=4)
+
+
+@pytest.mark.parametrize("name", PLAYERS)
+def test_takes_a_win_in_one(name: str) -> None:
+    analysis = make_player(name, seed=3).analyze(parse_position("ultimate", ULTIMATE_WIN), limits(name))
+    assert (analysis.moves[0].text, analysis.value) == ("33", Value.win(1))
+
+
+@pytest.mark.parametrize("name", PLAYERS)
+def test_blocks_a_loss_in_one(name: str) -> None:
+    analysis = make_player(name, seed=5).analyze(parse_position("ultimate", ULTIMATE_BLOCK), limits(name))
+    assert analysis.moves[0].text == "33"
+    assert all(info.value == Value.loss(2) for info in analysis.moves[1:])
+
+
+@pytest.mark.parametrize("name", PLAYERS)
+def test_forced_win_in_3_in_ultimate(name: str) -> None:
+    state = parse_position("ultimate", ULTIMATE_WIN_IN_3)
+    analysis = make_player(name, seed=4).analyze(state, limits(name))
+    assert (analysis.moves[0].text, analysis.value) == ("52", Value.win(3))
+    assert [info.value.kind for info in analysis.moves[1:]].count(Kind.WIN) == 0
+
+
+@pytest.mark.parametrize("threats", [True, False])
+def test_forced_win_in_3_in_qubic(threats: bool) -> None:
+    state = parse_position("qubic", QUBIC_WIN_IN_3)
+    analysis = KernelAlphaBetaPlayer(depth=3, seed=5, threats=threats).analyze(state)
+    assert (analysis.moves[0].text, analysis.value) == ("223", Value.win(3))
+
+
+def wins_now(state: State[Any]) -> bool:
+    return any(state.play(m).outcome is not None for m in state.legal_moves())
+
+
+def forced(state: State[Any], player: KernelAlphaBetaPlayer, plies: int) -> bool:
+    """Whether the player's answers win within `plies` against every defence: each of
+    its moves is taken from a new analysis, every defender reply is tried."""
+    analysis = player.analyze(state, Limits(depth=1))
+    after = state.play(analysis.best)
+    if after.outcome is not None:
+        return after.outcome.winner is state.turn
+    if plies < 3:
+        return False
+    return all(
+        (reply := after.play(m)).outcome is None and (wins_now(reply) or forced(reply, player, plies - 2))
+        for m in after.legal_moves()
+    )
+
+
+def test_threat_sequences_found_in_random_qubic_positions_are_real_wins() -> None:
+    # Every forced win the threat search claims, checked against every defence.
+    player = KernelAlphaBetaPlayer(seed=1)
+    found = []
+    for seed in range(40):
+        for state, _ in playout("qubic", seed)[10:-1:3]:
+            value = player.analyze(state, Limits(depth=1)).value
+            if value.kind is Kind.WIN and value.plies is not None and value.plies >= 5:
+                found.append(value.plies)
+                assert forced(state, player, value.plies)
+    assert len(found) >= 5
+
+
+def tree_size(state: State[Any], cap: int) -> int:
+    """The number of nodes below `state` (the kernels' perft, depth by depth), or a
+    number above `cap` as soon as it passes it."""
+    total = 0
+    for depth in range(1, 82):
+        count = perft(state, depth)
+        total += count
+        if count == 0 or total > cap:
+            break
+    return total
+
+
+@cache
+def exact(state: State[Any]) -> tuple[int, int]:
+    """(result, plies) for the player to move, by exhaustive negamax: quick wins and
+    slow losses preferred."""
+    if state.outcome is not None:
+        return (0 if state.outcome.winner is None else -1, 0)
+    results = []
+    for move in state.legal_moves():
+        result, plies = exact(state.play(move))
+        results.append((-result, plies + 1))
+    return max(results, key=lambda r: (r[0], -r[1] if r[0] > 0 else r[1]))
+
+
+def as_value(result: tuple[int, int]) -> Value:
+    kind, plies = result
+    return Value.draw() if kind == 0 else (Value.win(plies) if kind > 0 else Value.loss(plies))
+
+
+@pytest.mark.parametrize("spec", ["ultimate", "nine-board"])
+def test_proven_values_agree_with_exhaustive_search_near_the_end(spec: str) -> None:
+    checked = 0
+    for seed in range(60):
+        if checked >= 60:
+            break
+        steps = playout(spec, seed)
+        # The earliest of the game's last positions whose whole tree is small.
+        state = next((s for s, _ in steps[:-1] if tree_size(s, 20_000) <= 20_000), None)
+        if state is None:
+            continue
+        values = {state.move_text(m): as_value(exact(state.play(m))).negated() for m in state.legal_moves()}
+        for name in PLAYERS:
+            analysis = make_player(name, seed=seed).analyze(state, Limits(nodes=200_000, depth=12))
+            for info in analysis.moves:
+                if info.value.exact:
+                    assert info.value == values[info.text], (name, state.to_text(), info.text)
+                    checked += 1
+    assert checked >= 25  # nine-board games end early, with big trees: fewer small ones
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("name", PLAYERS)
+def test_every_legal_move_valued_and_a_legal_choice(spec: str, name: str) -> None:
+    for seed in range(3):
+        for state, _ in playout(spec, seed)[:-1:7]:
+            player = make_player(name, seed=seed)
+            analysis = player.analyze(state, Limits(nodes=2000, depth=2))
+            assert sorted(info.move for info in analysis.moves) == state.legal_moves()
+            assert analysis.pv[0] == analysis.moves[0].text
+            assert analysis.nodes > 0
+            assert player.choose(state, Limits(nodes=2000, depth=2)) in state.legal_moves()
+
+
+@pytest.mark.parametrize("name", PLAYERS)
+def test_time_limit_is_respected_loosely(name: str) -> None:
+    state = parse_spec("ultimate").initial()
+    make_player(name).analyze(state, Limits(nodes=100, depth=1))  # compiled or loaded
+    started = time.perf_counter()
+    make_player(name, time=0.2).analyze(state)
+    assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(("name", "budget"), [("kmcts", Limits(nodes=3000)), ("kalphabeta", Limits(depth=5))])
+def test_same_seed_same_analysis(name: str, budget: Limits) -> None:
+    state = parse_spec("ultimate").initial().play_text("55")
+    first, second = make_player(name, seed=9).analyze(state, budget), make_player(name, seed=9).analyze(state, budget)
+    assert [(i.text, i.value, i.visits) for i in first.moves] == [(i.text, i.value, i.visits) for i in second.moves]
+    assert first.pv == second.pv
+
+
+def test_kmcts_keeps_its_tree_for_the_next_move() -> None:
+    player = KernelMCTSPlayer(seed=1)
+    state = parse_spec("ultimate").initial()
+    analysis = player.analyze(state, Limits(nodes=20_000))
+    ours = state.play(analysis.best)
+    theirs = ours.play(ours.legal_moves()[0])
+    again = player.analyze(theirs, Limits(nodes=1000))
+    # The root's visits include what the first search spent below this position.
+    assert sum(info.visits or 0 for info in again.moves) > 1000
+    player.reset()
+    fresh = player.analyze(theirs, Limits(nodes=1000))
+    assert sum(info.visits or 0 for info in fresh.moves) == 1000
+
+
+def test_kmcts_without_reuse_starts_afresh() -> None:
+    player = KernelMCTSPlayer(seed=1, reuse=False)
+    state = parse_spec("nine-board").initial()
+    player.analyze(state, Limits(nodes=5000))
+    again = player.analyze(state, Limits(nodes=500))
+    assert sum(info.visits or 0 for info in again.moves) == 500
+
+
+def test_options_arrive_as_text() -> None:
+    player = parse_player("kmcts:iterations=500:c=0.7:seed=2:reuse=0")
+    assert isinstance(player, KernelMCTSPlayer)
+    assert (player.iterations, player.c, player.reuse) == (500, 0.7, False)
+    searcher = parse_player("kalphabeta:depth=3:seed=1:threats=false")
+    assert isinstance(searcher, KernelAlphaBetaPlayer)
+    assert (searcher.defaults.depth, searcher.threats) == (3, False)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("kmcts:time=0", "time must be"),
+        ("kmcts:iterations=1.5", "iterations must be a whole number"),
+        ("kmcts:c=-1", "c must be"),
+        ("kmcts:reuse=maybe", "reuse takes true or false"),
+        ("kalphabeta:depth=0", "depth must be"),
+        ("kalphabeta:seed=x", "seed must be a whole number"),
+    ],
+)
+def test_bad_options_are_refused(text: str, message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=message):
+        parse_player(text)
+
+
+@pytest.mark.parametrize("name", PLAYERS)
+def test_other_games_and_finished_games_are_refused(name: str) -> None:
+    with pytest.raises(InvalidOptionError, match="ultimate and nine-board"):
+        make_player(name).analyze(parse_spec("ultimate:forget=true").initial())
+    finished = parse_position("ultimate", ULTIMATE_WIN).play_text("33")
+    assert finished.outcome is not None and finished.outcome.winner is Player.X
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        make_player(name).analyze(finished)
