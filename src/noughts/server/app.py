@@ -18,17 +18,20 @@ from noughts.server.thinking import ThinkingPool
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """A new app. The thinking pool starts with the first computer move and stops with
-    the app (run it under uvicorn, or use it as a context manager in tests).
+    """A new app. The thinking pool starts with the first computer move (or with the
+    app, when `settings.warm_kernels`) and stops with the app (run it under uvicorn, or
+    use it as a context manager in tests).
 
     >>> create_app().title
     'Noughts'
     """
     settings = settings or Settings()
-    pool = ThinkingPool(settings.ai_workers)
+    pool = ThinkingPool(settings.ai_workers, warm_kernels=settings.warm_kernels)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.warm_kernels:
+            pool.start()  # the workers warm up in the background; requests are served meanwhile
         yield
         pool.shutdown()
 

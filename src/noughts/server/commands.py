@@ -48,7 +48,8 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    app = create_app(Settings(database=args.database, ai_workers=args.workers, redis=args.redis))
+    settings = Settings(database=args.database, ai_workers=args.workers, redis=args.redis, warm_kernels=True)
+    app = create_app(settings)
     print(f"noughts: playing at http://{shown}:{port}  (API docs: /docs; Ctrl-C stops)", flush=True)
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     return 0

@@ -15,7 +15,10 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 class Settings:
     """`database` is the URL online play stores accounts and games in (None:
     $NOUGHTS_DATABASE_URL, else an SQLite file in the user's data folder). `ai_workers`
-    sizes the thinking pool (None: one per core, at most four)."""
+    sizes the thinking pool (None: one per core, at most four). `warm_kernels` starts the
+    pool with the app and has each worker compile (or load) the compiled players'
+    kernels at once, so that the first ultimate or qubic game at hard or max does not
+    wait 15-30 s for numba; `noughts serve` turns it on, tests leave it off."""
 
     database: str | None = None
     ai_workers: int | None = None
@@ -23,3 +26,4 @@ class Settings:
     #: Online play's fan-out between server processes (None: this process only).
     redis: str | None = None
     online: OnlineConfig = field(default_factory=OnlineConfig)
+    warm_kernels: bool = False

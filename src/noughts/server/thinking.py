@@ -51,6 +51,14 @@ def _warm_up() -> None:
     import noughts.ai  # noqa: F401
 
 
+def _warm_up_with_kernels() -> None:
+    """As `_warm_up`, and compiles the kernels (or loads them from numba's cache)."""
+    _warm_up()
+    from noughts.kernels import warm_up
+
+    warm_up()
+
+
 class ThinkingError(Exception):
     """A worker did not answer within the thinking time and its grace, or died."""
 
@@ -58,16 +66,25 @@ class ThinkingError(Exception):
 class ThinkingPool:
     """A process pool for `think`, started lazily and shut down with the app."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, warm_kernels: bool = False) -> None:
         self.workers = workers or max(1, min(4, os.cpu_count() or 1))
+        self.warm_kernels = warm_kernels
         self._executor: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Starts every worker now (each warms up at once) rather than on first use."""
+        pool = self._pool()
+        for _ in range(self.workers):
+            pool.submit(_warm_up)  # a no-op task each, so that every worker process starts
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # spawn, not fork: the server runs threads (uvicorn, asyncio), and forking a
             # threaded process can copy a held lock into the child.
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm_up_with_kernels if self.warm_kernels else _warm_up,
             )
         return self._executor
 
