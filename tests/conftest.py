@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 
 # Solved tables are cached on disk; tests must not read or fill the user's cache.
 os.environ.setdefault("NOUGHTS_CACHE_DIR", tempfile.mkdtemp(prefix="noughts-test-cache-"))
 # ... nor the user's online-play database (the default SQLite file lives in this folder).
 os.environ.setdefault("NOUGHTS_DATA_DIR", tempfile.mkdtemp(prefix="noughts-test-data-"))
+
+# A run started in the background by a script (`cmd &`, nohup) inherits SIGINT ignored,
+# and so would every program the tests start, which then never sees the Ctrl-C the
+# terminal and arena tests send. A Python handler here is reset to the default in
+# every program exec'd from this process, an ignored signal is not.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
