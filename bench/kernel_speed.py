@@ -33,6 +33,7 @@ from noughts.ai.compiled import KernelMCTSPlayer
 from noughts.kernels import warm_up
 from noughts.kernels.games import perft
 from noughts.perft import perft as readable_perft
+from perft_openspiel import spiel_perft  # this folder: OpenSpiel perft counted in our plies
 
 FIRST_MOVE = """
 import time
@@ -43,21 +44,6 @@ from noughts.ai.base import Limits
 KernelMCTSPlayer(seed=1).choose(parse_spec("ultimate").initial(), Limits(time=0.1))
 print(time.perf_counter() - started)
 """
-
-
-def spiel_perft(state: Any, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    total = 0
-    for action in state.legal_actions():
-        child = state.child(action)
-        if state.action_to_string(state.current_player(), action).startswith("Choose local board"):
-            total += spiel_perft(child, depth)  # not a ply of ours
-        else:
-            total += spiel_perft(child, depth - 1)
-    return total
 
 
 def timed(fn: Any, *args: Any) -> tuple[Any, float]:
