@@ -51,6 +51,18 @@ class Limits:
             if value is not None and value < 1:
                 raise InvalidOptionError(f"{name} must be at least 1")
 
+    def over(self, defaults: Limits, default_time: float) -> Limits:
+        """These limits, each one not given taken from `defaults` (a player's options);
+        with no limit of any kind, `default_time` seconds, so that nobody waits forever."""
+        merged = Limits(
+            time=self.time if self.time is not None else defaults.time,
+            nodes=self.nodes if self.nodes is not None else defaults.nodes,
+            depth=self.depth if self.depth is not None else defaults.depth,
+        )
+        if merged.time is None and merged.nodes is None and merged.depth is None:
+            return Limits(time=default_time)
+        return merged
+
 
 class Deadline:
     """A time budget started now. ``expired()`` is cheap enough for inner loops."""

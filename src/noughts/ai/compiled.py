@@ -271,16 +271,6 @@ class KernelAlphaBetaPlayer(AIPlayer):
     def choose(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Any:
         return self._run(state, limits, exact=False).best
 
-    def _limits(self, limits: Limits) -> Limits:
-        merged = Limits(
-            time=limits.time if limits.time is not None else self.defaults.time,
-            nodes=limits.nodes if limits.nodes is not None else self.defaults.nodes,
-            depth=limits.depth if limits.depth is not None else self.defaults.depth,
-        )
-        if merged.time is None and merged.nodes is None and merged.depth is None:
-            return Limits(time=DEFAULT_TIME)
-        return merged
-
     def _run(self, state: State[Any], limits: Limits, exact: bool) -> Analysis:
         from noughts.kernels import negamax
         from noughts.kernels.evaluate import LOCAL_LINES
@@ -290,7 +280,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
         started = time.perf_counter()
         moves = require_moves(state)
         code = game_code(state.game)
-        limits = self._limits(limits)
+        limits = limits.over(self.defaults, DEFAULT_TIME)
         if self._tables is None:
             self._tables = negamax.Tables()
         tables = self._tables

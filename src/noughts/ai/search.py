@@ -125,20 +125,10 @@ class _Negamax(AIPlayer):
 
     # -- iterative deepening ------------------------------------------------------
 
-    def _limits(self, limits: Limits) -> Limits:
-        merged = Limits(
-            time=limits.time if limits.time is not None else self.defaults.time,
-            nodes=limits.nodes if limits.nodes is not None else self.defaults.nodes,
-            depth=limits.depth if limits.depth is not None else self.defaults.depth,
-        )
-        if merged.time is None and merged.nodes is None and merged.depth is None:
-            return Limits(time=DEFAULT_TIME)
-        return merged
-
     def _run(self, state: State[Any], limits: Limits, exact_root: bool) -> Analysis:
         started = time.perf_counter()
         moves = require_moves(state)
-        limits = self._limits(limits)
+        limits = limits.over(self.defaults, DEFAULT_TIME)
         self._evaluate = evaluator(state.game, self.eval_name)
         self._deadline = Deadline(limits.time)
         self._node_limit = limits.nodes
