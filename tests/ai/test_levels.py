@@ -114,3 +114,12 @@ def test_levels_are_registered_players(level: str) -> None:
     player = make_player(level, seed=2)
     state = parse_spec("classic").initial()
     assert player.choose(state, Limits(time=1)) in state.legal_moves()
+
+
+def test_without_mistakes_a_level_is_its_search_alone() -> None:
+    """What hints use: never a deliberate slip."""
+    state = parse_position("classic", "xx./oo./... x")
+    for level in LEVELS:
+        player = level_player(state.game, level, seed=11, mistakes=False)
+        assert not isinstance(player, FalliblePlayer)
+        assert all(state.move_text(player.choose(state)) == "3" for _ in range(30)), level

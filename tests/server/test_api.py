@@ -241,9 +241,16 @@ def test_computer_move_at_max_never_loses_a_won_position(client: TestClient) -> 
 
 
 def test_computer_takes_a_win(client: TestClient) -> None:
-    data = post(client, "/api/computer", {"spec": "classic", "moves": ["1", "4", "2", "5"], "level": "medium"})
+    data = post(client, "/api/computer", {"spec": "classic", "moves": ["1", "4", "2", "5"], "level": "max"})
     assert data["move"] == "3" and data["game"]["status"] == "x-wins"
     assert data["analysis"]["value"]["kind"] == "win" and data["analysis"]["bar"] == 1
+
+
+def test_a_hint_never_slips_on_purpose(client: TestClient) -> None:
+    # easy misses a win a third of the time; its hint must not.
+    for seed in range(12):
+        body = {"spec": "classic", "moves": ["1", "4", "2", "5"], "level": "easy", "seed": seed}
+        assert post(client, "/api/analysis", body)["best"] == "3"
 
 
 @pytest.mark.parametrize("spec", ["ultimate", "qubic", "gobblet", "matryoshka", "mnk:m=15:n=15:k=5"])

@@ -76,16 +76,17 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
     return "alphabeta:time=3"
 
 
-def level_player(game: Game[Any, Any], level: str, seed: int | None = None) -> AIPlayer:
+def level_player(game: Game[Any, Any], level: str, seed: int | None = None, mistakes: bool = True) -> AIPlayer:
     """The player for `level` in `game`; `seed` makes easy's mistakes and any random
-    tie-breaks reproducible."""
+    tie-breaks reproducible. ``mistakes=False`` gives the level's search without its
+    deliberate slips: the advisor behind a hint, which must never mislead on purpose."""
     spec = level_spec(game, level)
     if seed is not None and not spec.startswith("perfect"):
         spec += f":seed={seed}"
     player = parse_player(spec)
-    if level == "easy":
+    if mistakes and level == "easy":
         return FalliblePlayer(player, EASY_MISTAKES, seed)
-    if level in SOLVED_GAME_MISTAKES and _exact_available(game):
+    if mistakes and level in SOLVED_GAME_MISTAKES and _exact_available(game):
         return FalliblePlayer(player, SOLVED_GAME_MISTAKES[level], seed)
     if spec == "perfect":
         fallback = parse_player("alphabeta:time=3" + (f":seed={seed}" if seed is not None else ""))

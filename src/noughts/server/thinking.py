@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from time import sleep
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Limits
@@ -27,22 +29,30 @@ GRACE_SECONDS = 30.0
 
 #: Players kept per (game, level, seed) in each worker; bounded, since seeds come from
 #: requests.
-_players: dict[tuple[Game[Any, Any], str, int | None], AIPlayer] = {}
+_players: dict[tuple[Game[Any, Any], str, int | None, bool], AIPlayer] = {}
 _MAX_PLAYERS = 64
 
 
-def think(spec: str, start: str | None, moves: list[str], level: str, time: float | None, seed: int | None) -> Analysis:
+def think(
+    spec: str,
+    start: str | None,
+    moves: list[str],
+    level: str,
+    time: float | None,
+    seed: int | None,
+    mistakes: bool = True,
+) -> Analysis:
     """Runs in a worker: the analysis of `level` of the position after `moves`.
 
     The request was validated by the server already; errors here still surface as the
     core's exceptions, which pickle back to the caller."""
     state = replay(spec, start, moves).state
-    key = (state.game, level, seed)
+    key = (state.game, level, seed, mistakes)
     player = _players.get(key)
     if player is None:
         if len(_players) >= _MAX_PLAYERS:
             _players.clear()
-        player = _players[key] = level_player(state.game, level, seed)
+        player = _players[key] = level_player(state.game, level, seed, mistakes)
     return player.analyze(state, Limits(time=time))
 
 
@@ -51,12 +61,23 @@ def _warm_up() -> None:
     import noughts.ai  # noqa: F401
 
 
-def _warm_up_with_kernels() -> None:
-    """As `_warm_up`, and compiles the kernels (or loads them from numba's cache)."""
+def _start_worker(server_pid: int, warm_kernels: bool) -> None:
+    """Runs first in every worker: a watchdog, then the warm-up (with the compiled
+    players' kernels, compiled or loaded from numba's cache, when asked)."""
+    threading.Thread(target=_exit_with_the_server, args=(server_pid,), daemon=True).start()
     _warm_up()
-    from noughts.kernels import warm_up
+    if warm_kernels:
+        from noughts.kernels import warm_up
 
-    warm_up()
+        warm_up()
+
+
+def _exit_with_the_server(server_pid: int) -> None:
+    # A server that is killed (kill -9, out of memory) cannot stop its pool, and idle
+    # workers would wait on their queue forever: they leave once they are orphaned.
+    while os.getppid() == server_pid:
+        sleep(1.0)
+    os._exit(0)
 
 
 class ThinkingError(Exception):
@@ -84,15 +105,24 @@ class ThinkingPool:
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up_with_kernels if self.warm_kernels else _warm_up,
+                initializer=_start_worker,
+                initargs=(os.getpid(), self.warm_kernels),
             )
         return self._executor
 
     async def analyze(
-        self, spec: str, start: str | None, moves: list[str], level: str, time: float | None, seed: int | None
+        self,
+        spec: str,
+        start: str | None,
+        moves: list[str],
+        level: str,
+        time: float | None,
+        seed: int | None,
+        mistakes: bool = True,
     ) -> Analysis:
+        """`mistakes=False` for a hint: the level's search without its deliberate slips."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool(), think, spec, start, moves, level, time, seed)
+        future = loop.run_in_executor(self._pool(), think, spec, start, moves, level, time, seed, mistakes)
         budget = (time if time is not None else 10.0) + GRACE_SECONDS
         try:
             return await asyncio.wait_for(future, budget)

@@ -295,9 +295,10 @@ class Session:
 
     def _hint(self) -> None:
         if self._hinter is None:
-            # easy's deliberate mistakes make poor advice: hints come from medium at least.
+            # Deliberate mistakes make poor advice: hints come from the level's search
+            # without them, and from medium at least.
             level = "medium" if self.config.level == "easy" else self.config.level
-            self._hinter = level_player(self.config.game, level, self.config.seed)
+            self._hinter = level_player(self.config.game, level, self.config.seed, mistakes=False)
         analysis, _ = think(self.console, self._hinter, self.state, self.limits, "looking for a hint…")
         best = analysis.moves[0]
         why = _meaning(best.value) + (f"; {best.note}" if best.note else "")

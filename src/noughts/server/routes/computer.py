@@ -17,13 +17,13 @@ router = APIRouter(
 )
 
 
-async def _analyze(request: Request, body: ThinkRequest) -> tuple[Replayed, AnalysisView]:
+async def _analyze(request: Request, body: ThinkRequest, mistakes: bool = True) -> tuple[Replayed, AnalysisView]:
     replayed = replay(body.spec, body.start, body.moves)
     if replayed.state.is_over:
         over = IllegalMoveError(f"the game is over ({replayed.state.status}): there is no move to think about")
         raise RequestError("moves", over)
     pool: ThinkingPool = request.app.state.thinking
-    analysis = await pool.analyze(body.spec, body.start, replayed.moves, body.level, body.time, body.seed)
+    analysis = await pool.analyze(body.spec, body.start, replayed.moves, body.level, body.time, body.seed, mistakes)
     return replayed, analysis_view(analysis, body.level, replayed.state.turn)
 
 
@@ -38,5 +38,6 @@ async def computer_move(request: Request, body: ThinkRequest) -> ComputerMove:
 
 @router.post("/analysis", response_model=AnalysisView)
 async def analysis(request: Request, body: ThinkRequest) -> AnalysisView:
-    """Every legal move with its value for the player to move, best first: the hint."""
-    return (await _analyze(request, body))[1]
+    """Every legal move with its value for the player to move, best first: the hint
+    (the level's search without the slips some levels make on purpose)."""
+    return (await _analyze(request, body, mistakes=False))[1]
