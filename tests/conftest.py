@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import signal
 import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 
 # Solved tables are cached on disk; tests must not read or fill the user's cache.
 os.environ.setdefault("NOUGHTS_CACHE_DIR", tempfile.mkdtemp(prefix="noughts-test-cache-"))
@@ -17,3 +21,13 @@ os.environ.setdefault("NOUGHTS_DATA_DIR", tempfile.mkdtemp(prefix="noughts-test-
 # every program exec'd from this process, an ignored signal is not.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One Chromium per test process, for the web and online suites alike: Playwright's
+    sync API cannot run twice at once in one process."""
+    from web.browsing import launch_chromium
+
+    with launch_chromium() as chromium:
+        yield chromium

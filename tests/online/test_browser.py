@@ -5,14 +5,13 @@ artifacts/screenshots/online-*.png."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from online.people import PASSWORD, unique
-from web.browsing import CHROMIUM, CHROMIUM_ARGS, DESKTOP, SCREENSHOTS
+from web.browsing import DESKTOP, SCREENSHOTS
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -20,18 +19,6 @@ pytestmark = pytest.mark.timeout(180)
 @pytest.fixture
 def database_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'online.db'}"
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Chromium is not installed: run `apt-get install -y chromium` as root (make test does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Visitor:

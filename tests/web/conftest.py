@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from web.browsing import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Tab
+from web.browsing import DESKTOP, Tab
 
 
 @pytest.fixture(scope="session")
@@ -35,18 +35,6 @@ def server_url() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=20)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Chromium is not installed: run `apt-get install -y chromium` as root (make test does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def _tab(browser: Any, base: str, viewport: dict[str, int], theme: str = "light") -> Iterator[Tab]:

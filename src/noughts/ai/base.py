@@ -28,6 +28,7 @@ __all__ = [
     "RandomPlayer",
     "Value",
     "coerce_option",
+    "flag_option",
     "make_player",
     "parse_player",
     "player_names",
@@ -280,6 +281,16 @@ def parse_player(text: str) -> AIPlayer:
             raise InvalidOptionError(f"{part!r} is not a player option: write name=value")
         options[key] = value
     return make_player(name, **options)
+
+
+def flag_option(name: str, value: object) -> bool:
+    """A player's true/false option; text "1"/"0" arrives as an int through
+    `coerce_option`."""
+    if isinstance(value, bool):
+        return value
+    if value in (0, 1):
+        return bool(value)
+    raise InvalidOptionError(f"{name} takes true or false, not {value!r}")
 
 
 def coerce_option(value: Any) -> Any:

@@ -26,7 +26,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, register_player, require_moves
+from noughts.ai.base import (
+    AIPlayer,
+    Analysis,
+    Kind,
+    Limits,
+    MoveInfo,
+    Value,
+    flag_option,
+    register_player,
+    require_moves,
+)
 from noughts.core import InvalidOptionError, State
 
 if TYPE_CHECKING:
@@ -63,15 +73,6 @@ def _number(name: str, value: object, integer: bool, minimum: float) -> Any:
     return value
 
 
-def _flag(name: str, value: object) -> bool:
-    # Option text "1"/"0" arrives as an int through coerce_option.
-    if isinstance(value, bool):
-        return value
-    if value in (0, 1):
-        return bool(value)
-    raise InvalidOptionError(f"{name} takes true or false, not {value!r}")
-
-
 class KernelMCTSPlayer(AIPlayer):
     """UCT with MCTS-Solver, tree reuse and random playouts, in a compiled kernel.
 
@@ -101,8 +102,8 @@ class KernelMCTSPlayer(AIPlayer):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidOptionError(f"seed must be a whole number, not {seed!r}")
         self.seed = seed
-        self.reuse = _flag("reuse", reuse)
-        self.solver = _flag("solver", solver)
+        self.reuse = flag_option("reuse", reuse)
+        self.solver = flag_option("solver", solver)
         self._rng = random.Random(seed)
         self._tree: tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int16], int] | None = None
 
@@ -258,7 +259,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidOptionError(f"seed must be a whole number, not {seed!r}")
         self.seed = seed
-        self.threats = _flag("threats", threats)
+        self.threats = flag_option("threats", threats)
         self._rng = random.Random(seed)
         self._tables: Tables | None = None
 

@@ -40,6 +40,7 @@ from noughts.ai.base import (
     Limits,
     MoveInfo,
     Value,
+    flag_option,
     register_player,
     require_moves,
 )
@@ -240,8 +241,8 @@ class MCTSPlayer(AIPlayer):
         self.time = None if time is None else float(time)
         self.iterations = iterations
         self.c = float(c)
-        self.reuse = _flag("reuse", reuse)
-        self.solver = _flag("solver", solver)
+        self.reuse = flag_option("reuse", reuse)
+        self.solver = flag_option("solver", solver)
         self.evaluate = _find_evaluator(evaluator) if isinstance(evaluator, str) else evaluator
         self.rng = random.Random(seed)
         self._root: Node | None = None
@@ -389,15 +390,6 @@ def _prove(node: Node) -> bool:
     else:
         node.proof, node.plies = LOSS, slowest_loss + 1
     return True
-
-
-def _flag(name: str, value: object) -> bool:
-    # Option text "1"/"0" arrives as an int through coerce_option.
-    if isinstance(value, bool):
-        return value
-    if value in (0, 1):
-        return bool(value)
-    raise InvalidOptionError(f"{name} takes true or false, not {value!r}")
 
 
 register_player("mcts", MCTSPlayer)
