@@ -222,7 +222,7 @@ def test_home_starts_the_chosen_game(tab: Tab) -> None:
     page.fill("#opt-n", "4")
     page.fill("#opt-k", "4")
     page.check("input[value=local]")
-    assert page.locator("input[value=online]").is_disabled()
+    assert page.locator("a.online-entry").get_attribute("href") == "/online"
     page.click("#start")
     page.wait_for_selector(".grid-board .cell")
     assert page.locator(".grid-board .cell").count() == 16

@@ -115,23 +115,21 @@ export function homePage(root, catalogue) {
       h("option", { value: "o", selected: state.side === "o" }, "O"),
     );
     side.addEventListener("change", () => (state.side = side.value));
-    const radio = (value, label, extra = {}) =>
+    const radio = (value, label) =>
       h(
         "label",
-        { class: ["mode", state.mode === value && "chosen", extra.disabled && "disabled"] },
+        { class: ["mode", state.mode === value && "chosen"] },
         h("input", {
           type: "radio",
           name: "mode",
           value,
           checked: state.mode === value,
-          disabled: extra.disabled,
           onchange: () => {
             state.mode = value;
             drawModes();
           },
         }),
         h("span", {}, label),
-        extra.note ? h("small", { class: "muted" }, extra.note) : null,
       );
     modeBox.replaceChildren(
       h("legend", { class: "sr-only" }, "opponent"),
@@ -141,7 +139,9 @@ export function homePage(root, catalogue) {
         h("label", { for: "side" }, "You play"), side,
         h("small", { class: "muted level-note" }, catalogue.levels.find((l) => l.name === state.level)?.description || "")),
       radio("local", "Two players on this screen"),
-      radio("online", "Online", { disabled: true, note: "coming soon: accounts, rooms and live games" }),
+      h("a", { class: "mode online-entry", href: "/online" },
+        h("span", {}, "Online →"),
+        h("small", { class: "muted" }, "accounts, rooms, invite links and live games")),
     );
     level.addEventListener("change", () => {
       modeBox.querySelector(".level-note").textContent = catalogue.levels.find((l) => l.name === level.value).description;
