@@ -23,10 +23,11 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One Chromium per test process, for the web and online suites alike: Playwright's
-    sync API cannot run twice at once in one process."""
+    """One Chromium per test module, for the web and online suites alike: Playwright's
+    sync API cannot run twice at once in one process, and while it runs it holds an
+    event loop, so it must be gone before another module's test calls asyncio.run()."""
     from web.browsing import launch_chromium
 
     with launch_chromium() as chromium:
