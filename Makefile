@@ -13,7 +13,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@# The browser tests drive Debian's Chromium: installed here when root on Debian, else explained.
 	@test -x /usr/bin/chromium || if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+		echo 'installing Debian chromium for the browser tests (apt-get, a minute)'; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "note: the browser tests need Chromium: run 'apt-get install -y chromium' as root (they skip without it)"; fi
 	touch $(STAMP)
 

@@ -1,18 +1,16 @@
-"""Games between computer players: one game, or a match with colours alternating and
-openings varied by seeded random first plies. The arena builds on this."""
+"""Games between computer players: one game, and seeded random first plies to vary the
+openings. The arena builds its round robin on these."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Limits
 from noughts.core import Game, NoughtsError, Player, State
 from noughts.records import GameRecord
 
-__all__ = ["ForfeitError", "MatchResult", "play_game", "play_match", "random_opening"]
+__all__ = ["ForfeitError", "play_game", "random_opening"]
 
 #: A game that goes on this long is adjourned as a draw (only cyclic games get there).
 MAX_PLIES = 1000
@@ -67,33 +65,6 @@ def play_game(
     return GameRecord.from_states(states, moves, x=names[0], o=names[1], result=result, termination=termination)
 
 
-@dataclass
-class MatchResult:
-    """Points of the first player against the second (win 1, draw 1/2)."""
-
-    first: str
-    second: str
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    records: list[GameRecord] = field(default_factory=list)
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """The first player's share of the points, 0 to 1."""
-        return (self.wins + self.draws / 2) / self.games if self.games else 0.5
-
-    def __str__(self) -> str:
-        return (
-            f"{self.first} vs {self.second}: +{self.wins} ={self.draws} -{self.losses} "
-            f"({100 * self.score:.0f}% over {self.games} games)"
-        )
-
-
 def random_opening(game: Game[Any, Any], plies: int, rng: random.Random) -> list[Any]:
     """`plies` random legal moves from the start that do not end the game."""
     state: State[Any] = game.initial()
@@ -106,36 +77,3 @@ def random_opening(game: Game[Any, Any], plies: int, rng: random.Random) -> list
         moves.append(move)
         state = state.play(move)
     return moves
-
-
-def play_match(
-    game: Game[Any, Any],
-    first: Callable[[], AIPlayer],
-    second: Callable[[], AIPlayer],
-    games: int,
-    limits: Limits = Limits(),
-    opening_plies: int = 1,
-    seed: int = 0,
-    names: tuple[str, str] = ("first", "second"),
-) -> MatchResult:
-    """`games` games, colours alternating (each opening played once with each colour)."""
-    rng = random.Random(seed)
-    result = MatchResult(*names)
-    opening: list[Any] = []
-    for i in range(games):
-        if i % 2 == 0:
-            opening = random_opening(game, opening_plies, rng)
-        first_is_x = i % 2 == 0
-        a, b = first(), second()
-        x, o = (a, b) if first_is_x else (b, a)
-        shown = names if first_is_x else (names[1], names[0])
-        record = play_game(game, x, o, limits, opening, shown)
-        result.records.append(record)
-        mine = "x-wins" if first_is_x else "o-wins"
-        if record.result == "draw":
-            result.draws += 1
-        elif record.result == mine:
-            result.wins += 1
-        else:
-            result.losses += 1
-    return result
