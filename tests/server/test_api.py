@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Iterator
 from typing import Any
@@ -288,3 +289,15 @@ def test_page_static_files_and_docs(client: TestClient) -> None:
     assert "swagger" in client.get("/docs").text.lower()
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/games", "/api/new", "/api/position", "/api/play", "/api/computer", "/api/analysis"} <= set(paths)
+
+
+def test_docs_pages_need_no_internet(client: TestClient) -> None:
+    """/docs and /redoc load every script and style sheet from this server."""
+    for page in ("/docs", "/redoc"):
+        html = client.get(page).text
+        assets = re.findall(r'(?:src|href)="([^"]+)"', html) + re.findall(r"url: '([^']+)'", html)
+        scripts = [a for a in assets if a.endswith((".js", ".css"))]
+        assert scripts, page
+        for asset in scripts:
+            assert asset.startswith("/"), f"{page} loads {asset} from elsewhere"
+            assert client.get(asset).status_code == 200, asset

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from noughts import __version__
 from noughts.server import errors
@@ -35,7 +36,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         pool.shutdown()
 
-    app = FastAPI(
+    # FastAPIOffline serves the /docs and /redoc assets itself: FastAPI's own pages
+    # load them from a CDN and stay blank on a machine without internet access.
+    app = FastAPIOffline(
         title="Noughts",
         version=__version__,
         summary="Play the tic-tac-toe family against the computer or each other.",
