@@ -1,17 +1,24 @@
-"""`noughts tune` with a tiny budget: it runs, saves its state, and resumes from it."""
+"""`noughts tune` with a tiny budget: it runs, saves its state, resumes from it, keeps
+one pool of workers for the run, and says how to check and ship what it found."""
 
 from __future__ import annotations
 
 import json
 import pickle
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from noughts import parse_spec
 from noughts.ai.evaluation import evaluator, evaluator_weights, register_weights
+from noughts.arena import tune as tune_module
 from noughts.core import InvalidOptionError
 
 TUNE = [sys.executable, "-m", "noughts.cli", "tune", "matryoshka", "--eval", "tops", "--games", "2", "--depth", "1"]
@@ -38,6 +45,12 @@ def test_tune_resumes_from_its_state_file(tmp_path: Path) -> None:
     assert resumed.history[0] == saved.history[0]  # the first generation was kept, not replayed
     weights = json.loads(Path(f"{state}.weights.json").read_text())
     assert weights["eval"] == "tops" and set(weights["weights"]) == {"one", "two", "three", "hand"}
+    assert weights["generation"] == 2 and weights["tuned"]["against"] == "hand-set"
+    assert resumed.history[1]["centre"] == weights["score"]
+    # How to check the result, and how to ship it.
+    assert "eval=tops@hand" in second.stdout and f"--weights tuned={state}.weights.json" in second.stdout
+    assert f"cp {state}.weights.json " in second.stdout
+    assert "src/noughts/ai/weights/matryoshka-tops.json" in second.stdout
     # Already done: nothing more to play.
     third = _tune(state, 2)
     assert third.returncode == 0
@@ -64,3 +77,59 @@ def test_a_weighted_variant_is_the_evaluator_with_other_weights() -> None:
         register_weights(game, "tops", "x", {"bogus": 1.0})
     with pytest.raises(InvalidOptionError, match="a name of its own"):
         register_weights(game, "tops", "tops", {"one": 2.0})
+
+
+def test_one_pool_of_workers_plays_every_generation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pools: list[Any] = []
+    workers = tune_module._workers
+
+    @contextmanager
+    def counted(jobs: int) -> Iterator[Any]:
+        with workers(jobs) as pool:
+            pools.append(pool)
+            yield pool
+
+    monkeypatch.setattr(tune_module, "_workers", counted)
+    lines: list[str] = []
+    state = tune_module.tune(
+        "matryoshka", "tops@hand", 3, tmp_path / "s", games=2, depth=1, jobs=1, report=lines.append
+    )
+    assert state.generation == 3 and len(state.history) == 3
+    assert len(pools) == 1
+    assert (state.eval, state.against, state.base) == (
+        "tops",
+        "hand-set",
+        evaluator_weights(parse_spec("matryoshka"), "tops@hand"),
+    )
+    assert state.base_spec == "tops@hand"
+    assert sum("generation" in line for line in lines) == 3
+
+
+def test_an_interrupted_run_keeps_its_saved_generations(tmp_path: Path) -> None:
+    state = tmp_path / "tops.state"
+    args = [*TUNE, "--generations", "1000", "--state", str(state), "--jobs", "1"]
+    run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(1200):
+            if state.exists() or run.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert state.exists()
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    assert run.returncode == 130, err
+    assert "keeps the finished generations" in err
+    saved = pickle.loads(state.read_bytes())
+    assert saved.generation >= 1 and len(saved.history) == saved.generation
+
+
+def test_the_arena_loads_what_tune_writes(tmp_path: Path) -> None:
+    file = tmp_path / "w.json"
+    file.write_text(json.dumps({"game": "gobblet", "eval": "tops", "weights": {"one": 2.0, "hand": 1.0}}))
+    variant = tune_module.load_weights(f"tuned={file}")
+    assert (variant.name, variant.base, variant.weights) == ("tuned", "tops", (("one", 2.0), ("hand", 1.0)))
+    for bad in ("tuned", f"={file}", f"tuned={tmp_path / 'missing.json'}"):
+        with pytest.raises(InvalidOptionError):
+            tune_module.load_weights(bad)

@@ -26,104 +26,183 @@ matryoshka, gobblet         ``tops`` (default), ``fill``
 per-position work is bit arithmetic and table look-ups.
 
 Some evaluators have named weights (`evaluator_weights`; ``noughts tune`` searches
-them): `register_weights` adds a variant of one with other weights under a new name,
-which every player taking an evaluator name can then use.
+them). Their hand-set weights are in this module; tuned ones that beat them in the
+arena ship with the package as ``weights/<game key>-<evaluator>.json`` and are then
+the evaluator's default in that game. ``NAME@hand`` is always the evaluator with its
+hand-set weights (``alphabeta:eval=tops@hand``). `register_weights` adds a variant of
+one with other weights under a new name, which every player taking an evaluator name
+can then use.
 
->>> evaluator_weights(parse_spec("matryoshka"), "tops")
+>>> evaluator_weights(parse_spec("matryoshka"), "tops@hand")
 {'one': 1.0, 'two': 10.0, 'three': 100.0, 'hand': 0.5}
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
-from noughts.core import Game, InvalidOptionError, Player, State
+from noughts.core import Game, InvalidOptionError, NoughtsError, Player, State
 from noughts.games.geometry import bits, line_masks
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
 from noughts.games.qubic import Qubic, QubicState
 from noughts.games.ultimate import NINE_BOARD, Ultimate, UltimateState
 
-__all__ = ["Evaluator", "evaluator", "evaluator_names", "evaluator_scale", "evaluator_weights", "register_weights"]
+__all__ = [
+    "HAND",
+    "HAND_SEPARATOR",
+    "Evaluator",
+    "evaluator",
+    "evaluator_names",
+    "evaluator_scale",
+    "evaluator_weights",
+    "register_weights",
+    "shipped_weights",
+    "shipped_weights_path",
+]
 
 #: ``(state) -> float``, positive = good for the player to move.
 Evaluator = Callable[[State[Any]], float]
 
 
+#: ``NAME@hand``: the evaluator NAME with its hand-set weights, whatever ships.
+HAND = "hand"
+HAND_SEPARATOR = "@"
+
+
 @dataclass(frozen=True)
 class _Entry:
     """A named evaluator: `build(game)` makes the function once per game, or
-    `build(game, weights)` when it has named `weights`; `scale` is a score that means
-    "clearly better" (MCTS squashes scores with it)."""
+    `build(game, weights)` when it has named `weights` (the hand-set ones); `scale` is
+    a score that means "clearly better" (MCTS squashes scores with it). `ships`: the
+    package may hold tuned weights for it (a variant made by `register_weights` never)."""
 
     build: Callable[..., Callable[[Any], float]]
     scale: float
     weights: Mapping[str, float] = field(default_factory=dict)
+    ships: bool = True
 
 
 _REGISTRY: dict[str, dict[str, _Entry]] = {}
 
 
 def _register(
-    keys: tuple[str, ...], name: str, scale: float, weights: Mapping[str, float] | None = None
+    keys: tuple[str, ...], name: str, scale: float, weights: Mapping[str, float] | None = None, ships: bool = True
 ) -> Callable[[Any], Any]:
     def add(build: Callable[..., Callable[[Any], float]]) -> Callable[..., Callable[[Any], float]]:
         for key in keys:
-            _REGISTRY.setdefault(key, {})[name] = _Entry(build, scale, dict(weights or {}))
+            _REGISTRY.setdefault(key, {})[name] = _Entry(build, scale, dict(weights or {}), ships)
         return build
 
     return add
 
 
 def evaluator_weights(game: Game[Any, Any], name: str | None = None) -> dict[str, float]:
-    """The named weights of evaluator `name` for `game` (empty: it has none to tune)."""
-    entries = _entries(game)
-    return dict(entries[_resolve(game, entries, name)].weights)
+    """The named weights evaluator `name` uses in `game`: the shipped ones if the
+    package has them, else (and for ``NAME@hand``) the hand-set ones. Empty: it has
+    none to tune."""
+    key, hand = _resolve(game, _entries(game), name)
+    return dict(_weights(game, key, hand))
 
 
 def register_weights(game: Game[Any, Any], base: str, name: str, weights: Mapping[str, float]) -> None:
     """Make `name` the evaluator `base` of `game` with `weights` (the ones not given keep
-    their value). Raises InvalidOptionError for a weight `base` does not have."""
+    the value `base` uses). Raises InvalidOptionError for a weight `base` does not have."""
     entries = _entries(game)
-    entry = entries[_resolve(game, entries, base)]
+    base_key, hand = _resolve(game, entries, base)
+    entry = entries[base_key]
     unknown = sorted(set(weights) - set(entry.weights))
     if unknown:
         known = ", ".join(entry.weights) or "none"
         raise InvalidOptionError(f"{base} has no weight {', '.join(unknown)}; its weights are: {known}")
     key = name.strip().lower()
-    if not key or key == _resolve(game, entries, base):
-        raise InvalidOptionError(f"give the weighted variant of {base} a name of its own, not {name!r}")
-    entries[key] = _Entry(entry.build, entry.scale, {**entry.weights, **{k: float(v) for k, v in weights.items()}})
+    if not key or key == base_key or HAND_SEPARATOR in key:
+        raise InvalidOptionError(f"give the weighted variant of {base} a name of its own (no @), not {name!r}")
+    merged = {**_weights(game, base_key, hand), **{k: float(v) for k, v in weights.items()}}
+    entries[key] = _Entry(entry.build, entry.scale, merged, ships=False)
     _build.cache_clear()
 
 
 def evaluator_names(game: Game[Any, Any]) -> list[str]:
-    """The evaluators for `game`, its default first."""
+    """The evaluators for `game`, its default first (each with weights also answers
+    to ``NAME@hand``)."""
     return list(_entries(game))
 
 
 def evaluator(game: Game[Any, Any], name: str | None = None) -> Evaluator:
     """The evaluator `name` (None: the game's default) for `game`. Raises
     InvalidOptionError naming the choices when the game or the name is unknown."""
-    entries = _entries(game)
-    return _build(game, _resolve(game, entries, name))
+    key, hand = _resolve(game, _entries(game), name)
+    return _build(game, key, hand)
 
 
 @lru_cache(maxsize=128)
-def _build(game: Game[Any, Any], name: str) -> Evaluator:
+def _build(game: Game[Any, Any], name: str, hand: bool) -> Evaluator:
     entry = _REGISTRY[game.key][name]
-    return entry.build(game, entry.weights) if entry.weights else entry.build(game)
+    return entry.build(game, _weights(game, name, hand)) if entry.weights else entry.build(game)
 
 
 def evaluator_scale(game: Game[Any, Any], name: str | None = None) -> float:
     """A score of `name` that means "clearly better" in `game` (for squashing)."""
     entries = _entries(game)
-    return entries[_resolve(game, entries, name)].scale
+    return entries[_resolve(game, entries, name)[0]].scale
+
+
+def shipped_weights_path(game: Game[Any, Any], name: str) -> Traversable | None:
+    """Where the package keeps the tuned weights of evaluator `name` in `game` (the file
+    may not exist); None for an evaluator that never ships any. ``noughts tune`` names
+    it, to promote its result."""
+    key, _ = _resolve(game, _entries(game), name)
+    return _shipped_path(game.key, key) if _REGISTRY[game.key][key].ships else None
+
+
+def shipped_weights(game: Game[Any, Any], name: str) -> dict[str, float] | None:
+    """The tuned weights the package ships for evaluator `name` in `game`, or None."""
+    key, _ = _resolve(game, _entries(game), name)
+    found = _load_shipped(game.key, key) if _REGISTRY[game.key][key].ships else None
+    return None if found is None else dict(found)
+
+
+def _shipped_path(game_key: str, name: str) -> Traversable:
+    return resources.files(__package__).joinpath("weights", f"{game_key}-{name}.json")
+
+
+def _weights(game: Game[Any, Any], name: str, hand: bool) -> Mapping[str, float]:
+    entry = _REGISTRY[game.key][name]
+    if hand or not entry.ships or not entry.weights:
+        return entry.weights
+    shipped = _load_shipped(game.key, name)
+    return entry.weights if shipped is None else shipped
+
+
+@cache
+def _load_shipped(game_key: str, name: str) -> Mapping[str, float] | None:
+    """The weights file of (game, evaluator) in the package, checked against the
+    evaluator's weights: a file that does not fit is a packaging mistake, reported as
+    such rather than quietly replaced by the hand-set weights."""
+    path = _shipped_path(game_key, name)
+    if not path.is_file():
+        return None
+    expected = _REGISTRY[game_key][name].weights
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        weights = {str(k): float(v) for k, v in data["weights"].items()}
+        tuned_for = (data["eval"], data["game"].split(":")[0])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise NoughtsError(f"the shipped weights {path} cannot be read: {e}") from None
+    if tuned_for != (name, game_key):
+        raise NoughtsError(f"the shipped weights {path} are for {tuned_for[0]} in {tuned_for[1]}")
+    if set(weights) != set(expected) or not all(math.isfinite(v) for v in weights.values()):
+        raise NoughtsError(f"the shipped weights {path} must give {', '.join(expected)}, as finite numbers")
+    return weights
 
 
 def _entries(game: Game[Any, Any]) -> dict[str, _Entry]:
@@ -135,13 +214,20 @@ def _entries(game: Game[Any, Any]) -> dict[str, _Entry]:
         ) from None
 
 
-def _resolve(game: Game[Any, Any], entries: dict[str, _Entry], name: str | None) -> str:
+def _resolve(game: Game[Any, Any], entries: dict[str, _Entry], name: str | None) -> tuple[str, bool]:
+    """(the evaluator's registry key, whether its hand-set weights are asked for)."""
     if name is None:
-        return next(iter(entries))
-    key = name.strip().lower()
+        return next(iter(entries)), False
+    key, at, weights = name.strip().lower().partition(HAND_SEPARATOR)
     if key not in entries:
         raise InvalidOptionError(f"{game.key} has no evaluator {name!r}; its evaluators are: {', '.join(entries)}")
-    return key
+    if at and (weights != HAND or not entries[key].weights):
+        with_weights = [n for n, e in entries.items() if e.weights]
+        raise InvalidOptionError(
+            f"{name!r}: only NAME@{HAND} (the hand-set weights) is known, for an evaluator with weights; "
+            f"in {game.key}: {', '.join(with_weights) or 'none'}"
+        )
+    return key, bool(at)
 
 
 # -- lines on bitboards (classic, mnk, qubic) ---------------------------------------
@@ -345,7 +431,9 @@ _SEED_LINES = {
 }
 
 
-@_register(("nine-board", "ultimate"), "seed-lines", scale=200.0, weights=_SEED_LINES)
+# ships=False: the compiled players (noughts.kernels.evaluate) copy these hand-set
+# weights and must keep giving the same results as this readable evaluator.
+@_register(("nine-board", "ultimate"), "seed-lines", scale=200.0, weights=_SEED_LINES, ships=False)
 def _seed_lines(game: Ultimate, w: Mapping[str, float]) -> Callable[[UltimateState], float]:
     """Per open local board: +-200 a three, +-2 a two and +-1 a one in an open line.
     Ultimate adds +-200 per won board and the meta board's lines, scaled up."""
@@ -487,6 +575,9 @@ def _register_with_mcts() -> None:
     from noughts.ai import mcts
 
     names = {name for entries in _REGISTRY.values() for name in entries}
+    names |= {
+        f"{name}{HAND_SEPARATOR}{HAND}" for entries in _REGISTRY.values() for name, e in entries.items() if e.weights
+    }
     for name in sorted(names):
 
         def squashed(state: State[Any], rng: random.Random, name: str = name) -> float:

@@ -65,12 +65,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="tune an evaluation function's weights by self-play (CMA-ES), resumable",
         description=(
             "Each generation, CMA-ES proposes weights; each candidate plays --games games with alpha-beta at "
-            "--depth against the hand-set weights. The state file is saved after every generation (run the "
-            "same command again to resume); the best weights go to STATE.weights.json."
+            "--depth against the weights the evaluator uses now (shipped, else hand-set; NAME@hand: the "
+            "hand-set ones). The state file is saved after every generation (run the same command again to "
+            "resume); the weights at CMA-ES's mean go to STATE.weights.json, and the command prints how to "
+            "check them in the arena and how to ship them."
         ),
     )
     tune.add_argument("game", help="a game spec")
-    tune.add_argument("--eval", required=True, dest="eval_name", help="the evaluator, e.g. seed-lines")
+    tune.add_argument("--eval", required=True, dest="eval_name", help="the evaluator, e.g. tops or tops@hand")
     tune.add_argument("--generations", type=_positive_int, default=10, help="generations in all (default 10)")
     tune.add_argument("--games", type=_positive_int, default=8, help="games per candidate (default 8)")
     tune.add_argument("--depth", type=_positive_int, default=2, help="alpha-beta depth of the games (default 2)")
@@ -194,11 +196,13 @@ def _variants(args: argparse.Namespace) -> list[Any]:
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from noughts.arena.tune import tune
+    from noughts.ai.evaluation import shipped_weights_path
+    from noughts.arena.tune import tune, weights_path
     from noughts.registry import parse_spec
 
     game = parse_spec(args.game)
-    state = args.state or Path(f"tune-{game.spec.replace(':', '_')}-{args.eval_name}.state")
+    name = args.eval_name.strip().lower()
+    state = args.state or Path(f"tune-{game.spec.replace(':', '_')}-{name.replace('@', '_')}.state")
     done = 0
 
     def log(result: Any) -> None:
@@ -207,6 +211,8 @@ def _tune(args: argparse.Namespace) -> int:
         if done % 10 == 0:
             print(f"  {done} games", file=sys.stderr)
 
+    # `kill PID` (a script stopping a long run) keeps the saved generations, as Ctrl-C does.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         result = tune(
             game.spec,
@@ -222,14 +228,23 @@ def _tune(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"interrupted: {state} keeps the finished generations; run the same command to resume", file=sys.stderr)
         return 130
-    if result.best is not None:
+    if result.latest is not None:
+        weights = weights_path(state)
+        depth = result.depth
         print(
-            f"best: {json.dumps(result.best['weights'])} scoring {result.best['score']:.3f} "
-            f"(generation {result.best['generation']})"
+            f"tuned: {json.dumps(result.latest['weights'])} scoring {result.latest['score']:.3f} "
+            f"against the {result.against} weights (generation {result.latest['generation']})"
         )
-        print(f"weights: {state}.weights.json — check them in the arena before trusting them:")
+        print(f"weights: {weights}")
+        print("check them in the arena before trusting them (at other depths too):")
         print(
-            f"  noughts arena {game.spec} alphabeta:depth={args.depth}:eval={args.eval_name} "
-            f"alphabeta:depth={args.depth}:eval=tuned --weights tuned={state}.weights.json --games 40"
+            f"  noughts arena {game.spec} alphabeta:depth={depth}:eval={result.base_spec} "
+            f"alphabeta:depth={depth}:eval=tuned --weights tuned={weights} --games 40 --seed 1"
         )
+        shipped = shipped_weights_path(game, result.eval)
+        if shipped is None:
+            print(f"{result.eval} does not ship other weights: use them with --weights")
+        else:
+            print(f"if they win clearly, ship them (then {result.eval} uses them; {result.eval}@hand the hand-set):")
+            print(f"  cp {weights} {shipped}")
     return 0

@@ -1,33 +1,43 @@
 """Tuning an evaluation function's weights by self-play with CMA-ES (the `cma` package).
 
-A candidate is a set of weights ``w_i = hand_i * exp(x_i)`` (so a weight keeps its sign
-and CMA-ES works on scale factors); its fitness is its score, with alpha-beta at a
-fixed depth, against the same search with the hand-set weights — every candidate of a
-generation on the same seeded openings, each with both colours. The state file (a
-pickle of the optimiser and the history) is written after every generation, so a run
-can be stopped and resumed; the best weights so far also go to ``STATE.weights.json``,
-which ``noughts arena --weights NAME=FILE`` loads to test them properly.
+A candidate is a set of weights ``w_i = base_i * exp(x_i)`` (so a weight keeps its sign
+and CMA-ES works on scale factors), around the weights the evaluator uses now — the
+shipped ones where the package has them, else the hand-set ones (``--eval NAME@hand``
+starts from those in any case). Its fitness is its score, with alpha-beta at a fixed
+depth, against the same search with those base weights — every candidate of a
+generation on the same seeded openings, each with both colours. One pool of worker
+processes plays the games of the whole run. The state file (a pickle of the optimiser
+and the history) is written after every generation, so a run can be stopped and
+resumed; the weights at the distribution's mean (CMA-ES's best estimate, played
+each generation for its score) also go to ``STATE.weights.json``, which
+``noughts arena --weights NAME=FILE`` loads to test them properly, and which becomes
+the shipped file once it has beaten the base in the arena (see the README).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import pickle
-from collections.abc import Callable
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
-from noughts.ai.evaluation import evaluator_names, evaluator_weights
+from noughts.ai.evaluation import HAND, HAND_SEPARATOR, evaluator_names, evaluator_weights, shipped_weights
 from noughts.arena.entrants import Entrant
-from noughts.arena.tournament import GameResult, Tournament, Variant, run, schedule
+from noughts.arena.tournament import GameResult, Variant, play, schedule
 from noughts.core import InvalidOptionError
 from noughts.registry import parse_spec
 
 __all__ = ["TuneState", "load_weights", "tune"]
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 @dataclass
@@ -35,34 +45,54 @@ class TuneState:
     """Everything a resumed run needs."""
 
     game: str
-    eval: str
+    eval: str  # the evaluator's name, without @hand
     depth: int
     games: int
     seed: int
     optimizer: Any  # cma.CMAEvolutionStrategy
+    #: The weights every candidate plays against and scales: kept here, so that a
+    #: resumed run keeps its yardstick even if the shipped weights changed meanwhile.
+    base: dict[str, float]
+    against: str  # what `base` is: "hand-set" or "shipped"
     generation: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
-    best: dict[str, Any] | None = None  # {"score": s, "weights": {...}, "generation": g}
+    #: The latest centre: {"score": s, "weights": {...}, "generation": g}.
+    latest: dict[str, Any] | None = None
     version: int = STATE_VERSION
 
+    @property
+    def base_spec(self) -> str:
+        """The base weights as an evaluator name a player spec takes."""
+        return self.eval if self.against == "shipped" else f"{self.eval}{HAND_SEPARATOR}{HAND}"
 
-def _weights(hand: dict[str, float], x: Any) -> dict[str, float]:
-    return {name: value * math.exp(float(step)) for (name, value), step in zip(hand.items(), x, strict=True)}
+
+def _weights(base: dict[str, float], x: Any) -> dict[str, float]:
+    return {name: value * math.exp(float(step)) for (name, value), step in zip(base.items(), x, strict=True)}
 
 
 def _start(game_spec: str, eval_name: str, depth: int, games: int, seed: int) -> TuneState:
     import cma  # type: ignore[import-untyped]
 
     game = parse_spec(game_spec)
-    hand = evaluator_weights(game, eval_name)
-    if not hand:
+    base = evaluator_weights(game, eval_name)
+    if not base:
         tunable = [n for n in evaluator_names(game) if evaluator_weights(game, n)]
         raise InvalidOptionError(
             f"{eval_name} has no weights to tune; in {game.key} these do: {', '.join(tunable) or 'none'}"
         )
+    name = _bare(eval_name)
+    hand = name != eval_name.strip().lower()
+    against = "shipped" if not hand and shipped_weights(game, name) is not None else "hand-set"
     options = {"seed": seed + 1, "verbose": -9, "bounds": [-3, 3]}
-    optimizer = cma.CMAEvolutionStrategy([0.0] * len(hand), 0.5, options)
-    return TuneState(game.spec, eval_name, depth, games, seed, optimizer)
+    # A step of 1 scales a weight by e: weights that matter differ by factors, not by
+    # percents, and smaller steps rarely change a move (the games hardly tell them apart).
+    optimizer = cma.CMAEvolutionStrategy([0.0] * len(base), 1.0, options)
+    return TuneState(game.spec, name, depth, games, seed, optimizer, base, against)
+
+
+def _bare(eval_name: str) -> str:
+    """The evaluator's name without ``@hand``."""
+    return eval_name.strip().lower().partition(HAND_SEPARATOR)[0]
 
 
 def _load(path: Path, game_spec: str, eval_name: str) -> TuneState:
@@ -73,7 +103,7 @@ def _load(path: Path, game_spec: str, eval_name: str) -> TuneState:
         raise InvalidOptionError(f"cannot read the tuning state {path}: {e}") from None
     if not isinstance(state, TuneState) or state.version != STATE_VERSION:
         raise InvalidOptionError(f"{path} is not a tuning state of this version of noughts")
-    if (state.game, state.eval) != (parse_spec(game_spec).spec, eval_name):
+    if (state.game, state.eval) != (parse_spec(game_spec).spec, _bare(eval_name)):
         raise InvalidOptionError(f"{path} tunes {state.eval} for {state.game}, not {eval_name} for {game_spec}")
     return state
 
@@ -84,9 +114,15 @@ def _save(state: TuneState, path: Path) -> None:
     with partial.open("wb") as f:
         pickle.dump(state, f)
     partial.replace(path)
-    if state.best is not None:
-        weights = {"game": state.game, "eval": state.eval, **state.best}
-        path.with_name(path.name + ".weights.json").write_text(json.dumps(weights, indent=2) + "\n")
+    if state.latest is not None:
+        tuned = {"depth": state.depth, "games": state.games, "against": state.against, "base": state.base}
+        weights = {"game": state.game, "eval": state.eval, **state.latest, "tuned": tuned}
+        weights_path(path).write_text(json.dumps(weights, indent=2) + "\n")
+
+
+def weights_path(state_path: Path) -> Path:
+    """Where a run keeps its latest centre's weights: beside its state file."""
+    return state_path.with_name(state_path.name + ".weights.json")
 
 
 def tune(
@@ -101,62 +137,79 @@ def tune(
     report: Callable[[str], None] = print,
     on_game: Callable[[GameResult], None] = lambda result: None,
 ) -> TuneState:
-    """Run (or resume, when `state_path` exists) until `generations` generations are done."""
+    """Run (or resume, when `state_path` exists) until `generations` generations are done.
+    KeyboardInterrupt stops it (the workers too) with the finished generations saved."""
     if state_path.exists():
         state = _load(state_path, game_spec, eval_name)
         if state.generation >= generations:
             report(f"{state_path} has {state.generation} generations already; ask for more with --generations")
-        else:
-            report(f"resuming {state_path} at generation {state.generation + 1}")
+            return state
+        report(f"resuming {state_path} at generation {state.generation + 1}")
     else:
         state = _start(game_spec, eval_name, depth, games, seed)
-    game = parse_spec(state.game)
-    hand = evaluator_weights(game, state.eval)
-    base = Entrant("hand-set", "ai", f"alphabeta:depth={state.depth}:eval={state.eval}")
-    while state.generation < generations:
-        optimizer = state.optimizer
-        candidates = optimizer.ask()
-        scores = _scores(state, hand, candidates, base, jobs, on_game)
-        optimizer.tell(candidates, [1 - s for s in scores])
-        state.generation += 1
-        top = max(range(len(scores)), key=scores.__getitem__)
-        state.history.append({"generation": state.generation, "scores": scores})
-        if state.best is None or scores[top] > state.best["score"]:
-            weights = {k: round(v, 4) for k, v in _weights(hand, candidates[top]).items()}
-            state.best = {"score": scores[top], "weights": weights, "generation": state.generation}
-        _save(state, state_path)
-        mean = sum(scores) / len(scores)
-        report(
-            f"generation {state.generation}/{generations}: best {scores[top]:.3f}, mean {mean:.3f} "
-            f"(score against the hand-set weights; best so far {state.best['score']:.3f})"
-        )
+        report(f"tuning {state.eval} in {state.game} against its {state.against} weights {json.dumps(state.base)}")
+    with _workers(jobs) as pool:
+        while state.generation < generations:
+            started = time.perf_counter()
+            optimizer = state.optimizer
+            # The distribution's mean plays too, unseen by the optimiser: it is CMA-ES's
+            # estimate of the best weights, and its score is the honest progress figure
+            # (the best candidate of a generation is the luckiest of several noisy ones).
+            centre = optimizer.result.xfavorite
+            candidates = optimizer.ask()
+            *scores, centre_score = _scores(state, [*candidates, centre], pool, on_game)
+            optimizer.tell(candidates, [1 - s for s in scores])
+            state.generation += 1
+            state.history.append({"generation": state.generation, "scores": scores, "centre": centre_score})
+            weights = {k: round(v, 4) for k, v in _weights(state.base, centre).items()}
+            state.latest = {"score": centre_score, "weights": weights, "generation": state.generation}
+            _save(state, state_path)
+            recent = [h["centre"] for h in state.history[-5:]]
+            report(
+                f"generation {state.generation}/{generations}: centre {centre_score:.3f} "
+                f"(last {len(recent)}: {sum(recent) / len(recent):.3f}), candidates best {max(scores):.3f} "
+                f"mean {sum(scores) / len(scores):.3f} — scores against the {state.against} weights; "
+                f"{time.perf_counter() - started:.0f} s"
+            )
     return state
 
 
-def _scores(
-    state: TuneState,
-    hand: dict[str, float],
-    candidates: list[Any],
-    base: Entrant,
-    jobs: int,
-    on_game: Callable[[GameResult], None],
-) -> list[float]:
-    """Each candidate's share of the points against the hand-set weights, all the games
-    of the generation in one pool. Every candidate plays the same openings."""
+def _quiet_worker() -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the run, keeping the
+    # saved generations; the workers must not die with a traceback each.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _workers(jobs: int) -> Iterator[Pool]:
+    """One pool for the whole run: starting workers (and their imports) costs more
+    than a generation of short games."""
+    pool = multiprocessing.get_context("spawn").Pool(max(1, jobs), initializer=_quiet_worker)
+    try:
+        yield pool
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _scores(state: TuneState, candidates: list[Any], pool: Pool, on_game: Callable[[GameResult], None]) -> list[float]:
+    """Each candidate's share of the points against the base weights, all the games of
+    the generation in the pool at once. Every candidate plays the same openings."""
+    base_variant = Variant(f"{state.eval}~base", state.base_spec, tuple(state.base.items()))
+    base = Entrant("base", "ai", f"alphabeta:depth={state.depth}:eval={base_variant.name}")
     tasks = []
     for i, x in enumerate(candidates):
-        name = f"{state.eval}~candidate{i}"
-        candidate = Entrant(f"candidate{i}", "ai", f"alphabeta:depth={state.depth}:eval={name}")
-        variant = Variant(name, state.eval, tuple(_weights(hand, x).items()))
+        variant = Variant(f"{state.eval}~candidate{i}", state.base_spec, tuple(_weights(state.base, x).items()))
+        candidate = Entrant(f"candidate{i}", "ai", f"alphabeta:depth={state.depth}:eval={variant.name}")
         seed = state.seed * 10_007 + state.generation
-        plan = schedule(state.game, [candidate, base], state.games, seed, opening_plies=2, variants=(variant,))
+        plan = schedule(
+            state.game, [candidate, base], state.games, seed, opening_plies=2, variants=(base_variant, variant)
+        )
         tasks += plan.tasks
-    generation = Tournament(state.game, [], [replace(t, index=k) for k, t in enumerate(tasks)])
-    run(generation, jobs, on_game)
-    if generation.interrupted:
-        raise KeyboardInterrupt
     points = [0.0] * len(candidates)
-    for r in generation.results:
+    for r in pool.imap_unordered(play, [replace(t, index=k) for k, t in enumerate(tasks)]):
+        on_game(r)
         player = r.x if r.x != base.name else r.o
         i = int(player.removeprefix("candidate"))
         points[i] += 1.0 if r.result == _win(r, player) else 0.5 if r.result == "draw" else 0.0
