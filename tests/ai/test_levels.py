@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
 
 from noughts import parse_position, parse_spec
 from noughts.ai import Limits, make_player
-from noughts.ai.levels import LEVELS, FalliblePlayer, level_player, level_spec
+from noughts.ai.levels import BIG_BOARD_MEDIUM_NODES, LEVELS, FalliblePlayer, level_player, level_spec
 from noughts.core import InvalidOptionError, Player, State
 
 from support import SPECS
@@ -123,3 +124,45 @@ def test_without_mistakes_a_level_is_its_search_alone() -> None:
         player = level_player(state.game, level, seed=11, mistakes=False)
         assert not isinstance(player, FalliblePlayer)
         assert all(state.move_text(player.choose(state)) == "3" for _ in range(30)), level
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_each_level_is_another_player_than_the_one_below(spec: str) -> None:
+    """Another search, or the same one with other deliberate slips."""
+    game = parse_spec(spec)
+    players = [(level_spec(game, level), _slips(level_player(game, level, seed=1))) for level in LEVELS]
+    assert all(lower != upper for lower, upper in pairwise(players)), players
+
+
+def _slips(player: Any) -> float:
+    return player.rate if isinstance(player, FalliblePlayer) else 0.0
+
+
+def _picks(spec: str, position: str, level: str) -> set[str]:
+    state = parse_position(spec, position)
+    return {state.move_text(level_player(state.game, level, seed=seed).choose(state)) for seed in range(3)}
+
+
+@pytest.mark.parametrize(
+    ("spec", "position", "win"),
+    [
+        ("gobblet", "S,.,./.,.,M/m,l,. x", "L9"),  # two threats: 3-6-9 and 1-5-9
+        ("mnk:m=7:n=7:k=4", "....o.x/..o..../...o.../..x..ox/......./....x../....... x", "d5"),
+    ],
+)
+def test_hard_sees_a_win_in_three_that_medium_misses(spec: str, position: str, win: str) -> None:
+    """Where levels differ by depth: hard (3 plies) finds the double threat that wins in
+    3, medium (2 plies) does not, and max finds it too."""
+    assert win not in _picks(spec, position, "medium")
+    assert _picks(spec, position, "hard") == _picks(spec, position, "max") == {win}
+
+
+def test_medium_stays_bounded_on_the_biggest_boards() -> None:
+    """An analysis values every move: depth 2 would take some 50,000 nodes on 15x15, so
+    medium falls back to depth 1 there, and keeps depth 2 on 7x7."""
+    small = parse_spec("mnk:m=7:n=7:k=4").initial().play_text("d4")
+    assert level_player(small.game, "medium").analyze(small).depth == 2
+    big = parse_spec("mnk:m=15:n=15:k=5").initial().play_text("h8")
+    analysis = level_player(big.game, "medium").analyze(big)
+    assert analysis.depth == 1
+    assert analysis.nodes < 2 * BIG_BOARD_MEDIUM_NODES

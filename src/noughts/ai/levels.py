@@ -5,8 +5,11 @@ Each level is a player spec (the same text the arena and the engine take) plus, 
 perfect player exists and the strongest search elsewhere. `level_player` builds one;
 `level_spec` says what a level is for a game, for the record.
 
-The mapping is measured, not guessed: ``bench/levels.py`` plays each level against the
-one below it and docs/strength.md keeps the table.
+The mapping is measured, not guessed: ``noughts arena GAME easy medium hard max`` plays
+each level against the others and docs/strength.md keeps the tables. Where the first
+player wins by force and the upper levels all convert that win (gobblet, nine-board,
+qubic), one random opening ply leaves two levels to split their games by colour, so
+there they are compared from three random plies (``--opening-plies 3``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ EASY_MISTAKES = 0.35
 #: too, so medium and hard differ from max by how often they slip: measured in
 #: docs/strength.md, without these rates medium, hard and max only drew each other.
 SOLVED_GAME_MISTAKES = {"medium": 0.2, "hard": 0.07}
+#: medium's search on mnk boards of more than 16 cells: depth 2 within this many nodes.
+BIG_BOARD_MEDIUM_NODES = 5000
 
 
 def _exact_available(game: Game[Any, Any]) -> bool:
@@ -50,20 +55,38 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
     if level == "easy":
         return "alphabeta:depth=1"
     if level == "medium":
+        if big_board:
+            # An analysis (what the server asks for) values every move, so depth 2
+            # looks at every pair of cells: 50,000 evaluations on 15x15, 13 s on the
+            # loaded machine. The cap keeps depth 2 up to 8x8 (64 x 63 leaves) and
+            # falls back to depth 1 beyond; `choose` prunes and still reaches depth 2.
+            return f"alphabeta:depth=2:nodes={BIG_BOARD_MEDIUM_NODES}"
         return "alphabeta:depth=2"
     from noughts.kernels import supports
 
     compiled = supports(game)  # the compiled players: ultimate, nine-board, qubic 4x4x4
     if level == "hard":
-        if isinstance(game, Mnk) and game.forget:
-            return "alphabeta:depth=4"  # 0.5 s already finds the forced wins of this short game
+        if isinstance(game, Mnk) and game.forget and not big_board:
+            # 0.5 s already finds the forced wins of this short game. (On a big board
+            # depth 4 without a time limit would take minutes: the rule below.)
+            return "alphabeta:depth=4"
+        if key == "gobblet":
+            # Each ply is a clear step in gobblet, and max's 3 s reach depth 5; 0.5 s
+            # reached depth 3 or 4 depending on the load and split its games with max.
+            return "alphabeta:depth=3"
         if compiled and key in ("ultimate", "nine-board"):
             return "kmcts:time=0.25"
         if compiled:
             return "kalphabeta:time=0.5:threats=false"
         if key in ("ultimate", "nine-board"):
             return "mcts:time=1"
-        return "alphabeta:time=0.5" if not big_board else "alphabeta:time=1"
+        if big_board:
+            # 7x7 four in a row: depth 3 beat depth 2 by 70-75% (a 1 s budget only by
+            # 60%); depth 4 and max's 3 s play no better than depth 3 there (the lines
+            # evaluation misses long threat sequences). The time caps it on the
+            # biggest boards.
+            return "alphabeta:depth=3:time=1"
+        return "alphabeta:time=0.5"
     # max
     if _exact_available(game):
         return "perfect"

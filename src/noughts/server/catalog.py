@@ -106,7 +106,7 @@ _QUBIC_SIDE = ("side (n)", "the cube's side: n in a line wins", 2, 5, None)
 LEVEL_TEXT = {
     "easy": "looks one move ahead and now and then misses something on purpose",
     "medium": "looks two moves ahead",
-    "hard": "searches for half a second (Monte Carlo tree search in the nine-board games)",
+    "hard": "searches deeper: half a second, or three moves ahead in gobblet and on big boards",
     "max": "perfect play where the game is solved, otherwise a three-second search",
 }
 
