@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import os
 import secrets
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
-from noughts.server import Settings, create_app
+from noughts.server import Settings
 from online.people import FAST, Person
+from online.servers import in_thread
 
 POSTGRES_ADMIN = os.environ.get("NOUGHTS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("NOUGHTS_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -72,22 +70,8 @@ def app_settings(database_url: str) -> Settings:
 @pytest.fixture
 def server(app_settings: Settings) -> Iterator[str]:
     """The app under uvicorn on a free port, in a thread: real sockets. Its address."""
-    app = create_app(app_settings)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 20))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(500):
-        if server.started:
-            break
-        time.sleep(0.01)
-    else:
-        raise RuntimeError("the test server did not start")
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    with in_thread(app_settings) as address:
+        yield address
 
 
 @pytest.fixture

@@ -72,6 +72,14 @@ class Person:
         self.http.close()
 
 
+def patched(game: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
+    """The state after a move event's patch, as the web page (live.js) computes it."""
+    patch = event["patch"]
+    view = {**game["view"], **patch["view"], "ply": event["ply"], "moves": [*game["view"]["moves"], event["move"]]}
+    moves = [*game["moves"], event["move"]]
+    return {**game, **patch, "ply": event["ply"], "version": event["version"], "moves": moves, "view": view}
+
+
 class GameSocket:
     """A game's socket: `hello` and the first `state` are read on opening."""
 
@@ -87,6 +95,12 @@ class GameSocket:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         if message.get("game") is not None:
             self.state = message["game"]
+        elif message.get("patch") is not None:
+            # Skipped when the state read on opening (or asked for) already holds it.
+            state = getattr(self, "state", None)
+            if state is not None and message["version"] > state["version"]:
+                assert message["version"] == state["version"] + 1, "a move's patch follows the version before it"
+                self.state = patched(state, message)
         return message
 
     def expect(self, type_: str, timeout: float = 10, **fields: Any) -> dict[str, Any]:

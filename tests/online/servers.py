@@ -1,28 +1,60 @@
-"""`noughts serve` as a separate process, as users run it."""
+"""Servers for tests: the app under uvicorn in a thread of the test process, and
+`noughts serve` as a separate process, as users run it."""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
+import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+import uvicorn
+
+from noughts.server import Settings, create_app
+
+
+@contextmanager
+def in_thread(settings: Settings) -> Iterator[str]:
+    """The app under uvicorn on a free port, in a thread: real sockets. Its address."""
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 20))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(500):
+        if server.started:
+            break
+        time.sleep(0.01)
+    else:
+        raise RuntimeError("the test server did not start")
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
 
 @contextmanager
 def serving(
-    database: str, redis: str | None = None, prefix: str | None = None
+    database: str, redis: str | None = None, prefix: str | None = None, env: dict[str, str] | None = None
 ) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """Starts `noughts serve --port 0` and yields the process and its address."""
+    """Starts `noughts serve --port 0` (with `env` added to the environment) and yields
+    the process and its address."""
     command = [sys.executable, "-m", "noughts.cli", "serve", "--port", "0", "--workers", "1", "--database", database]
     if redis:
         command += ["--redis", redis]
-    env = {**os.environ, "NOUGHTS_DATA_DIR": str(Path(database.rpartition("///")[2]).parent)}
+    environment = {**os.environ, "NOUGHTS_DATA_DIR": str(Path(database.rpartition("///")[2]).parent), **(env or {})}
     if prefix:
-        env["NOUGHTS_REDIS_PREFIX"] = prefix
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        environment["NOUGHTS_REDIS_PREFIX"] = prefix
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
@@ -33,4 +65,53 @@ def serving(
     finally:
         if process.poll() is None:
             process.terminate()
-        process.wait(10)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            # Slow to stop on a loaded machine: how a server stops is not what these
+            # tests are about, and none may be left running.
+            process.kill()
+            process.wait(10)
+
+
+class PrivateRedis:
+    """A Redis server of the test's own on a free port (no persistence), which the test
+    may stop and start again on the same port: Redis going away and coming back."""
+
+    def __init__(self, binary: str) -> None:
+        self.binary = binary
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(500):
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.01)
+        raise RuntimeError("the private Redis did not start")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
+
+@contextmanager
+def private_redis() -> Iterator[PrivateRedis]:
+    """A running `PrivateRedis`; the test is skipped when redis-server is not installed."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed: it is needed to stop and start a Redis of the test's own")
+    server = PrivateRedis(binary)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

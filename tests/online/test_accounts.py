@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import secrets
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
-from noughts.server.online.accounts import LoginThrottle, TooManyAttemptsError
-from online.people import PASSWORD, Person, unique
+from noughts.server import Settings
+from noughts.server.online.accounts import MemoryThrottle, RedisThrottle, TooManyAttemptsError
+from online.people import FAST, PASSWORD, Person, unique
+from online.servers import in_thread
 
 
 @pytest.mark.parametrize(
@@ -71,21 +77,118 @@ def test_repeated_failed_log_ins_are_slowed_down(people: Callable[[], Person]) -
 
 
 def test_throttle_delay_doubles_and_expires() -> None:
-    throttle = LoginThrottle(free=2, max_delay=10)
+    throttle = MemoryThrottle(free=2, max_delay=10)
     for t in range(3):
-        throttle.check(["k"], now=float(t))
-        throttle.failed(["k"], now=float(t))
+        throttle.attempt_at(["k"], float(t))  # each failed: nobody said otherwise
     with pytest.raises(TooManyAttemptsError) as wait:
-        throttle.check(["k"], now=2.5)  # 2 s after the third failure
-    assert wait.value.wait == 2
-    throttle.check(["k"], now=4.0)
-    throttle.failed(["k"], now=4.0)
+        throttle.attempt_at(["k"], 2.5)  # 2 s after the third failure
+    assert wait.value.wait == 2 and "try again in 2 seconds" in wait.value.message
+    throttle.attempt_at(["k"], 4.0)
     with pytest.raises(TooManyAttemptsError):
-        throttle.check(["k", "other"], now=7.5)  # 4 s after the fourth
-    throttle.check(["k"], now=8.0)
-    throttle.succeeded("k")
-    throttle.failed(["k"], now=8.0)
-    throttle.check(["k"], now=8.0)
+        throttle.attempt_at(["k", "other"], 7.5)  # 4 s after the fourth
+    throttle.attempt_at(["k"], 8.0)
+    asyncio.run(throttle.succeeded(["k"]))
+    throttle.attempt_at(["k"], 8.0)
+    throttle.attempt_at(["k"], 8.0)
+
+
+def test_throttle_counts_an_attempt_before_its_password_is_checked() -> None:
+    """A burst of guesses sent at once cannot all pass on the same count."""
+    throttle = MemoryThrottle(free=3, max_delay=60)
+    passed = 0
+    for _ in range(10):
+        try:
+            throttle.attempt_at(["name:ann", "address:1"], 100.0)
+            passed += 1
+        except TooManyAttemptsError:
+            pass
+    assert passed == 3
+
+
+def test_throttle_success_clears_the_name_and_not_the_address() -> None:
+    throttle = MemoryThrottle(free=2, max_delay=60)
+    throttle.attempt_at(["name:a", "address:1"], 0.0)  # a failure
+    throttle.attempt_at(["name:b", "address:1"], 0.0)
+    asyncio.run(throttle.succeeded(["name:b", "address:1"]))  # this one was right
+    throttle.attempt_at(["name:c", "address:1"], 0.0)  # the address has one failure back
+    with pytest.raises(TooManyAttemptsError):
+        throttle.attempt_at(["name:d", "address:1"], 0.0)
+    throttle.attempt_at(["name:b", "address:2"], 0.0)  # b's count was cleared
+
+
+def test_throttle_forgets_old_failures_and_huge_counts_do_not_overflow() -> None:
+    throttle = MemoryThrottle(free=1, max_delay=60, forget_after=600)
+    throttle.attempt_at(["k"], 0.0)
+    for t in range(2000):
+        with contextlib.suppress(TooManyAttemptsError):
+            throttle.attempt_at(["k"], 60.0 * (t + 1))
+    with pytest.raises(TooManyAttemptsError) as wait:
+        throttle.attempt_at(["k"], 60.0 * 2000 + 30)
+    assert wait.value.wait == 30  # capped at max_delay, 2**1999 notwithstanding
+    throttle.attempt_at(["k"], 60.0 * 2000 + 601)  # forgotten after 600 s
+    throttle.attempt_at(["other"], 60.0 * 2000 + 601)
+    with pytest.raises(TooManyAttemptsError):
+        throttle.attempt_at(["k"], 60.0 * 2000 + 601)  # one free failure, then the brake again
+
+
+def test_throttles_sharing_redis_see_each_others_failures(redis_url: str) -> None:
+    """Two server processes' brakes: guesses spread over them add up."""
+
+    async def run() -> None:
+        prefix = f"noughts-test-{secrets.token_hex(4)}:"
+        one, two = RedisThrottle(redis_url, prefix, free=2), RedisThrottle(redis_url, prefix, free=2)
+        stranger = RedisThrottle(redis_url, "x" + prefix, free=2)
+        try:
+            await one.attempt(["name:ann", "address:1"])
+            await two.attempt(["name:ann", "address:2"])
+            with pytest.raises(TooManyAttemptsError) as wait:
+                await one.attempt(["name:ann", "address:3"])
+            assert wait.value.wait == 1 and wait.value.error == "too-many-attempts"
+            with pytest.raises(TooManyAttemptsError):
+                await two.attempt(["name:ann", "address:4"])
+            await stranger.attempt(["name:ann", "address:1"])  # another deployment's brake
+            # A success through one process clears the name for all of them.
+            await two.attempt(["name:bob", "address:5"])
+            await two.attempt(["name:bob", "address:5"])
+            await one.succeeded(["name:bob", "address:5"])
+            await two.attempt(["name:bob", "address:6"])
+        finally:
+            for throttle in (one, two, stranger):
+                await throttle.close()
+
+    asyncio.run(run())
+
+
+def test_a_redis_throttle_brakes_alone_while_redis_is_away(caplog: pytest.LogCaptureFixture) -> None:
+    async def run() -> None:
+        throttle = RedisThrottle("redis://127.0.0.1:1", "noughts-test:", free=2)
+        try:
+            await throttle.attempt(["name:ann"])
+            await throttle.attempt(["name:ann"])
+            with pytest.raises(TooManyAttemptsError):
+                await throttle.attempt(["name:ann"])
+        finally:
+            await throttle.close()
+
+    asyncio.run(run())
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "Redis at redis://127.0.0.1:1 is unreachable" in warnings[0]
+
+
+def test_apps_sharing_redis_brake_log_ins_together(sqlite_url: str, redis_url: str) -> None:
+    prefix = f"noughts-test-{secrets.token_hex(4)}:"
+    settings = Settings(database=sqlite_url, ai_workers=1, redis=redis_url, online=replace(FAST, redis_prefix=prefix))
+    with in_thread(settings) as one, in_thread(settings) as two:
+        ann, here, there = Person(one).sign_up(), Person(one), Person(two)
+        name = ann.name
+        wrong = {"name": name, "password": "guess-1234"}
+        answers = [here.http.post("/api/online/login", json=wrong) for _ in range(3)]
+        assert [a.json()["error"] for a in answers] == ["wrong-credentials"] * 3
+        slowed = there.http.post("/api/online/login", json={"name": name, "password": PASSWORD})
+        assert slowed.status_code == 429 and slowed.json()["error"] == "too-many-attempts"
+        assert "try again in 1 second" in slowed.json()["message"] and slowed.headers["retry-after"] == "1"
+        for person in (ann, here, there):
+            person.close()
 
 
 def test_guests_play_casual_only(people: Callable[[], Person]) -> None:

@@ -86,7 +86,8 @@ def test_a_move_declines_a_standing_draw_offer(people: Callable[[], Person]) -> 
     _, _, _, a, b = start(people)
     b.act("draw-offer")
     a.move("5")
-    assert b.event("move")["game"]["offers"]["draw"] is None
+    assert b.event("move")["patch"]["offers"]["draw"] is None
+    assert b.state["offers"]["draw"] is None
 
 
 def test_takeback_of_the_last_move_and_of_two(people: Callable[[], Person]) -> None:
@@ -229,3 +230,25 @@ def test_every_family_plays_online(people: Callable[[], Person], spec: str) -> N
         assert sock.move(legal[0]["text"])["type"] == "ack"
         (b if sock is a else a).event("move")
     assert a.state["ply"] == 3
+
+
+def _timeless(game: dict[str, Any]) -> dict[str, Any]:
+    """`game` without what the clock reads at the moment it is sent."""
+    clock = {k: v for k, v in game["clock"].items() if k not in ("x_ms", "o_ms", "at")}
+    return {**game, "clock": clock}
+
+
+@pytest.mark.parametrize("spec", ["ultimate", "gobblet", "classic:forget=true"])
+def test_a_moves_patch_gives_the_state_the_server_sends_whole(people: Callable[[], Person], spec: str) -> None:
+    _, _, _, a, b = start(people, spec, minutes=5, increment=2)
+    b.act("draw-offer")
+    a.expect("event", kind="draw-offer")
+    for _ in range(6):
+        mover, other = (a, b) if a.state["ply"] % 2 == 0 else (b, a)
+        assert mover.move(mover.state["view"]["legal"][-1]["text"])["type"] == "ack"
+        event = other.event("move")
+        assert "game" not in event and event["patch"]["offers"]["draw"] is None
+        for sock in (mover, other):
+            patched = sock.state
+            sock.send({"type": "resync"})
+            assert _timeless(patched) == _timeless(sock.expect("state")["game"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import socket
 import sys
@@ -39,6 +40,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.workers is not None and args.workers < 1:
         raise SystemExit("noughts serve: --workers must be at least 1")
+    if args.redis:
+        from noughts.server.online.realtime import RedisUnreachableError, check_redis
+
+        # Checked before listening: a server that cannot fan out would take players'
+        # moves and never show them to opponents on the other processes.
+        try:
+            check_redis(args.redis)
+        except RedisUnreachableError as e:
+            print(f"noughts serve: not starting: {e}", file=sys.stderr)
+            return 2
     # Bound here, before uvicorn starts, so that the address printed is one that
     # listens (port 0 picks a free port) and a taken port is a clear error.
     try:
@@ -51,8 +62,25 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings(database=args.database, ai_workers=args.workers, redis=args.redis, warm_kernels=True)
     app = create_app(settings)
     print(f"noughts: playing at http://{shown}:{port}  (API docs: /docs; Ctrl-C stops)", flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    _tune_gc()
+    # No permessage-deflate: online frames are small, and compressing them took a
+    # tenth of the server's CPU (bench/online_load.py).
+    config = uvicorn.Config(app, log_level="warning", ws_per_message_deflate=False)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def _tune_gc() -> None:
+    """Every open websocket holds a few hundred objects (the app's stack of coroutines),
+    and the collector's full passes scan them all: with 2,000 sockets a pass took a
+    third of a second, stalling every game (bench/online_load.py). What start-up made
+    is frozen out of those passes, and a full pass waits for a thousand younger ones
+    instead of ten (reference cycles that live that long before dying are rare). The
+    youngest generation is larger too: what a socket allocates to wait for a player's
+    next move lives for seconds, and was scanned again and again before it died."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(5000, gc.get_threshold()[1], 1000)
 
 
 def _listen(host: str, port: int) -> socket.socket:

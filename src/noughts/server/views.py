@@ -64,6 +64,26 @@ def game_view(replayed: Replayed) -> GameView:
     )
 
 
+def position_view(state: State[Any], before: State[Any] | None, last: Any) -> dict[str, Any]:
+    """The fields of `game_view` for `state`, reached by the move `last` from `before`,
+    that a move changes (all but the game, the start, the moves and the ply), JSON-ready:
+    online play sends them with each move instead of the whole view."""
+    line, boards = _winning_line(state, last)
+    forget = _forget(state)
+    return {
+        "position": state.to_text(),
+        "turn": _mark(state.turn),
+        "status": state.status,
+        "result": state.outcome.describe() if state.outcome else None,
+        "legal": [move_ref(state, m).model_dump() for m in state.legal_moves()],
+        "last_move": move_ref(before, last).model_dump() if before is not None and last is not None else None,
+        "winning_line": line,
+        "winning_boards": boards,
+        "board": _board(state).model_dump(),
+        "forget": forget.model_dump() if forget else None,
+    }
+
+
 def _mark(player: Player) -> Mark:
     return "x" if player is Player.X else "o"
 

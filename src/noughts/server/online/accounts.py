@@ -4,7 +4,7 @@ the brake on repeated failed log-ins.
 Every mistake has its own message, because a player can act on each: the name is
 taken, the name has a character names may not have, the password is too short, the
 name or password is wrong (one message for both, so that log-in does not tell which
-names exist).
+names exist), too many failed log-ins (saying how long to wait).
 """
 
 from __future__ import annotations
@@ -14,10 +14,13 @@ import math
 import re
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
+
+from noughts.server.online.config import OnlineConfig
+from noughts.server.online.realtime import REDIS_DOWN, Outage, redis_client
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
@@ -115,49 +118,167 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class LoginThrottle:
+    """Slows repeated failed log-ins, per key (the name tried, the address it came
+    from): after `free` failures of a key, each attempt must wait 2**(failures - free)
+    seconds (at most `max_delay`) after the previous one. A key's failures are
+    forgotten `forget_after` seconds after its last attempt, and a success clears the
+    name's.
+
+    An attempt counts as a failure from the moment it is let through, before the
+    password is checked, and a success takes it back: so a burst of guesses sent at
+    once cannot all pass on the same count.
+    """
+
+    def __init__(self, free: int = 3, max_delay: float = 60.0, forget_after: float = 3600.0) -> None:
+        self.free = free
+        self.max_delay = max_delay
+        self.forget_after = forget_after
+
+    async def attempt(self, keys: list[str]) -> None:
+        """TooManyAttemptsError when any of `keys` must still wait; otherwise counts a
+        failure of each key until `succeeded`."""
+        raise NotImplementedError
+
+    async def succeeded(self, keys: list[str]) -> None:
+        """The attempt with `keys` (the name's first) logged in: the name's failures are
+        forgotten, and the others get this attempt back."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Lets go of what it holds (a connection)."""
+
+    def delay(self, count: int, since_last: float) -> float:
+        """How long a key with `count` failures, the last `since_last` seconds ago,
+        must still wait."""
+        if count == 0 or count < self.free:
+            return 0.0
+        # The exponent is bounded: 2.0 ** 1100 would not be a float.
+        return max(0.0, min(self.max_delay, 2.0 ** min(count - self.free, 64)) - since_last)
+
+
 @dataclass
 class _Failures:
     count: int = 0
     last: float = 0.0
 
 
-@dataclass
-class LoginThrottle:
-    """Slows repeated failed log-ins, per name and per address: after `free` failures,
-    each attempt must wait 2**(failures - free) seconds (at most `max_delay`) after the
-    previous failure. A success clears the name's count. Kept in memory: each server
-    process brakes on its own."""
+class MemoryThrottle(LoginThrottle):
+    """Kept in this process's memory: the brake of a server that runs alone."""
 
-    free: int = 3
-    max_delay: float = 60.0
-    _failures: dict[str, _Failures] = field(default_factory=dict)
+    def __init__(self, free: int = 3, max_delay: float = 60.0, forget_after: float = 3600.0) -> None:
+        super().__init__(free, max_delay, forget_after)
+        self._failures: dict[str, _Failures] = {}
 
-    def _delay(self, key: str, now: float) -> float:
-        entry = self._failures.get(key)
-        if entry is None or entry.count < self.free:
-            return 0.0
-        wait = min(self.max_delay, 2.0 ** (entry.count - self.free)) - (now - entry.last)
-        return max(0.0, wait)
+    async def attempt(self, keys: list[str]) -> None:
+        self.attempt_at(keys, time.monotonic())
 
-    def check(self, keys: list[str], now: float | None = None) -> None:
-        """Raises TooManyAttemptsError when any of `keys` must still wait."""
-        now = time.monotonic() if now is None else now
-        wait = max((self._delay(k, now) for k in keys), default=0.0)
+    async def succeeded(self, keys: list[str]) -> None:
+        self._failures.pop(keys[0], None)
+        for key in keys[1:]:
+            entry = self._failures.get(key)
+            if entry is not None and entry.count > 0:
+                entry.count -= 1
+
+    def attempt_at(self, keys: list[str], now: float) -> None:
+        """`attempt` at the time `now` (seconds, monotonic)."""
+        wait = 0.0
+        for key in keys:
+            entry = self._failures.get(key)
+            if entry is not None and now - entry.last <= self.forget_after:
+                wait = max(wait, self.delay(entry.count, now - entry.last))
         if wait > 0:
             raise TooManyAttemptsError(wait)
-
-    def failed(self, keys: list[str], now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
         if len(self._failures) > 100_000:
-            self._forget_old(now)
+            for key in [k for k, e in self._failures.items() if now - e.last > self.forget_after]:
+                del self._failures[key]
         for key in keys:
             entry = self._failures.setdefault(key, _Failures())
+            if now - entry.last > self.forget_after:
+                entry.count = 0
             entry.count += 1
             entry.last = now
 
-    def succeeded(self, key: str) -> None:
-        self._failures.pop(key, None)
 
-    def _forget_old(self, now: float) -> None:
-        for key in [k for k, e in self._failures.items() if now - e.last > self.max_delay]:
-            del self._failures[key]
+# Redis's clock, so that processes whose clocks differ still agree. KEYS: the keys'
+# counters; ARGV: free, max_delay and forget_after (milliseconds). Returns the wait in
+# milliseconds (0: let through, and counted).
+_ATTEMPT = """
+redis.replicate_commands()
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local free, max_delay, forget = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local wait = 0
+for _, key in ipairs(KEYS) do
+  local entry = redis.call('HMGET', key, 'count', 'last')
+  local count = tonumber(entry[1]) or 0
+  if count > 0 and count >= free then
+    local delay = math.min(max_delay, 1000 * 2 ^ math.min(count - free, 64)) - (now - tonumber(entry[2]))
+    if delay > wait then wait = delay end
+  end
+end
+if wait > 0 then return math.ceil(wait) end
+for _, key in ipairs(KEYS) do
+  redis.call('HINCRBY', key, 'count', 1)
+  redis.call('HSET', key, 'last', now)
+  redis.call('PEXPIRE', key, forget)
+end
+return 0
+"""
+# KEYS[1]: the name's counter, cleared; the others get one attempt back.
+_SUCCEEDED = """
+redis.call('DEL', KEYS[1])
+for i = 2, #KEYS do
+  if redis.call('HGET', KEYS[i], 'count') then redis.call('HINCRBY', KEYS[i], 'count', -1) end
+end
+return 0
+"""
+
+
+class RedisThrottle(LoginThrottle):
+    """Kept in Redis at `url` (under `prefix`), shared by every server process behind one
+    address: an attacker gains nothing by spreading guesses over them. Each key is a
+    hash (count, last) that expires `forget_after` seconds after its last attempt, read
+    and changed by one script, atomically. While Redis is away, each process brakes on
+    its own (a `MemoryThrottle`) rather than refusing every log-in."""
+
+    def __init__(
+        self, url: str, prefix: str, free: int = 3, max_delay: float = 60.0, forget_after: float = 3600.0
+    ) -> None:
+        super().__init__(free, max_delay, forget_after)
+        self.prefix = prefix + "login:"
+        self._redis = redis_client(url)
+        self._attempt = self._redis.register_script(_ATTEMPT)
+        self._succeeded = self._redis.register_script(_SUCCEEDED)
+        self._local = MemoryThrottle(free, max_delay, forget_after)
+        self._outage = Outage(url, "failed log-ins are braked by each server process alone")
+
+    async def attempt(self, keys: list[str]) -> None:
+        args = [self.free, round(self.max_delay * 1000), round(self.forget_after * 1000)]
+        try:
+            wait = int(await self._attempt(keys=[self.prefix + k for k in keys], args=args))
+        except REDIS_DOWN as e:
+            self._outage.failed(e)
+            await self._local.attempt(keys)
+            return
+        self._outage.recovered("failed log-ins are braked across server processes again")
+        if wait > 0:
+            raise TooManyAttemptsError(wait / 1000)
+
+    async def succeeded(self, keys: list[str]) -> None:
+        try:
+            await self._succeeded(keys=[self.prefix + k for k in keys])
+        except REDIS_DOWN as e:
+            self._outage.failed(e)
+            await self._local.succeeded(keys)
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+def make_throttle(redis_url: str | None, config: OnlineConfig) -> LoginThrottle:
+    """The brake for a server alone (no Redis) or for one of several sharing Redis."""
+    limits = (config.login_free_failures, config.login_max_delay, config.login_forget_after)
+    if redis_url:
+        return RedisThrottle(redis_url, config.redis_prefix, *limits)
+    return MemoryThrottle(*limits)

@@ -1,6 +1,9 @@
 """Online play's settings: where it stores things and the limits it enforces.
 
-The defaults suit a server on the internet; tests shorten the periods.
+The defaults suit a server on the internet; tests shorten the periods. The periods a
+server process needs to be told from outside (tests of real processes, operators) can
+also be set in the environment: $NOUGHTS_DISCONNECT_GRACE and $NOUGHTS_PRESENCE_TTL, in
+seconds.
 """
 
 from __future__ import annotations
@@ -8,6 +11,25 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from noughts.core import NoughtsError
+
+
+class ConfigError(NoughtsError):
+    """A setting from the environment that cannot be used, with the reason."""
+
+
+def _seconds(variable: str, default: float) -> float:
+    text = os.environ.get(variable)
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1e9:
+        raise ConfigError(f"${variable} is a number of seconds above 0, not {text!r}")
+    return value
 
 
 def data_dir() -> Path:
@@ -30,7 +52,10 @@ class OnlineConfig:
     """Limits and periods of online play."""
 
     #: A player whose sockets have all been closed this long can be claimed against.
-    disconnect_grace: float = 30.0
+    disconnect_grace: float = field(default_factory=lambda: _seconds("NOUGHTS_DISCONNECT_GRACE", 30.0))
+    #: With Redis: a server process that has not said it is alive for this long is dead,
+    #: and the players it served are away (it says so three times per period).
+    presence_ttl: float = field(default_factory=lambda: _seconds("NOUGHTS_PRESENCE_TTL", 15.0))
     #: Largest websocket text frame accepted; a bigger one closes the socket (1009).
     max_frame: int = 4096
     #: Messages per second a socket may send on average, and the burst it may save up.
@@ -39,9 +64,11 @@ class OnlineConfig:
     #: Messages refused for the rate beyond which the socket is closed as abusive (1008).
     flood_close_after: int = 20
     #: Failed log-ins for one name (or from one address) before each further attempt has
-    #: to wait; the wait doubles with each failure, up to `login_max_delay` seconds.
+    #: to wait; the wait doubles with each failure, up to `login_max_delay` seconds. The
+    #: count starts again `login_forget_after` seconds after the last attempt.
     login_free_failures: int = 3
     login_max_delay: float = 60.0
+    login_forget_after: float = 3600.0
     #: How long a log-in lasts.
     session_days: int = 30
     #: Argon2id cost (argon2-cffi's RFC 9106 "low memory" profile by default).

@@ -1,7 +1,9 @@
 """Glicko-2 ratings (Mark Glickman, "Example of the Glicko-2 system", 2013), one game
 at a time: every rated game is a rating period of one game for each player, as lichess
-does it. The PyPI packages for Glicko-2 are unmaintained, so this follows the paper;
-its worked example is a test.
+does it. Time away from rated games is counted in rating periods too (`RATING_PERIOD`):
+each one without a game widens the deviation (step 6 of the paper), so that a returning
+player's rating moves faster and shows as provisional. The PyPI packages for Glicko-2 are
+unmaintained, so this follows the paper; its worked example is a test.
 
 >>> winner, loser = update(Glicko(), [(Glicko(), 1.0)]), update(Glicko(), [(Glicko(), 0.0)])
 >>> round(winner.rating), round(loser.rating)
@@ -24,6 +26,15 @@ DEFAULT_DEVIATION = 350.0
 DEFAULT_VOLATILITY = 0.06
 #: A deviation never grows beyond a new player's.
 _MAX_DEVIATION = 350.0
+#: The rating period for time away, in milliseconds: a week. Step 6 of the paper widens
+#: a deviation by the volatility once per period without games; with the default
+#: volatility (0.06, about 10.4 rating points) a week makes a settled deviation (about
+#: 60) provisional (above 110) after about a year and a half away and lets a month away
+#: barely show, which fits a game played in sessions a few times a week. A day would make
+#: every holiday provisional; lichess's choice (about 4.7 days) is of the same order.
+#: Periods are counted as a real number (as lichess does), so that a deviation grows
+#: smoothly with time instead of jumping at a calendar boundary.
+RATING_PERIOD = 7 * 86_400_000
 _EPSILON = 0.000001
 
 
@@ -52,8 +63,7 @@ def update(player: Glicko, results: Sequence[tuple[Glicko, float]], tau: float =
     phi = player.deviation / _SCALE
     sigma = player.volatility
     if not results:
-        grown = math.sqrt(phi * phi + sigma * sigma) * _SCALE
-        return Glicko(player.rating, min(grown, _MAX_DEVIATION), sigma)
+        return idle(player, 1.0)
     # Steps 3 and 4: the estimated variance v and improvement delta.
     v_inverse = 0.0
     delta_sum = 0.0
@@ -76,6 +86,24 @@ def update(player: Glicko, results: Sequence[tuple[Glicko, float]], tau: float =
         deviation=min(_SCALE * phi_new, _MAX_DEVIATION),
         volatility=sigma_new,
     )
+
+
+def idle(player: Glicko, periods: float) -> Glicko:
+    """`player`'s rating after `periods` rating periods without games: step 6 of the
+    paper once per period, phi* = sqrt(phi^2 + periods * sigma^2) (the volatility does
+    not change without games), never beyond a new player's deviation."""
+    if periods <= 0:
+        return player
+    phi = player.deviation / _SCALE
+    sigma = player.volatility
+    grown = math.sqrt(phi * phi + periods * sigma * sigma) * _SCALE
+    return Glicko(player.rating, min(grown, _MAX_DEVIATION), sigma)
+
+
+def current(player: Glicko, updated_at: int, now: int) -> Glicko:
+    """The rating stored at `updated_at` as it stands at `now` (milliseconds since 1970):
+    what is shown, and what the next game's update starts from."""
+    return idle(player, (now - updated_at) / RATING_PERIOD)
 
 
 def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float) -> float:

@@ -5,6 +5,12 @@ channel in every server process.
 pub/sub so that several processes behind one address share live games and lobbies.
 Pub/sub delivers at most once, so every game event carries the game's version and ply:
 a client that sees a gap asks for the whole state again.
+
+Redis may be away. At start that is an error (`RedisUnreachableError`, one line: the
+server refuses to start). Mid-run it is one warning: this process's own listeners keep
+hearing what this process publishes, and when Redis is back every listener gets
+`RECONNECT`, on which a socket closes so that its client reconnects and loads what the
+other processes published meanwhile.
 """
 
 from __future__ import annotations
@@ -13,14 +19,117 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from urllib.parse import urlsplit, urlunsplit
 
+import redis
 import redis.asyncio as aioredis
+import redis.retry
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+from noughts.core import NoughtsError
 
 log = logging.getLogger(__name__)
 
 #: Gets each message published on a channel it listens to. It must not block: it
 #: queues the message for its socket.
 Listener = Callable[[str], None]
+
+#: Delivered to every listener when Redis is back after an outage: events published by
+#: other processes meanwhile are lost, so sockets close (1012) and their clients
+#: reconnect, which sends them the whole state.
+RECONNECT = '{"type": "reconnect"}'
+
+#: Errors of a Redis that is away: refused, reset, timed out.
+REDIS_DOWN = (RedisError, OSError)
+
+
+class RedisUnreachableError(NoughtsError):
+    """Redis cannot be used: the message names the URL (without its password) and why."""
+
+
+def shown_url(url: str) -> str:
+    """`url` without its password, fit for a log or an error message."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = parts.netloc.rpartition("@")[2]
+        user = parts.username or ""
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
+    except ValueError:
+        return "(a malformed URL)"
+
+
+#: Connections a process opens to Redis at most; more concurrent commands wait for one.
+REDIS_CONNECTIONS = 64
+
+
+def redis_client(url: str, retries: int = 1) -> aioredis.Redis:
+    """A client that fails at once when Redis is away instead of retrying quietly for
+    seconds (redis-py's default): the callers know what to do meanwhile. One retry at
+    once replaces a connection that Redis closed (it restarted) without an error.
+
+    The pool blocks: redis-py's default pool raises "Too many connections" past its
+    limit, which under load (a group commit publishing hundreds of moves at once) looked
+    like an outage and closed every socket. Here a command waits (up to 5 s) for a
+    free connection instead."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=5,
+        socket_connect_timeout=3,
+        socket_timeout=5,
+        retry=Retry(NoBackoff(), retries),
+    )
+    return aioredis.Redis.from_pool(pool)
+
+
+def check_redis(url: str, timeout: float = 3.0) -> None:
+    """RedisUnreachableError unless Redis answers at `url` (what `noughts serve` checks
+    before it starts listening)."""
+    try:
+        client = redis.Redis.from_url(
+            url, socket_connect_timeout=timeout, socket_timeout=timeout, retry=redis.retry.Retry(NoBackoff(), 0)
+        )
+    except ValueError as e:
+        raise RedisUnreachableError(f"{shown_url(url)} is not a Redis URL: {e}") from None
+    try:
+        client.ping()
+    except REDIS_DOWN as e:
+        raise unreachable(url, e) from None
+    finally:
+        client.close()
+
+
+def _reason(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def unreachable(url: str, error: BaseException) -> RedisUnreachableError:
+    """The error saying why Redis at `url` cannot be used."""
+    return RedisUnreachableError(f"cannot reach Redis at {shown_url(url)}: {_reason(error)}")
+
+
+class Outage:
+    """One warning when Redis fails for `what` and one when it answers again, instead
+    of a line (or a traceback) per failed call."""
+
+    def __init__(self, url: str, what: str) -> None:
+        self.url = shown_url(url)
+        self.what = what
+        self.down = False
+
+    def failed(self, error: BaseException) -> None:
+        if not self.down:
+            self.down = True
+            log.warning("Redis at %s is unreachable (%s): %s", self.url, _reason(error), self.what)
+
+    def recovered(self, what: str) -> None:
+        if self.down:
+            self.down = False
+            log.warning("Redis at %s answers again: %s", self.url, what)
 
 
 class Fanout:
@@ -84,61 +193,137 @@ class RedisFanout(Fanout):
         self.url = url
         self.prefix = prefix
         self._redis: aioredis.Redis | None = None
+        #: Pub/sub has a client of its own that never reconnects by itself: a pub/sub
+        #: connection that did would hide the events lost in between.
+        self._listening: aioredis.Redis | None = None
         self._pubsub: aioredis.client.PubSub | None = None
         self._reader: asyncio.Task[None] | None = None
+        #: The pub/sub connection is up and subscribed to every channel with listeners.
+        self._up = False
+        #: The reader's loops end: redis-py may turn the cancellation of a call in flight
+        #: into a timeout (seen with Python 3.11), so cancelling the reader is not enough.
+        self._closing = False
+        self._outage = Outage(url, "events between server processes wait for it; each process serves its own")
 
     async def start(self) -> None:
-        self._redis = aioredis.Redis.from_url(self.url)
-        await self._redis.ping()
-        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-        # A channel of its own, so that the reader always has a subscription to wait on.
-        await self._pubsub.subscribe(self.prefix + "_process")
-        for channel in self._listeners:
-            await self._pubsub.subscribe(self.prefix + channel)
+        self._redis = redis_client(self.url)
+        self._listening = redis_client(self.url, retries=0)
+        try:
+            await self._redis.ping()
+            await self._connect()
+        except REDIS_DOWN as e:
+            await self.close()
+            raise unreachable(self.url, e) from None
         self._reader = asyncio.create_task(self._read(), name="noughts-redis-reader")
 
     async def close(self) -> None:
+        self._closing = True
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
-        if self._pubsub is not None:
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
-        if self._redis is not None:
-            await self._redis.aclose()
+            self._reader = None
+        self._up = False
+        await self._drop_pubsub()
+        for client in (self._redis, self._listening):
+            if client is not None:
+                await client.aclose()
+        self._redis = self._listening = None
 
     async def publish(self, channel: str, message: str) -> None:
         if self._redis is None:
             raise RuntimeError("RedisFanout.publish before start")
-        await self._redis.publish(self.prefix + channel, message)
+        try:
+            await self._redis.publish(self.prefix + channel, message)
+        except REDIS_DOWN as e:
+            self._lost(e)
+        if not self._up:
+            # Nothing comes back through Redis now: this process's listeners hear it
+            # directly (twice at worst, if the subscription came back meanwhile: game
+            # events carry their version, and clients skip what they have seen).
+            self._deliver(channel, message)
 
     async def _first_listener(self, channel: str) -> None:
-        if self._pubsub is not None:
-            await self._pubsub.subscribe(self.prefix + channel)
+        if self._up and self._pubsub is not None:
+            try:
+                await self._pubsub.subscribe(self.prefix + channel)
+            except REDIS_DOWN as e:
+                self._lost(e)  # the reader subscribes again to every channel listened to
 
     async def _last_listener_gone(self, channel: str) -> None:
-        if self._pubsub is not None:
-            await self._pubsub.unsubscribe(self.prefix + channel)
+        if self._up and self._pubsub is not None:
+            try:
+                await self._pubsub.unsubscribe(self.prefix + channel)
+            except REDIS_DOWN as e:
+                self._lost(e)
+
+    def _lost(self, error: BaseException) -> None:
+        self._up = False
+        self._outage.failed(error)
+
+    async def _connect(self) -> None:
+        """A new pub/sub connection, subscribed to every channel listened to here."""
+        assert self._listening is not None
+        await self._drop_pubsub()
+        pubsub = self._listening.pubsub(ignore_subscribe_messages=True)
+        channels = set(self._listeners)
+        try:
+            # A channel of its own, so that the reader always has a subscription to wait on.
+            await pubsub.subscribe(self.prefix + "_process", *(self.prefix + c for c in channels))
+        except BaseException:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            raise
+        self._pubsub = pubsub
+        self._up = True
+        # Listeners came and went while subscribing: from here on (no await since
+        # `_up` was set) the hooks keep the subscriptions in step.
+        gained, dropped = set(self._listeners) - channels, channels - set(self._listeners)
+        if gained:
+            await pubsub.subscribe(*(self.prefix + c for c in gained))
+        if dropped:
+            await pubsub.unsubscribe(*(self.prefix + c for c in dropped))
+
+    async def _drop_pubsub(self) -> None:
+        pubsub, self._pubsub = self._pubsub, None
+        if pubsub is not None:
+            with contextlib.suppress(*REDIS_DOWN):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def _read(self) -> None:
-        assert self._pubsub is not None
         cut = len(self.prefix)
-        while True:
+        while not self._closing:
+            if not self._up or self._pubsub is None:
+                await self._reconnect()
+                continue
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                # Redis went away: the client reconnects and subscribes again on the
-                # next call; clients resync through the versions they see.
-                log.exception("reading from Redis failed; retrying")
-                await asyncio.sleep(0.5)
+            except REDIS_DOWN as e:
+                self._lost(e)
                 continue
             if message is None or message.get("type") != "message":
                 continue
             channel = message["channel"].decode()[cut:]
             data = message["data"]
             self._deliver(channel, data.decode() if isinstance(data, bytes) else str(data))
+
+    async def _reconnect(self) -> None:
+        """Tries again (every 0.2 s, backing off to 5 s) until the subscriptions are back,
+        then tells every listener to reconnect."""
+        delay = 0.2
+        while True:
+            await asyncio.sleep(delay)
+            if self._closing:
+                return
+            try:
+                await self._connect()
+                break
+            except REDIS_DOWN as e:
+                self._up = False
+                self._outage.failed(e)
+                delay = min(5.0, delay * 2)
+        self._outage.recovered("clients reconnect to catch up on the events they missed")
+        for channel in list(self._listeners):
+            self._deliver(channel, RECONNECT)
 
 
 def make_fanout(redis_url: str | None, prefix: str) -> Fanout:

@@ -70,6 +70,7 @@ class LeaderRow(_Model):
     rating: int
     deviation: int
     games: int
+    provisional: bool = Field(description="deviation above 110: new, or away for long (as lichess marks it)")
 
 
 class Leaderboard(_Model):

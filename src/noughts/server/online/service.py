@@ -2,7 +2,8 @@
 
 Every change follows one order: the core validates it, the database commits it, the
 actor gets the acknowledgement, then the event goes out to everyone watching. Events
-are whole public states stamped with the game's version and ply.
+are stamped with the game's version and ply and hold the whole public state, except
+a move's, which holds what the move changed (clients apply it to the version before).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from typing import Any
 from noughts.core import NoughtsError
 from noughts.registry import parse_spec
 from noughts.server.online import accounts, actions
-from noughts.server.online.accounts import AccountError, LoginThrottle, Passwords
+from noughts.server.online.accounts import AccountError, Passwords, make_throttle
 from noughts.server.online.actions import ActionError, Change, GameRow
 from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, now_ms
 from noughts.server.online.config import OnlineConfig
+from noughts.server.online.presence import make_presence
 from noughts.server.online.realtime import Fanout, Listener, make_fanout
-from noughts.server.online.snapshots import snapshot, summary
+from noughts.server.online.snapshots import move_patch, snapshot, summary
 from noughts.server.online.storage.store import NameTakenError, NotFoundError, Store, UserRow
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,7 @@ class LiveGame:
     sockets: int = 0
     timer: asyncio.TimerHandle | None = None
     clock_listener: Listener | None = None
+    presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class Online:
@@ -62,7 +65,8 @@ class Online:
         self.store = Store(database_url)
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
         self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
-        self.throttle = LoginThrottle(config.login_free_failures, config.login_max_delay)
+        self.throttle = make_throttle(redis_url, config)
+        self.presence = make_presence(redis_url, self.store, config, self.publish_presence)
         self.live: dict[str, LiveGame] = {}
         self._started = False
         self._starting = asyncio.Lock()
@@ -74,6 +78,7 @@ class Online:
                 return
             await self.store.call(self.store.migrate)
             await self.fanout.start()
+            await self.presence.start()
             self._started = True
 
     async def stop(self) -> None:
@@ -81,8 +86,10 @@ class Online:
             for live in self.live.values():
                 if live.timer:
                     live.timer.cancel()
+            await self.presence.close()
             await self.fanout.close()
             self._started = False
+        await self.throttle.close()
         self.store.close()
 
     # -- accounts -----------------------------------------------------------------------
@@ -99,13 +106,12 @@ class Online:
 
     async def log_in(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
         keys = ["name:" + accounts.name_key(name), "address:" + address]
-        self.throttle.check(keys)
+        await self.throttle.attempt(keys)
         user = await self.store.call(self.store.user_by_key, accounts.name_key(name))
         ok = await asyncio.to_thread(self.passwords.verify, user.password_hash if user else None, password)
         if user is None or not ok:
-            self.throttle.failed(keys)
             raise AccountError("wrong-credentials", "wrong name or password", None, 401)
-        self.throttle.succeeded(keys[0])
+        await self.throttle.succeeded(keys)
         return user, await self._session(user)
 
     async def guest(self) -> tuple[UserRow, str]:
@@ -235,13 +241,13 @@ class Online:
 
     async def _commit(self, game_id: str, action: Callable[[GameRow], Change], cached: bool) -> Change:
         try:
-            return await self.store.call(self.store.apply, game_id, action, cached)
+            return await self.store.apply_soon(game_id, action, cached)
         except NotFoundError:
             raise ActionError("no-such-game", f"there is no game {game_id!r}") from None
 
     async def publish_change(self, change: Change) -> None:
         row = change.row
-        event = {
+        event: dict[str, Any] = {
             "type": "event",
             # Second, right after the type: every process reads it with `_DEADLINE`.
             "deadline": row.deadline(),
@@ -250,8 +256,11 @@ class Online:
             "move": change.move,
             "version": row.version,
             "ply": row.ply,
-            "game": await self.snapshot(row),
         }
+        if change.kind == "move" and not change.finished:
+            event["patch"] = move_patch(row, now_ms())
+        else:
+            event["game"] = await self.snapshot(row)
         await self.fanout.publish(game_channel(row.id), json.dumps(event))
         if change.kind in ("start", "cancel") and not row.private:
             await self.publish_lobby()
@@ -307,15 +316,24 @@ class Online:
         """A user's socket opened: if they play this game, they are no longer away."""
         live.present[user_id] = live.present.get(user_id, 0) + 1
         if live.present[user_id] == 1:
-            await self._presence(live.id, user_id, None)
+            await self._presence(live, user_id)
 
     async def left(self, live: LiveGame, user_id: int) -> None:
         live.present[user_id] -= 1
         if live.present[user_id] == 0:
             del live.present[user_id]
-            await self._presence(live.id, user_id, now_ms())
+            await self._presence(live, user_id)
 
-    async def _presence(self, game_id: str, user_id: int, left_at: int | None) -> None:
+    async def _presence(self, live: LiveGame, user_id: int) -> None:
+        # One change of a game's presence at a time, each written as things stand when
+        # its turn comes: a socket closing while the same player's new one opens (a
+        # reconnect) must not leave them marked away.
+        async with live.presence_lock:
+            here = user_id in live.present
+            await (self.presence.here if here else self.presence.gone)(live.id, user_id)
+            await self._write_presence(live.id, user_id, None if here else now_ms())
+
+    async def _write_presence(self, game_id: str, user_id: int, left_at: int | None) -> None:
         # Read at the moment of arriving or leaving: the creator of a room gets a side
         # only when somebody joins.
         row = await self.store.call(self.store.game, game_id)

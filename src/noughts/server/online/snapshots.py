@@ -1,5 +1,5 @@
 """What clients see of a game: its public state as a JSON-ready dict, the same for
-players and spectators, and the lobby's room summaries."""
+players and spectators, what a move changes in it, and the lobby's room summaries."""
 
 from __future__ import annotations
 
@@ -7,32 +7,21 @@ import datetime
 from functools import lru_cache
 from typing import Any
 
-from noughts.core import State
 from noughts.records import GameRecord
 from noughts.registry import parse_spec
 from noughts.server.catalog import TITLES
 from noughts.server.online.actions import OPEN, GameRow, position
 from noughts.server.online.storage.store import UserRow
-from noughts.server.replay import Replayed
-from noughts.server.views import game_view
+from noughts.server.replay import replay
+from noughts.server.views import game_view, position_view
 
 
 @lru_cache(maxsize=4096)
 def _view(spec: str, moves: str) -> dict[str, Any]:
-    """The position as the boards draw it (the web app's GameView). Shared: not to be
-    changed by callers."""
-    states = _states(spec, moves)
-    game = states[0].game
-    return game_view(Replayed(game, states, tuple(game.parse_move(t) for t in moves.split()))).model_dump()
-
-
-@lru_cache(maxsize=4096)
-def _states(spec: str, moves: str) -> tuple[State[Any], ...]:
-    """Every state of a game, from the positions its moves were validated on: one more
-    per move, not a replay."""
-    if not moves:
-        return (position(spec, ""),)
-    return (*_states(spec, moves.rpartition(" ")[0]), position(spec, moves))
+    """The position as the boards draw it (the web app's GameView), replayed: moves send
+    `move_patch` instead, so this is built for the other events, on connecting and on a
+    resync. Shared: not to be changed by callers."""
+    return game_view(replay(spec, None, moves.split())).model_dump()
 
 
 def title(spec: str) -> str:
@@ -89,6 +78,20 @@ def snapshot(row: GameRow, users: dict[int, UserRow], now: int) -> dict[str, Any
         "created_at": row.created_at,
         "started_at": row.started_at,
         "ended_at": row.ended_at,
+    }
+
+
+def move_patch(row: GameRow, now: int) -> dict[str, Any]:
+    """What a move that does not end the game changes in `snapshot`, besides the ply,
+    the version and the move (the event carries those): the clocks, the offers (a move
+    drops them) and the fields of the view that a move changes (`position_view`)."""
+    head, _, last = row.moves.rpartition(" ")
+    after = position(row.spec, row.moves)
+    before = position(row.spec, head) if row.moves else None
+    return {
+        "clock": _clock(row, now),
+        "offers": {"draw": row.draw_offer, "takeback": row.takeback_offer, "rematch": row.rematch_offer},
+        "view": position_view(after, before, after.game.parse_move(last) if before else None),
     }
 
 

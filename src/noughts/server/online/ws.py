@@ -17,13 +17,20 @@ Server to client:
   {"type": "state", "game": {...}}            the whole public state (on connect, resync)
   {"type": "ack", "id", "kind", "version", "ply"}   the actor's change is committed
   {"type": "event", "kind", "by", "move", "version", "ply", "deadline", "game": {...}}
+  {"type": "event", "kind": "move", "by", "move", "version", "ply", "deadline",
+      "patch": {"clock", "offers", "view": {...}}}   a move that does not end the game:
+      what it changed, for the state of version - 1 (the view's fields are some of
+      them; "move" goes at the end of "moves" and of the view's "moves", "ply" is also
+      the view's ply)
   {"type": "presence", "version", "ply", "away": {"x": ms | null, "o": ms | null}}
   {"type": "error", "error": word, "message": text, "id"}   nothing was changed
   {"type": "pong"}
 
 The version counts every change of the game: a client that sees one skipped sends
-"resync". Frames larger than `max_frame` close the socket (1009); a socket that keeps
-sending faster than its rate allows after being told is closed (1008).
+"resync" (and applies no patch until the state comes). Frames larger than `max_frame`
+close the socket (1009); a socket that keeps sending faster than its rate allows
+after being told is closed (1008). A socket closed with 1012 may have missed events
+(the processes' Redis was away): reconnect.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from starlette.websockets import WebSocketState
 
 from noughts.server.online.actions import ACTIONS, ActionError, Change
 from noughts.server.online.config import OnlineConfig
+from noughts.server.online.realtime import RECONNECT
 from noughts.server.online.service import LOBBY, Online
 from noughts.server.online.sessions import COOKIE
 from noughts.server.online.storage.store import UserRow
@@ -64,6 +72,12 @@ class _Socket:
 
     def push(self, text: str) -> None:
         if self.closing:
+            return
+        if text == RECONNECT:
+            # Events may have been lost (Redis was away): the client reconnects and
+            # gets the whole state.
+            self.closing = True
+            self.closer = asyncio.ensure_future(self.close(1012, "reconnect: events may have been missed"))
             return
         try:
             self.queue.put_nowait(text)

@@ -20,6 +20,19 @@ export function resultText(game) {
   return `${winner?.name ?? "?"} wins${ENDINGS[game.termination] || ""}`;
 }
 
+/** The game after a move event's patch (see the server's ws.py): the same state the server would send whole. */
+function patched(game, event) {
+  const { patch } = event;
+  return {
+    ...game,
+    ...patch,
+    ply: event.ply,
+    version: event.version,
+    moves: [...game.moves, event.move],
+    view: { ...game.view, ...patch.view, ply: event.ply, moves: [...game.view.moves, event.move] },
+  };
+}
+
 function clockText(ms) {
   const total = Math.max(0, Math.ceil(ms / 100)) / 10;
   const minutes = Math.floor(total / 60);
@@ -87,17 +100,33 @@ export class LivePage {
     };
   }
 
+  /** Asks for the whole state once, however many events come before it. */
+  resync() {
+    if (this.resyncing) return;
+    this.resyncing = true;
+    this.send({ type: "resync" });
+  }
+
   send(message) {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ ...message, id: ++this.ref }));
     else this.context.toast("not connected: reconnecting…", "error");
   }
 
   receive(message) {
-    if (message.type === "state") this.apply(message.game);
-    else if (message.type === "event") {
-      if (this.game && message.version <= this.game.version) return; // already seen
-      if (this.game && message.version > this.game.version + 1) this.send({ type: "resync" }); // a gap
+    if (message.type === "state") {
+      this.resyncing = false;
       this.apply(message.game);
+    } else if (message.type === "event") {
+      if (this.game && message.version <= this.game.version) return; // already seen
+      const gap = this.game && message.version > this.game.version + 1;
+      if (message.patch) {
+        // A move: what it changed, for the version before. After a gap, wait for the whole state.
+        if (!this.game || gap) return this.resync();
+        this.apply(patched(this.game, message));
+      } else {
+        if (gap) this.resync();
+        this.apply(message.game);
+      }
       this.announce(message);
     } else if (message.type === "presence" && this.game) {
       this.game.away = message.away;

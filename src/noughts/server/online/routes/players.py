@@ -9,14 +9,22 @@ from noughts.registry import parse_spec
 from noughts.server.models import ErrorBody
 from noughts.server.online.accounts import AccountError, name_key
 from noughts.server.online.actions import ActionError
+from noughts.server.online.clock import now_ms
+from noughts.server.online.ratings import Glicko, current
 from noughts.server.online.schemas import Leaderboard, LeaderRow, Profile, RatingView
 from noughts.server.online.sessions import online_of
 from noughts.server.online.snapshots import title
+from noughts.server.online.storage.store import RatingRow
 
 router = APIRouter(prefix="/api/online", tags=["players"], responses={404: {"model": ErrorBody}})
 
 #: Above this deviation a rating is provisional (lichess's threshold).
 PROVISIONAL = 110
+
+
+def _now(row: RatingRow, now: int) -> Glicko:
+    """The rating as it stands: its deviation grew while the player was away."""
+    return current(Glicko(row.rating, row.deviation, row.volatility), row.updated_at, now)
 
 
 @router.get("/users/{name}", response_model=Profile)
@@ -31,6 +39,7 @@ async def profile(
         raise AccountError("no-such-player", f"there is no player {name[:40]!r}", None, 404)
     ratings = await online.store.call(online.store.ratings_of, user.id)
     games = await online.store.call(online.store.games_of, user.id, limit, offset)
+    now = now_ms()
     return Profile(
         name=user.name,
         guest=user.guest,
@@ -39,11 +48,12 @@ async def profile(
                 spec=r.spec,
                 title=title(r.spec),
                 rating=round(r.rating),
-                deviation=round(r.deviation),
+                deviation=round(shown.deviation),
                 games=r.games,
-                provisional=r.deviation > PROVISIONAL,
+                provisional=shown.deviation > PROVISIONAL,
             )
             for r in ratings
+            for shown in [_now(r, now)]
         ],
         games=await online.summaries(games),
     )
@@ -60,12 +70,21 @@ async def leaderboard(request: Request, game: str = Query("classic", max_length=
         raise ActionError("invalid-spec", str(e)) from None
     rows = await online.store.call(online.store.leaderboard, spec)
     specs = await online.store.call(online.store.rated_specs)
+    now = now_ms()
     return Leaderboard(
         spec=spec,
         title=title(spec),
         players=[
-            LeaderRow(rank=i, name=r.name, rating=round(r.rating), deviation=round(r.deviation), games=r.games)
+            LeaderRow(
+                rank=i,
+                name=r.name,
+                rating=round(r.rating),
+                deviation=round(shown.deviation),
+                games=r.games,
+                provisional=shown.deviation > PROVISIONAL,
+            )
             for i, r in enumerate(rows, 1)
+            for shown in [_now(r, now)]
         ],
         games=[{"spec": s, "title": title(s), "players": n} for s, n in specs],
     )

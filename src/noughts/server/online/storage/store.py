@@ -3,7 +3,8 @@
 The methods are synchronous (SQLAlchemy Core); the server calls them through `call`,
 which runs them on the store's own threads: one for SQLite, which has one writer at a
 time anyway (so writers queue in order instead of spinning on the file lock), a few
-for PostgreSQL.
+for PostgreSQL. Changes to games go through `apply_soon` (group commit): those asked
+for while a transaction is being written share the next one.
 """
 
 from __future__ import annotations
@@ -14,12 +15,26 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, ParamSpec, TypeVar, cast
 
-from sqlalchemy import Connection, Table, and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Dialect,
+    Insert,
+    Table,
+    Update,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow
-from noughts.server.online.ratings import Glicko, after_game
+from noughts.server.online.ratings import Glicko, after_game, current
 from noughts.server.online.storage.db import make_engine, migrate
 from noughts.server.online.storage.tables import Game, Move, Rating, Session, User
 
@@ -33,17 +48,51 @@ _sessions = cast(Table, Session.__table__)
 _ratings = cast(Table, Rating.__table__)
 _ROW_COLUMNS = [_games.c[f.name] for f in fields(GameRow)]
 _FIELDS = [f.name for f in fields(GameRow)]
+#: Presence is written by `set_left` alone, never from a row this process read earlier:
+#: another process may have marked a player away since.
+_PRESENCE = ("x_left_at", "o_left_at")
+_CHANGED = [name for name in _FIELDS if name != "id" and name not in _PRESENCE]
 # The statements of a move, built once: building and caching SQL per call costs more
 # than running it.
 _SELECT_GAME = select(*_ROW_COLUMNS).where(_games.c.id == bindparam("game"))
-_INSERT_MOVE = insert(_moves)
-_UPDATE_GAME = (
-    update(_games)
-    .where(_games.c.id == bindparam("_id"), _games.c.version == bindparam("_version"))
-    .values({name: bindparam(name) for name in _FIELDS if name != "id"})
-)
+_MOVE_COLUMNS = ("game_id", "ply", "move", "played_at", "clock_ms")
+_INSERT_MOVE = insert(_moves).values({name: bindparam(name) for name in _MOVE_COLUMNS})
 #: Attempts at an action whose row changed under it before giving up.
 _RETRIES = 8
+#: Changes committed together at most.
+_BATCH = 256
+
+
+def _update_game(columns: tuple[str, ...]) -> Update:
+    """The update of a game's row setting `columns` only: a move sets a few of them, and
+    columns left alone cost the database nothing (indexes, foreign keys)."""
+    return (
+        update(_games)
+        .where(_games.c.id == bindparam("_id"), _games.c.version == bindparam("_version"))
+        .values({name: bindparam(name) for name in columns})
+    )
+
+
+class _DriverStatement:
+    """A statement compiled once for the database and run on the driver's own cursor:
+    SQLAlchemy's `execute` costs several times what SQLite takes to run the two
+    statements of a move (the values are plain ints, strings and None, which need no
+    conversion)."""
+
+    def __init__(self, statement: Insert | Update, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql = str(compiled)
+        #: The parameters' order for drivers that take them by position (SQLite).
+        self.order = compiled.positiontup
+
+    def run(self, c: Connection, values: dict[str, Any]) -> int:
+        """Runs it in `c`'s transaction; how many rows it touched."""
+        cursor = c.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute(self.sql, values if self.order is None else [values[name] for name in self.order])
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
 
 
 class _ConflictError(Exception):
@@ -52,6 +101,16 @@ class _ConflictError(Exception):
 
 class NameTakenError(Exception):
     pass
+
+
+@dataclass(frozen=True)
+class _Request:
+    """A change waiting for the next group commit (`Store.apply_soon`)."""
+
+    game_id: str
+    action: Callable[[GameRow], Change]
+    cached: bool
+    answer: asyncio.Future[Change]
 
 
 class NotFoundError(Exception):
@@ -75,6 +134,8 @@ class RatingRow:
     deviation: float
     volatility: float
     games: int
+    #: When the rating last changed (its deviation grows from there: `ratings.current`).
+    updated_at: int
 
 
 class Store:
@@ -89,6 +150,11 @@ class Store:
         #: here; if another process changed the game since, the version check fails and
         #: the move is tried again on the row read afresh.
         self._rows: dict[str, GameRow] = {}
+        self._waiting: list[_Request] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._statements: dict[tuple[str, ...], _DriverStatement] = {}
+        #: Two moves for one ply: SQLAlchemy's error, or the driver's from `_DriverStatement`.
+        self._duplicate = (IntegrityError, self.engine.dialect.loaded_dbapi.IntegrityError)
 
     async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
@@ -161,11 +227,104 @@ class Store:
             return self._game(c, game_id)
 
     def _game(self, c: Connection, game_id: str) -> GameRow:
+        game = self._rows[game_id] = self._read(c, game_id)
+        return game
+
+    def _read(self, c: Connection, game_id: str) -> GameRow:
         row = c.execute(_SELECT_GAME, {"game": game_id}).first()
         if row is None:
             raise NotFoundError(game_id)
-        game = self._rows[game_id] = GameRow.from_mapping(row._mapping)
-        return game
+        return GameRow.from_mapping(row._mapping)
+
+    async def apply_soon(self, game_id: str, action: Callable[[GameRow], Change], cached: bool = False) -> Change:
+        """`apply`, in the same transaction as the other changes asked for meanwhile
+        (group commit: one commit for all of them, and a batch waits for nothing but
+        the transaction before it). Returns once the transaction holding this change
+        has committed."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Change] = loop.create_future()
+        self._waiting.append(_Request(game_id, action, cached, answer))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write(), name="noughts-group-commit")
+        return await answer
+
+    async def _write(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting[:_BATCH], self._waiting[_BATCH:]
+            requests = [(r.game_id, r.action, r.cached) for r in batch]
+            results: list[Change | Exception]
+            try:
+                results = await self.call(self.apply_all, requests)
+            except asyncio.CancelledError:
+                for request in batch:
+                    request.answer.cancel()
+                raise
+            except Exception as e:  # the store is closed
+                results = [e] * len(batch)
+            for request, result in zip(batch, results, strict=True):
+                if request.answer.done():
+                    continue  # its caller is gone
+                if isinstance(result, Change):
+                    request.answer.set_result(result)
+                else:
+                    request.answer.set_exception(result)
+
+    def apply_all(self, requests: list[tuple[str, Callable[[GameRow], Change], bool]]) -> list[Change | Exception]:
+        """`apply` for each of `requests` (game, action, cached), all in one transaction;
+        the result of each: its change, or the error that refused it (nothing of it
+        was written). If the database refuses the transaction (a change of another
+        process came between), each is applied on its own instead."""
+        results: dict[int, Change | Exception] = {}
+        # Rows are locked in the order of their games: two processes' batches never
+        # wait for each other in a circle (PostgreSQL would abort one of them).
+        order = sorted(range(len(requests)), key=lambda i: requests[i][0])
+        rows: dict[str, GameRow] = {}
+        try:
+            with self.engine.begin() as c:
+                for i in order:
+                    game_id, action, cached = requests[i]
+                    try:
+                        results[i] = self._apply_in(c, rows, game_id, action, cached)
+                    except (ActionError, NotFoundError) as e:
+                        results[i] = e
+        except Exception:
+            return [self._apply_alone(*request) for request in requests]
+        for i in order:
+            result = results[i]
+            if isinstance(result, Change):
+                self._remember(result)
+        return [results[i] for i in range(len(requests))]
+
+    def _apply_alone(self, game_id: str, action: Callable[[GameRow], Change], cached: bool) -> Change | Exception:
+        try:
+            return self.apply(game_id, action, cached)
+        except Exception as e:
+            return e
+
+    def _apply_in(
+        self, c: Connection, rows: dict[str, GameRow], game_id: str, action: Callable[[GameRow], Change], cached: bool
+    ) -> Change:
+        """One change of a batch: `rows` are the games as the batch left them so far."""
+        old = (rows.get(game_id) or self._rows.get(game_id)) if cached else None
+        if old is None:
+            old = self._read(c, game_id)
+            change = action(old)
+        else:
+            try:
+                change = action(old)
+            except ActionError:
+                # Perhaps refused for a stale row: judge it on the real one.
+                old = self._read(c, game_id)
+                change = action(old)
+        committed = self._commit(c, old, change)
+        rows[game_id] = committed.row
+        return committed
+
+    def _remember(self, committed: Change) -> None:
+        if committed.finished:
+            self._rows.pop(committed.row.id, None)
+        else:
+            self._rows[committed.row.id] = committed.row
 
     def apply(self, game_id: str, action: Callable[[GameRow], Change], cached: bool = False) -> Change:
         """Runs `action` on the game's current row and commits its change, all or
@@ -181,11 +340,9 @@ class Store:
                     if old is None:
                         old = self._game(c, game_id)
                     committed = self._commit(c, old, action(old))
-                self._rows[game_id] = committed.row
-                if committed.finished:
-                    self._rows.pop(game_id, None)
+                self._remember(committed)
                 return committed
-            except (IntegrityError, _ConflictError):
+            except (*self._duplicate, _ConflictError):
                 fresh = True
             except ActionError:
                 if fresh:
@@ -201,30 +358,31 @@ class Store:
             c.execute(delete(_moves).where(_moves.c.game_id == old.id, _moves.c.ply > change.truncate_to))
         if change.move is not None:
             played_at = new.turn_started_at or new.ended_at or 0
-            c.execute(
-                _INSERT_MOVE,
-                {
-                    "game_id": old.id,
-                    "ply": old.ply + 1,
-                    "move": change.move,
-                    "played_at": played_at,
-                    "clock_ms": change.move_clock,
-                },
-            )
+            move = (old.id, old.ply + 1, change.move, played_at, change.move_clock)
+            self._run(c, _MOVE_COLUMNS, dict(zip(_MOVE_COLUMNS, move, strict=True)))
         if change.created is not None:
             c.execute(insert(_games).values(**asdict(change.created)))
         if new.state == actions.OVER and new.rated and old.state == actions.PLAYING:
             new = self._rate(c, new)
-        values = {name: getattr(new, name) for name in _FIELDS if name != "id"}
-        done = c.execute(_UPDATE_GAME, {**values, "_id": old.id, "_version": old.version})
-        if done.rowcount != 1:
+        values = {name: value for name in _CHANGED if (value := getattr(new, name)) != getattr(old, name)}
+        if self._run(c, tuple(values), {**values, "_id": old.id, "_version": old.version}) != 1:
             raise _ConflictError
         return change if new is change.row else replace(change, row=new)
 
+    def _run(self, c: Connection, key: tuple[str, ...], values: dict[str, Any]) -> int:
+        """Inserts a move (`key` is `_MOVE_COLUMNS`) or updates a game's `key` columns."""
+        statement = self._statements.get(key)
+        if statement is None:
+            built = _INSERT_MOVE if key == _MOVE_COLUMNS else _update_game(key)
+            statement = self._statements[key] = _DriverStatement(built, self.engine.dialect)
+        return statement.run(c, values)
+
     def _rate(self, c: Connection, row: GameRow) -> GameRow:
         assert row.x_id is not None and row.o_id is not None  # a game over has both players
+        now = row.ended_at or 0
+        # As they stand now: the deviations grew while the players were away.
         found = {
-            r.user_id: Glicko(r.rating, r.deviation, r.volatility)
+            r.user_id: current(Glicko(r.rating, r.deviation, r.volatility), r.updated_at, now)
             for r in c.execute(
                 select(_ratings).where(_ratings.c.spec == row.spec, _ratings.c.user_id.in_([row.x_id, row.o_id]))
             )
@@ -232,7 +390,6 @@ class Store:
         x_old, o_old = found.get(row.x_id, Glicko()), found.get(row.o_id, Glicko())
         score = {"x-wins": 1.0, "o-wins": 0.0}.get(row.result, 0.5)
         x_new, o_new = after_game(x_old, o_old, score)
-        now = row.ended_at or 0
         for user_id, new in ((row.x_id, x_new), (row.o_id, o_new)):
             values = {"rating": new.rating, "deviation": new.deviation, "volatility": new.volatility, "updated_at": now}
             if user_id in found:
@@ -257,6 +414,31 @@ class Store:
         with self.engine.begin() as c:
             c.execute(update(_games).where(_games.c.id == game_id).values(**{column: left_at}))
         self._rows.pop(game_id, None)
+
+    def set_left_if(self, game_id: str, side: str, expected: int | None, left_at: int | None) -> bool:
+        """`set_left` only if the side's `left_at` is still `expected`; whether it was."""
+        column = _games.c.x_left_at if side == "x" else _games.c.o_left_at
+        unchanged = column.is_(None) if expected is None else column == expected
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(_games)
+                .where(_games.c.id == game_id, _games.c.state == actions.PLAYING, unchanged)
+                .values({column.name: left_at})
+            )
+        self._rows.pop(game_id, None)
+        return done.rowcount == 1
+
+    def mark_all_away(self, now: int) -> int:
+        """Every seated player of every game in play is away since `now`: what a server
+        that starts with no socket open knows. Those who left before it stopped get
+        the grace again, since nobody could come back while it was down. How many games
+        it touched."""
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(_games).where(_games.c.state == actions.PLAYING).values(x_left_at=now, o_left_at=now)
+            )
+        self._rows.clear()
+        return int(done.rowcount)
 
     def move_rows(self, game_id: str) -> list[tuple[int, str, int, int | None]]:
         with self.engine.connect() as c:
@@ -319,7 +501,10 @@ class Store:
                 .order_by(_ratings.c.rating.desc(), _users.c.name_key)
                 .limit(limit)
             )
-            return [RatingRow(r.user_id, r.name, r.spec, r.rating, r.deviation, r.volatility, r.games) for r in rows]
+            return [
+                RatingRow(r.user_id, r.name, r.spec, r.rating, r.deviation, r.volatility, r.games, r.updated_at)
+                for r in rows
+            ]
 
     def rated_specs(self) -> list[tuple[str, int]]:
         """The games that have ratings, with how many players."""

@@ -1,0 +1,160 @@
+"""The write path of games: changes committed together (group commit), each answered
+with its own result, and a batch that meets another writer's change done one by one;
+on SQLite and PostgreSQL. Moves acknowledged by a server killed with SIGKILL while
+many were in flight are all there after the restart."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from noughts.server.online import actions
+from noughts.server.online.actions import ActionError, Change, GameRow
+from noughts.server.online.storage.store import NotFoundError, Store, UserRow
+from online.people import GameSocket, Person, unique
+from online.servers import serving
+from online.test_actions import open_row
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    store = Store(database_url)
+    store.migrate()
+    yield store
+    store.close()
+
+
+def users(store: Store) -> tuple[UserRow, UserRow]:
+    x, o = unique("x"), unique("o")
+    return store.create_user(x, x, None, True, 1), store.create_user(o, o, None, True, 1)
+
+
+def started(store: Store, x: UserRow, o: UserRow) -> GameRow:
+    """A classic game between `x` and `o`, stored and started."""
+    row = open_row(x.id)
+    store.add_game(row)
+    return store.apply(row.id, lambda r: actions.join(r, o.id, True, 1, coin="x")).row
+
+
+def play(user: UserRow, move: str, ply: int | None = None) -> Callable[[GameRow], Change]:
+    return lambda row: actions.move(row, user.id, move, ply, 2)
+
+
+def test_a_batch_answers_each_change_and_commits_the_accepted_ones(store: Store) -> None:
+    x, o = users(store)
+    games = [started(store, x, o) for _ in range(4)]
+    results = store.apply_all(
+        [
+            (games[0].id, play(x, "5"), True),
+            (games[1].id, play(o, "5"), True),  # not O's turn
+            ("no-such-game", play(x, "5"), True),
+            (games[2].id, play(x, "1"), False),
+            (games[3].id, play(x, "10"), True),  # no such cell
+            # Two changes of one game in one batch: the second sees the first.
+            (games[0].id, play(o, "1", 1), True),
+        ]
+    )
+    assert [type(r).__name__ for r in results] == [
+        "Change", "ActionError", "NotFoundError", "Change", "ActionError", "Change",
+    ]  # fmt: skip
+    assert isinstance(results[1], ActionError) and results[1].error == "not-your-turn"
+    assert isinstance(results[4], ActionError) and results[4].error == "invalid-move"
+    assert [(r.row.ply, r.move) for r in results if isinstance(r, Change)] == [(1, "5"), (1, "1"), (2, "1")]
+    assert store.game(games[0].id).moves == "5 1"
+    assert [m for _, m, _, _ in store.move_rows(games[0].id)] == ["5", "1"]
+    assert store.game(games[1].id).ply == 0 and store.game(games[3].id).ply == 0
+    assert store.game(games[2].id).moves == "1"
+
+
+def test_a_batch_meeting_another_writers_move_is_applied_one_by_one(database_url: str, store: Store) -> None:
+    """This process knows a game at ply 0; another process has played ply 1 since.
+    X's move, valid on the stale row, collides with it: the batch is undone and each
+    of its changes is judged again on the rows as they are."""
+    x, o = users(store)
+    contested, other = started(store, x, o), started(store, x, o)
+    elsewhere = Store(database_url)
+    try:
+        elsewhere.apply(contested.id, play(x, "5"))
+    finally:
+        elsewhere.close()
+    results = store.apply_all([(contested.id, play(x, "9"), True), (other.id, play(x, "9"), True)])
+    assert isinstance(results[0], ActionError) and results[0].error == "not-your-turn"
+    assert isinstance(results[1], Change) and results[1].row.moves == "9"
+    assert [m for _, m, _, _ in store.move_rows(contested.id)] == ["5"]
+    assert store.game(other.id).moves == "9"
+
+
+def test_changes_asked_for_together_share_transactions(store: Store) -> None:
+    x, o = users(store)
+    games = [started(store, x, o) for _ in range(30)]
+    batches: list[int] = []
+    apply_all = store.apply_all
+
+    def counted(requests: list[tuple[str, Callable[[GameRow], Change], bool]]) -> list[Change | Exception]:
+        batches.append(len(requests))
+        return apply_all(requests)
+
+    store.apply_all = counted  # type: ignore[method-assign]
+
+    async def run() -> list[Change | BaseException]:
+        moves = [store.apply_soon(g.id, play(x, "5"), cached=True) for g in games]
+        moves.append(store.apply_soon(games[0].id, play(x, "1"), cached=True))  # already played: refused
+        return await asyncio.gather(*moves, return_exceptions=True)
+
+    results = asyncio.run(run())
+    assert sum(batches) == 31 and len(batches) < 31
+    assert [r.row.id for r in results[:30] if isinstance(r, Change)] == [g.id for g in games]
+    assert isinstance(results[30], ActionError) and results[30].error == "not-your-turn"
+    assert all(store.game(g.id).moves == "5" for g in games)
+    with pytest.raises(NotFoundError):
+        asyncio.run(store.apply_soon("no-such-game", play(x, "5")))
+
+
+def last_ack(sock: GameSocket, ply: int) -> int:
+    """The ply of the last ack a socket got before its server died (`ply` if none)."""
+    while True:
+        try:
+            message = sock.receive(timeout=5)
+        except (ConnectionClosed, TimeoutError):
+            return ply
+        if message["type"] == "ack":
+            ply = message["ply"]
+
+
+def test_kill_9_with_many_moves_in_flight_loses_no_acknowledged_one(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'noughts.db'}"
+    openings = ["5", "1", "9", "3", "7"]
+    with serving(database) as (process, base):
+        players = [(Person(base).guest(), Person(base).guest()) for _ in range(6)]
+        games = []
+        for ann, bob in players:
+            game_id = ann.room("classic")
+            bob.join(game_id)
+            games.append((game_id, ann.socket(game_id), bob.socket(game_id)))
+        # Every game's mover sends at once, again and again: the moves of several games
+        # share transactions. The last round is in flight when the server dies.
+        for ply, move in enumerate(openings):
+            for _, a, b in games:
+                (a if ply % 2 == 0 else b).send({"type": "move", "move": move, "ply": ply})
+            if ply < len(openings) - 1:
+                for _, a, b in games:
+                    (a if ply % 2 == 0 else b).expect("ack", ply=ply + 1)
+                    (b if ply % 2 == 0 else a).expect("event", ply=ply + 1)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(10)
+        acknowledged = {game_id: last_ack(a, len(openings) - 1) for game_id, a, _ in games}
+    with serving(database) as (_, base):
+        visitor = Person(base)
+        for game_id, _, _ in games:
+            stored = visitor.http.get(f"/api/online/games/{game_id}").json()["moves"]
+            assert len(stored) >= acknowledged[game_id] and stored == openings[: len(stored)]
+        visitor.close()
+    for ann, bob in players:
+        ann.close()
+        bob.close()
