@@ -10,14 +10,19 @@ Colours alternate and each pair of games (one per colour) starts from the same r
 first plies. Games run in `--jobs` processes, one game each (a process per core).
 
     .venv/bin/python bench/openspiel_match.py [--games 40] [--time 1.0] [--level max]
-        [--opening-plies 2] [--uct-c 2.0] [--jobs 1] [--seed 1]
+        [--opening-plies 2] [--uct-c 2.0] [--jobs 1] [--seed 1] [--record FILE]
+
+--record writes one JSON line per game: its moves (our notation), our side, the result,
+and our value and iterations at each of our moves, to look into the games lost or drawn.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
+import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -25,8 +30,8 @@ from typing import Any
 import pyspiel
 
 from noughts import parse_spec
-from noughts.ai.base import Limits
-from noughts.ai.levels import level_player, level_spec
+from noughts.ai.base import AIPlayer, Limits, parse_player
+from noughts.ai.levels import LEVELS, level_player, level_spec
 from noughts.core import Player, State
 from noughts.match import random_opening
 
@@ -86,8 +91,15 @@ def openspiel_rate(uct_c: float, simulations: int = 30_000, tries: int = 5) -> f
     return best
 
 
-def play_one(job: tuple[int, list[int], bool, str, float, int, float]) -> tuple[int, str, int]:
-    """One game; (index, result for us: win/draw/loss, plies)."""
+def our_player(level: str, seed: int) -> AIPlayer:
+    """A level of ultimate (easy ... max) or a player spec (``kmcts:c=1.4``)."""
+    if level in LEVELS:
+        return level_player(parse_spec("ultimate"), level, seed)
+    return parse_player(f"{level}:seed={seed}")
+
+
+def play_one(job: tuple[int, list[int], bool, str, float, int, float]) -> tuple[int, str, dict[str, Any]]:
+    """One game; (index, result for us: win/draw/loss, its record)."""
     index, opening, ours_is_x, level, seconds, simulations, uct_c = job
     game = parse_spec("ultimate")
     state: State[Any] = game.initial()
@@ -95,28 +107,47 @@ def play_one(job: tuple[int, list[int], bool, str, float, int, float]) -> tuple[
     for move in opening:
         state = state.play(move)
         play_into(spiel_state, move)
-    ours = level_player(game, level, seed=index)
+    ours = our_player(level, index)
     bot = new_bot(simulations, uct_c, 1000 + index)
     us = Player.X if ours_is_x else Player.O
+    moves = [state.game.move_text(m) for m in opening]
+    values: list[str] = []
+    iterations: list[int] = []
     while not state.is_over:
-        move = ours.choose(state, Limits(time=seconds)) if state.turn is us else bot_move(bot, spiel_state)
+        if state.turn is us:
+            analysis = ours.analyze(state, Limits(time=seconds))
+            move = analysis.best
+            values.append(analysis.value.text)
+            iterations.append(analysis.nodes)
+        else:
+            move = bot_move(bot, spiel_state)
+        moves.append(state.move_text(move))
         state = state.play(move)
         play_into(spiel_state, move)
     assert state.outcome is not None
     winner = state.outcome.winner
     result = "draw" if winner is None else ("win" if winner is us else "loss")
-    return index, result, len(opening)
+    record = {
+        "game": index + 1,
+        "ours": us.name.lower(),
+        "result": result,
+        "moves": moves,
+        "values": values,
+        "iterations": iterations,
+    }
+    return index, result, record
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
-    parser.add_argument("--level", default="max")
+    parser.add_argument("--level", default="max", help="a level of ultimate or a player spec")
     parser.add_argument("--opening-plies", type=int, default=2)
     parser.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel's exploration constant")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--record", default=None, help="write the games here, one JSON line each")
     args = parser.parse_args()
 
     from noughts.kernels import warm_up
@@ -125,21 +156,33 @@ def main() -> None:
     rate = openspiel_rate(args.uct_c)
     simulations = max(1, int(rate * args.time))
     game = parse_spec("ultimate")
-    print(f"ours: {args.level} = {level_spec(game, args.level)}, {args.time} s per move")
+    spec = level_spec(game, args.level) if args.level in LEVELS else args.level
+    print(f"ours: {args.level} = {spec}, {args.time} s per move")
     print(f"OpenSpiel MCTSBot: {rate:,.0f} simulations/s measured -> {simulations:,} per move, uct_c={args.uct_c}")
     jobs = []
     for index in range(args.games):
         opening = random_opening(game, args.opening_plies, random.Random(args.seed * 100_003 + index // 2))
         jobs.append((index, opening, index % 2 == 0, args.level, args.time, simulations, args.uct_c))
     tally = {"win": 0, "draw": 0, "loss": 0}
+    searched: list[int] = []
     started = time.perf_counter()
+    record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
     with ProcessPoolExecutor(args.jobs) as pool:
-        for index, result, _ in pool.map(play_one, jobs):
+        for index, result, game_record in pool.map(play_one, jobs):
+            searched += game_record["iterations"]
+            if record is not None:
+                record.write(json.dumps(game_record) + "\n")
+                record.flush()
             tally[result] += 1
             colour = "x" if index % 2 == 0 else "o"
             print(f"game {index + 1:>3} (ours {colour}): {result}", flush=True)
+    if record is not None:
+        record.close()
     games = sum(tally.values())
     score = (tally["win"] + tally["draw"] / 2) / games
+    if searched:
+        # Ours runs on the clock, so a loaded machine shows here; OpenSpiel's budget is fixed.
+        print(f"ours searched {statistics.median(searched):,.0f} iterations a move (median)")
     print(
         f"\n{args.level} vs OpenSpiel MCTSBot: +{tally['win']} ={tally['draw']} -{tally['loss']}"
         f" -> {100 * score:.1f}% over {games} games ({time.perf_counter() - started:.0f} s)"

@@ -189,6 +189,20 @@ def test_kmcts_keeps_its_tree_for_the_next_move() -> None:
     assert sum(info.visits or 0 for info in fresh.moves) == 1000
 
 
+def test_kmcts_answers_from_a_kept_node_proven_at_its_first_visit() -> None:
+    # After 52 and any reply x wins at once: the search proves such positions as soon as
+    # it reaches them, without children; kept as the new root, one still gets them.
+    player = KernelMCTSPlayer(seed=4)
+    state = parse_position("ultimate", ULTIMATE_WIN_IN_3)
+    assert player.choose(state, Limits(nodes=20_000)) == state.game.parse_move("52")
+    for reply in state.play_text("52").legal_moves():
+        player.analyze(state, Limits(nodes=20_000))
+        after = state.play_text("52").play(reply)
+        analysis = player.analyze(after, Limits(nodes=100))
+        assert analysis.value == Value.win(1)
+        assert after.play(analysis.best).outcome is not None
+
+
 def test_kmcts_without_reuse_starts_afresh() -> None:
     player = KernelMCTSPlayer(seed=1, reuse=False)
     state = parse_spec("nine-board").initial()
@@ -198,9 +212,9 @@ def test_kmcts_without_reuse_starts_afresh() -> None:
 
 
 def test_options_arrive_as_text() -> None:
-    player = parse_player("kmcts:iterations=500:c=0.7:seed=2:reuse=0")
+    player = parse_player("kmcts:iterations=500:c=0.7:seed=2:reuse=0:guided=false")
     assert isinstance(player, KernelMCTSPlayer)
-    assert (player.iterations, player.c, player.reuse) == (500, 0.7, False)
+    assert (player.iterations, player.c, player.reuse, player.guided) == (500, 0.7, False, False)
     searcher = parse_player("kalphabeta:depth=3:seed=1:threats=false")
     assert isinstance(searcher, KernelAlphaBetaPlayer)
     assert (searcher.defaults.depth, searcher.threats) == (3, False)
@@ -213,6 +227,7 @@ def test_options_arrive_as_text() -> None:
         ("kmcts:iterations=1.5", "iterations must be a whole number"),
         ("kmcts:c=-1", "c must be"),
         ("kmcts:reuse=maybe", "reuse takes true or false"),
+        ("kmcts:guided=2", "guided takes true or false"),
         ("kalphabeta:depth=0", "depth must be"),
         ("kalphabeta:seed=x", "seed must be a whole number"),
     ],

@@ -11,7 +11,7 @@ from noughts.kernels.jit import kernel
 from noughts.kernels.layout import DRAW, RESULT, TURN, Int
 from noughts.kernels.rng import next_bits, scaled
 
-__all__ = ["CELLS", "LINES", "THROUGH", "legal", "play", "playout", "popcount", "signed"]
+__all__ = ["CELLS", "LINES", "THROUGH", "legal", "play", "playout", "popcount", "signed", "winning_move"]
 
 CELLS = 64
 _SHAPE = (4, 4, 4)
@@ -76,6 +76,21 @@ def wins(mine: int, cell: Int) -> bool:
         if mine & line == line:
             return True
     return False
+
+
+@kernel
+def winning_move(st: npt.NDArray[np.int64]) -> int:
+    """A cell that completes a line for the player to move, or -1 (also when the game
+    is over)."""
+    if st[RESULT] != 0:
+        return -1
+    mine, theirs = st[st[TURN]], st[1 - st[TURN]]
+    for line in LINES:
+        if not theirs & line:
+            rest = line & ~mine
+            if rest and not rest & (rest - 1):
+                return popcount(rest - 1)  # the one empty cell: the bits below it
+    return -1
 
 
 @kernel

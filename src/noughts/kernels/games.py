@@ -38,7 +38,18 @@ from noughts.kernels.layout import (
 )
 from noughts.kernels.layout import NINE_BOARD as NINE_BOARD_CODE
 
-__all__ = ["MAX_MOVES", "encode", "game_code", "legal", "perft", "play", "playout", "result_text"]
+__all__ = [
+    "MAX_MOVES",
+    "encode",
+    "game_code",
+    "guided_playout",
+    "legal",
+    "perft",
+    "play",
+    "playout",
+    "result_text",
+    "winning_move",
+]
 
 
 def game_code(game: Game[Any, Any]) -> int:
@@ -107,6 +118,23 @@ def playout(game: int, st: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -
     if game == QUBIC:
         return cube.playout(st, rng)
     return boards.playout(game, st, rng)
+
+
+@kernel
+def guided_playout(game: int, st: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> int:
+    """`playout` that takes a move winning the game and avoids moves letting the
+    opponent win it next (`boards.guided_playout`); in qubic a random playout."""
+    if game == QUBIC:
+        return cube.playout(st, rng)
+    return boards.guided_playout(game, st, rng)
+
+
+@kernel
+def winning_move(game: int, st: npt.NDArray[np.int64]) -> int:
+    """A move that wins the game at once for the player to move, or -1."""
+    if game == QUBIC:
+        return cube.winning_move(st)
+    return boards.winning_move(game, st)
 
 
 @kernel

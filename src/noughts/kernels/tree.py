@@ -12,6 +12,8 @@ The same algorithm as `noughts.ai.mcts` (read that module first), laid out for s
 * nodes do not hold positions: an iteration replays the moves from the root position
   into one scratch array, which is cheaper than storing 24 slots per node.
 * a full tree simply stops growing: iterations go on, with playouts from its leaves.
+* playouts are random, or guided (`games.guided_playout`: a move that wins the game is
+  taken, moves that let the opponent win it next are avoided).
 * proofs (`PROOF`) are WIN / DRAW / LOSS for the player to move at the node, with
   `PLIES` to the end for a win or a loss; they propagate upward as in the readable
   solver.
@@ -27,7 +29,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from noughts.kernels.games import count, legal, play, playout
+from noughts.kernels.games import count, guided_playout, legal, play, playout, winning_move
 from noughts.kernels.jit import kernel, now
 from noughts.kernels.layout import DRAW, MAX_MOVES, RESULT, SIZE, TURN, Int
 from noughts.kernels.rng import below
@@ -98,6 +100,11 @@ def _result_for(result: int, side: int) -> int:
     if result == DRAW:
         return 0
     return 1 if result == side + 1 else -1
+
+
+@kernel
+def _playout(game: int, ws: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64], guided: bool) -> int:
+    return guided_playout(game, ws, rng) if guided else playout(game, ws, rng)
 
 
 @kernel
@@ -200,6 +207,7 @@ def search(
     c: float,
     solver: bool,
     rng: npt.NDArray[np.uint64],
+    guided: bool,
 ) -> int:
     """Run up to `iterations` iterations from node 0 (position `root_state`), until
     `deadline` (a perf_counter time; <= 0: none) or until the root is proven; the number
@@ -209,6 +217,10 @@ def search(
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     path = np.empty(MAX_PATH, dtype=np.int64)
     done = 0
+    if links[0, FIRST] < 0:
+        # A root without children (a kept node proven at its first visit, or whose block
+        # did not fit) is searched again: its children are the answer.
+        info[0, PROOF] = UNPROVEN
     while done < iterations and info[0, PROOF] == UNPROVEN:
         if deadline > 0 and done % CLOCK_EVERY == 0 and done > 0 and now() >= deadline:
             break
@@ -222,14 +234,18 @@ def search(
                 result = _proof_value(proof)
                 break
             if links[node, FIRST] < 0:
-                if node != 0 and links[node, VISITS] == 0:
-                    # A new leaf: one playout, its children come on the next visit.
-                    side = ws[TURN]
-                    result = _result_for(playout(game, ws, rng), side)
-                    break
-                if used[0] + count(game, ws) > capacity:
-                    side = ws[TURN]  # the tree is full: it stops growing here
-                    result = _result_for(playout(game, ws, rng), side)
+                # A new leaf gets one playout, its children come on the next visit; a
+                # full tree stops growing: playouts from its leaves.
+                if (node != 0 and links[node, VISITS] == 0) or used[0] + count(game, ws) > capacity:
+                    if solver and node != 0 and winning_move(game, ws) >= 0:
+                        # Proven at once, without waiting for the winning child's turn
+                        # among the others (the root keeps its children: they are the answer).
+                        info[node, PROOF] = WIN
+                        info[node, PLIES] = 1
+                        result = 1
+                    else:
+                        side = ws[TURN]  # before the playout moves on from this position
+                        result = _result_for(_playout(game, ws, rng, guided), side)
                     break
                 _expand(game, links, info, used, node, ws, moves, rng)
             tried = info[node, TRIED]
