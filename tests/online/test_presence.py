@@ -17,12 +17,13 @@ from typing import Any
 import pytest
 import redis
 
+from noughts.server import Settings
 from noughts.server.online import actions
 from noughts.server.online.actions import GameRow
 from noughts.server.online.presence import RedisPresence
 from noughts.server.online.storage.store import Store
 from online.people import FAST, GameSocket, Person, unique
-from online.servers import serving
+from online.servers import in_thread, serving
 from online.test_actions import open_row
 from online.test_play import alternate
 
@@ -157,3 +158,80 @@ def test_redis_presence_buries_the_dead_and_comes_back_from_being_buried(sqlite_
         asyncio.run(run())
     finally:
         store.close()
+
+
+#: Players who have not opened a game that started are away a moment after its start.
+ARRIVING = replace(FAST, arrival_wait=0.3)
+
+
+def test_a_creator_who_left_the_waiting_screen_is_away_once_the_game_starts(database_url: str) -> None:
+    with in_thread(Settings(database=database_url, ai_workers=1, online=ARRIVING)) as base:
+        ann, bob = Person(base).guest(), Person(base).guest()
+        game_id = ann.room("classic", side="x")
+        a = ann.socket(game_id)
+        a.ws.close()  # ann gives up waiting: she had no side, nothing marked her away
+        bob.join(game_id)
+        b = bob.socket(game_id)
+        away = b.expect("presence")["away"]
+        assert away["x"] is not None and away["o"] is None
+        # Before the second move a claim aborts the game (nobody wins or loses rating).
+        assert claim_when_allowed(b)["kind"] == "abort"
+        assert b.state["state"] == "aborted"
+        for person in (ann, bob):
+            person.close()
+
+
+def test_players_who_open_the_game_in_time_stay_present(database_url: str) -> None:
+    with in_thread(Settings(database=database_url, ai_workers=1, online=ARRIVING)) as base:
+        ann, bob = Person(base).guest(), Person(base).guest()
+        game_id = ann.room("classic", side="x")
+        a = ann.socket(game_id)
+        bob.join(game_id)  # bob opens the game's page after the start, ann never left
+        b = bob.socket(game_id)
+        time.sleep(ARRIVING.arrival_wait + 0.5)
+        assert b.act("claim")["error"] == "opponent-here"
+        assert a.act("claim")["error"] == "opponent-here"
+        assert a.state["away"] == b.state["away"] == {"x": None, "o": None}
+        for person in (ann, bob):
+            person.close()
+
+
+def test_a_player_who_offered_a_rematch_and_left_is_away_in_the_rematch(sqlite_url: str) -> None:
+    with in_thread(Settings(database=sqlite_url, ai_workers=1, online=ARRIVING)) as base:
+        ann, bob = Person(base).guest(), Person(base).guest()
+        game_id = ann.room("classic", side="x")
+        a = ann.socket(game_id)
+        bob.join(game_id)
+        b = bob.socket(game_id)
+        assert a.act("resign")["type"] == "ack"
+        assert a.act("rematch-offer")["type"] == "ack"
+        a.ws.close()
+        assert b.act("rematch-accept")["type"] == "ack"
+        rematch = b.state["rematch_id"]
+        b2 = bob.socket(rematch)  # bob is X now, ann O
+        assert b2.expect("presence")["away"]["o"] is not None
+        assert claim_when_allowed(b2)["kind"] == "abort"
+        for person in (ann, bob):
+            person.close()
+
+
+def test_with_redis_a_creator_waiting_on_another_process_stays_present(sqlite_url: str, redis_url: str) -> None:
+    online = replace(ARRIVING, redis_prefix=f"noughts-test-{secrets.token_hex(4)}:")
+    settings = Settings(database=sqlite_url, ai_workers=1, redis=redis_url, online=online)
+    with in_thread(settings) as one, in_thread(settings) as two:
+        ann, bob, cid = Person(one).guest(), Person(two).guest(), Person(two).guest()
+        game_id = ann.room("classic", side="x")
+        a = ann.socket(game_id)  # on the first process
+        bob.join(game_id)  # through the second, where ann has no socket
+        b = bob.socket(game_id)
+        time.sleep(ARRIVING.arrival_wait + 0.5)
+        assert b.act("claim")["error"] == "opponent-here"
+        # And one who left the waiting screen is found away by the other process.
+        other = cid.room("classic", side="o")
+        cid.socket(other).ws.close()  # on the second process
+        ann.join(other)  # through the first
+        a2 = ann.socket(other)
+        assert a2.expect("presence")["away"]["o"] is not None
+        assert a.state["away"] == {"x": None, "o": None}
+        for person in (ann, bob, cid):
+            person.close()

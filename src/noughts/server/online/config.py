@@ -53,6 +53,9 @@ class OnlineConfig:
 
     #: A player whose sockets have all been closed this long can be claimed against.
     disconnect_grace: float = field(default_factory=lambda: _seconds("NOUGHTS_DISCONNECT_GRACE", 30.0))
+    #: A game that starts (a room joined, a rematch accepted) gives its players this long
+    #: to open its page; then those with no socket on it are away since the start.
+    arrival_wait: float = 5.0
     #: With Redis: a server process that has not said it is alive for this long is dead,
     #: and the players it served are away (it says so three times per period).
     presence_ttl: float = field(default_factory=lambda: _seconds("NOUGHTS_PRESENCE_TTL", 15.0))

@@ -31,6 +31,14 @@ A process that starts and finds no other alive marks everybody away as a lone se
 does: every process restarted, or Redis lost its data. A process that was taken for dead
 (it could not reach Redis for longer than the time to live) registers its sockets again
 and marks their players back, when Redis answers.
+
+A game starts with both players present (no `left_at`), but a player may have no socket
+on it: the creator of a room who closed the waiting screen before anybody joined, a
+player who offered a rematch and left. Their sockets' closing marked nothing (they had
+no side yet, or it was another game), so a while after the start (`arrival_wait`, time
+to open the game's page) `seated` marks away, from the start, each player that no
+process holds. The same crossing rule applies as above: mark if still present, then
+undo if held meanwhile.
 """
 
 from __future__ import annotations
@@ -58,6 +66,10 @@ Changed = Callable[[GameRow], Awaitable[None]]
 class Presence:
     """Tells the store who is away when sockets cannot: hooks called by the service."""
 
+    def __init__(self, store: Store, changed: Changed) -> None:
+        self.store = store
+        self.changed = changed
+
     async def start(self) -> None:
         """The process starts serving (no socket is open yet)."""
 
@@ -71,15 +83,50 @@ class Presence:
     async def gone(self, game_id: str, user_id: int) -> None:
         """The user's last socket on the game in this process closed."""
 
+    async def holds(self, game_id: str, user_id: int) -> bool:
+        """Whether a server process (alive) has a socket of the user on the game."""
+        raise NotImplementedError
+
+    async def seated(self, row: GameRow, since: int) -> None:
+        """The game of `row` started at `since` (a while ago): its players who have no
+        socket on it are away since then."""
+        marked = False
+        for side, user_id in (("x", row.x_id), ("o", row.o_id)):
+            if user_id is not None and not await self.holds(row.id, user_id):
+                marked = await self._mark(row.id, side, user_id, since) or marked
+        if marked:
+            await self.changed(await self.store.call(self.store.game, row.id))
+
+    async def _mark(self, game_id: str, side: str, user_id: int, stamp: int) -> bool:
+        """Marks the player of `side` away since `stamp` if they are still present, and
+        undoes it if a process holds them by then (they arrived meanwhile, after their
+        socket's process read them present); whether the mark stayed."""
+        if not await self.store.call(self.store.set_left_if, game_id, side, None, stamp):
+            return False  # away already, or the game is over
+        if await self.holds(game_id, user_id):
+            await self.store.call(self.store.set_left_if, game_id, side, stamp, None)
+            return False
+        return True
+
 
 class LocalPresence(Presence):
     """The only server process."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, changed: Changed) -> None:
+        super().__init__(store, changed)
+        self._held: set[tuple[str, int]] = set()
 
     async def start(self) -> None:
         await self.store.call(self.store.mark_all_away, now_ms())
+
+    async def here(self, game_id: str, user_id: int) -> None:
+        self._held.add((game_id, user_id))
+
+    async def gone(self, game_id: str, user_id: int) -> None:
+        self._held.discard((game_id, user_id))
+
+    async def holds(self, game_id: str, user_id: int) -> bool:
+        return (game_id, user_id) in self._held
 
 
 # KEYS[1]: procs. ARGV: this process, the time to live (ms). Registers the heartbeat;
@@ -132,11 +179,10 @@ class RedisPresence(Presence):
     """One of several server processes sharing Redis at `url` (see the module's text)."""
 
     def __init__(self, url: str, store: Store, config: OnlineConfig, changed: Changed) -> None:
+        super().__init__(store, changed)
         self.url = url
-        self.store = store
         self.prefix = config.redis_prefix
         self.ttl = config.presence_ttl
-        self.changed = changed
         #: This process, for as long as it runs.
         self.id = secrets.token_hex(8)
         #: The (game, user) pairs with a socket in this process.
@@ -200,6 +246,16 @@ class RedisPresence(Presence):
         except REDIS_DOWN as e:
             self._outage.failed(e)
 
+    async def holds(self, game_id: str, user_id: int) -> bool:
+        if (game_id, user_id) in self._held:
+            return True
+        try:
+            return bool(await self._is_held(keys=[self._procs, self._at(game_id, user_id)], args=[self._ttl_ms]))
+        except REDIS_DOWN as e:
+            # Nobody can be told away without Redis: the player is taken as here.
+            self._outage.failed(e)
+            return True
+
     @property
     def _ttl_ms(self) -> int:
         return round(self.ttl * 1000)
@@ -260,15 +316,8 @@ class RedisPresence(Presence):
         side = row.side_of(user_id)
         if side is None or row.state != actions.PLAYING:
             return
-        stamp = now_ms()
-        if not await self.store.call(self.store.set_left_if, game_id, side, None, stamp):
-            return  # away already, or the game ended
-        if await self._is_held(keys=[self._procs, self._at(game_id, user_id)], args=[self._ttl_ms]):
-            # They came back through another process meanwhile: that one saw no mark
-            # to clear, or cleared it already.
-            await self.store.call(self.store.set_left_if, game_id, side, stamp, None)
-            return
-        await self.changed(await self.store.call(self.store.game, game_id))
+        if await self._mark(game_id, side, user_id, now_ms()):
+            await self.changed(await self.store.call(self.store.game, game_id))
 
     async def _return(self) -> None:
         """This process was taken for dead (or Redis lost its data): its sockets are still
@@ -294,4 +343,4 @@ class RedisPresence(Presence):
 
 
 def make_presence(redis_url: str | None, store: Store, config: OnlineConfig, changed: Changed) -> Presence:
-    return RedisPresence(redis_url, store, config, changed) if redis_url else LocalPresence(store)
+    return RedisPresence(redis_url, store, config, changed) if redis_url else LocalPresence(store, changed)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Callable
 from urllib.parse import urlsplit, urlunsplit
 
@@ -66,6 +67,14 @@ def shown_url(url: str) -> str:
 REDIS_CONNECTIONS = 64
 
 
+#: Probe after 10 s idle, every 5 s, give up after 2 unanswered (where the platform has them).
+_KEEPALIVE: dict[int, int] = {
+    getattr(socket, option): value
+    for option, value in (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 2))
+    if hasattr(socket, option)
+}
+
+
 def redis_client(url: str, retries: int = 1) -> aioredis.Redis:
     """A client that fails at once when Redis is away instead of retrying quietly for
     seconds (redis-py's default): the callers know what to do meanwhile. One retry at
@@ -74,13 +83,20 @@ def redis_client(url: str, retries: int = 1) -> aioredis.Redis:
     The pool blocks: redis-py's default pool raises "Too many connections" past its
     limit, which under load (a group commit publishing hundreds of moves at once) looked
     like an outage and closed every socket. Here a command waits (up to 5 s) for a
-    free connection instead."""
+    free connection instead.
+
+    TCP keepalive probes find a connection whose other end vanished without closing it
+    (a Redis host lost, a network cut) in about 20 s; without them the pub/sub reader,
+    which only waits, would wait on it for hours and the process would hear no other
+    process's events."""
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
         max_connections=REDIS_CONNECTIONS,
         timeout=5,
         socket_connect_timeout=3,
         socket_timeout=5,
+        socket_keepalive=True,
+        socket_keepalive_options=_KEEPALIVE,
         retry=Retry(NoBackoff(), retries),
     )
     return aioredis.Redis.from_pool(pool)

@@ -68,6 +68,8 @@ class Online:
         self.throttle = make_throttle(redis_url, config)
         self.presence = make_presence(redis_url, self.store, config, self.publish_presence)
         self.live: dict[str, LiveGame] = {}
+        #: Checks of who arrived at a game that just started (see `Presence.seated`).
+        self._arrivals: set[asyncio.Task[None]] = set()
         self._started = False
         self._starting = asyncio.Lock()
 
@@ -86,6 +88,9 @@ class Online:
             for live in self.live.values():
                 if live.timer:
                     live.timer.cancel()
+            for task in list(self._arrivals):
+                task.cancel()
+            await asyncio.gather(*self._arrivals, return_exceptions=True)
             await self.presence.close()
             await self.fanout.close()
             self._started = False
@@ -237,7 +242,23 @@ class Online:
         if acknowledge is not None:
             acknowledge(change)
         await self.publish_change(change)
+        started = change.row if change.kind == "start" else change.created
+        if started is not None:
+            self._await_arrivals(started)
         return change
+
+    def _await_arrivals(self, row: GameRow) -> None:
+        async def check() -> None:
+            await asyncio.sleep(self.config.arrival_wait)
+            try:
+                await self.presence.seated(row, since)
+            except Exception:
+                log.exception("marking who never arrived at game %s failed", row.id)
+
+        since = now_ms()
+        task = asyncio.create_task(check(), name=f"noughts-arrivals-{row.id}")
+        self._arrivals.add(task)
+        task.add_done_callback(self._arrivals.discard)
 
     async def _commit(self, game_id: str, action: Callable[[GameRow], Change], cached: bool) -> Change:
         try:
