@@ -11,6 +11,11 @@ first plies. Games run in `--jobs` processes, one game each (a process per core)
 
     .venv/bin/python bench/openspiel_match.py [--games 40] [--time 1.0] [--level max]
         [--opening-plies 2] [--uct-c 2.0] [--jobs 1] [--seed 1] [--record FILE]
+        [--simulations N]
+
+--simulations sets OpenSpiel's budget a move instead of measuring its rate: to compare
+two of our settings at one budget, or to run on a busy machine with the budget measured
+on a quiet one (a busy machine then slows only our side).
 
 --record writes one JSON line per game: its moves (our notation), our side, the result,
 and our value and iterations at each of our moves, to look into the games lost or drawn.
@@ -148,17 +153,22 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--record", default=None, help="write the games here, one JSON line each")
+    parser.add_argument("--simulations", type=int, default=None, help="OpenSpiel's budget a move (default: measured)")
     args = parser.parse_args()
 
     from noughts.kernels import warm_up
 
     warm_up()
-    rate = openspiel_rate(args.uct_c)
-    simulations = max(1, int(rate * args.time))
     game = parse_spec("ultimate")
     spec = level_spec(game, args.level) if args.level in LEVELS else args.level
     print(f"ours: {args.level} = {spec}, {args.time} s per move")
-    print(f"OpenSpiel MCTSBot: {rate:,.0f} simulations/s measured -> {simulations:,} per move, uct_c={args.uct_c}")
+    if args.simulations:
+        simulations = args.simulations
+        print(f"OpenSpiel MCTSBot: {simulations:,} simulations per move (given), uct_c={args.uct_c}")
+    else:
+        rate = openspiel_rate(args.uct_c)
+        simulations = max(1, int(rate * args.time))
+        print(f"OpenSpiel MCTSBot: {rate:,.0f} simulations/s measured -> {simulations:,} per move, uct_c={args.uct_c}")
     jobs = []
     for index in range(args.games):
         opening = random_opening(game, args.opening_plies, random.Random(args.seed * 100_003 + index // 2))
@@ -167,7 +177,8 @@ def main() -> None:
     searched: list[int] = []
     started = time.perf_counter()
     record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
-    with ProcessPoolExecutor(args.jobs) as pool:
+    # Each worker loads the compiled kernels before its first game, not on its first move.
+    with ProcessPoolExecutor(args.jobs, initializer=warm_up) as pool:
         for index, result, game_record in pool.map(play_one, jobs):
             searched += game_record["iterations"]
             if record is not None:

@@ -145,6 +145,31 @@ def test_proven_values_agree_with_exhaustive_search_near_the_end(spec: str) -> N
     assert checked >= 25  # nine-board games end early, with big trees: fewer small ones
 
 
+def only_draws(state: State[Any]) -> bool:
+    """Whether every way the game can go from `state` ends in a draw."""
+    if state.outcome is not None:
+        return state.outcome.winner is None
+    return all(only_draws(state.play(move)) for move in state.legal_moves())
+
+
+def test_contempt_makes_a_draw_a_small_loss_for_the_player_searching() -> None:
+    # Positions where every line ends in a draw, a few plies before the end: every move
+    # not proven at once (a move that ends the game is a proven draw) is estimated at
+    # minus the contempt, whichever side the draws fall on.
+    found = 0
+    for seed in range(300):
+        steps = playout("ultimate", seed)
+        for state, _ in steps[-7:-2]:
+            if found >= 6 or tree_size(state, 3000) > 3000 or not only_draws(state):
+                continue
+            for contempt in (0.0, 0.25, 1.0):
+                player = KernelMCTSPlayer(iterations=3000, seed=seed, solver=False, contempt=contempt)
+                values = {info.value for info in player.analyze(state).moves if not info.value.exact}
+                assert values == {Value.estimate(-contempt)}, (state.to_text(), contempt, values)
+            found += 1
+    assert found >= 6
+
+
 @pytest.mark.parametrize("spec", SPECS)
 @pytest.mark.parametrize("name", PLAYERS)
 def test_every_legal_move_valued_and_a_legal_choice(spec: str, name: str) -> None:
@@ -212,9 +237,10 @@ def test_kmcts_without_reuse_starts_afresh() -> None:
 
 
 def test_options_arrive_as_text() -> None:
-    player = parse_player("kmcts:iterations=500:c=0.7:seed=2:reuse=0:guided=false")
+    player = parse_player("kmcts:iterations=500:c=0.7:seed=2:reuse=0:guided=false:contempt=0.2")
     assert isinstance(player, KernelMCTSPlayer)
     assert (player.iterations, player.c, player.reuse, player.guided) == (500, 0.7, False, False)
+    assert player.contempt == 0.2
     searcher = parse_player("kalphabeta:depth=3:seed=1:threats=false")
     assert isinstance(searcher, KernelAlphaBetaPlayer)
     assert (searcher.defaults.depth, searcher.threats) == (3, False)
@@ -228,6 +254,8 @@ def test_options_arrive_as_text() -> None:
         ("kmcts:c=-1", "c must be"),
         ("kmcts:reuse=maybe", "reuse takes true or false"),
         ("kmcts:guided=2", "guided takes true or false"),
+        ("kmcts:contempt=1.5", "contempt is a fraction of a loss"),
+        ("kmcts:contempt=-0.1", "contempt must be"),
         ("kalphabeta:depth=0", "depth must be"),
         ("kalphabeta:seed=x", "seed must be a whole number"),
     ],

@@ -82,7 +82,9 @@ class KernelMCTSPlayer(AIPlayer):
     its own: `guided` (default on): in ultimate and nine-board a playout takes a move
     that wins the game and avoids moves that let the opponent win it next
     (`noughts.kernels.boards.guided_playout`); off, or in qubic, playouts are uniformly
-    random as the readable player's. ``Limits.nodes`` counts iterations;
+    random as the readable player's. `contempt` (0 to 1, default 0): what a draw costs
+    the player searching, as a fraction of a loss (see `noughts.kernels.tree`); the
+    estimates it reports include it. ``Limits.nodes`` counts iterations;
     ``Limits.depth`` does not apply.
 
     Unlike the readable player, a node's children are created together (as one block,
@@ -101,6 +103,7 @@ class KernelMCTSPlayer(AIPlayer):
         reuse: bool = True,
         solver: bool = True,
         guided: bool = True,
+        contempt: float = 0.0,
     ) -> None:
         self.time = _number("time", time, False, 1e-9)
         self.iterations = _number("iterations", iterations, True, 1)
@@ -111,6 +114,9 @@ class KernelMCTSPlayer(AIPlayer):
         self.reuse = flag_option("reuse", reuse)
         self.solver = flag_option("solver", solver)
         self.guided = flag_option("guided", guided)
+        self.contempt = float(_number("contempt", contempt, False, 0))
+        if self.contempt > 1:
+            raise InvalidOptionError(f"contempt is a fraction of a loss, from 0 to 1, not {contempt!r}")
         self._rng = random.Random(seed)
         self._tree: tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int16], int] | None = None
 
@@ -136,7 +142,18 @@ class KernelMCTSPlayer(AIPlayer):
         counter = np.array([used], dtype=np.int64)
         deadline = started + seconds if seconds is not None else 0.0
         done = tree.search(
-            code, root_state, links, info, counter, budget or 1 << 62, deadline, self.c, self.solver, rng, self.guided
+            code,
+            root_state,
+            links,
+            info,
+            counter,
+            budget or 1 << 62,
+            deadline,
+            self.c,
+            self.solver,
+            rng,
+            self.guided,
+            round(self.contempt * tree.UNIT),
         )
         self._tree = (code, root_state, links, info, int(counter[0])) if self.reuse else None
         return self._report(state, moves, links, info, int(done), time.perf_counter() - started)
@@ -214,7 +231,7 @@ def _node_value(links: npt.NDArray[np.int32], info: npt.NDArray[np.int16], child
         return Value.loss(plies + 1)
     if proof == tree.PROVEN_DRAW:
         return Value.draw()
-    return Value.estimate(float(links[child, tree.TOTAL]) / float(links[child, tree.VISITS]))
+    return Value.estimate(float(links[child, tree.TOTAL]) / (float(links[child, tree.VISITS]) * tree.UNIT))
 
 
 def _rank(links: npt.NDArray[np.int32], info: npt.NDArray[np.int16], child: int) -> tuple[int, float, float]:
@@ -228,7 +245,7 @@ def _rank(links: npt.NDArray[np.int32], info: npt.NDArray[np.int16], child: int)
     if proof == tree.WIN:
         return (0, plies, 0.0)
     visits = float(links[child, tree.VISITS])
-    return (1, visits, float(links[child, tree.TOTAL]) / visits if visits else 0.0)
+    return (1, visits, float(links[child, tree.TOTAL]) / (visits * tree.UNIT) if visits else 0.0)
 
 
 class KernelAlphaBetaPlayer(AIPlayer):

@@ -3,8 +3,13 @@
 The same algorithm as `noughts.ai.mcts` (read that module first), laid out for speed:
 
 * a node is a row of `links` (int32: `VISITS`, `TOTAL`, `FIRST`) and of `info` (int16:
-  `MOVE`, `TRIED`, `LEGAL`, `PROOF`, `PLIES`). Results are +1, 0 or -1, so the sum of
-  a node's results is an integer.
+  `MOVE`, `TRIED`, `LEGAL`, `PROOF`, `PLIES`). Results count in `UNIT`s (a win +UNIT,
+  a loss -UNIT), so the sum of a node's results is an integer and a draw can be worth
+  a fraction of a win.
+* contempt: a draw counts as a small loss for the player the search is for (the
+  player to move at the root) and as a small win for the opponent, so that against a
+  weaker opponent the search prefers lines that keep winning chances to quiet draws.
+  0 (the default) is plain UCT.
 * the children of a node are one contiguous block starting at `FIRST`, allocated (in a
   seeded random order) the second time the node is reached; the first `TRIED` of them
   have been visited. Selection then scans a contiguous range, which keeps the tree walk
@@ -44,6 +49,7 @@ __all__ = [
     "PROVEN_DRAW",
     "TOTAL",
     "TRIED",
+    "UNIT",
     "UNPROVEN",
     "VISITS",
     "WIN",
@@ -62,6 +68,8 @@ UNPROVEN, WIN, PROVEN_DRAW, LOSS = 0, 1, 2, 3
 CLOCK_EVERY = 128
 #: The deepest path an iteration can take (no game here lasts longer).
 MAX_PATH = 96
+#: A win's result in `TOTAL`; a draw's is 0, or minus the contempt for the root's player.
+UNIT = 16
 
 Links = npt.NDArray[np.int32]
 Info = npt.NDArray[np.int16]
@@ -100,6 +108,18 @@ def _result_for(result: int, side: int) -> int:
     if result == DRAW:
         return 0
     return 1 if result == side + 1 else -1
+
+
+@kernel
+def _units(value: int, draw: int) -> int:
+    """A result (+1, 0, -1 for the player to move) in units, a draw worth `draw`."""
+    return value * UNIT if value != 0 else draw
+
+
+@kernel
+def _draw_for(depth: int, contempt: int) -> int:
+    """A draw's result for the player to move `depth` plies below the root."""
+    return -contempt if depth % 2 == 0 else contempt
 
 
 @kernel
@@ -142,8 +162,9 @@ def _prove(links: Links, info: Info, node: int) -> bool:
 
 
 @kernel
-def _select(links: Links, info: Info, node: Int, c: float, solver: bool) -> Int:
-    """The child with the best UCT score among the tried ones (all are tried here)."""
+def _select(links: Links, info: Info, node: Int, c: float, solver: bool, draw: float) -> Int:
+    """The child with the best UCT score among the tried ones (all are tried here); a
+    proven draw is worth `draw` to the player choosing."""
     scale = c * math.sqrt(math.log(links[node, VISITS]))
     first = links[node, FIRST]
     best = first
@@ -152,9 +173,11 @@ def _select(links: Links, info: Info, node: Int, c: float, solver: bool) -> Int:
         proof = info[child, PROOF]
         visits = links[child, VISITS]
         if proof == UNPROVEN:
-            mean = links[child, TOTAL] / visits
+            mean = links[child, TOTAL] / (visits * UNIT)
         elif proof == WIN and solver:
             continue  # a proven loss for the player choosing: never worth another look
+        elif proof == PROVEN_DRAW:
+            mean = draw
         else:
             mean = -_proof_value(proof)
         score = mean + scale / math.sqrt(visits)
@@ -208,10 +231,12 @@ def search(
     solver: bool,
     rng: npt.NDArray[np.uint64],
     guided: bool,
+    contempt: int,
 ) -> int:
     """Run up to `iterations` iterations from node 0 (position `root_state`), until
     `deadline` (a perf_counter time; <= 0: none) or until the root is proven; the number
-    done. `used[0]` is the number of nodes in use."""
+    done. `used[0]` is the number of nodes in use. `contempt`: what a draw costs the
+    root's player, in units (0 to UNIT)."""
     capacity = links.shape[0]
     ws = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
@@ -231,7 +256,7 @@ def search(
         while True:
             proof = info[node, PROOF]
             if proof != UNPROVEN:
-                result = _proof_value(proof)
+                result = _units(_proof_value(proof), _draw_for(length - 1, contempt))
                 break
             if links[node, FIRST] < 0:
                 # A new leaf gets one playout, its children come on the next visit; a
@@ -242,10 +267,11 @@ def search(
                         # among the others (the root keeps its children: they are the answer).
                         info[node, PROOF] = WIN
                         info[node, PLIES] = 1
-                        result = 1
+                        result = UNIT
                     else:
                         side = ws[TURN]  # before the playout moves on from this position
-                        result = _result_for(_playout(game, ws, rng, guided), side)
+                        played = _result_for(_playout(game, ws, rng, guided), side)
+                        result = _units(played, _draw_for(length - 1, contempt))
                     break
                 _expand(game, links, info, used, node, ws, moves, rng)
             tried = info[node, TRIED]
@@ -253,13 +279,14 @@ def search(
                 info[node, TRIED] = tried + 1
                 node = links[node, FIRST] + tried
             else:
-                node = _select(links, info, node, c, solver)
+                chooser_draw = _draw_for(length - 1, contempt) / UNIT
+                node = _select(links, info, node, c, solver, chooser_draw)
             play(game, ws, np.int64(info[node, MOVE]))
             path[length] = node
             length += 1
             if ws[RESULT] != 0:
                 info[node, PROOF] = _end_proof(ws)
-                result = _proof_value(info[node, PROOF])
+                result = _units(_proof_value(info[node, PROOF]), _draw_for(length - 1, contempt))
                 break
         # `result` is for the player to move at the leaf; each node keeps it for the
         # player who moved into it: one sign flip per ply on the way up.
