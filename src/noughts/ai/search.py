@@ -17,7 +17,10 @@ stops after `DEFAULT_TIME` seconds, so a caller never hangs.
   change anything), and `AlphaBetaPlayer.choose` also once its best move is a proven win.
 
 ``alphabeta`` adds a transposition table, move ordering (the table's move, then two
-killer moves per ply, then the history heuristic) and alpha-beta pruning. ``minimax``
+killer moves per ply, then the history heuristic) and alpha-beta pruning, and on m,n,k
+boards the ``threats`` and ``threes`` options: a threat-space search
+(`noughts.ai.threats`) for forced wins by fours (and threes), far beyond the search
+horizon, for either side. ``minimax``
 is the seed reports' algorithm, searching every node: it is kept to compare against.
 
 The transposition table is keyed by position (states compare by position), while in
@@ -39,20 +42,25 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Any
 
+from noughts.ai import threats as threat_search
 from noughts.ai.base import (
     AIPlayer,
     Analysis,
     Deadline,
+    Kind,
     Limits,
     MoveInfo,
     Value,
+    flag_option,
     register_player,
     require_moves,
 )
 from noughts.ai.evaluation import Evaluator, evaluator
-from noughts.core import InvalidOptionError, State
+from noughts.core import InvalidOptionError, Player, State
+from noughts.games.mnk import Mnk, MnkState
 
 __all__ = ["DEFAULT_TIME", "WIN", "AlphaBetaPlayer", "MinimaxPlayer"]
 
@@ -65,8 +73,17 @@ DEFAULT_TIME = 1.0
 #: Iterative deepening stops here even without a depth limit.
 MAX_DEPTH = 200
 DEFAULT_TT_SIZE = 200_000
+#: The share of the time each threat search may use: ours, then the opponent's.
+THREAT_SHARE = 0.15
+#: When the opponent has a forced win by fours, the share of the remaining time left
+#: after the search for checking which moves stop it.
+REFUTE_SHARE = 0.3
+#: The node cap of each threat search of a player without a time limit.
+THREAT_NODES = 20_000
 #: How many nodes go by between two looks at the clock.
 CHECK_EVERY = 32
+
+_ThreatWin = threat_search.ThreatWin | threat_search.TreeWin
 
 _INF = float("inf")
 _NO_LIMITS = Limits()
@@ -232,7 +249,11 @@ class AlphaBetaPlayer(_Negamax):
     Options: ``depth``, ``time``, ``nodes`` (default limits), ``eval`` (an evaluator
     name of `noughts.ai.evaluation`, else the game's default), ``seed`` (tie-breaks
     between equal moves), ``tt_size`` (entries kept in the transposition table; 0 turns
-    it off; when full it is cleared).
+    it off; when full it is cleared), ``threats`` (m,n,k boards without Forget mode,
+    off by default: before searching, look for a forced win by continuous fours and
+    play it; when the opponent has one, mark the moves after which it still has one as
+    losses, best first until a move stops it), ``threes`` (with ``threats``: wins by
+    fours and threes too, `noughts.ai.threats.vct`; slower).
 
     The table and the killers live for one decision: a stored state keeps its game
     history alive (Forget mode, gobblet), so a table kept for a whole game would grow
@@ -251,11 +272,17 @@ class AlphaBetaPlayer(_Negamax):
         eval: str | None = None,
         seed: int | None = None,
         tt_size: int = DEFAULT_TT_SIZE,
+        threats: bool = False,
+        threes: bool = False,
     ) -> None:
         super().__init__(depth, time, nodes, eval, seed)
         if not isinstance(tt_size, int) or isinstance(tt_size, bool) or tt_size < 0:
             raise InvalidOptionError(f"{self.name}: option tt_size takes a whole number >= 0, not {tt_size!r}")
         self.tt_size = tt_size
+        self.threats = flag_option("threats", threats)
+        self.threes = flag_option("threes", threes)
+        if self.threes and not self.threats:
+            raise InvalidOptionError(f"{self.name}: option threes needs threats=true")
         #: state -> (depth, bound, score relative to the state, best move, proven)
         self._table: dict[State[Any], tuple[int, int, float, Any, bool]] = {}
         self._killers: list[list[Any]] = []
@@ -269,6 +296,98 @@ class AlphaBetaPlayer(_Negamax):
 
     def reset(self) -> None:
         self._history.clear()
+
+    # -- threat-space search ------------------------------------------------------
+
+    def _run(self, state: State[Any], limits: Limits, exact_root: bool) -> Analysis:
+        if not (self.threats and isinstance(state, MnkState) and threat_search.applies(state.game)):
+            return super()._run(state, limits, exact_root)
+        started = time.perf_counter()
+        require_moves(state)
+        limits = limits.over(self.defaults, DEFAULT_TIME)
+        end = None if limits.time is None else started + limits.time
+        # Without a clock the threat searches are capped by nodes, so that a depth-only
+        # player stays deterministic.
+        cap = THREAT_NODES if end is None else None
+
+        def share(fraction: float) -> float | None:
+            return None if end is None or limits.time is None else time.perf_counter() + limits.time * fraction
+
+        def left(fraction: float = 1.0) -> Limits:
+            if end is None:
+                return limits
+            return replace(limits, time=max((end - time.perf_counter()) * fraction, 0.01))
+
+        mine, theirs = (state.x, state.o) if state.turn is Player.X else (state.o, state.x)
+        ours = self._threat_win(state.game, mine, theirs, cap, share(THREAT_SHARE))
+        if ours is not None:
+            # A proven win: `choose` needs no search (depth 1 values the other moves);
+            # `analyze` still searches, for the other moves' values.
+            analysis = super()._run(state, left() if exact_root else replace(left(), depth=1), exact_root)
+            move = ours.move
+            value = Value.win(ours.plies)
+            # The search may have found a shorter win with the same move.
+            moves = [
+                replace(i, value=max(i.value, value, key=Value.sort_key)) if i.move == move else i
+                for i in analysis.moves
+            ]
+            analysis.moves = sorted(moves, key=lambda i: i.value.sort_key(), reverse=True)
+            if analysis.best == move:
+                line = ours.line if isinstance(ours, threat_search.ThreatWin) else (move,)
+                analysis.pv = [state.move_text(m) for m in line]
+            return self._timed(analysis, started, ours.nodes)
+        against = self._threat_win(state.game, theirs, mine, cap, share(THREAT_SHARE))
+        if against is None:
+            return self._timed(super()._run(state, left(), exact_root), started, 0)
+        analysis = super()._run(state, left(1 - REFUTE_SHARE), exact_root)
+        nodes = self._refute(state, analysis, against, end, cap)
+        return self._timed(analysis, started, nodes)
+
+    def _refute(
+        self, state: MnkState, analysis: Analysis, against: _ThreatWin, end: float | None, cap: int | None
+    ) -> int:
+        """Walk down the moves, best first, marking each after which the opponent still
+        wins by threats as a loss, until one stops it (or time runs out); the opponent's
+        win by fours after a pass, `against`, is replayed first on each. The nodes used."""
+        game = state.game
+        infos = analysis.moves
+        nodes = against.nodes
+        for at, info in enumerate(infos):
+            if info.value.kind is Kind.WIN or (end is not None and time.perf_counter() >= end):
+                break
+            if info.value.kind is Kind.LOSS:
+                continue
+            child = state.play(info.move)
+            if child.is_over:
+                break
+            attacker, defender = (child.x, child.o) if child.turn is Player.X else (child.o, child.x)
+            win: _ThreatWin | None = None
+            if isinstance(against, threat_search.ThreatWin):
+                win = threat_search.replay(game, attacker, defender, against.attacker_moves)
+            if win is None:
+                deadline = None if end is None else time.perf_counter() + (end - time.perf_counter()) / 2
+                win = self._threat_win(game, attacker, defender, cap, deadline)
+            if win is None:
+                break
+            nodes += win.nodes
+            infos[at] = replace(info, value=Value.loss(win.plies + 1))
+        infos.sort(key=lambda i: i.value.sort_key(), reverse=True)
+        if analysis.pv and analysis.pv[0] != infos[0].text:
+            analysis.pv = [infos[0].text]
+        return nodes
+
+    def _threat_win(
+        self, game: Mnk, attacker: int, defender: int, cap: int | None, deadline: float | None
+    ) -> _ThreatWin | None:
+        if self.threes:
+            return threat_search.vct(game, attacker, defender, cap, deadline)
+        return threat_search.vcf(game, attacker, defender, cap, deadline)
+
+    @staticmethod
+    def _timed(analysis: Analysis, started: float, threat_nodes: int) -> Analysis:
+        analysis.nodes += threat_nodes
+        analysis.time = time.perf_counter() - started
+        return analysis
 
     def _start(self) -> None:
         # Old history counts describe an earlier position: keep them as a hint only.
