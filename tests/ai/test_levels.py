@@ -166,3 +166,24 @@ def test_medium_stays_bounded_on_the_biggest_boards() -> None:
     analysis = level_player(big.game, "medium").analyze(big)
     assert analysis.depth == 1
     assert analysis.nodes < 2 * BIG_BOARD_MEDIUM_NODES
+
+
+def test_on_big_boards_the_upper_levels_search_threats() -> None:
+    """Wins by fours (and, for max, threes) decide the big boards: max searches them
+    everywhere, hard on five-in-a-row boards, where without them it only split its
+    games with medium."""
+    seven, fifteen = parse_spec("mnk:m=7:n=7:k=4"), parse_spec("mnk:m=15:n=15:k=5")
+    for game in (seven, fifteen):
+        assert level_spec(game, "max").endswith(":threats=true:threes=true")
+        assert "threats" not in level_spec(game, "medium")
+    assert "threats" not in level_spec(seven, "hard")
+    assert level_spec(fifteen, "hard").endswith(":threats=true")
+    assert "threats" not in level_spec(parse_spec("mnk:m=7:n=7:k=4:forget=true:keep=5"), "max")
+
+
+def test_max_plays_a_forced_win_beyond_the_horizon() -> None:
+    """x wins by fours in 7 plies (e2, c4, f3, g4, e3); max reports it as such."""
+    state = parse_position("mnk:m=7:n=7:k=4", "..xxox./xooo..o/...x.../......./......./......./....... x")
+    analysis = level_player(state.game, "max", seed=1).analyze(state, Limits(time=0.5))
+    assert analysis.moves[0].text == "e2"
+    assert analysis.value.text == "win in 7"
