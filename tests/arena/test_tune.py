@@ -1,5 +1,6 @@
-"""`noughts tune` with a tiny budget: it runs, saves its state, resumes from it, keeps
-one pool of workers for the run, and says how to check and ship what it found."""
+"""`noughts tune` with a tiny budget: it runs at one depth or several, saves its state,
+resumes from it (and refuses an older version's), keeps one pool of workers for the run,
+and says how to check and ship what it found."""
 
 from __future__ import annotations
 
@@ -21,11 +22,11 @@ from noughts.ai.evaluation import evaluator, evaluator_weights, register_weights
 from noughts.arena import tune as tune_module
 from noughts.core import InvalidOptionError
 
-TUNE = [sys.executable, "-m", "noughts.cli", "tune", "matryoshka", "--eval", "tops", "--games", "2", "--depth", "1"]
+TUNE = [sys.executable, "-m", "noughts.cli", "tune", "matryoshka", "--eval", "tops", "--games", "2"]
 
 
-def _tune(state: Path, generations: int) -> subprocess.CompletedProcess[str]:
-    args = [*TUNE, "--generations", str(generations), "--state", str(state), "--jobs", "2"]
+def _tune(state: Path, generations: int, depth: str = "1,2") -> subprocess.CompletedProcess[str]:
+    args = [*TUNE, "--depth", depth, "--generations", str(generations), "--state", str(state), "--jobs", "2"]
     return subprocess.run(args, capture_output=True, text=True, timeout=240)
 
 
@@ -33,22 +34,30 @@ def test_tune_resumes_from_its_state_file(tmp_path: Path) -> None:
     state = tmp_path / "tops.state"
     first = _tune(state, 1)
     assert first.returncode == 0, first.stderr
-    assert "generation 1/1" in first.stdout
+    assert "at depths 1,2" in first.stdout and "generation 1/1" in first.stdout
     saved = pickle.loads(state.read_bytes())
-    assert saved.generation == 1 and len(saved.history) == 1
-    second = _tune(state, 2)
+    assert saved.generation == 1 and len(saved.history) == 1 and saved.depths == (1, 2)
+    # A candidate's fitness is its mean score over the depths.
+    first_generation = saved.history[0]
+    for score, by_depth in zip(first_generation["scores"], first_generation["by_depth"], strict=True):
+        assert len(by_depth) == 2 and score == pytest.approx(sum(by_depth) / 2)
+    assert first_generation["centre"] == pytest.approx(sum(first_generation["centre_by_depth"]) / 2)
+    second = _tune(state, 2, depth="3")  # a resumed run keeps its depths
     assert second.returncode == 0, second.stderr
-    assert f"resuming {state} at generation 2" in second.stdout
+    assert f"resuming {state} at generation 2 (depths 1,2)" in second.stdout
     assert "generation 2/2" in second.stdout and "generation 1/" not in second.stdout
     resumed = pickle.loads(state.read_bytes())
-    assert resumed.generation == 2
+    assert resumed.generation == 2 and resumed.depths == (1, 2)
     assert resumed.history[0] == saved.history[0]  # the first generation was kept, not replayed
     weights = json.loads(Path(f"{state}.weights.json").read_text())
     assert weights["eval"] == "tops" and set(weights["weights"]) == {"one", "two", "three", "hand"}
     assert weights["generation"] == 2 and weights["tuned"]["against"] == "hand-set"
+    assert weights["tuned"]["depths"] == [1, 2] and set(weights["depths"]) == {"1", "2"}
     assert resumed.history[1]["centre"] == weights["score"]
-    # How to check the result, and how to ship it.
-    assert "eval=tops@hand" in second.stdout and f"--weights tuned={state}.weights.json" in second.stdout
+    # How to check the result, at each depth, and how to ship it.
+    for depth in (1, 2):
+        check = f"alphabeta:depth={depth}:eval=tops@hand alphabeta:depth={depth}:eval=tuned"
+        assert f"{check} --weights tuned={state}.weights.json" in second.stdout
     assert f"cp {state}.weights.json " in second.stdout
     assert "src/noughts/ai/weights/matryoshka-tops.json" in second.stdout
     # Already done: nothing more to play.
@@ -56,6 +65,24 @@ def test_tune_resumes_from_its_state_file(tmp_path: Path) -> None:
     assert third.returncode == 0
     assert "has 2 generations already" in third.stdout
     assert pickle.loads(state.read_bytes()).history == resumed.history
+
+
+def test_a_state_of_an_older_version_is_refused(tmp_path: Path) -> None:
+    lines: list[str] = []
+    state = tune_module.tune("matryoshka", "tops", 1, tmp_path / "s", games=2, depth=1, report=lines.append)
+    assert state.depths == (1,)
+    state.version = tune_module.STATE_VERSION - 1  # as a pickle from before `depths` loads
+    (tmp_path / "s").write_bytes(pickle.dumps(state))
+    with pytest.raises(InvalidOptionError, match="not a tuning state of this version"):
+        tune_module.tune("matryoshka", "tops", 2, tmp_path / "s", report=lines.append)
+
+
+@pytest.mark.parametrize("depth", ["0", "1,0", "2,x", ""])
+def test_tune_takes_only_positive_depths(tmp_path: Path, depth: str) -> None:
+    args = [*TUNE, "--depth", depth, "--state", str(tmp_path / "s")]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--depth" in done.stderr
+    assert not (tmp_path / "s").exists()
 
 
 def test_tune_refuses_what_it_cannot_tune(tmp_path: Path) -> None:
@@ -107,7 +134,7 @@ def test_one_pool_of_workers_plays_every_generation(tmp_path: Path, monkeypatch:
 
 def test_an_interrupted_run_keeps_its_saved_generations(tmp_path: Path) -> None:
     state = tmp_path / "tops.state"
-    args = [*TUNE, "--generations", "1000", "--state", str(state), "--jobs", "1"]
+    args = [*TUNE, "--depth", "1", "--generations", "1000", "--state", str(state), "--jobs", "1"]
     run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         for _ in range(1200):

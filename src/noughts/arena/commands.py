@@ -65,17 +65,22 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="tune an evaluation function's weights by self-play (CMA-ES), resumable",
         description=(
             "Each generation, CMA-ES proposes weights; each candidate plays --games games with alpha-beta at "
-            "--depth against the weights the evaluator uses now (shipped, else hand-set; NAME@hand: the "
-            "hand-set ones). The state file is saved after every generation (run the same command again to "
-            "resume); the weights at CMA-ES's mean go to STATE.weights.json, and the command prints how to "
-            "check them in the arena and how to ship them."
+            "each --depth against the weights the evaluator uses now (shipped, else hand-set; NAME@hand: the "
+            "hand-set ones), its fitness the mean score over the depths. The state file is saved after every "
+            "generation (run the same command again to resume); the weights at CMA-ES's mean go to "
+            "STATE.weights.json, and the command prints how to check them in the arena and how to ship them."
         ),
     )
     tune.add_argument("game", help="a game spec")
     tune.add_argument("--eval", required=True, dest="eval_name", help="the evaluator, e.g. tops or tops@hand")
     tune.add_argument("--generations", type=_positive_int, default=10, help="generations in all (default 10)")
     tune.add_argument("--games", type=_positive_int, default=8, help="games per candidate (default 8)")
-    tune.add_argument("--depth", type=_positive_int, default=2, help="alpha-beta depth of the games (default 2)")
+    tune.add_argument(
+        "--depth",
+        type=_depths,
+        default=(2,),
+        help="alpha-beta depth of the games, or several: 1,2,3 (default 2; a resumed run keeps its own)",
+    )
     tune.add_argument("--state", type=Path, help="the state file (default: tune-GAME-EVAL.state)")
     tune.add_argument("--seed", type=int, default=0)
     tune.add_argument("--jobs", type=_positive_int, default=_cores(), help="games in parallel (default: the cores)")
@@ -87,6 +92,10 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def _depths(text: str) -> tuple[int, ...]:
+    return tuple(_positive_int(part) for part in text.split(","))
 
 
 def _cores() -> int:
@@ -230,17 +239,18 @@ def _tune(args: argparse.Namespace) -> int:
         return 130
     if result.latest is not None:
         weights = weights_path(state)
-        depth = result.depth
+        scores = ", ".join(f"depth {d} {s:.3f}" for d, s in result.latest["depths"].items())
         print(
             f"tuned: {json.dumps(result.latest['weights'])} scoring {result.latest['score']:.3f} "
-            f"against the {result.against} weights (generation {result.latest['generation']})"
+            f"({scores}) against the {result.against} weights (generation {result.latest['generation']})"
         )
         print(f"weights: {weights}")
-        print("check them in the arena before trusting them (at other depths too):")
-        print(
-            f"  noughts arena {game.spec} alphabeta:depth={depth}:eval={result.base_spec} "
-            f"alphabeta:depth={depth}:eval=tuned --weights tuned={weights} --games 40 --seed 1"
-        )
+        print("check them in the arena before trusting them, at each depth (and at every level using the evaluator):")
+        for depth in result.depths:
+            print(
+                f"  noughts arena {game.spec} alphabeta:depth={depth}:eval={result.base_spec} "
+                f"alphabeta:depth={depth}:eval=tuned --weights tuned={weights} --games 40 --seed 1"
+            )
         shipped = shipped_weights_path(game, result.eval)
         if shipped is None:
             print(f"{result.eval} does not ship other weights: use them with --weights")

@@ -3,9 +3,12 @@
 A candidate is a set of weights ``w_i = base_i * exp(x_i)`` (so a weight keeps its sign
 and CMA-ES works on scale factors), around the weights the evaluator uses now — the
 shipped ones where the package has them, else the hand-set ones (``--eval NAME@hand``
-starts from those in any case). Its fitness is its score, with alpha-beta at a fixed
-depth, against the same search with those base weights — every candidate of a
-generation on the same seeded openings, each with both colours. One pool of worker
+starts from those in any case). Its fitness is its mean score over one or more fixed
+alpha-beta depths against the same search with those base weights — every candidate
+of a generation on the same seeded openings at every depth, each with both colours.
+Several depths because weights tuned at one depth can fail at another: tuned at depth
+3 in matryoshka, a two-in-a-line was worth so little that a 1-ply search stopped
+blocking, and the levels search at depths 1, 2 and 3. One pool of worker
 processes plays the games of the whole run. The state file (a pickle of the optimiser
 and the history) is written after every generation, so a run can be stopped and
 resumed; the weights at the distribution's mean (CMA-ES's best estimate, played
@@ -22,7 +25,7 @@ import multiprocessing
 import pickle
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from multiprocessing.pool import Pool
@@ -37,7 +40,8 @@ from noughts.registry import parse_spec
 
 __all__ = ["TuneState", "load_weights", "tune"]
 
-STATE_VERSION = 2
+#: 3: `depths` (a fitness over several depths) replaced `depth`.
+STATE_VERSION = 3
 
 
 @dataclass
@@ -46,7 +50,7 @@ class TuneState:
 
     game: str
     eval: str  # the evaluator's name, without @hand
-    depth: int
+    depths: tuple[int, ...]  # ascending; a candidate's fitness is its mean score over them
     games: int
     seed: int
     optimizer: Any  # cma.CMAEvolutionStrategy
@@ -56,7 +60,8 @@ class TuneState:
     against: str  # what `base` is: "hand-set" or "shipped"
     generation: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
-    #: The latest centre: {"score": s, "weights": {...}, "generation": g}.
+    #: The latest centre: {"score": mean, "depths": {"1": s1, ...}, "weights": {...},
+    #: "generation": g}.
     latest: dict[str, Any] | None = None
     version: int = STATE_VERSION
 
@@ -70,7 +75,7 @@ def _weights(base: dict[str, float], x: Any) -> dict[str, float]:
     return {name: value * math.exp(float(step)) for (name, value), step in zip(base.items(), x, strict=True)}
 
 
-def _start(game_spec: str, eval_name: str, depth: int, games: int, seed: int) -> TuneState:
+def _start(game_spec: str, eval_name: str, depths: tuple[int, ...], games: int, seed: int) -> TuneState:
     import cma  # type: ignore[import-untyped]
 
     game = parse_spec(game_spec)
@@ -87,7 +92,7 @@ def _start(game_spec: str, eval_name: str, depth: int, games: int, seed: int) ->
     # A step of 1 scales a weight by e: weights that matter differ by factors, not by
     # percents, and smaller steps rarely change a move (the games hardly tell them apart).
     optimizer = cma.CMAEvolutionStrategy([0.0] * len(base), 1.0, options)
-    return TuneState(game.spec, name, depth, games, seed, optimizer, base, against)
+    return TuneState(game.spec, name, depths, games, seed, optimizer, base, against)
 
 
 def _bare(eval_name: str) -> str:
@@ -115,7 +120,7 @@ def _save(state: TuneState, path: Path) -> None:
         pickle.dump(state, f)
     partial.replace(path)
     if state.latest is not None:
-        tuned = {"depth": state.depth, "games": state.games, "against": state.against, "base": state.base}
+        tuned = {"depths": list(state.depths), "games": state.games, "against": state.against, "base": state.base}
         weights = {"game": state.game, "eval": state.eval, **state.latest, "tuned": tuned}
         weights_path(path).write_text(json.dumps(weights, indent=2) + "\n")
 
@@ -131,23 +136,27 @@ def tune(
     generations: int,
     state_path: Path,
     games: int = 8,
-    depth: int = 2,
+    depth: int | Sequence[int] = 2,
     seed: int = 0,
     jobs: int = 1,
     report: Callable[[str], None] = print,
     on_game: Callable[[GameResult], None] = lambda result: None,
 ) -> TuneState:
-    """Run (or resume, when `state_path` exists) until `generations` generations are done.
-    KeyboardInterrupt stops it (the workers too) with the finished generations saved."""
+    """Run (or resume, when `state_path` exists) until `generations` generations are done,
+    at `depth` (one or several; a resumed run keeps its own). KeyboardInterrupt stops it
+    (the workers too) with the finished generations saved."""
     if state_path.exists():
         state = _load(state_path, game_spec, eval_name)
         if state.generation >= generations:
             report(f"{state_path} has {state.generation} generations already; ask for more with --generations")
             return state
-        report(f"resuming {state_path} at generation {state.generation + 1}")
+        report(f"resuming {state_path} at generation {state.generation + 1} (depths {_listed(state.depths)})")
     else:
-        state = _start(game_spec, eval_name, depth, games, seed)
-        report(f"tuning {state.eval} in {state.game} against its {state.against} weights {json.dumps(state.base)}")
+        state = _start(game_spec, eval_name, _depths(depth), games, seed)
+        report(
+            f"tuning {state.eval} in {state.game} at depths {_listed(state.depths)} "
+            f"against its {state.against} weights {json.dumps(state.base)}"
+        )
     with _workers(jobs) as pool:
         while state.generation < generations:
             started = time.perf_counter()
@@ -157,21 +166,44 @@ def tune(
             # (the best candidate of a generation is the luckiest of several noisy ones).
             centre = optimizer.result.xfavorite
             candidates = optimizer.ask()
-            *scores, centre_score = _scores(state, [*candidates, centre], pool, on_game)
+            *by_depth, centre_by_depth = _scores(state, [*candidates, centre], pool, on_game)
+            scores = [sum(s) / len(s) for s in by_depth]
+            centre_score = sum(centre_by_depth) / len(centre_by_depth)
             optimizer.tell(candidates, [1 - s for s in scores])
             state.generation += 1
-            state.history.append({"generation": state.generation, "scores": scores, "centre": centre_score})
+            state.history.append(
+                {
+                    "generation": state.generation,
+                    "scores": scores,
+                    "centre": centre_score,
+                    "by_depth": by_depth,
+                    "centre_by_depth": centre_by_depth,
+                }
+            )
             weights = {k: round(v, 4) for k, v in _weights(state.base, centre).items()}
-            state.latest = {"score": centre_score, "weights": weights, "generation": state.generation}
+            depths = {str(d): s for d, s in zip(state.depths, centre_by_depth, strict=True)}
+            state.latest = {"score": centre_score, "depths": depths, "weights": weights, "generation": state.generation}
             _save(state, state_path)
             recent = [h["centre"] for h in state.history[-5:]]
+            per_depth = ", ".join(f"depth {d} {s:.3f}" for d, s in depths.items())
             report(
-                f"generation {state.generation}/{generations}: centre {centre_score:.3f} "
-                f"(last {len(recent)}: {sum(recent) / len(recent):.3f}), candidates best {max(scores):.3f} "
+                f"generation {state.generation}/{generations}: centre {centre_score:.3f} ({per_depth}; "
+                f"last {len(recent)}: {sum(recent) / len(recent):.3f}), candidates best {max(scores):.3f} "
                 f"mean {sum(scores) / len(scores):.3f} — scores against the {state.against} weights; "
                 f"{time.perf_counter() - started:.0f} s"
             )
     return state
+
+
+def _depths(depth: int | Sequence[int]) -> tuple[int, ...]:
+    depths = tuple(sorted({depth} if isinstance(depth, int) else set(depth)))
+    if not depths or depths[0] < 1:
+        raise InvalidOptionError(f"the depths must be at least 1, not {_listed(depths) or 'none'}")
+    return depths
+
+
+def _listed(depths: tuple[int, ...]) -> str:
+    return ",".join(map(str, depths))
 
 
 def _quiet_worker() -> None:
@@ -193,27 +225,33 @@ def _workers(jobs: int) -> Iterator[Pool]:
         pool.join()
 
 
-def _scores(state: TuneState, candidates: list[Any], pool: Pool, on_game: Callable[[GameResult], None]) -> list[float]:
-    """Each candidate's share of the points against the base weights, all the games of
-    the generation in the pool at once. Every candidate plays the same openings."""
+def _scores(
+    state: TuneState, candidates: list[Any], pool: Pool, on_game: Callable[[GameResult], None]
+) -> list[list[float]]:
+    """Each candidate's share of the points against the base weights at each of the
+    state's depths, all the games of the generation in the pool at once. Every
+    candidate plays the same openings at every depth."""
     base_variant = Variant(f"{state.eval}~base", state.base_spec, tuple(state.base.items()))
-    base = Entrant("base", "ai", f"alphabeta:depth={state.depth}:eval={base_variant.name}")
+    seed = state.seed * 10_007 + state.generation
     tasks = []
+    owners = []  # per task: (candidate, index of the depth)
     for i, x in enumerate(candidates):
         variant = Variant(f"{state.eval}~candidate{i}", state.base_spec, tuple(_weights(state.base, x).items()))
-        candidate = Entrant(f"candidate{i}", "ai", f"alphabeta:depth={state.depth}:eval={variant.name}")
-        seed = state.seed * 10_007 + state.generation
-        plan = schedule(
-            state.game, [candidate, base], state.games, seed, opening_plies=2, variants=(base_variant, variant)
-        )
-        tasks += plan.tasks
-    points = [0.0] * len(candidates)
+        for j, depth in enumerate(state.depths):
+            base = Entrant("base", "ai", f"alphabeta:depth={depth}:eval={base_variant.name}")
+            candidate = Entrant(f"candidate{i}", "ai", f"alphabeta:depth={depth}:eval={variant.name}")
+            plan = schedule(
+                state.game, [candidate, base], state.games, seed, opening_plies=2, variants=(base_variant, variant)
+            )
+            tasks += plan.tasks
+            owners += [(i, j)] * len(plan.tasks)
+    points = [[0.0] * len(state.depths) for _ in candidates]
     for r in pool.imap_unordered(play, [replace(t, index=k) for k, t in enumerate(tasks)]):
         on_game(r)
-        player = r.x if r.x != base.name else r.o
-        i = int(player.removeprefix("candidate"))
-        points[i] += 1.0 if r.result == _win(r, player) else 0.5 if r.result == "draw" else 0.0
-    return [p / state.games for p in points]
+        i, j = owners[r.index]
+        player = r.x if r.x != "base" else r.o
+        points[i][j] += 1.0 if r.result == _win(r, player) else 0.5 if r.result == "draw" else 0.0
+    return [[p / state.games for p in row] for row in points]
 
 
 def _win(result: GameResult, name: str) -> str:
