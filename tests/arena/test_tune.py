@@ -44,7 +44,7 @@ def test_tune_resumes_from_its_state_file(tmp_path: Path) -> None:
     assert first_generation["centre"] == pytest.approx(sum(first_generation["centre_by_depth"]) / 2)
     second = _tune(state, 2, depth="3")  # a resumed run keeps its depths
     assert second.returncode == 0, second.stderr
-    assert f"resuming {state} at generation 2 (depths 1,2)" in second.stdout
+    assert f"resuming {state} at generation 2 (depths 1,2, 2 opening plies)" in second.stdout
     assert "generation 2/2" in second.stdout and "generation 1/" not in second.stdout
     resumed = pickle.loads(state.read_bytes())
     assert resumed.generation == 2 and resumed.depths == (1, 2)
@@ -160,3 +160,25 @@ def test_the_arena_loads_what_tune_writes(tmp_path: Path) -> None:
     for bad in ("tuned", f"={file}", f"tuned={tmp_path / 'missing.json'}"):
         with pytest.raises(InvalidOptionError):
             tune_module.load_weights(bad)
+
+
+def test_the_games_start_from_the_runs_own_opening_plies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plies: list[int] = []
+    schedule = tune_module.schedule
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        plies.append(kwargs["opening_plies"])
+        return schedule(*args, **kwargs)
+
+    monkeypatch.setattr(tune_module, "schedule", recorded)
+    lines: list[str] = []
+    path = tmp_path / "s"
+    state = tune_module.tune("gobblet", "tops", 1, path, games=2, depth=1, opening_plies=3, report=lines.append)
+    assert state.opening_plies == 3 and plies and set(plies) == {3}
+    assert "from 3 random plies" in lines[0]
+    assert json.loads(Path(f"{path}.weights.json").read_text())["tuned"]["opening_plies"] == 3
+    plies.clear()
+    tune_module.tune("gobblet", "tops", 2, path, opening_plies=1, report=lines.append)  # resumed: its own
+    assert set(plies) == {3} and "3 opening plies" in lines[-2]
+    with pytest.raises(InvalidOptionError, match="opening plies must be 0 or more"):
+        tune_module.tune("gobblet", "tops", 1, tmp_path / "t", opening_plies=-1, report=lines.append)

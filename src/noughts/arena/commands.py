@@ -81,6 +81,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         default=(2,),
         help="alpha-beta depth of the games, or several: 1,2,3 (default 2; a resumed run keeps its own)",
     )
+    tune.add_argument(
+        "--opening-plies",
+        type=int,
+        default=2,
+        help="random plies before each game (default 2; more where the first player wins by force)",
+    )
     tune.add_argument("--state", type=Path, help="the state file (default: tune-GAME-EVAL.state)")
     tune.add_argument("--seed", type=int, default=0)
     tune.add_argument("--jobs", type=_positive_int, default=_cores(), help="games in parallel (default: the cores)")
@@ -232,6 +238,7 @@ def _tune(args: argparse.Namespace) -> int:
             args.depth,
             args.seed,
             args.jobs,
+            args.opening_plies,
             on_game=log,
         )
     except KeyboardInterrupt:
@@ -249,7 +256,8 @@ def _tune(args: argparse.Namespace) -> int:
         for depth in result.depths:
             print(
                 f"  noughts arena {game.spec} alphabeta:depth={depth}:eval={result.base_spec} "
-                f"alphabeta:depth={depth}:eval=tuned --weights tuned={weights} --games 40 --seed 1"
+                f"alphabeta:depth={depth}:eval=tuned --weights tuned={weights} --games 40 --seed 1 "
+                f"--opening-plies {result.opening_plies}"
             )
         shipped = shipped_weights_path(game, result.eval)
         if shipped is None:

@@ -64,6 +64,9 @@ class TuneState:
     #: "generation": g}.
     latest: dict[str, Any] | None = None
     version: int = STATE_VERSION
+    #: Random plies before each game. A default, not a new version: the states written
+    #: before it was an option all played from two.
+    opening_plies: int = 2
 
     @property
     def base_spec(self) -> str:
@@ -75,7 +78,9 @@ def _weights(base: dict[str, float], x: Any) -> dict[str, float]:
     return {name: value * math.exp(float(step)) for (name, value), step in zip(base.items(), x, strict=True)}
 
 
-def _start(game_spec: str, eval_name: str, depths: tuple[int, ...], games: int, seed: int) -> TuneState:
+def _start(
+    game_spec: str, eval_name: str, depths: tuple[int, ...], games: int, seed: int, opening_plies: int
+) -> TuneState:
     import cma  # type: ignore[import-untyped]
 
     game = parse_spec(game_spec)
@@ -92,7 +97,9 @@ def _start(game_spec: str, eval_name: str, depths: tuple[int, ...], games: int, 
     # A step of 1 scales a weight by e: weights that matter differ by factors, not by
     # percents, and smaller steps rarely change a move (the games hardly tell them apart).
     optimizer = cma.CMAEvolutionStrategy([0.0] * len(base), 1.0, options)
-    return TuneState(game.spec, name, depths, games, seed, optimizer, base, against)
+    if opening_plies < 0:
+        raise InvalidOptionError(f"the opening plies must be 0 or more, not {opening_plies}")
+    return TuneState(game.spec, name, depths, games, seed, optimizer, base, against, opening_plies=opening_plies)
 
 
 def _bare(eval_name: str) -> str:
@@ -120,7 +127,13 @@ def _save(state: TuneState, path: Path) -> None:
         pickle.dump(state, f)
     partial.replace(path)
     if state.latest is not None:
-        tuned = {"depths": list(state.depths), "games": state.games, "against": state.against, "base": state.base}
+        tuned = {
+            "depths": list(state.depths),
+            "games": state.games,
+            "opening_plies": state.opening_plies,
+            "against": state.against,
+            "base": state.base,
+        }
         weights = {"game": state.game, "eval": state.eval, **state.latest, "tuned": tuned}
         weights_path(path).write_text(json.dumps(weights, indent=2) + "\n")
 
@@ -139,22 +152,28 @@ def tune(
     depth: int | Sequence[int] = 2,
     seed: int = 0,
     jobs: int = 1,
+    opening_plies: int = 2,
     report: Callable[[str], None] = print,
     on_game: Callable[[GameResult], None] = lambda result: None,
 ) -> TuneState:
     """Run (or resume, when `state_path` exists) until `generations` generations are done,
-    at `depth` (one or several; a resumed run keeps its own). KeyboardInterrupt stops it
+    at `depth` (one or several) from `opening_plies` random plies (a resumed run keeps
+    its own of both). KeyboardInterrupt stops it
     (the workers too) with the finished generations saved."""
     if state_path.exists():
         state = _load(state_path, game_spec, eval_name)
         if state.generation >= generations:
             report(f"{state_path} has {state.generation} generations already; ask for more with --generations")
             return state
-        report(f"resuming {state_path} at generation {state.generation + 1} (depths {_listed(state.depths)})")
+        report(
+            f"resuming {state_path} at generation {state.generation + 1} "
+            f"(depths {_listed(state.depths)}, {state.opening_plies} opening plies)"
+        )
     else:
-        state = _start(game_spec, eval_name, _depths(depth), games, seed)
+        state = _start(game_spec, eval_name, _depths(depth), games, seed, opening_plies)
         report(
             f"tuning {state.eval} in {state.game} at depths {_listed(state.depths)} "
+            f"from {state.opening_plies} random plies "
             f"against its {state.against} weights {json.dumps(state.base)}"
         )
     with _workers(jobs) as pool:
@@ -241,7 +260,12 @@ def _scores(
             base = Entrant("base", "ai", f"alphabeta:depth={depth}:eval={base_variant.name}")
             candidate = Entrant(f"candidate{i}", "ai", f"alphabeta:depth={depth}:eval={variant.name}")
             plan = schedule(
-                state.game, [candidate, base], state.games, seed, opening_plies=2, variants=(base_variant, variant)
+                state.game,
+                [candidate, base],
+                state.games,
+                seed,
+                opening_plies=state.opening_plies,
+                variants=(base_variant, variant),
             )
             tasks += plan.tasks
             owners += [(i, j)] * len(plan.tasks)
