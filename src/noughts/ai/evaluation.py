@@ -39,8 +39,10 @@ can then use.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import operator
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -242,9 +244,9 @@ def _open_lines(lines: tuple[int, ...], weights: tuple[float, ...]) -> Callable[
     """Sum over lines of +weights[x's marks] if only x is in it, -weights[o's marks] if
     only o is; lines holding both count 0 (nobody can complete them)."""
 
-    def score(x: int, o: int) -> float:
+    def over(members: tuple[int, ...], x: int, o: int) -> float:
         total = 0.0
-        for mask in lines:
+        for mask in members:
             a = x & mask
             b = o & mask
             if a:
@@ -254,7 +256,63 @@ def _open_lines(lines: tuple[int, ...], weights: tuple[float, ...]) -> Callable[
                 total -= weights[b.bit_count()]
         return total
 
+    rays = _rays(lines)
+    if len(rays) * 2 > len(lines):
+        return functools.partial(over, lines)  # qubic: every line is a ray of its own
+    # On a big board most rays (rows, columns, diagonals) are empty, and a move changes
+    # one ray per direction: a ray's sum is looked up by its contents. 15x15: 8x faster.
+    shared: list[tuple[int, tuple[int, ...], dict[tuple[int, int], float]]] = [
+        (ray, members, {}) for ray, members in rays
+    ]
+
+    def score(x: int, o: int) -> float:
+        total = 0.0
+        for ray, members, known in shared:
+            a = x & ray
+            b = o & ray
+            if not (a or b):
+                continue
+            key = (a, b)
+            value = known.get(key)
+            if value is None:
+                if len(known) >= _RAY_CACHE:
+                    known.clear()
+                value = known[key] = over(members, a, b)
+            total += value
+        return total
+
     return score
+
+
+#: Contents remembered per ray before its cache starts again.
+_RAY_CACHE = 4096
+
+
+def _rays(lines: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+    """The lines grouped by the row, column or diagonal they lie on, as (the cells of
+    the group, its lines): two lines of one direction that overlap share at least two
+    cells, two of different directions at most one."""
+    parent = list(range(len(lines)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    through: dict[int, list[int]] = {}
+    for i, mask in enumerate(lines):
+        for cell in bits(mask):
+            through.setdefault(cell, []).append(i)
+    for group in through.values():
+        for at, i in enumerate(group):
+            for j in group[at + 1 :]:
+                if (lines[i] & lines[j]).bit_count() >= 2:
+                    parent[root(i)] = root(j)
+    members: dict[int, list[int]] = {}
+    for i, mask in enumerate(lines):
+        members.setdefault(root(i), []).append(mask)
+    return [(functools.reduce(operator.or_, group), tuple(group)) for group in members.values()]
 
 
 def _free_lines(lines: tuple[int, ...]) -> Callable[[int, int], int]:
