@@ -11,8 +11,9 @@ import pytest
 
 from noughts import IllegalMoveError, InvalidOptionError, State, parse_position, parse_spec
 from noughts.ai import Kind, Limits, Value, make_player
-from noughts.ai.evaluation import evaluator, evaluator_names
+from noughts.ai.evaluation import _open_lines, _power_weights, evaluator, evaluator_names
 from noughts.ai.search import DEFAULT_TIME, MATE, AlphaBetaPlayer, MinimaxPlayer
+from noughts.games.geometry import bits
 
 from support import SPECS, playout
 
@@ -214,6 +215,70 @@ def test_every_evaluator_gives_a_finite_score_from_the_movers_side(spec: str) ->
         for name in names:
             score = evaluator(game, name)(state)
             assert math.isfinite(score) and abs(score) < MATE
+
+
+@pytest.mark.parametrize("spec", ["mnk:m=7:n=5:k=4", "mnk:m=15:n=15:k=5", "mnk:m=6:n=6:k=3", "qubic"])
+def test_the_lines_score_looked_up_by_ray_is_the_sum_over_lines(spec: str) -> None:
+    """The evaluator caches each row's, column's and diagonal's part by its contents:
+    the total must stay the plain sum over every line, as the evaluator defines it."""
+    game = parse_spec(spec)
+    lines = game.lines
+    weights = _power_weights(len(bits(lines[0])))
+    score = _open_lines(lines, weights)
+
+    def plain(x: int, o: int) -> float:
+        total = 0.0
+        for mask in lines:
+            a, b = x & mask, o & mask
+            total += weights[a.bit_count()] if a and not b else -weights[b.bit_count()] if b and not a else 0
+        return total
+
+    for seed in range(30):
+        for state, _ in playout(spec, seed=seed, max_plies=60):
+            assert score(state.x, state.o) == plain(state.x, state.o)
+            assert score(state.x, state.o) == plain(state.x, state.o)  # the cached part too
+
+
+def test_near_searches_below_the_root_only_the_cells_next_to_a_mark() -> None:
+    game = parse_spec("mnk:m=15:n=15:k=5")
+    state = game.initial().play_text("h8").play_text("a1")
+    marks = state.x | state.o
+    roots: set[int] = set()  # the root moves searched
+    leaves: list[int] = []  # the marks of every position two plies in
+    player = make_player("alphabeta", depth=2, near=1)
+    search = player._search
+
+    def recorded(child: Any, depth: int, *args: Any) -> float:
+        new = (child.x | child.o) & ~marks
+        if new.bit_count() == 1:
+            roots.add(new.bit_length() - 1)
+        elif new.bit_count() == 2:
+            leaves.append(child.x | child.o)
+        return search(child, depth, *args)
+
+    player._search = recorded  # type: ignore[method-assign]
+
+    def close(a: int, b: int) -> bool:
+        return max(abs(a // 15 - b // 15), abs(a % 15 - b % 15)) <= 1
+
+    analysis = player.analyze(state)
+    assert len(analysis.moves) == len(roots) == len(state.legal_moves())  # analyze values every move
+    assert len(leaves) > len(state.legal_moves())
+    for leaf in leaves:
+        # A root move anywhere, then a reply next to a mark: next to the root move, or
+        # (whichever of the two it was) next to a mark of the root.
+        first, second = bits(leaf & ~marks)
+        assert close(first, second) or any(close(c, m) for c in (first, second) for m in bits(marks))
+    leaves.clear()
+    roots.clear()
+    best = player.choose(state)  # choose keeps to those cells at the root too
+    assert best in roots and len(roots) == 8 + 3
+    assert all(any(close(c, m) for m in bits(marks)) for c in roots)
+    assert leaves
+    for leaf in leaves:  # the root move next to a mark too, now
+        assert any(close(c, m) for c in bits(leaf & ~marks) for m in bits(marks))
+    with pytest.raises(InvalidOptionError, match="near takes a whole number"):
+        make_player("alphabeta", near=0)
 
 
 def test_evaluators_see_the_position_from_the_mover() -> None:
