@@ -113,8 +113,11 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
         return "mcts:time=3"
     if isinstance(game, Mnk) and big_board and not game.forget:
         # Wins by fours and threes, for either side, far beyond the search's horizon:
-        # without them max only split its games with hard on 7x7.
-        return "alphabeta:time=3:threats=true:threes=true"
+        # without them max only split its games with hard on 7x7. On boards from 10x10
+        # searching only next to the marks (near=2) took it from depth 2 to 4 on 15x15
+        # and from 60% to 80% against hard (20 games each); on 7x7 it drops few cells
+        # and scored 60% against hard (20) where max without it scored 77.5% (40).
+        return "alphabeta:time=3:threats=true:threes=true" + (":near=2" if game.cells >= 100 else "")
     return "alphabeta:time=3"
 
 
