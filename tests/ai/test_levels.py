@@ -9,7 +9,7 @@ import pytest
 
 from noughts import parse_position, parse_spec
 from noughts.ai import Limits, make_player
-from noughts.ai.levels import BIG_BOARD_MEDIUM_NODES, LEVELS, FalliblePlayer, level_player, level_spec
+from noughts.ai.levels import LEVELS, FalliblePlayer, level_player, level_spec
 from noughts.core import InvalidOptionError, Player, State
 
 from support import SPECS
@@ -147,7 +147,6 @@ def _picks(spec: str, position: str, level: str) -> set[str]:
     ("spec", "position", "win"),
     [
         ("gobblet", "S,.,./.,.,M/m,l,. x", "L9"),  # two threats: 3-6-9 and 1-5-9
-        ("mnk:m=7:n=7:k=4", "....o.x/..o..../...o.../..x..ox/......./....x../....... x", "d5"),
     ],
 )
 def test_hard_sees_a_win_in_three_that_medium_misses(spec: str, position: str, win: str) -> None:
@@ -157,15 +156,22 @@ def test_hard_sees_a_win_in_three_that_medium_misses(spec: str, position: str, w
     assert _picks(spec, position, "hard") == _picks(spec, position, "max") == {win}
 
 
-def test_medium_stays_bounded_on_the_biggest_boards() -> None:
-    """An analysis values every move: depth 2 would take some 50,000 nodes on 15x15, so
-    medium falls back to depth 1 there, and keeps depth 2 on 7x7."""
-    small = parse_spec("mnk:m=7:n=7:k=4").initial().play_text("d4")
-    assert level_player(small.game, "medium").analyze(small).depth == 2
-    big = parse_spec("mnk:m=15:n=15:k=5").initial().play_text("h8")
-    analysis = level_player(big.game, "medium").analyze(big)
-    assert analysis.depth == 1
-    assert analysis.nodes < 2 * BIG_BOARD_MEDIUM_NODES
+def test_hard_and_max_see_a_win_in_three_on_a_big_board() -> None:
+    position = "....o.x/..o..../...o.../..x..ox/......./....x../....... x"  # d5: two open threes
+    assert _picks("mnk:m=7:n=7:k=4", position, "hard") == _picks("mnk:m=7:n=7:k=4", position, "max") == {"d5"}
+
+
+def test_medium_on_big_boards_takes_a_win_and_blocks_a_four() -> None:
+    """Medium searches one ply on boards of more than 16 cells: enough to win at once
+    and to stop a four (the evaluation counts the opponent's open lines)."""
+    game = parse_spec("mnk:m=15:n=15:k=5")
+    fours = game.initial()
+    for move in ["h8", "a1", "h9", "a3", "h10", "a5", "h11"]:  # x: h8-h11, o scattered
+        fours = fours.play_text(move)
+    block = level_player(game, "medium").analyze(fours)
+    assert block.depth == 1 and block.moves[0].text in ("h7", "h12")
+    win = fours.play_text("o15")  # o ignores it: x takes the five
+    assert level_player(game, "medium").choose(win) in (game.parse_move("h7"), game.parse_move("h12"))
 
 
 def test_on_big_boards_the_upper_levels_search_threats() -> None:
