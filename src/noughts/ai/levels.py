@@ -58,10 +58,9 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
         return "alphabeta:depth=1"
     if level == "medium":
         if big_board:
-            # One ply, without easy's slips. Depth 2 beat hard only 32.5% on 7x7 four in
-            # a row (40 games; one ply: 15%, and easy 20% against it, 20 games each),
-            # and valuing every move (the server's analysis) at depth 2 takes 50,000
-            # evaluations on 15x15.
+            # One ply, without easy's slips: on 7x7 four in a row it beats easy 80% and
+            # loses to depth 2 75% (20 games each), and valuing every move (the
+            # server's analysis) at depth 2 takes 50,000 evaluations on 15x15.
             return "alphabeta:depth=1"
         return "alphabeta:depth=2"
     from noughts.kernels import supports
@@ -88,12 +87,16 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
             return "kalphabeta:depth=5:threats=false"
         if key in ("ultimate", "nine-board"):
             return "mcts:time=1"
+        if big_board and not _five_board(game) and not game.forget:
+            # 7x7 four in a row: depth 3 scored 65% against max (20 games; 77.5% over
+            # 40 before the evaluation got faster), with the search for fours 40%: too
+            # close. Depth 2 beats medium's one ply 75% and loses to max 85% (20 each).
+            return "alphabeta:depth=2"
         if big_board:
-            # 7x7 four in a row: depth 3 beat depth 2 by 70-75% (a 1 s budget only by
-            # 60%); depth 4 and max's 3 s play no better than depth 3 there (the lines
-            # evaluation misses long threat sequences). The time caps it on the
-            # biggest boards, where (five in a row) the search for wins by fours makes
-            # it stronger than medium's depth 2: without it the two split their games.
+            # The time caps depth 3 on the biggest boards, where (five in a row) the
+            # search for wins by fours makes it stronger than medium: without it the
+            # two split their games. Forget mode (7x7, keep 6): medium < hard 90%,
+            # hard < max 70% (10 games each).
             return "alphabeta:depth=3:time=1" + (":threats=true" if _five_board(game) else "")
         return "alphabeta:time=0.5"
     # max
