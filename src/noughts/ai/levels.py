@@ -87,7 +87,7 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
             return "kalphabeta:depth=5:threats=false"
         if key in ("ultimate", "nine-board"):
             return "mcts:time=1"
-        if big_board and not _five_board(game) and not game.forget:
+        if isinstance(game, Mnk) and big_board and not game.forget and not _five_board(game):
             # 7x7 four in a row: depth 3 scored 65% against max (20 games; 77.5% over
             # 40 before the evaluation got faster), with the search for fours 40%: too
             # close. Depth 2 beats medium's one ply 75% and loses to max 85% (20 each).
