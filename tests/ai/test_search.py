@@ -288,3 +288,20 @@ def test_evaluators_see_the_position_from_the_mover() -> None:
     state = ultimate.initial().play_text("55")
     for name in ("seed-lines", "seed-cells"):
         assert evaluator(ultimate, name)(state) < 0
+
+
+def test_guard_blocks_what_one_ply_does_not_see() -> None:
+    """x wins at g12 unless o takes it; at one ply o prefers k3 (its own lines score
+    more) and loses at once. Guarded, it blocks, and k3 is reported lost."""
+    game = parse_spec("mnk:m=15:n=15:k=5")
+    state = game.parse_position(
+        ".........x..xxx/o..ooxx...oxo../x.....o.oo.o..o/...x..o.......o/....x...oxo.o../"
+        ".......x......./....o...o...ox./.............o./o.x.x...x.....x/..x....o......./"
+        ".......x..o..../.x..o...ooox.x./.....xxo.x.x..o/.x..x........../...x..x....o... o"
+    )
+    assert game.move_text(make_player("alphabeta", depth=1).choose(state)) == "k3"
+    guarded = make_player("alphabeta", depth=1, guard=True)
+    assert game.move_text(guarded.choose(state)) == "g12"
+    analysis = guarded.analyze(state)
+    assert analysis.moves[0].text == "g12" and analysis.pv == ["g12"]
+    assert {i.text: i.value for i in analysis.moves}["k3"] == Value.loss(2)

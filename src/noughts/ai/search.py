@@ -23,8 +23,10 @@ boards the ``threats`` and ``threes`` options: a threat-space search
 horizon, for either side, and ``near=N``: below the root, only the cells within N
 (rows, columns or diagonally) of a mark are searched, as gomoku programs do. On 15x15
 that is about 30 moves instead of 200, so the search goes deeper. `choose` searches only
-those at the root too; `analyze` values every move. ``minimax``
-is the seed reports' algorithm, searching every node: it is kept to compare against.
+those at the root too; `analyze` values every move. In every game, ``guard=true`` marks
+a move after which the opponent wins at once as lost and plays the next best instead,
+for a search too shallow to see that reply. ``minimax`` is the seed reports' algorithm,
+searching every node: it is kept to compare against.
 
 The transposition table is keyed by position (states compare by position), while in
 Forget mode and gobblet the outcome also depends on the path: a third repetition is a
@@ -283,8 +285,10 @@ class AlphaBetaPlayer(_Negamax):
         threats: bool = False,
         threes: bool = False,
         near: int | None = None,
+        guard: bool = False,
     ) -> None:
         super().__init__(depth, time, nodes, eval, seed)
+        self.guard = flag_option("guard", guard)
         if near is not None and (not isinstance(near, int) or isinstance(near, bool) or near < 1):
             raise InvalidOptionError(f"{self.name}: option near takes a whole number >= 1, not {near!r}")
         self.near = near
@@ -309,9 +313,15 @@ class AlphaBetaPlayer(_Negamax):
     def reset(self) -> None:
         self._history.clear()
 
+    def _run(self, state: State[Any], limits: Limits, exact_root: bool) -> Analysis:
+        analysis = self._searched(state, limits, exact_root)
+        if self.guard:
+            _guard(state, analysis)
+        return analysis
+
     # -- threat-space search ------------------------------------------------------
 
-    def _run(self, state: State[Any], limits: Limits, exact_root: bool) -> Analysis:
+    def _searched(self, state: State[Any], limits: Limits, exact_root: bool) -> Analysis:
         if not (self.threats and isinstance(state, MnkState) and threat_search.applies(state.game)):
             return super()._run(state, limits, exact_root)
         started = time.perf_counter()
@@ -502,6 +512,33 @@ class AlphaBetaPlayer(_Negamax):
                 break
             seen.add(state)
         return line
+
+
+def _guard(state: State[Any], analysis: Analysis) -> None:
+    """Walk the moves best first, marking each after which the opponent wins at once as
+    a loss, until one is safe: a search too shallow to see the reply still blocks."""
+    infos = analysis.moves
+    for at, info in enumerate(infos):
+        if info.value.kind is Kind.WIN:
+            break
+        if info.value.kind is Kind.LOSS:
+            continue
+        child = state.play(info.move)
+        if child.is_over or not _wins_at_once(child):
+            break
+        infos[at] = replace(info, value=Value.loss(2))
+    infos.sort(key=lambda i: i.value.sort_key(), reverse=True)
+    if analysis.pv and analysis.pv[0] != infos[0].text:
+        analysis.pv = [infos[0].text]
+
+
+def _wins_at_once(state: State[Any]) -> bool:
+    """Whether the player to move has a winning move."""
+    for move in state.legal_moves():
+        outcome = state.play(move).outcome
+        if outcome is not None and outcome.winner is state.turn:
+            return True
+    return False
 
 
 def _around(game: Mnk, marks: int, distance: int) -> int:
