@@ -105,7 +105,9 @@ def test_redis_presence_buries_the_dead_and_comes_back_from_being_buried(sqlite_
     row = open_row(ann.id)
     store.add_game(row)
     store.apply(row.id, lambda r: actions.join(r, bob.id, True, 1, coin="x"))  # ann is X
-    config = replace(FAST, redis_prefix=f"noughts-test-{secrets.token_hex(4)}:", presence_ttl=0.6)
+    # A time to live the loaded CI machine keeps: with 0.6 s a beat delayed by the
+    # store's calls on this one event loop let a live process be taken for dead.
+    config = replace(FAST, redis_prefix=f"noughts-test-{secrets.token_hex(4)}:", presence_ttl=1.5)
     changed: list[GameRow] = []
 
     async def publish(row: GameRow) -> None:
@@ -229,6 +231,14 @@ def test_with_redis_a_creator_waiting_on_another_process_stays_present(sqlite_ur
         # And one who left the waiting screen is found away by the other process.
         other = cid.room("classic", side="o")
         cid.socket(other).ws.close()  # on the second process
+        # The server sees the close when it sees it: on a loaded machine, after ann's
+        # arrival wait. Wait for the second process to let go of cid in Redis.
+        client = redis.Redis.from_url(redis_url)
+        for _ in range(500):
+            if not any(client.scan_iter(f"{online.redis_prefix}at:{other}:*")):
+                break
+            time.sleep(0.02)
+        client.close()
         ann.join(other)  # through the first
         a2 = ann.socket(other)
         assert a2.expect("presence")["away"]["o"] is not None
