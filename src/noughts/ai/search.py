@@ -393,9 +393,7 @@ class AlphaBetaPlayer(_Negamax):
                 break
             nodes += win.nodes
             infos[at] = replace(info, value=Value.loss(win.plies + 1))
-        infos.sort(key=lambda i: i.value.sort_key(), reverse=True)
-        if analysis.pv and analysis.pv[0] != infos[0].text:
-            analysis.pv = [infos[0].text]
+        _best_first(analysis)
         return nodes
 
     def _threat_win(
@@ -527,6 +525,13 @@ def _guard(state: State[Any], analysis: Analysis) -> None:
         if child.is_over or not _wins_at_once(child):
             break
         infos[at] = replace(info, value=Value.loss(2))
+    _best_first(analysis)
+
+
+def _best_first(analysis: Analysis) -> None:
+    """Sort the moves again after some were marked lost; a principal line that no
+    longer starts with the best move is cut to that move."""
+    infos = analysis.moves
     infos.sort(key=lambda i: i.value.sort_key(), reverse=True)
     if analysis.pv and analysis.pv[0] != infos[0].text:
         analysis.pv = [infos[0].text]
