@@ -95,9 +95,9 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
         if key in ("ultimate", "nine-board"):
             return "mcts:time=1"
         if isinstance(game, Mnk) and big_board and not game.forget and not _five_board(game):
-            # 7x7 four in a row: depth 3 scored 65% against max (20 games; 77.5% over
-            # 40 before the evaluation got faster), with the search for fours 40%: too
-            # close. Depth 2 beats medium's one ply 75% and loses to max 85% (20 each).
+            # 7x7 four in a row: max beat depth 3 only 65% (20 games; 77.5% over 40
+            # before the evaluation got faster), and depth 3 with the search for fours
+            # beat max 60%. Depth 2 beats medium's one ply 75% and loses to max 85%.
             return "alphabeta:depth=2"
         if big_board:
             # The time caps depth 3 on the biggest boards, where (five in a row) the
