@@ -273,3 +273,23 @@ def test_other_games_and_finished_games_are_refused(name: str) -> None:
     assert finished.outcome is not None and finished.outcome.winner is Player.X
     with pytest.raises(IllegalMoveError, match="game is over"):
         make_player(name).analyze(finished)
+
+
+def test_qubic_keeps_time_to_check_the_chosen_move_under_a_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search stops early enough for the check that the chosen move leaves the
+    opponent no forced win: with a time limit it used to take every second, and the
+    check then never ran."""
+    left: list[float] = []
+    refute = KernelAlphaBetaPlayer._refute
+
+    def timed(self: KernelAlphaBetaPlayer, state: State[Any], order: list[Any], values: Any, end: float) -> None:
+        left.append(end - time.perf_counter())
+        refute(self, state, order, values, end)
+
+    player = KernelAlphaBetaPlayer(seed=1)
+    player.choose(parse_spec("qubic").initial(), Limits(depth=1))  # the kernels loaded
+    monkeypatch.setattr(KernelAlphaBetaPlayer, "_refute", timed)
+    for state, _ in playout("qubic", 0)[4:20:4]:  # no forced win for the player to move
+        player.analyze(state, Limits(time=0.5))
+    assert len(left) == 4
+    assert all(t > 0.5 * KernelAlphaBetaPlayer.REFUTE_SHARE / 2 for t in left), left

@@ -262,8 +262,12 @@ class KernelAlphaBetaPlayer(AIPlayer):
 
     name = "kalphabeta"
 
-    #: Share of the time the threat searches of qubic may use.
+    #: Share of the time the threat searches of qubic may use: ours, before the search.
     THREAT_SHARE = 0.3
+    #: Share kept after the search for checking that the chosen move leaves the
+    #: opponent no forced win (without it the search used every second and the check
+    #: never ran under a time limit).
+    REFUTE_SHARE = 0.2
     #: How many threats deep the threat search goes.
     THREAT_DEPTH = 16
 
@@ -313,8 +317,10 @@ class KernelAlphaBetaPlayer(AIPlayer):
         tables.stats[negamax.LIMIT] = limits.nodes if limits.nodes is not None else math.inf
         root = encode(state)
         end = started + limits.time if limits.time is not None else 0.0
+        guarded = code == QUBIC and self.threats
+        search_end = end - limits.time * self.REFUTE_SHARE if guarded and limits.time is not None else end
         threat_move, threat_plies, threat_nodes = -1, 0, 0
-        if code == QUBIC and self.threats:
+        if guarded:
             share = 0.0 if limits.time is None else started + limits.time * self.THREAT_SHARE
             threat_move, threat_plies, threat_nodes = _forced_win(root, share, limits.nodes or THREAT_NODES)
         order = list(moves)
@@ -333,7 +339,8 @@ class KernelAlphaBetaPlayer(AIPlayer):
             # Depth 1 always runs to the end: there must be a move to answer with.
             tables.stats[negamax.ARMED] = 1 if depth > 1 else 0
             if depth > 1 and (
-                (end and time.perf_counter() >= end) or tables.stats[negamax.NODES] >= tables.stats[negamax.LIMIT]
+                (search_end and time.perf_counter() >= search_end)
+                or tables.stats[negamax.NODES] >= tables.stats[negamax.LIMIT]
             ):
                 break
             finished = negamax.search_root(
@@ -350,7 +357,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
                 tables.moves,
                 tables.frames,
                 tables.stats,
-                end,
+                search_end,
                 LOCAL_LINES,
                 result_scores,
                 result_proven,
@@ -367,7 +374,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
         values = {m: _value(scores[m], proven[m]) for m in order}
         if threat_move >= 0:
             values[threat_move] = Value.win(threat_plies)
-        elif code == QUBIC and self.threats:
+        elif guarded:
             self._refute(state, order, values, end)
         order.sort(key=lambda m: values[m].sort_key(), reverse=True)
         infos = [MoveInfo(m, state.move_text(m), values[m]) for m in order]
