@@ -85,7 +85,7 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
             # bench/kernel_levels.py, 3 random plies), independent of the machine's load.
             return "kmcts:iterations=7000"
         if compiled and key == "ultimate":
-            # At 0.25 s max beat it 72.5% (20 games); 20,000 iterations (about 50 ms)
+            # At 0.25 s max beat it 72.5% (20 games); 20,000 iterations (about 40 ms)
             # lose to max 97.5% and beat medium 100% (20 each, bench/kernel_levels.py).
             return "kmcts:iterations=20000"
         if compiled:
