@@ -412,10 +412,20 @@ class AlphaBetaPlayer(_Negamax):
     def _root_moves(self, state: State[Any], moves: list[Any], exact_root: bool) -> list[Any]:
         # `choose` only wants the best move: the far cells go, as below the root.
         # `analyze` values every move.
-        if exact_root or self.near is None or not isinstance(state, MnkState):
-            return list(moves)
+        return list(moves) if exact_root else list(self._near(state, moves))
+
+    def _near(self, state: State[Any], moves: list[Any]) -> list[Any]:
+        """The moves within `near` of a mark (all of them without the option, or where
+        none is). Leaving moves out is a cut like the horizon's: what is found below
+        is no longer proven."""
+        if self.near is None or not isinstance(state, MnkState):
+            return moves
         around = _around(state.game, state.x | state.o, self.near)
-        return [m for m in moves if around >> m & 1] or list(moves)
+        kept = [m for m in moves if around >> m & 1]
+        if not kept or len(kept) == len(moves):
+            return moves
+        self._cuts += 1
+        return kept
 
     def _start(self) -> None:
         # Old history counts describe an earlier position: keep them as a hint only.
@@ -448,9 +458,7 @@ class AlphaBetaPlayer(_Negamax):
         moves = state.legal_moves()
         if not moves:
             return self._terminal(state, ply)
-        if self.near is not None and isinstance(state, MnkState):
-            around = _around(state.game, state.x | state.o, self.near)
-            moves = [m for m in moves if around >> m & 1] or moves
+        moves = self._near(state, moves)
         killers = self._killers_at(ply)
         if len(moves) > 1:
             self._order(moves, table_move, killers)
