@@ -8,8 +8,11 @@ looks at the clock every `CLOCK_EVERY` nodes and abandons a depth that runs out 
 A root move is *proven* when no horizon (static evaluation, or a table entry that came
 from one) was met below it: its score is then exact.
 
-In Qubic a horizon position is first checked for threats (a line of three with the
-fourth cell empty): the player to move completes one and wins, or faces two and loses.
+In Qubic every position is first checked for threats (a line of three with the fourth
+cell empty): the player to move completes one and wins, or faces two and loses, or
+faces one and must block it. A forced block is the node's only move and costs no depth
+(at the horizon too), so the search follows sequences of threats to their end: that is
+how Qubic's wins are won, and it keeps the tree's width for the free moves.
 """
 
 from __future__ import annotations
@@ -84,15 +87,20 @@ def _from_table(score: Int, ply: Int) -> Int:
 
 
 @kernel
-def _horizon(game: int, st: npt.NDArray[np.int64], ply: Int, local_lines: npt.NDArray[np.int64]) -> Int:
-    if game == QUBIC:
-        side = st[TURN]
-        mine, theirs = st[side], st[1 - side]
-        if threats(mine, theirs):
-            return WIN - ply - 1
-        if popcount(threats(theirs, mine)) >= 2:
-            return ply + 2 - WIN
-    return evaluate(game, st, local_lines)
+def _qubic_threats(st: npt.NDArray[np.int64], ply: Int) -> tuple[bool, Int, Int]:
+    """Qubic: (True, score) when the threats settle the position (the player to move
+    has one and wins, or faces two and loses), else (False, 0, the cell it must block
+    or -1)."""
+    side = st[TURN]
+    mine, theirs = st[side], st[1 - side]
+    if threats(mine, theirs):
+        return True, WIN - ply - 1, -1
+    against = threats(theirs, mine)
+    if against == 0:
+        return False, 0, -1
+    if against & (against - 1):
+        return True, ply + 2 - WIN, -1
+    return False, 0, popcount(against - 1)  # the bits below the one set bit
 
 
 @kernel
@@ -159,10 +167,19 @@ def _enter(
             return True, 0
         return True, (WIN - ply if result == st[TURN] + 1 else ply - WIN)
     depth = frames[ply, F_DEPTH]
-    if depth <= 0 or ply >= MAX_PLY:
+    forced: Int = -1
+    if game == QUBIC:
+        settled, score, forced = _qubic_threats(st, ply)
+        if settled:
+            return True, score
+    if ply >= MAX_PLY or (depth <= 0 and forced < 0):
         stats[CUTS] += 1
-        return True, _horizon(game, st, ply, local_lines)
+        return True, evaluate(game, st, local_lines)
     key = position_key(game, st)
+    if forced >= 0:
+        moves[ply, 0] = forced
+        _open(ply, frames, moves, stats, key, 1)
+        return False, 0
     slot = key & (keys.shape[0] - 1)
     table_move = -1
     if keys[slot] == key:
@@ -178,6 +195,20 @@ def _enter(
     n = legal(game, st, moves[ply])
     if n > 1:
         _order(moves[ply], n, table_move, killers[ply], history)
+    _open(ply, frames, moves, stats, key, n)
+    return False, 0
+
+
+@kernel
+def _open(
+    ply: Int,
+    frames: npt.NDArray[np.int64],
+    moves: npt.NDArray[np.int64],
+    stats: npt.NDArray[np.float64],
+    key: np.int64,
+    n: Int,
+) -> None:
+    """Set up the frame of `ply` for its `n` moves, the first one next."""
     frames[ply, F_ALPHA_IN] = frames[ply, F_ALPHA]
     frames[ply, F_BEST] = -2 * WIN
     frames[ply, F_BEST_MOVE] = moves[ply, 0]
@@ -185,7 +216,6 @@ def _enter(
     frames[ply, F_COUNT] = n
     frames[ply, F_CUTS] = stats[CUTS]
     frames[ply, F_KEY] = key
-    return False, 0
 
 
 @kernel
@@ -196,7 +226,8 @@ def _descend(
     child = stack[ply + 1]
     child[:] = stack[ply]
     play(game, child, moves[ply, frames[ply, F_INDEX]])
-    frames[ply + 1, F_DEPTH] = frames[ply, F_DEPTH] - 1
+    # A node's only move (a forced block) costs no depth.
+    frames[ply + 1, F_DEPTH] = frames[ply, F_DEPTH] - (1 if frames[ply, F_COUNT] > 1 else 0)
     frames[ply + 1, F_ALPHA] = -frames[ply, F_BETA]
     frames[ply + 1, F_BETA] = -frames[ply, F_ALPHA]
 
