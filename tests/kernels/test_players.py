@@ -62,21 +62,47 @@ def test_forced_win_in_3_in_qubic(threats: bool) -> None:
     assert (analysis.moves[0].text, analysis.value) == ("223", Value.win(3))
 
 
+# x wins in 7 by threats (233, then two more), but at depth 3 only if the forced blocks
+# between x's threats cost no depth: counted as plies, the win lies beyond the horizon.
+QUBIC_WIN_IN_7 = ".x../..../..../....|..../..../..../..x.|.o../..../.x../xx..|.o.o/..../x.o./.o.o x"
+
+
+def test_forced_blocks_cost_no_depth_in_qubic() -> None:
+    state = parse_position("qubic", QUBIC_WIN_IN_7)
+    analysis = KernelAlphaBetaPlayer(depth=3, seed=1, threats=False).analyze(state)
+    assert analysis.value == Value.win(7)
+    assert forced(state, KernelAlphaBetaPlayer(seed=1, threats=False), 7, Limits(depth=3))
+
+
+def test_wins_found_through_forced_blocks_are_real_wins() -> None:
+    # Without the threat search, every win a shallow search claims (most of them lie
+    # beyond its depth in plies), checked against every defence.
+    player = KernelAlphaBetaPlayer(depth=3, seed=1, threats=False)
+    found = []
+    for seed in range(40):
+        for state, _ in playout("qubic", seed)[10:-1:3]:
+            value = player.analyze(state).value
+            if value.kind is Kind.WIN and value.plies is not None and value.plies >= 5:
+                found.append(value.plies)
+                assert forced(state, player, value.plies, Limits(depth=3)), state.to_text()
+    assert len(found) >= 5 and max(found) >= 7
+
+
 def wins_now(state: State[Any]) -> bool:
     return any(state.play(m).outcome is not None for m in state.legal_moves())
 
 
-def forced(state: State[Any], player: KernelAlphaBetaPlayer, plies: int) -> bool:
+def forced(state: State[Any], player: KernelAlphaBetaPlayer, plies: int, limits: Limits = Limits(depth=1)) -> bool:
     """Whether the player's answers win within `plies` against every defence: each of
     its moves is taken from a new analysis, every defender reply is tried."""
-    analysis = player.analyze(state, Limits(depth=1))
+    analysis = player.analyze(state, limits)
     after = state.play(analysis.best)
     if after.outcome is not None:
         return after.outcome.winner is state.turn
     if plies < 3:
         return False
     return all(
-        (reply := after.play(m)).outcome is None and (wins_now(reply) or forced(reply, player, plies - 2))
+        (reply := after.play(m)).outcome is None and (wins_now(reply) or forced(reply, player, plies - 2, limits))
         for m in after.legal_moves()
     )
 
