@@ -13,6 +13,7 @@ from noughts import IllegalMoveError, InvalidOptionError, State, parse_position,
 from noughts.ai import Kind, Limits, Value, make_player
 from noughts.ai.evaluation import _open_lines, _power_weights, evaluator, evaluator_names
 from noughts.ai.search import DEFAULT_TIME, MATE, AlphaBetaPlayer, MinimaxPlayer
+from noughts.ai.threats import four_cells
 from noughts.games.geometry import bits
 
 from support import SPECS, playout
@@ -305,3 +306,40 @@ def test_guard_blocks_what_one_ply_does_not_see() -> None:
     analysis = guarded.analyze(state)
     assert analysis.moves[0].text == "g12" and analysis.pv == ["g12"]
     assert {i.text: i.value for i in analysis.moves}["k3"] == Value.loss(2)
+
+
+@pytest.mark.parametrize("spec", ["mnk:m=7:n=5:k=4", "mnk:m=15:n=15:k=5", "classic"])
+def test_four_cells_looked_up_by_ray_are_those_of_every_line(spec: str) -> None:
+    game = parse_spec(spec)
+    cells = four_cells(game)
+
+    def plain(owner: int, other: int) -> int:
+        found = 0
+        for mask in game.lines:
+            if not mask & other and (owner & mask).bit_count() == game.k - 1:
+                found |= mask & ~owner
+        return found
+
+    for seed in range(30):
+        for state, _ in playout(spec, seed=seed, max_plies=60):
+            expected = (plain(state.x, state.o), plain(state.o, state.x))
+            assert cells(state.x, state.o) == expected
+            assert cells(state.x, state.o) == expected  # the cached part too
+
+
+def test_blocks_follow_sequences_of_fours_beyond_the_depth() -> None:
+    """x wins by fours in 7 plies (`noughts.ai.threats`' example): at depth 3 only when
+    o's forced blocks cost no depth."""
+    state = parse_position("mnk:m=7:n=7:k=4", "..xxox./xooo..o/...x.../......./......./......./....... x")
+    assert make_player("alphabeta", depth=3).analyze(state).value.kind is Kind.SCORE
+    analysis = make_player("alphabeta", depth=3, blocks=True).analyze(state)
+    assert analysis.value == Value.win(7)
+    assert analysis.moves[0].text == "e2"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_blocks_keep_full_depth_values_exact(seed: int) -> None:
+    steps = playout("classic", seed)
+    state = steps[min(1 + seed % 4, len(steps) - 2)][0]
+    analysis = make_player("alphabeta", depth=9, seed=seed, blocks=True).analyze(state)
+    assert {info.text: info.value for info in analysis.moves} == move_values(state)

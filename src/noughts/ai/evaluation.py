@@ -42,7 +42,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import operator
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -52,7 +51,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from noughts.core import Game, InvalidOptionError, NoughtsError, Player, State
-from noughts.games.geometry import bits, line_masks
+from noughts.games.geometry import bits, line_groups, line_masks
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
 from noughts.games.qubic import Qubic, QubicState
@@ -256,7 +255,7 @@ def _open_lines(lines: tuple[int, ...], weights: tuple[float, ...]) -> Callable[
                 total -= weights[b.bit_count()]
         return total
 
-    rays = _rays(lines)
+    rays = line_groups(lines)
     if len(rays) * 2 > len(lines):
         return functools.partial(over, lines)  # qubic: every line is a ray of its own
     # On a big board most rays (rows, columns, diagonals) are empty, and a move changes
@@ -286,33 +285,6 @@ def _open_lines(lines: tuple[int, ...], weights: tuple[float, ...]) -> Callable[
 
 #: Contents remembered per ray before its cache starts again.
 _RAY_CACHE = 4096
-
-
-def _rays(lines: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
-    """The lines grouped by the row, column or diagonal they lie on, as (the cells of
-    the group, its lines): two lines of one direction that overlap share at least two
-    cells, two of different directions at most one."""
-    parent = list(range(len(lines)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    through: dict[int, list[int]] = {}
-    for i, mask in enumerate(lines):
-        for cell in bits(mask):
-            through.setdefault(cell, []).append(i)
-    for group in through.values():
-        for at, i in enumerate(group):
-            for j in group[at + 1 :]:
-                if (lines[i] & lines[j]).bit_count() >= 2:
-                    parent[root(i)] = root(j)
-    members: dict[int, list[int]] = {}
-    for i, mask in enumerate(lines):
-        members.setdefault(root(i), []).append(mask)
-    return [(functools.reduce(operator.or_, group), tuple(group)) for group in members.values()]
 
 
 def _free_lines(lines: tuple[int, ...]) -> Callable[[int, int], int]:

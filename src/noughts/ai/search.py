@@ -25,7 +25,11 @@ horizon, for either side, and ``near=N``: below the root, only the cells within 
 that is about 30 moves instead of 200, so the search goes deeper. `choose` searches only
 those at the root too; `analyze` values every move. In every game, ``guard=true`` marks
 a move after which the opponent wins at once as lost and plays the next best instead,
-for a search too shallow to see that reply. ``minimax`` is the seed reports' algorithm,
+for a search too shallow to see that reply. On m,n,k boards without Forget mode,
+``blocks=true`` checks every position for fours (k-1 marks and an empty cell): the
+player to move who has one wins, one who faces two loses, one who faces one must block
+it, and that block is searched alone and costs no depth, at the horizon too. Sequences
+of fours are then followed to their end inside the search. ``minimax`` is the seed reports' algorithm,
 searching every node: it is kept to compare against.
 
 The transposition table is keyed by position (states compare by position), while in
@@ -48,8 +52,9 @@ from __future__ import annotations
 import functools
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from noughts.ai import threats as threat_search
 from noughts.ai.base import (
@@ -158,7 +163,7 @@ class _Negamax(AIPlayer):
         self.nodes = 0
         self._armed = False
         self._next_check = CHECK_EVERY
-        self._start()
+        self._start(state)
         order = self._root_moves(state, moves, exact_root)
         if self.seed is not None:
             self.rng.shuffle(order)
@@ -227,7 +232,7 @@ class _Negamax(AIPlayer):
         """The root moves to search (a new list): all of them."""
         return list(moves)
 
-    def _start(self) -> None:
+    def _start(self, state: State[Any]) -> None:
         """Prepare the per-call tables before the first depth."""
 
     def _search(self, state: State[Any], depth: int, alpha: float, beta: float, ply: int) -> float:
@@ -263,7 +268,8 @@ class AlphaBetaPlayer(_Negamax):
     off by default: before searching, look for a forced win by continuous fours and
     play it; when the opponent has one, mark the moves after which it still has one as
     losses, best first until a move stops it), ``threes`` (with ``threats``: wins by
-    fours and threes too, `noughts.ai.threats.vct`; slower).
+    fours and threes too, `noughts.ai.threats.vct`; slower), ``near``, ``guard`` and
+    ``blocks`` (see the module's docstring).
 
     The table and the killers live for one decision: a stored state keeps its game
     history alive (Forget mode, gobblet), so a table kept for a whole game would grow
@@ -286,9 +292,12 @@ class AlphaBetaPlayer(_Negamax):
         threes: bool = False,
         near: int | None = None,
         guard: bool = False,
+        blocks: bool = False,
     ) -> None:
         super().__init__(depth, time, nodes, eval, seed)
         self.guard = flag_option("guard", guard)
+        self.blocks = flag_option("blocks", blocks)
+        self._fours: Callable[[int, int], tuple[int, int]] | None = None
         if near is not None and (not isinstance(near, int) or isinstance(near, bool) or near < 1):
             raise InvalidOptionError(f"{self.name}: option near takes a whole number >= 1, not {near!r}")
         self.near = near
@@ -427,7 +436,9 @@ class AlphaBetaPlayer(_Negamax):
         self._cuts += 1
         return kept
 
-    def _start(self) -> None:
+    def _start(self, state: State[Any]) -> None:
+        game = state.game
+        self._fours = threat_search.four_cells(game) if self.blocks and threat_search.applies(game) else None
         # Old history counts describe an earlier position: keep them as a hint only.
         self._history = {move: count >> 2 for move, count in self._history.items() if count >> 2}
         self._killers = []
@@ -439,9 +450,22 @@ class AlphaBetaPlayer(_Negamax):
             self._tick()
         if state.outcome is not None:
             return self._terminal(state, ply)
-        if depth <= 0:
+        forced = None
+        if self._fours is not None:
+            marks = cast(MnkState, state)  # `_start` set `_fours` for m,n,k games only
+            xs, os = self._fours(marks.x, marks.o)
+            mine, theirs = (xs, os) if state.turn is Player.X else (os, xs)
+            if mine:
+                return WIN - ply - 1
+            if theirs:
+                if theirs & (theirs - 1):
+                    return ply + 2 - WIN
+                forced = theirs.bit_length() - 1
+        if depth <= 0 and forced is None:
             self._cuts += 1
             return self._evaluate(state)
+        if forced is not None:
+            return self._block(state, forced, depth, alpha, beta, ply)
         table = self._table
         use_table = self.tt_size > 0
         table_move = None
@@ -486,6 +510,12 @@ class AlphaBetaPlayer(_Negamax):
                 table.clear()
             table[state] = (_PROVEN if proven else depth, bound, _to_table(best, ply), best_move, proven)
         return best
+
+    def _block(self, state: Any, cell: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """A node whose only move that does not lose at once blocks the opponent's
+        four: searched alone and without spending depth, at the horizon too, so that
+        sequences of fours are followed to their end."""
+        return -self._search(state.play(cell), depth, -beta, -alpha, ply + 1)
 
     def _killers_at(self, ply: int) -> list[Any]:
         killers = self._killers

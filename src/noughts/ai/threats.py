@@ -30,11 +30,13 @@ where marks vanish and a four may not stay one).
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from noughts.core import Player
-from noughts.games.geometry import bits
+from noughts.games.geometry import bits, line_groups
 from noughts.games.mnk import Mnk, MnkState
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "TreeWin",
     "applies",
     "forced_win",
+    "four_cells",
     "replay",
     "vcf",
     "vct",
@@ -190,6 +193,51 @@ def replay(game: Mnk, attacker: int, defender: int, moves: tuple[int, ...]) -> T
     instead complete a line or make two fours). None otherwise. Much cheaper than a
     search: the players try a known sequence on each candidate move first."""
     return _replay(game.k, game.through, attacker, defender, _fours(game.lines, game.k, defender, attacker), moves)
+
+
+@functools.lru_cache(maxsize=16)
+def four_cells(game: Mnk) -> Callable[[int, int], tuple[int, int]]:
+    """For a position's marks (x, o): the empty cells that would complete a line of x,
+    and those of o, as masks. Each row, column and diagonal is looked up by its
+    contents (a move changes one per direction), so a call costs about as much as the
+    lines evaluation."""
+    k = game.k
+    known_at: list[tuple[int, tuple[int, ...], dict[tuple[int, int], tuple[int, int]]]] = [
+        (ray, members, {}) for ray, members in line_groups(game.lines)
+    ]
+
+    def over(members: tuple[int, ...], x: int, o: int) -> tuple[int, int]:
+        xs = os = 0
+        for mask in members:
+            a, b = x & mask, o & mask
+            if not b and a.bit_count() == k - 1:
+                xs |= mask & ~a
+            elif not a and b.bit_count() == k - 1:
+                os |= mask & ~b
+        return xs, os
+
+    def cells(x: int, o: int) -> tuple[int, int]:
+        xs = os = 0
+        for ray, members, known in known_at:
+            a = x & ray
+            b = o & ray
+            if (a | b).bit_count() < k - 1:
+                continue
+            key = (a, b)
+            found = known.get(key)
+            if found is None:
+                if len(known) >= _RAY_CACHE:
+                    known.clear()
+                found = known[key] = over(members, a, b)
+            xs |= found[0]
+            os |= found[1]
+        return xs, os
+
+    return cells
+
+
+#: Contents remembered per ray before its cache starts again.
+_RAY_CACHE = 4096
 
 
 def _fours(lines: tuple[int, ...], k: int, owner: int, other: int) -> list[int]:

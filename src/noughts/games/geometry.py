@@ -6,7 +6,9 @@ with `m` columns the cell in row r, column c is ``r * m + c`` (reading order).
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 from functools import lru_cache
 
 
@@ -71,3 +73,31 @@ def bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+@lru_cache(maxsize=64)
+def line_groups(lines: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The lines grouped by the row, column or diagonal they lie on, as (the cells of
+    the group, its lines): two lines of one direction that overlap share at least two
+    cells, two of different directions at most one."""
+    parent = list(range(len(lines)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    through: dict[int, list[int]] = {}
+    for i, mask in enumerate(lines):
+        for cell in bits(mask):
+            through.setdefault(cell, []).append(i)
+    for group in through.values():
+        for at, i in enumerate(group):
+            for j in group[at + 1 :]:
+                if (lines[i] & lines[j]).bit_count() >= 2:
+                    parent[root(i)] = root(j)
+    members: dict[int, list[int]] = {}
+    for i, mask in enumerate(lines):
+        members.setdefault(root(i), []).append(mask)
+    return tuple((functools.reduce(operator.or_, group), tuple(group)) for group in members.values())
