@@ -343,3 +343,11 @@ def test_blocks_keep_full_depth_values_exact(seed: int) -> None:
     state = steps[min(1 + seed % 4, len(steps) - 2)][0]
     analysis = make_player("alphabeta", depth=9, seed=seed, blocks=True).analyze(state)
     assert {info.text: info.value for info in analysis.moves} == move_values(state)
+
+
+@pytest.mark.parametrize("seed", [None, 1, 2])
+def test_equal_values_go_to_the_cell_nearest_the_centre(seed: int | None) -> None:
+    # On an empty 15x15 board every cell four or more from the edge lies on as many
+    # lines: without the tie-break the first of them in order (e5) was played.
+    game = parse_spec("mnk:m=15:n=15:k=5")
+    assert game.move_text(make_player("alphabeta", depth=1, seed=seed).choose(game.initial())) == "h8"
