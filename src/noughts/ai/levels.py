@@ -90,9 +90,10 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
             return "kmcts:iterations=20000"
         if compiled:
             # Qubic: 0.5 s found the same first-player wins as max's 3 s and scored 40%
-            # against it over 48 games; depth 5 (without the threat search) loses 75% to
-            # max and still beats medium 75% (20 games each from 3 random plies), and
-            # does not depend on the machine's load.
+            # against it over 48 games. Depth 5 without the threat search does not
+            # depend on the machine's load; since forced blocks cost no depth (fifth
+            # session) it loses to max 82.5% (+32 =2 -6) and beats medium 92.5% (40
+            # games each from 3 random plies, bench/kernel_levels.py).
             return "kalphabeta:depth=5:threats=false"
         if key in ("ultimate", "nine-board"):
             return "mcts:time=1"
