@@ -130,8 +130,9 @@ class EngineSession:
             raise CommandError("record takes 'text' or 'json'")
         return "\n" + record.to_text().rstrip("\n")
 
-    def _think(self, args: list[str]) -> Analysis:
-        """Run the player that `args` name (level=, player= with its options, time=)."""
+    def _think(self, args: list[str], every_move: bool = True) -> Analysis:
+        """Run the player that `args` name (level=, player= with its options, time=):
+        its analysis of every move, or only the one behind its move (`decide`)."""
         options = _options(args)
         time = options.pop("time", None)
         try:
@@ -158,10 +159,10 @@ class EngineSession:
             else:
                 player = make_player(options.pop("player", "random"), **options)
             self.players[key] = player
-        return player.analyze(state, limits)
+        return player.analyze(state, limits) if every_move else player.decide(state, limits)
 
     def _genmove(self, args: list[str]) -> str:
-        analysis = self._think(args)
+        analysis = self._think(args, every_move=False)
         state = self.state
         self.states.append(state.play(analysis.best))
         self.moves.append(analysis.best)

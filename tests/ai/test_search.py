@@ -351,3 +351,15 @@ def test_equal_values_go_to_the_cell_nearest_the_centre(seed: int | None) -> Non
     # lines: without the tie-break the first of them in order (e5) was played.
     game = parse_spec("mnk:m=15:n=15:k=5")
     assert game.move_text(make_player("alphabeta", depth=1, seed=seed).choose(game.initial())) == "h8"
+
+
+def test_decide_is_the_analysis_behind_choose() -> None:
+    # 15x15 at depth 2: choose prunes at the root, analyze values all 221 moves.
+    state = parse_spec("mnk:m=15:n=15:k=5").initial().play_text("h8").play_text("h9")
+    player = make_player("alphabeta", depth=2, seed=1)
+    decided = player.decide(state)
+    assert [info.move for info in decided.moves] == [player.choose(state)]
+    analysis = player.analyze(state)
+    assert len(analysis.moves) == len(state.legal_moves())
+    assert decided.value == analysis.value and decided.depth == analysis.depth == 2
+    assert decided.nodes < analysis.nodes

@@ -261,6 +261,16 @@ def test_computer_plays_every_family(client: TestClient, spec: str) -> None:
     assert data["game"]["ply"] == 1
 
 
+def test_the_computer_searches_as_deep_as_its_level_and_the_hint_values_every_move(client: TestClient) -> None:
+    # An alpha-beta level proves the moves it does not play worse without valuing
+    # them: its move lists only itself, at the depth the arena measured the level.
+    body = {"spec": "mnk:m=15:n=15:k=5", "moves": ["h8", "h9"], "level": "hard", "seed": 1}
+    move = post(client, "/api/computer", body)
+    assert [m["text"] for m in move["analysis"]["moves"]] == [move["move"]]
+    hint = post(client, "/api/analysis", body)
+    assert len(hint["moves"]) == 15 * 15 - 2
+
+
 def test_analysis_is_the_hint(client: TestClient) -> None:
     data = post(client, "/api/analysis", {"spec": "classic", "moves": ["5", "1", "9"], "level": "max"})
     assert data["value"]["kind"] == "draw"

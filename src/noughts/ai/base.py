@@ -208,7 +208,14 @@ class AIPlayer(ABC):
 
     def choose(self, state: State[Any], limits: Limits = Limits()) -> Any:
         """A legal move for the player to move in `state`."""
-        return self.analyze(state, limits).best
+        return self.decide(state, limits).best
+
+    def decide(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+        """The analysis behind the move `choose` plays: the best move first, with its
+        value and line. A search that prunes at the root (alpha-beta) proves the other
+        moves worse without valuing them, so it lists only the best one and spends its
+        budget on depth: as strong as `choose`. Every other player: `analyze`."""
+        return self.analyze(state, limits)
 
     @abstractmethod
     def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:

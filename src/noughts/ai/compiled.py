@@ -297,8 +297,11 @@ class KernelAlphaBetaPlayer(AIPlayer):
     def analyze(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
         return self._run(state, limits, exact=True)
 
-    def choose(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Any:
-        return self._run(state, limits, exact=False).best
+    def decide(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
+        # As alphabeta's: only the best move is valued exactly, the others are bounds.
+        analysis = self._run(state, limits, exact=False)
+        analysis.moves = analysis.moves[:1]
+        return analysis
 
     def _run(self, state: State[Any], limits: Limits, exact: bool) -> Analysis:
         from noughts.kernels import negamax

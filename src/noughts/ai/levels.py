@@ -192,6 +192,12 @@ class ExactOrSearch(AIPlayer):
         self.fallback.reset()
 
     def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+        return self._answer(state, limits, every_move=True)
+
+    def decide(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+        return self._answer(state, limits, every_move=False)
+
+    def _answer(self, state: State[Any], limits: Limits, every_move: bool) -> Analysis:
         started = time.perf_counter()
         require_moves(state)
         budget = self.wait if limits.time is None else min(self.wait, limits.time / 2)
@@ -202,7 +208,8 @@ class ExactOrSearch(AIPlayer):
         if analysis is not None and all(info.value.kind is not Kind.UNKNOWN for info in analysis.moves):
             return analysis
         left = None if limits.time is None else max(limits.time - (time.perf_counter() - started), 0.05)
-        return self.fallback.analyze(state, replace(limits, time=left) if left is not None else limits)
+        limits = replace(limits, time=left) if left is not None else limits
+        return self.fallback.analyze(state, limits) if every_move else self.fallback.decide(state, limits)
 
 
 def _level_factory(level: str) -> Any:
@@ -226,6 +233,9 @@ def _level_factory(level: str) -> Any:
 
         def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
             return self._for(state.game).analyze(state, limits)
+
+        def decide(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+            return self._for(state.game).decide(state, limits)
 
     _LevelPlayer.__name__ = f"Level_{level}"
     return _LevelPlayer

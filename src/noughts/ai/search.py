@@ -317,11 +317,14 @@ class AlphaBetaPlayer(_Negamax):
         self._killers: list[list[Any]] = []
         self._history: dict[Any, int] = {}
 
-    def choose(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Any:
+    def decide(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
         """The best move, found with ordinary alpha-beta at the root: moves that cannot
         beat the best one so far are only proven worse, not valued exactly, which makes
-        this cheaper than `analyze` at the same depth (same best value, same depth)."""
-        return self._run(state, limits, exact_root=False).best
+        this cheaper than `analyze` at the same depth (same best value, same depth).
+        Only the best move is listed: the others' scores are bounds."""
+        analysis = self._run(state, limits, exact_root=False)
+        analysis.moves = analysis.moves[:1]
+        return analysis
 
     def reset(self) -> None:
         self._history.clear()

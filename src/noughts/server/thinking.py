@@ -41,8 +41,11 @@ def think(
     time: float | None,
     seed: int | None,
     mistakes: bool = True,
+    every_move: bool = False,
 ) -> Analysis:
-    """Runs in a worker: the analysis of `level` of the position after `moves`.
+    """Runs in a worker: the analysis of `level` of the position after `moves`: the
+    one behind its move (`AIPlayer.decide`, as strong as the arena measured the level),
+    or with `every_move` the value of every legal move (`AIPlayer.analyze`).
 
     The request was validated by the server already; errors here still surface as the
     core's exceptions, which pickle back to the caller."""
@@ -53,7 +56,8 @@ def think(
         if len(_players) >= _MAX_PLAYERS:
             _players.clear()
         player = _players[key] = level_player(state.game, level, seed, mistakes)
-    return player.analyze(state, Limits(time=time))
+    limits = Limits(time=time)
+    return player.analyze(state, limits) if every_move else player.decide(state, limits)
 
 
 def _warm_up() -> None:
@@ -119,10 +123,12 @@ class ThinkingPool:
         time: float | None,
         seed: int | None,
         mistakes: bool = True,
+        every_move: bool = False,
     ) -> Analysis:
-        """`mistakes=False` for a hint: the level's search without its deliberate slips."""
+        """`mistakes=False` for a hint: the level's search without its deliberate slips;
+        `every_move` values every legal move (`think`)."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool(), think, spec, start, moves, level, time, seed, mistakes)
+        future = loop.run_in_executor(self._pool(), think, spec, start, moves, level, time, seed, mistakes, every_move)
         budget = (time if time is not None else 10.0) + GRACE_SECONDS
         try:
             return await asyncio.wait_for(future, budget)

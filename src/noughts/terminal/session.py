@@ -216,7 +216,11 @@ class Session:
     def _computer_turn(self) -> None:
         assert self.computer is not None  # only seated when playing against the computer
         state = self.state
-        analysis, seconds = think(self.console, self.computer, state, self.limits, "the computer is thinking…")
+        # Valuing every move costs an alpha-beta level depth on big boards: only when
+        # asked to explain its moves.
+        analysis, seconds = think(
+            self.console, self.computer, state, self.limits, "the computer is thinking…", self.config.explain
+        )
         move = analysis.best
         line = Text("the computer (") + player_text(state.turn) + Text(f") plays {state.move_text(move)}")
         self.console.print(line + Text(f"  [{seconds:.2f} s]", style="bright_black"))

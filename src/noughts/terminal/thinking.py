@@ -19,17 +19,18 @@ _POLL = 0.05
 
 
 def think(
-    console: Console, player: AIPlayer, state: State[Any], limits: Limits, message: str
+    console: Console, player: AIPlayer, state: State[Any], limits: Limits, message: str, every_move: bool = True
 ) -> tuple[Analysis, float]:
-    """`player`'s analysis of `state` and the wall-clock seconds it took, with `message`
-    and a spinner on the console meanwhile. KeyboardInterrupt reaches the caller at once;
+    """`player`'s analysis of `state` (of every move, or with `every_move` False only
+    the one behind its move: `AIPlayer.decide`) and the wall-clock seconds it took,
+    with `message` and a spinner on the console meanwhile. KeyboardInterrupt reaches the caller at once;
     the abandoned search then runs on in its daemon thread until the program ends."""
     outcome: list[Analysis] = []
     failure: list[BaseException] = []
 
     def work() -> None:
         try:
-            outcome.append(player.analyze(state, limits))
+            outcome.append(player.analyze(state, limits) if every_move else player.decide(state, limits))
         except BaseException as e:  # handed over to the main thread, which raises it
             failure.append(e)
 

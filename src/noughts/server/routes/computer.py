@@ -17,20 +17,24 @@ router = APIRouter(
 )
 
 
-async def _analyze(request: Request, body: ThinkRequest, mistakes: bool = True) -> tuple[Replayed, AnalysisView]:
+async def _analyze(request: Request, body: ThinkRequest, hint: bool = False) -> tuple[Replayed, AnalysisView]:
     replayed = replay(body.spec, body.start, body.moves)
     if replayed.state.is_over:
         over = IllegalMoveError(f"the game is over ({replayed.state.status}): there is no move to think about")
         raise RequestError("moves", over)
     pool: ThinkingPool = request.app.state.thinking
-    analysis = await pool.analyze(body.spec, body.start, replayed.moves, body.level, body.time, body.seed, mistakes)
+    analysis = await pool.analyze(
+        body.spec, body.start, replayed.moves, body.level, body.time, body.seed, mistakes=not hint, every_move=hint
+    )
     return replayed, analysis_view(analysis, body.level, replayed.state.turn)
 
 
 @router.post("/computer", response_model=ComputerMove)
 async def computer_move(request: Request, body: ThinkRequest) -> ComputerMove:
     """The move `level` plays after `moves` (within `time` seconds or the level's own
-    limit), its analysis, and the game after it."""
+    limit), the analysis behind it, and the game after it. The alpha-beta levels list
+    only the move they play: they prove the others worse without valuing them (the
+    values of every move: /api/analysis)."""
     replayed, analysis = await _analyze(request, body)
     after = replayed.then(analysis.best)
     return ComputerMove(move=analysis.best, analysis=analysis, game=game_view(after))
@@ -40,4 +44,4 @@ async def computer_move(request: Request, body: ThinkRequest) -> ComputerMove:
 async def analysis(request: Request, body: ThinkRequest) -> AnalysisView:
     """Every legal move with its value for the player to move, best first: the hint
     (the level's search without the slips some levels make on purpose)."""
-    return (await _analyze(request, body, mistakes=False))[1]
+    return (await _analyze(request, body, hint=True))[1]
