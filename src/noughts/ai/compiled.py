@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from noughts.kernels.negamax import Tables
+    from noughts.kernels.proof import ProofTree
 
 __all__ = ["DEFAULT_C", "DEFAULT_TIME", "KernelAlphaBetaPlayer", "KernelMCTSPlayer"]
 
@@ -256,8 +257,11 @@ class KernelAlphaBetaPlayer(AIPlayer):
     Options: ``depth``, ``time``, ``nodes`` (default limits; a call's `Limits` win),
     ``seed`` (tie-breaks between equal moves), ``threats`` (qubic: look for a forced
     win by continuous threats before searching, and reject moves after which the
-    opponent has one). `analyze` values every move exactly at the finished depth;
-    `choose` only proves the others worse (cheaper, same best move and depth).
+    opponent has one), ``proof`` (qubic, with ``threats``: where the threat search
+    finds no win, a proof-number search over it looks for one that needs quiet moves
+    too, `noughts.kernels.proof`; its value is a win in at most the plies given).
+    `analyze` values every move exactly at the finished depth; `choose` (and `decide`)
+    only proves the others worse (cheaper, same best move and depth).
     """
 
     name = "kalphabeta"
@@ -268,6 +272,12 @@ class KernelAlphaBetaPlayer(AIPlayer):
     #: opponent no forced win (without it the search used every second and the check
     #: never ran under a time limit).
     REFUTE_SHARE = 0.2
+    #: Share of the time the proof-number search may use (``proof``), after the threat
+    #: search found nothing.
+    PROOF_SHARE = 0.25
+    #: Tree nodes the proof-number search may grow; without a time limit, expansions.
+    PROOF_CAPACITY = 400_000
+    PROOF_EXPANSIONS = 2_000
     #: How many threats deep the threat search goes.
     THREAT_DEPTH = 16
 
@@ -278,6 +288,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
         nodes: int | None = None,
         seed: int | None = None,
         threats: bool = True,
+        proof: bool = False,
     ) -> None:
         self.defaults = Limits(
             time=_number("time", time, False, 1e-9),
@@ -288,8 +299,12 @@ class KernelAlphaBetaPlayer(AIPlayer):
             raise InvalidOptionError(f"seed must be a whole number, not {seed!r}")
         self.seed = seed
         self.threats = flag_option("threats", threats)
+        self.proof = flag_option("proof", proof)
+        if self.proof and not self.threats:
+            raise InvalidOptionError("kalphabeta: option proof needs threats=true")
         self._rng = random.Random(seed)
         self._tables: Tables | None = None
+        self._proof_tree: ProofTree | None = None
 
     def reset(self) -> None:
         self._tables = None
@@ -326,6 +341,14 @@ class KernelAlphaBetaPlayer(AIPlayer):
         if guarded:
             share = 0.0 if limits.time is None else started + limits.time * self.THREAT_SHARE
             threat_move, threat_plies, threat_nodes = _forced_win(root, share, limits.nodes or THREAT_NODES)
+            if threat_move < 0 and self.proof:
+                proof_end = 0.0 if limits.time is None else time.perf_counter() + limits.time * self.PROOF_SHARE
+                if self._proof_tree is None:
+                    from noughts.kernels.proof import ProofTree
+
+                    self._proof_tree = ProofTree(self.PROOF_CAPACITY)
+                threat_move, threat_plies, nodes = _proven_win(self._proof_tree, root, proof_end)
+                threat_nodes += nodes
         order = list(moves)
         if self.seed is not None:
             self._rng.shuffle(order)
@@ -420,6 +443,18 @@ def _forced_win(root: npt.NDArray[np.int64], deadline: float, nodes: int | None)
         int(root[side]), int(root[1 - side]), KernelAlphaBetaPlayer.THREAT_DEPTH, stats, deadline, limit
     )
     return int(move), int(stats[threats.PLIES]), int(stats[threats.NODES])
+
+
+def _proven_win(tree: ProofTree, root: npt.NDArray[np.int64], deadline: float) -> tuple[int, int, int]:
+    """A qubic win for the player to move proven by proof-number search: (move, plies
+    at most, tree nodes), move -1 when none was proven."""
+    from noughts.kernels import proof
+    from noughts.kernels.layout import TURN
+
+    side = int(root[TURN])
+    expansions = 1 << 40 if deadline else KernelAlphaBetaPlayer.PROOF_EXPANSIONS
+    move = tree.prove(int(root[side]), int(root[1 - side]), deadline, expansions)
+    return int(move), int(tree.stats[proof.PLIES]), int(tree.stats[proof.TREE])
 
 
 def _principal_line(state: State[Any], code: int, root: Any, best: Any, depth: int, tables: Tables) -> list[str]:

@@ -5,7 +5,8 @@ nine-board and qubic (4x4x4), written in Python and compiled by numba.
   `encode` from the readable states (`layout` says where everything sits).
 * `tree`: MCTS (UCT, MCTS-Solver, tree reuse) in preallocated arrays.
 * `negamax`: alpha-beta with a transposition table; `evaluate`: its evaluations.
-* `threats`: Qubic's threat-space search for forced wins.
+* `threats`: Qubic's threat-space search for forced wins; `proof`: the proof-number
+  search above it, for wins that need quiet moves between the threats.
 
 Every kernel is checked move for move against the readable engine (tests/kernels).
 The players built on them are `noughts.ai.compiled` (``kmcts``, ``kalphabeta``).
@@ -55,7 +56,10 @@ def warm_up() -> float:
     for spec in ("ultimate", "ultimate:tiebreak=boards", "nine-board", "qubic"):
         state = parse_spec(spec).initial()
         perft(state, 2)
-        for player in (KernelMCTSPlayer(seed=0), KernelAlphaBetaPlayer(seed=0)):
+        players = [KernelMCTSPlayer(seed=0), KernelAlphaBetaPlayer(seed=0)]
+        if spec == "qubic":
+            players.append(KernelAlphaBetaPlayer(seed=0, proof=True))
+        for player in players:
             # Twice, the second time after two moves: kmcts then reuses its tree.
             best = player.choose(state, Limits(nodes=256, depth=2))
             after = state.play(best)

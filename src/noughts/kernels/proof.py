@@ -1,0 +1,189 @@
+"""Qubic proof-number search: is there a forced win for the player to move, also where
+the attacker must make quiet moves between its threats?
+
+Proof-number search (Allis 1994) grows a tree towards the node that is cheapest to
+settle: every node counts how many leaves must still be proven for it to be a win
+(proof number) or disproven (disproof number); from the root it always descends to the
+child with the smallest number that matters (at the attacker's nodes the proof number,
+at the defender's the disproof number) and expands it. A defender's node after a
+threat has one child (the block), so sequences of threats are the cheapest lines and
+are followed first; the threat-space search (`noughts.kernels.threats`) settles each new
+attacker's node in one call where a win by threats alone exists. That is how Qubic was
+solved, with an opening book on top (the search alone does not prove the empty board).
+
+The tree lives in preallocated arrays; a child's index is always larger than its
+parent's, so the distance to the win is computed in one backward pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.kernels.cube import CELLS, popcount
+from noughts.kernels.evaluate import threats
+from noughts.kernels.jit import kernel, now
+from noughts.kernels.layout import Int
+from noughts.kernels.threats import NODES as THREAT_NODES
+from noughts.kernels.threats import PLIES as THREAT_PLIES
+from noughts.kernels.threats import forced_win
+
+__all__ = ["EXPANSIONS", "PLIES", "TREE", "ProofTree", "prove"]
+
+INF: Int = np.int64(1) << np.int64(40)
+# Slots of the `stats` array.
+TREE, EXPANSIONS, PLIES, SEARCHED = range(4)
+#: How many threats deep, and with how many nodes, each new attacker's node is tried
+#: by the threat-space search.
+LEAF_THREATS = 8
+LEAF_NODES = 400
+CLOCK_EVERY = 16
+
+
+@kernel
+def _settle(
+    attacker: int, defender: int, attacker_to_move: bool, leaf: npt.NDArray[np.float64]
+) -> tuple[Int, Int, Int]:
+    """A new node's (proof number, disproof number, plies to the win when proven). The
+    plies count from this node."""
+    if attacker_to_move:
+        if threats(attacker, defender):
+            return 0, INF, 1
+        against = threats(defender, attacker)
+        if popcount(against) >= 2 or (attacker | defender) == -1:
+            return INF, 0, 0
+        if against == 0 and forced_win(attacker, defender, LEAF_THREATS, leaf, 0.0, LEAF_NODES) >= 0:
+            return 0, INF, int(leaf[THREAT_PLIES])
+        return 1, 1, 0
+    if threats(defender, attacker) or (attacker | defender) == -1:
+        return INF, 0, 0
+    made = threats(attacker, defender)
+    if popcount(made) >= 2:
+        return 0, INF, 2
+    if made:
+        return 1, 1, 0
+    return CELLS - popcount(attacker | defender), 1, 0
+
+
+class ProofTree:
+    """The arrays of a proof-number search's tree, allocated once and kept by a player
+    (tens of megabytes): per node its marks (attacker's, defender's), proof and
+    disproof numbers, plies to the win, parent, first child, number of children, the
+    move that led to it and its depth (even: the attacker is to move)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.marks = np.zeros((capacity, 2), dtype=np.int64)
+        self.numbers = np.zeros((capacity, 3), dtype=np.int64)  # pn, dn, plies
+        self.links = np.zeros((capacity, 5), dtype=np.int64)  # parent, first, count, move, depth
+        self.stats = np.zeros(4, dtype=np.float64)
+
+    def prove(self, attacker: int, defender: int, deadline: float, max_expansions: int) -> int:
+        """`prove` on this tree; `stats` holds its figures afterwards."""
+        self.stats[:] = 0
+        return prove(attacker, defender, self.marks, self.numbers, self.links, deadline, max_expansions, self.stats)
+
+
+# Columns of `ProofTree.links`.
+PARENT, FIRST, COUNT, MOVE, DEPTH = range(5)
+
+
+@kernel
+def prove(
+    attacker: int,
+    defender: int,
+    marks: npt.NDArray[np.int64],
+    numbers: npt.NDArray[np.int64],
+    links: npt.NDArray[np.int64],
+    deadline: float,
+    max_expansions: int,
+    stats: npt.NDArray[np.float64],
+) -> int:
+    """A move with which `attacker`, to move, wins by force, or -1 if none was proven
+    before the tree was full, `max_expansions` expansions or the `deadline` (0: none).
+    The tree is left in the arrays (`ProofTree`); `stats`: tree size, expansions,
+    plies to the win (the longest line of the proof: the win comes no later), nodes
+    of the threat searches."""
+    capacity = marks.shape[0]
+    att, dfn = marks[:, 0], marks[:, 1]
+    pn, dn, plies = numbers[:, 0], numbers[:, 1], numbers[:, 2]
+    parent, first, count, move, depth = links[:, 0], links[:, 1], links[:, 2], links[:, 3], links[:, 4]
+    leaf = np.zeros(3, dtype=np.float64)
+    parent[0], first[0], count[0], move[0], depth[0] = -1, -1, 0, -1, 0
+    att[0], dfn[0] = attacker, defender
+    pn[0], dn[0], plies[0] = _settle(attacker, defender, True, leaf)
+    stats[SEARCHED] += leaf[THREAT_NODES]
+    leaf[:] = 0
+    size = 1
+    expansions = 0
+    while pn[0] != 0 and dn[0] != 0 and expansions < max_expansions:
+        if deadline > 0 and expansions % CLOCK_EVERY == 0 and now() >= deadline:
+            break
+        # Down to the most proving node.
+        node = 0
+        while first[node] >= 0:
+            best, pick = INF + 1, -1
+            for child in range(first[node], first[node] + count[node]):
+                number = pn[child] if depth[node] % 2 == 0 else dn[child]
+                if number < best:
+                    best, pick = number, child
+            node = pick
+        # Expand it: the block of a single threat against the mover, else every cell.
+        mover_is_attacker = depth[node] % 2 == 0
+        mine = att[node] if mover_is_attacker else dfn[node]
+        theirs = dfn[node] if mover_is_attacker else att[node]
+        against = threats(theirs, mine)
+        cells = against if against else ~(mine | theirs)
+        n = popcount(cells)
+        if size + n > capacity:
+            break
+        expansions += 1
+        first[node], count[node] = size, n
+        for cell in range(CELLS):
+            if not (cells >> cell) & 1:
+                continue
+            bit = np.int64(1) << np.int64(cell)
+            a = att[node] | bit if mover_is_attacker else att[node]
+            d = dfn[node] if mover_is_attacker else dfn[node] | bit
+            att[size], dfn[size], parent[size], move[size], depth[size] = a, d, node, cell, depth[node] + 1
+            first[size], count[size] = -1, 0
+            pn[size], dn[size], plies[size] = _settle(a, d, not mover_is_attacker, leaf)
+            stats[SEARCHED] += leaf[THREAT_NODES]
+            leaf[:] = 0
+            size += 1
+        # Back up to the root.
+        while node >= 0:
+            lo_pn: Int = INF
+            lo_dn: Int = INF
+            sum_pn: Int = 0
+            sum_dn: Int = 0
+            for child in range(first[node], first[node] + count[node]):
+                lo_pn, lo_dn = min(lo_pn, pn[child]), min(lo_dn, dn[child])
+                sum_pn, sum_dn = min(sum_pn + pn[child], INF), min(sum_dn + dn[child], INF)
+            if depth[node] % 2 == 0:
+                pn[node], dn[node] = lo_pn, sum_dn
+            else:
+                pn[node], dn[node] = sum_pn, lo_dn
+            node = parent[node]
+    stats[TREE], stats[EXPANSIONS] = size, expansions
+    if pn[0] != 0:
+        return -1
+    # Plies to the win, children before parents: the attacker's quickest proven child,
+    # the defender's slowest reply.
+    for node in range(size - 1, -1, -1):
+        if first[node] < 0 or pn[node] != 0:
+            continue
+        attacker_moves = depth[node] % 2 == 0
+        best = INF if attacker_moves else np.int64(0)
+        for child in range(first[node], first[node] + count[node]):
+            if attacker_moves and pn[child] == 0:
+                best = min(best, plies[child] + 1)
+            elif not attacker_moves:
+                best = max(best, plies[child] + 1)
+        plies[node] = best
+    stats[PLIES] = plies[0]
+    if first[0] < 0:
+        return -1  # proven at once: a win by threats, which `forced_win` finds with its move
+    for child in range(first[0], first[0] + count[0]):
+        if pn[child] == 0 and plies[child] + 1 == plies[0]:
+            return int(move[child])
+    return -1
