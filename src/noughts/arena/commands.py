@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -199,6 +201,24 @@ def _run_with_bar(plan: Any, jobs: int, console: Any) -> None:
         tournament.run(plan, jobs, advance)
 
 
+@contextlib.contextmanager
+def _games_counter() -> Iterator[Callable[[Any], None]]:
+    """What `tune` calls after each game: on a terminal a line that counts the games
+    (the generation lines print above it); in a log nothing, the generation lines
+    being the progress there."""
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield lambda result: None
+        return
+    columns = (SpinnerColumn(), TextColumn("{task.completed} games"), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("tune", total=None)
+        yield lambda result: progress.advance(task)
+
+
 def _variants(args: argparse.Namespace) -> list[Any]:
     from noughts.arena.tune import load_weights
     from noughts.registry import parse_spec
@@ -218,29 +238,22 @@ def _tune(args: argparse.Namespace) -> int:
     game = parse_spec(args.game)
     name = args.eval_name.strip().lower()
     state = args.state or Path(f"tune-{game.spec.replace(':', '_')}-{name.replace('@', '_')}.state")
-    done = 0
-
-    def log(result: Any) -> None:
-        nonlocal done
-        done += 1
-        if done % 10 == 0:
-            print(f"  {done} games", file=sys.stderr)
-
     # `kill PID` (a script stopping a long run) keeps the saved generations, as Ctrl-C does.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        result = tune(
-            game.spec,
-            args.eval_name,
-            args.generations,
-            state,
-            args.games,
-            args.depth,
-            args.seed,
-            args.jobs,
-            args.opening_plies,
-            on_game=log,
-        )
+        with _games_counter() as on_game:
+            result = tune(
+                game.spec,
+                args.eval_name,
+                args.generations,
+                state,
+                args.games,
+                args.depth,
+                args.seed,
+                args.jobs,
+                args.opening_plies,
+                on_game=on_game,
+            )
     except KeyboardInterrupt:
         print(f"interrupted: {state} keeps the finished generations; run the same command to resume", file=sys.stderr)
         return 130
