@@ -129,7 +129,7 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
         # and from 60% to 80% against hard (20 games each); on 7x7 it drops few cells
         # and scored 60% against hard (20) where max without it scored 77.5% (40).
         # Below that, fours settle positions inside the search (blocks): on 7x7 it took
-        # max from 72.5% to 87.5% against hard (40 games, fifth session); on 15x15, at
+        # max from 72.5% (40 games) to 83.3% (60, fifth session) against hard; on 15x15, at
         # 1 s a move, the search with it scored 48% (+9 =1 -10) against the same without.
         if game.cells >= 100:
             return "alphabeta:time=3:threats=true:threes=true:near=2"
