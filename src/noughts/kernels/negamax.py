@@ -88,9 +88,9 @@ def _from_table(score: Int, ply: Int) -> Int:
 
 @kernel
 def _qubic_threats(st: npt.NDArray[np.int64], ply: Int) -> tuple[bool, Int, Int]:
-    """Qubic: (True, score) when the threats settle the position (the player to move
-    has one and wins, or faces two and loses), else (False, 0, the cell it must block
-    or -1)."""
+    """Qubic: (True, score, -1) when the threats settle the position (the player to
+    move has one and wins, or faces two and loses), else (False, 0, the cell it must
+    block or -1)."""
     side = st[TURN]
     mine, theirs = st[side], st[1 - side]
     if threats(mine, theirs):
@@ -226,7 +226,7 @@ def _descend(
     child = stack[ply + 1]
     child[:] = stack[ply]
     play(game, child, moves[ply, frames[ply, F_INDEX]])
-    # A node's only move (a forced block) costs no depth.
+    # A node's only move (a forced block in qubic, or the one legal move) costs no depth.
     frames[ply + 1, F_DEPTH] = frames[ply, F_DEPTH] - (1 if frames[ply, F_COUNT] > 1 else 0)
     frames[ply + 1, F_ALPHA] = -frames[ply, F_BETA]
     frames[ply + 1, F_BETA] = -frames[ply, F_ALPHA]
