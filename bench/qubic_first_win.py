@@ -18,22 +18,19 @@ import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from kernel_levels import make  # bench/, this script's folder: a level or a player spec
 from noughts import parse_spec
-from noughts.ai.base import AIPlayer, Kind, Limits, parse_player
-from noughts.ai.levels import LEVELS, level_player, level_spec
+from noughts.ai.base import Kind, Limits
+from noughts.ai.levels import LEVELS, level_spec
 from noughts.core import Player
 
 GAME = parse_spec("qubic")
 
 
-def make(side: str, seed: int) -> AIPlayer:
-    return level_player(GAME, side, seed) if side in LEVELS else parse_player(f"{side}:seed={seed}")
-
-
 def play(job: tuple[str, str, int]) -> tuple[int, int | None, str, int]:
     """One game: (index, the ply of x's first proven win or None, result, plies)."""
     player, opponent, index = job
-    x, o = make(player, index), make(opponent, 10_000 + index)
+    x, o = make(GAME.spec, player, index), make(GAME.spec, opponent, 10_000 + index)
     state = GAME.initial()
     first_win = None
     ply = 0
@@ -66,7 +63,7 @@ def main() -> None:
     player = level_spec(GAME, args.player) if args.player in LEVELS else args.player
     opponent = level_spec(GAME, args.opponent) if args.opponent in LEVELS else args.opponent
     print(f"x: {player}; o: {opponent}")
-    analysis = make(args.player, 0).decide(GAME.initial(), Limits())
+    analysis = make(GAME.spec, args.player, 0).decide(GAME.initial(), Limits())
     print(
         f"empty board: best {analysis.moves[0].text}, {analysis.value.text}"
         f" (depth {analysis.depth}, {analysis.nodes:,} nodes, {analysis.time:.1f} s)"

@@ -51,7 +51,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from noughts.core import Game, InvalidOptionError, NoughtsError, Player, State
-from noughts.games.geometry import bits, line_groups, line_masks
+from noughts.games.geometry import GROUP_MEMO, bits, line_groups, line_masks
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
 from noughts.games.qubic import Qubic, QubicState
@@ -274,17 +274,13 @@ def _open_lines(lines: tuple[int, ...], weights: tuple[float, ...]) -> Callable[
             key = (a, b)
             value = known.get(key)
             if value is None:
-                if len(known) >= _RAY_CACHE:
+                if len(known) >= GROUP_MEMO:
                     known.clear()
                 value = known[key] = over(members, a, b)
             total += value
         return total
 
     return score
-
-
-#: Contents remembered per ray before its cache starts again.
-_RAY_CACHE = 4096
 
 
 def _free_lines(lines: tuple[int, ...]) -> Callable[[int, int], int]:

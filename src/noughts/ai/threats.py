@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from noughts.core import Player
-from noughts.games.geometry import bits, line_groups
+from noughts.games.geometry import GROUP_MEMO, bits, line_groups
 from noughts.games.mnk import Mnk, MnkState
 
 __all__ = [
@@ -226,7 +226,7 @@ def four_cells(game: Mnk) -> Callable[[int, int], tuple[int, int]]:
             key = (a, b)
             found = known.get(key)
             if found is None:
-                if len(known) >= _RAY_CACHE:
+                if len(known) >= GROUP_MEMO:
                     known.clear()
                 found = known[key] = over(members, a, b)
             xs |= found[0]
@@ -234,10 +234,6 @@ def four_cells(game: Mnk) -> Callable[[int, int], tuple[int, int]]:
         return xs, os
 
     return cells
-
-
-#: Contents remembered per ray before its cache starts again.
-_RAY_CACHE = 4096
 
 
 def _fours(lines: tuple[int, ...], k: int, owner: int, other: int) -> list[int]:

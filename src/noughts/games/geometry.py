@@ -75,6 +75,11 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+#: Callers that look a group's part of a score up by its contents (the marks of each
+#: side in the group) remember this many contents per group, then start again.
+GROUP_MEMO = 4096
+
+
 @lru_cache(maxsize=64)
 def line_groups(lines: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The lines grouped by the row, column or diagonal they lie on, as (the cells of
