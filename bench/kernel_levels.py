@@ -54,9 +54,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    from noughts.kernels import warm_up
+    from noughts.ai.compiled import prepare
 
-    warm_up()
+    prepare()
     game = parse_spec(args.game)
     for side in (args.first, args.second):
         print(f"{side}: {level_spec(game, side) if side in LEVELS else side}")

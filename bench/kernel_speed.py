@@ -30,8 +30,7 @@ import pyspiel
 
 from noughts import parse_spec
 from noughts.ai.base import Limits
-from noughts.ai.compiled import KernelMCTSPlayer
-from noughts.kernels import warm_up
+from noughts.ai.compiled import KernelMCTSPlayer, prepare
 from noughts.kernels.games import perft
 from noughts.perft import perft as readable_perft
 from perft_openspiel import spiel_perft  # this folder: OpenSpiel perft counted in our plies
@@ -84,7 +83,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
         cold, warm = first_move(cache), first_move(cache)
     print(f"first kmcts move in a fresh process: cold cache {cold:.1f} s, warm cache {warm:.2f} s")
-    print(f"warm_up() in this process: {warm_up():.2f} s\n")
+    print(f"prepare() in this process: {prepare():.2f} s\n")
 
     ultimate = parse_spec("ultimate").initial()
     leaves, took = timed(perft, ultimate, 7)

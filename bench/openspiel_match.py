@@ -156,9 +156,9 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=None, help="OpenSpiel's budget a move (default: measured)")
     args = parser.parse_args()
 
-    from noughts.kernels import warm_up
+    from noughts.ai.compiled import prepare
 
-    warm_up()
+    prepare()
     game = parse_spec("ultimate")
     spec = level_spec(game, args.level) if args.level in LEVELS else args.level
     print(f"ours: {args.level} = {spec}, {args.time} s per move")
@@ -178,7 +178,7 @@ def main() -> None:
     started = time.perf_counter()
     record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
     # Each worker loads the compiled kernels before its first game, not on its first move.
-    with ProcessPoolExecutor(args.jobs, initializer=warm_up) as pool:
+    with ProcessPoolExecutor(args.jobs, initializer=prepare) as pool:
         for index, result, game_record in pool.map(play_one, jobs):
             searched += game_record["iterations"]
             if record is not None:

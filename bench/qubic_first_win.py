@@ -57,9 +57,9 @@ def main() -> None:
     parser.add_argument("--player", default="max", help="x: a level or a player spec (default: max)")
     args = parser.parse_args()
 
-    from noughts.kernels import warm_up
+    from noughts.ai.compiled import prepare
 
-    warm_up()
+    prepare()
     player = level_spec(GAME, args.player) if args.player in LEVELS else args.player
     opponent = level_spec(GAME, args.opponent) if args.opponent in LEVELS else args.opponent
     print(f"x: {player}; o: {opponent}")

@@ -109,3 +109,27 @@ def test_the_command_refuses_bad_input(args: list[str], message: str) -> None:
     assert out.returncode != 0
     assert message in out.stderr
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves", "depth"),
+    [("ultimate", ["55", "51"], 3), ("nine-board", ["11"], 3), ("qubic", ["111", "444"], 2)],
+)
+def test_the_command_counts_alike_with_kernels_and_readable_rules(spec: str, moves: list[str], depth: int) -> None:
+    # auto picks the kernels for these games; the readable rules are the reference.
+    runs = {
+        engine: _noughts("perft", spec, str(depth), "--moves", *moves, "--divide", "--engine", engine)
+        for engine in ("auto", "kernels", "readable")
+    }
+    assert all(run.returncode == 0 for run in runs.values()), [run.stderr for run in runs.values()]
+    assert runs["auto"].stdout == runs["kernels"].stdout == runs["readable"].stdout
+    state = parse_spec(spec).initial()
+    for move in moves:
+        state = state.play_text(move)
+    assert int(runs["readable"].stdout.splitlines()[-1]) == perft(state, depth)
+
+
+def test_the_kernels_refuse_a_game_they_do_not_play() -> None:
+    out = _noughts("perft", "classic", "2", "--engine", "kernels")
+    assert out.returncode != 0
+    assert "the kernels count ultimate" in out.stderr

@@ -50,7 +50,20 @@ def _parser() -> argparse.ArgumentParser:
     perft.add_argument("--position", help="start from this position text instead of the initial position")
     perft.add_argument("--moves", nargs="+", default=[], metavar="M", help="moves to play first")
     perft.add_argument("--divide", action="store_true", help="also print the count below each first move")
+    perft.add_argument(
+        "--engine",
+        choices=("auto", "kernels", "readable"),
+        default="auto",
+        help="count with the compiled kernels (ultimate, nine-board, qubic 4x4x4) or the readable rules; "
+        "auto: the kernels where the game has them (default)",
+    )
     perft.set_defaults(run=_perft)
+
+    prepare = sub.add_parser("prepare", help="compile the fast engine now (the set-up does it; once per machine)")
+    prepare.add_argument(
+        "--quiet", action="store_true", help="say nothing, and load nothing, when it is compiled already"
+    )
+    prepare.set_defaults(run=_prepare)
 
     engine = sub.add_parser("engine", help="speak the engine protocol on stdin/stdout (see README)")
     engine.set_defaults(run=_engine)
@@ -113,18 +126,39 @@ def _start(args: argparse.Namespace) -> State[Any]:
 
 
 def _perft(args: argparse.Namespace) -> int:
-    from noughts.perft import divide, perft
+    from noughts import perft as readable
+    from noughts.kernels import SUPPORTED, supports
 
     state = _start(args)
     if args.depth < 0:
         raise SystemExit("noughts perft: DEPTH must be 0 or more")
+    use_kernels = args.engine == "kernels" or (args.engine == "auto" and supports(state.game))
+    if use_kernels and not supports(state.game):
+        raise SystemExit(f"noughts perft: the kernels count {SUPPORTED}, not {state.game.spec}")
+    if use_kernels:
+        from noughts.kernels.games import perft
+    else:
+        perft = readable.perft
     if args.divide and args.depth > 0:
-        rows = divide(state, args.depth)
+        rows = readable.divide(state, args.depth, perft)
         for move, count in rows:
             print(f"{move} {count}")
         print(sum(count for _, count in rows))
     else:
         print(perft(state, args.depth))
+    return 0
+
+
+def _prepare(args: argparse.Namespace) -> int:
+    from noughts.ai.compiled import COMPILE_ESTIMATE, is_cached, prepare
+
+    cached = is_cached()
+    if cached and args.quiet:
+        return 0
+    if not cached:
+        print(f"preparing the fast engine, once for this machine: {COMPILE_ESTIMATE}", flush=True)
+    seconds = prepare(lambda line: print(f"  {line}", flush=True))
+    print(f"the fast engine is ready ({seconds:.1f} s)", flush=True)
     return 0
 
 

@@ -6,6 +6,7 @@ published tables (classic 9, 72, 504, ... 127,872; ultimate 81, 720, 6,336, 55,0
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from noughts.core import State
@@ -30,8 +31,10 @@ def perft(state: State[Any], depth: int) -> int:
     return sum(perft(state.play(move), depth - 1) for move in state.legal_moves())
 
 
-def divide(state: State[Any], depth: int) -> list[tuple[str, int]]:
-    """Perft split by first move, as (move text, count) in legal-move order."""
+def divide(state: State[Any], depth: int, count: Callable[[State[Any], int], int] = perft) -> list[tuple[str, int]]:
+    """Perft split by first move, as (move text, count) in legal-move order; `count`
+    is the perft below each move (the compiled one, `noughts.kernels.games.perft`,
+    where a game has kernels)."""
     if depth < 1:
         raise ValueError("divide needs a depth of 1 or more")
-    return [(state.move_text(move), perft(state.play(move), depth - 1)) for move in state.legal_moves()]
+    return [(state.move_text(move), count(state.play(move), depth - 1)) for move in state.legal_moves()]

@@ -57,7 +57,7 @@ def serving(
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment)
     try:
         assert process.stdout is not None
-        line = process.stdout.readline()
+        line = address_line(process)
         match = re.search(r"http://[\d.]+:\d+", line)
         if match is None:
             raise RuntimeError(f"noughts serve did not start: {line}{process.stdout.read()}")
@@ -72,6 +72,19 @@ def serving(
             # tests are about, and none may be left running.
             process.kill()
             process.wait(10)
+
+
+def address_line(process: subprocess.Popen[str]) -> str:
+    """What `noughts serve` printed up to its address (on a machine where the fast
+    engine is not compiled yet, it first says that it compiles it)."""
+    assert process.stdout is not None
+    said = ""
+    while "http://" not in said:
+        line = process.stdout.readline()
+        if not line:
+            break
+        said += line
+    return said
 
 
 class PrivateRedis:

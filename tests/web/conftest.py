@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from online.servers import address_line
 from web.browsing import DESKTOP, Tab
 
 
@@ -26,7 +27,7 @@ def server_url() -> Iterator[str]:
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert process.stdout is not None
-    line = process.stdout.readline()
+    line = address_line(process)
     if "http://" not in line:
         process.kill()
         pytest.fail(f"noughts serve did not start: {line}{process.stdout.read()}")

@@ -15,14 +15,29 @@ with InvalidOptionError naming the ones they play.
 
 numba is imported on first use, not when this module is (it registers the players, and
 every ``noughts`` command imports it).
+
+Getting the kernels ready is set-up, never play: numba compiles a kernel the first time
+it is called with new argument types (half a minute or more for all of them) and keeps
+the machine code in its cache on disk, from which later processes load it (about a
+second). Either way the cost used to fall on a player's first search: a 2-second move
+took 15, and the search inside it had almost no time left. So both players `prepare`
+before they start their clock, ``noughts serve`` and the terminal prepare before the
+first move (saying so when it means compiling), and the set-up (``noughts prepare``,
+which ``make`` runs) fills the cache once for the machine.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import math
 import random
+import sys
+import threading
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -45,7 +60,16 @@ if TYPE_CHECKING:
     from noughts.kernels.negamax import Tables
     from noughts.kernels.proof import ProofTree
 
-__all__ = ["DEFAULT_C", "DEFAULT_TIME", "KernelAlphaBetaPlayer", "KernelMCTSPlayer"]
+__all__ = [
+    "COMPILE_ESTIMATE",
+    "DEFAULT_C",
+    "DEFAULT_TIME",
+    "KernelAlphaBetaPlayer",
+    "KernelMCTSPlayer",
+    "is_cached",
+    "is_ready",
+    "prepare",
+]
 
 #: Seconds spent on a decision when no time, iteration, node or depth budget is given.
 DEFAULT_TIME = 1.0
@@ -129,6 +153,7 @@ class KernelMCTSPlayer(AIPlayer):
         from noughts.kernels.games import encode, game_code
         from noughts.kernels.rng import new_rng
 
+        prepare()  # compiling or loading the kernels is never charged to the budget
         started = time.perf_counter()
         moves = require_moves(state)
         code = game_code(state.game)
@@ -324,6 +349,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
         from noughts.kernels.games import encode, game_code
         from noughts.kernels.layout import QUBIC
 
+        prepare()  # compiling or loading the kernels is never charged to the budget
         started = time.perf_counter()
         moves = require_moves(state)
         code = game_code(state.game)
@@ -480,6 +506,99 @@ def _value(score: int, proven: bool) -> Value:
     if proven and score == 0:
         return Value.draw()
     return Value.estimate(float(score))
+
+
+#: Roughly how long compiling every kernel takes on a two-core machine, for messages.
+COMPILE_ESTIMATE = "about a minute"
+
+#: The games whose code paths the warm-up runs: each compiles its own variants of the
+#: shared kernels (ultimate's tie-break rule is a game number of its own).
+_WARM_UP_SPECS = ("ultimate", "ultimate:tiebreak=boards", "nine-board", "qubic")
+
+_prepare_lock = threading.RLock()
+_ready = False
+_preparing = threading.local()
+
+
+def is_ready() -> bool:
+    """Whether this process has every kernel compiled or loaded already."""
+    return _ready
+
+
+def prepare(progress: Callable[[str], None] | None = None) -> float:
+    """Compile (or load from numba's cache) every kernel in this process, once; the
+    seconds it took (0 when they were ready). Safe from any thread: others wait for the
+    one preparing. `progress` hears a line per step while it compiles (not when the
+    cache only has to be loaded)."""
+    global _ready
+    if _ready or getattr(_preparing, "active", False):
+        # Ready, or called by the warm-up's own players.
+        return 0.0
+    with _prepare_lock:
+        if _ready:
+            return 0.0
+        cached = is_cached()
+        _preparing.active = True
+        try:
+            seconds = _warm_up(None if cached else progress)
+        finally:
+            _preparing.active = False
+        if not cached:
+            with contextlib.suppress(OSError, AttributeError):
+                _cache_marker().touch()
+        _ready = True
+        return seconds
+
+
+def is_cached() -> bool:
+    """Whether numba's cache on disk holds these kernels compiled by this numba and
+    Python, so that preparing them is a load rather than a compilation. Known by a
+    marker `prepare` leaves in the cache folder after compiling, named by a digest of
+    the kernels' sources (editing a kernel makes it stale)."""
+    try:
+        return _cache_marker().exists()
+    except (OSError, AttributeError):
+        return False
+
+
+def _warm_up(progress: Callable[[str], None] | None) -> float:
+    """Runs both players on a small position of every game, with the argument types
+    play uses, so that every kernel is compiled or loaded; the seconds it took."""
+    from noughts.kernels.games import perft
+    from noughts.registry import parse_spec
+
+    started = time.perf_counter()
+    for step, spec in enumerate(_WARM_UP_SPECS, 1):
+        if progress is not None:
+            progress(f"compiling the fast engine: {spec} ({step}/{len(_WARM_UP_SPECS)})")
+        state = parse_spec(spec).initial()
+        perft(state, 2)
+        players: list[AIPlayer] = [KernelMCTSPlayer(seed=0), KernelAlphaBetaPlayer(seed=0)]
+        if spec == "qubic":
+            players.append(KernelAlphaBetaPlayer(seed=0, proof=True))
+        for player in players:
+            # choose, then analyze two plies on: kmcts reuses its tree, and both kinds
+            # of search (the best move only, every move valued) get compiled.
+            best = player.choose(state, Limits(nodes=256, depth=2))
+            after = state.play(best)
+            player.analyze(after.play(after.legal_moves()[0]), Limits(nodes=256, depth=2))
+    return time.perf_counter() - started
+
+
+def _cache_marker() -> Path:
+    import numba
+
+    import noughts.kernels
+    from noughts.kernels import games
+
+    # The folder numba chose for the kernels' cache: beside the sources when they are
+    # writable, else the user's cache, or NUMBA_CACHE_DIR. (`_cache` is numba's own
+    # attribute: without it every start counts as a first one, which costs a message.)
+    folder = Path(cast(Any, games.perft_kernel)._cache.cache_path)
+    digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
+    for source in sorted(Path(noughts.kernels.__file__).parent.glob("*.py")):
+        digest.update(source.read_bytes())
+    return folder / f"noughts-kernels-{digest.hexdigest()[:16]}.ready"
 
 
 register_player("kmcts", KernelMCTSPlayer)

@@ -12,8 +12,8 @@ Every kernel is checked move for move against the readable engine (tests/kernels
 The players built on them are `noughts.ai.compiled` (``kmcts``, ``kalphabeta``).
 
 Compiled code is cached on disk, so only the first run on a machine pays for the
-compilation (tens of seconds); `warm_up` does it ahead of time, for a server to call in
-a background thread at startup. numba checks a cached function against its own source
+compilation (a minute); `noughts.ai.compiled.prepare` does it, or loads the cache, once
+per process and before any clock starts. numba checks a cached function against its own source
 file only, not against the kernels it calls: after editing a kernel, delete the
 ``*.nbi``/``*.nbc`` files of the cache (``__pycache__`` here, or ``NUMBA_CACHE_DIR``).
 
@@ -29,7 +29,7 @@ from noughts.core import Game
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate
 
-__all__ = ["SUPPORTED", "supports", "warm_up"]
+__all__ = ["SUPPORTED", "supports"]
 
 #: The games the kernels play, for messages.
 SUPPORTED = "ultimate and nine-board (without forget mode) and qubic (4x4x4)"
@@ -40,28 +40,3 @@ def supports(game: Game[Any, Any]) -> bool:
     if isinstance(game, Ultimate):
         return not game.forget
     return isinstance(game, Qubic) and game.n == 4 and game.d == 3
-
-
-def warm_up() -> float:
-    """Compile (or load from the cache) every kernel, by running each once on a small
-    position of every game; the seconds it took. Safe to call from any thread."""
-    import time
-
-    from noughts.ai.base import Limits
-    from noughts.ai.compiled import KernelAlphaBetaPlayer, KernelMCTSPlayer
-    from noughts.kernels.games import perft
-    from noughts.registry import parse_spec
-
-    started = time.perf_counter()
-    for spec in ("ultimate", "ultimate:tiebreak=boards", "nine-board", "qubic"):
-        state = parse_spec(spec).initial()
-        perft(state, 2)
-        players = [KernelMCTSPlayer(seed=0), KernelAlphaBetaPlayer(seed=0)]
-        if spec == "qubic":
-            players.append(KernelAlphaBetaPlayer(seed=0, proof=True))
-        for player in players:
-            # Twice, the second time after two moves: kmcts then reuses its tree.
-            best = player.choose(state, Limits(nodes=256, depth=2))
-            after = state.play(best)
-            player.analyze(after.play(after.legal_moves()[0]), Limits(nodes=256, depth=2))
-    return time.perf_counter() - started

@@ -6,6 +6,7 @@ import argparse
 import gc
 import os
 import socket
+import subprocess
 import sys
 
 
@@ -59,6 +60,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
+    _prepare_kernels()
     settings = Settings(database=args.database, ai_workers=args.workers, redis=args.redis, warm_kernels=True)
     app = create_app(settings)
     print(f"noughts: playing at http://{shown}:{port}  (API docs: /docs; Ctrl-C stops)", flush=True)
@@ -68,6 +70,18 @@ def _serve(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, log_level="warning", ws_per_message_deflate=False)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def _prepare_kernels() -> None:
+    """Compiles the computer's fast engine before the address is printed, when numba's
+    cache does not hold it yet (a fresh install): otherwise every thinking worker would
+    compile it at once, and the first players' moves would time out meanwhile. One
+    process of its own does it (the server itself never loads numba); the workers then
+    load the cache in a second or two. Says nothing when the cache is warm."""
+    done = subprocess.run([sys.executable, "-m", "noughts.cli", "prepare", "--quiet"], check=False)
+    if done.returncode != 0:
+        # The readable players still play; the compiled ones will compile on first use.
+        print("noughts serve: could not prepare the fast engine; carrying on without it", file=sys.stderr)
 
 
 def _tune_gc() -> None:

@@ -71,9 +71,9 @@ def _start_worker(server_pid: int, warm_kernels: bool) -> None:
     threading.Thread(target=_exit_with_the_server, args=(server_pid,), daemon=True).start()
     _warm_up()
     if warm_kernels:
-        from noughts.kernels import warm_up
+        from noughts.ai.compiled import prepare
 
-        warm_up()
+        prepare()
 
 
 def _exit_with_the_server(server_pid: int) -> None:

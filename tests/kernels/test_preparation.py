@@ -1,0 +1,132 @@
+"""Preparing the kernels: the warm-up compiles everything play uses, a player's clock
+never pays for compiling, and a server on a fresh machine answers its first moves.
+
+The tests on an empty numba cache compile everything (a minute of one core each), so
+they are in the slow run (``make test-slow``), which CI runs too."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from typing import Any
+
+import pytest
+
+from noughts import parse_spec
+from noughts.ai.compiled import KernelAlphaBetaPlayer, KernelMCTSPlayer, is_cached, is_ready, prepare
+
+
+def _dispatchers() -> dict[str, Any]:
+    """Every compiled kernel, by name."""
+    import numba.core.registry
+
+    from noughts.kernels import boards, cube, evaluate, games, jit, negamax, proof, threats, tree
+
+    found = {}
+    for module in (boards, cube, evaluate, games, jit, negamax, proof, threats, tree):
+        for name, value in vars(module).items():
+            if isinstance(value, numba.core.registry.CPUDispatcher):
+                found[f"{module.__name__}.{name}"] = value
+    return found
+
+
+def test_after_prepare_play_compiles_nothing_more() -> None:
+    # What the warm-up misses would be compiled in the middle of someone's move.
+    prepare()
+    assert is_ready() and is_cached()
+    kernels = _dispatchers()
+    assert len(kernels) > 20
+    before = {name: len(kernel.signatures) for name, kernel in kernels.items()}
+    for spec in ("ultimate", "ultimate:tiebreak=boards", "nine-board", "qubic"):
+        state = parse_spec(spec).initial()
+        for move in ("55", "51", "15") if spec != "qubic" else ("111", "222", "112"):
+            state = state.play_text(move)
+        players = [
+            KernelMCTSPlayer(seed=1, iterations=3000),
+            KernelMCTSPlayer(seed=1, time=0.05, guided=False, contempt=0.25),
+            KernelAlphaBetaPlayer(seed=1, depth=3),
+            KernelAlphaBetaPlayer(seed=1, time=0.05),
+        ]
+        if spec == "qubic":
+            players += [
+                KernelAlphaBetaPlayer(seed=1, time=0.1, proof=True),
+                KernelAlphaBetaPlayer(depth=2, threats=False),
+            ]
+        for player in players:
+            analysis = player.decide(state)
+            player.analyze(state.play(analysis.moves[0].move))
+    after = {name: len(kernel.signatures) for name, kernel in kernels.items()}
+    assert {name: n for name, n in after.items() if n != before[name]} == {}
+
+
+@pytest.fixture
+def empty_numba_cache(tmp_path: Any) -> dict[str, str]:
+    """The environment of a machine where nothing is compiled yet."""
+    return {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PYTHONUNBUFFERED": "1"}
+
+
+FIRST_DECISION = """
+import json
+from noughts import parse_spec
+from noughts.ai import Limits
+from noughts.ai.compiled import KernelMCTSPlayer, is_cached
+cached = is_cached()
+analysis = KernelMCTSPlayer(seed=1).decide(parse_spec("ultimate").initial(), Limits(time=0.5))
+print(json.dumps({"cached": cached, "time": analysis.time, "nodes": analysis.nodes}))
+"""
+
+
+@pytest.mark.slow
+def test_a_first_decision_on_a_cold_cache_keeps_its_budget(empty_numba_cache: dict[str, str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_DECISION], env=empty_numba_cache, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.splitlines()[-1])
+    # The compilation (most of a minute) happened before the clock started: the
+    # search had its half second, and used it.
+    assert report["cached"] is False
+    assert report["time"] < 1.5
+    assert report["nodes"] > 10_000
+
+
+@pytest.mark.slow
+def test_a_fresh_server_answers_its_first_max_move(empty_numba_cache: dict[str, str], tmp_path: Any) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "noughts.cli", "serve", "--port", "0", "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**empty_numba_cache, "NOUGHTS_DATA_DIR": str(tmp_path)},
+    )
+    assert process.stdout is not None
+    try:
+        said = []
+        for line in process.stdout:
+            said.append(line)
+            if "http://" in line:
+                break
+        address = "http://" + said[-1].split("http://", 1)[1].split()[0]
+        # It said what it was doing while it compiled, before it gave its address.
+        assert "preparing the fast engine" in "".join(said[:-1])
+        request = urllib.request.Request(
+            f"{address}/api/computer",
+            data=json.dumps({"spec": "ultimate", "moves": ["55"], "level": "max"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=120) as response:
+            answer = json.loads(response.read())
+        assert response.status == 200
+        assert answer["move"][0] == "5" and len(answer["move"]) == 2
+        assert answer["analysis"]["nodes"] > 1000
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_prepare_is_done_once_per_process() -> None:
+    prepare()
+    assert prepare() == 0.0
