@@ -139,7 +139,8 @@ def test_redis_presence_buries_the_dead_and_comes_back_from_being_buried(sqlite_
 
         assert first._task is not None
         first._task.cancel()  # the first process dies: no more beats, nothing cleaned up
-        await until(lambda: away()["x"] is not None)
+        # The store is written before the change is published: wait for both.
+        await until(lambda: away()["x"] is not None and bool(changed))
         assert away()["o"] is None and [(r.x_left_at is not None, r.o_left_at) for r in changed] == [(True, None)]
 
         # Redis loses everything (restarted without persistence): the second process
