@@ -1,10 +1,11 @@
 # The two commands of the README: `make run` and `make test`. Both set up .venv first.
+# SERVE_ARGS passes options to the server: make run SERVE_ARGS='--port 8080'.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck clean
+.PHONY: run test test-slow check lint typecheck clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is needed (set PYTHON=...)")'
@@ -16,16 +17,30 @@ $(STAMP): pyproject.toml
 		echo 'installing Debian chromium for the browser tests (apt-get, a minute)'; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "note: the browser tests need Chromium: run 'apt-get install -y chromium' as root (they skip without it)"; fi
+	@# The computer's fast engine is compiled now, once, not during someone's first game.
+	$(BIN)/noughts prepare
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/noughts serve
+	$(BIN)/noughts serve $(SERVE_ARGS)
 
+# The suite without the exhaustive checks (README: its time on two cores).
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto -m "not slow"
+
+# The exhaustive and long-running checks; CI runs them after `make test`.
+test-slow: $(STAMP)
+	$(BIN)/pytest -n auto -m slow
+
+# Lint, types and the quick tests: no browser, no server processes, nothing slow.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/pytest -n auto -m "not slow and not integration"
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .

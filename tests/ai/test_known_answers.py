@@ -45,9 +45,16 @@ def cases(spec: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
             winning = _wins_now(state)
             if len(winning) == 1 and len(wins) < 2:
                 wins.append((state.to_text(), game.move_text(winning[0])))
-            elif not winning and len(blocks) < 2:
-                safe = [m for m in state.legal_moves() if not _loses_at_once(state, m)]
-                if len(safe) == 1 and len(state.legal_moves()) > 1:
+            elif not winning and len(blocks) < 2 and len(state.legal_moves()) > 1:
+                # Up to the second safe move only: most positions have many, and trying
+                # every reply to every move took 20 s on 15x15.
+                safe: list[Any] = []
+                for move in state.legal_moves():
+                    if not _loses_at_once(state, move):
+                        safe.append(move)
+                        if len(safe) > 1:
+                            break
+                if len(safe) == 1:
                     blocks.append((state.to_text(), game.move_text(safe[0])))
             state = state.play(rng.choice(state.legal_moves()))
         if len(wins) >= 2 and len(blocks) >= 2:
@@ -79,5 +86,7 @@ def test_takes_the_win_and_makes_the_block(spec: str, name: str) -> None:
     wins, blocks = cases(spec)
     for position, answer in wins + blocks:
         player = _player(spec, name)
-        move = player.choose(game.parse_position(position), Limits(time=5))
+        # A second is plenty for a win in one or a lone block, and caps the levels that
+        # would otherwise deepen for their whole 3 s on every position.
+        move = player.choose(game.parse_position(position), Limits(time=1))
         assert game.move_text(move) == answer, f"{name} in {spec} at {position}"

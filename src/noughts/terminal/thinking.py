@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from rich.console import Console
 
@@ -13,6 +14,8 @@ from noughts.ai.base import AIPlayer, Analysis, Limits
 from noughts.core import State
 
 __all__ = ["think"]
+
+T = TypeVar("T")
 
 #: How often the main thread looks up from waiting; short, so that Ctrl-C is prompt.
 _POLL = 0.05
@@ -23,23 +26,54 @@ def think(
 ) -> tuple[Analysis, float]:
     """`player`'s analysis of `state` (of every move, or with `every_move` False only
     the one behind its move: `AIPlayer.decide`) and the wall-clock seconds it took,
-    with `message` and a spinner on the console meanwhile. KeyboardInterrupt reaches the caller at once;
-    the abandoned search then runs on in its daemon thread until the program ends."""
-    outcome: list[Analysis] = []
+    with `message` and a spinner on the console meanwhile (and, the first time a game
+    of the compiled players comes, a word on preparing them: not counted as thinking).
+    KeyboardInterrupt reaches the caller at once."""
+    _prepare_kernels(console, state)
+    started = time.perf_counter()
+    analysis = _in_worker(
+        console, message, lambda: player.analyze(state, limits) if every_move else player.decide(state, limits)
+    )
+    return analysis, time.perf_counter() - started
+
+
+def _prepare_kernels(console: Console, state: State[Any]) -> None:
+    """Before the first search in a game the compiled players play, their kernels are
+    compiled (once per machine, when the set-up did not) or loaded (a second or two),
+    saying which, so that neither is taken for thinking."""
+    from noughts.kernels import supports
+
+    if not supports(state.game):
+        return
+    from noughts.ai.compiled import COMPILE_ESTIMATE, is_cached, is_ready, prepare
+
+    if is_ready():
+        return
+    if is_cached():
+        _in_worker(console, "loading the fast engine", prepare)
+    else:
+        console.print(f"preparing the fast engine, once for this machine: {COMPILE_ESTIMATE}")
+        _in_worker(console, "compiling the fast engine", prepare)
+
+
+def _in_worker(console: Console, message: str, job: Callable[[], T]) -> T:
+    """`job`'s result, computed on a worker thread with `message` and a spinner on the
+    console meanwhile. KeyboardInterrupt reaches the caller at once; an abandoned job
+    runs on in its daemon thread until the program ends."""
+    outcome: list[T] = []
     failure: list[BaseException] = []
 
     def work() -> None:
         try:
-            outcome.append(player.analyze(state, limits) if every_move else player.decide(state, limits))
+            outcome.append(job())
         except BaseException as e:  # handed over to the main thread, which raises it
             failure.append(e)
 
     worker = threading.Thread(target=work, name="noughts-think", daemon=True)
-    started = time.perf_counter()
     with console.status(message, spinner="dots"):
         worker.start()
         while worker.is_alive():
             worker.join(_POLL)
     if failure:
         raise failure[0]
-    return outcome[0], time.perf_counter() - started
+    return outcome[0]
