@@ -6,6 +6,7 @@ import os
 import signal
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,31 @@ os.environ.setdefault("NOUGHTS_DATA_DIR", tempfile.mkdtemp(prefix="noughts-test-
 # every program exec'd from this process, an ignored signal is not.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+#: Where the tests start servers, browsers, databases or the ``noughts`` command in
+#: other processes (folders, and modules elsewhere): marked `integration`, which
+#: `make check` (the quick round) leaves out and `make test` runs.
+_INTEGRATION = {
+    "web",
+    "online",
+    "arena/test_arena_command.py",
+    "arena/test_external.py",
+    "arena/test_tune.py",
+    "terminal/test_play.py",
+    "terminal/test_review.py",
+    "test_cli.py",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    tests = Path(__file__).parent
+    for item in items:
+        if not item.path.is_relative_to(tests):
+            continue  # the doctests in src
+        where = item.path.relative_to(tests).as_posix()
+        if where in _INTEGRATION or where.split("/", 1)[0] in _INTEGRATION:
+            item.add_marker(pytest.mark.integration)
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from noughts import parse_spec
+from noughts.cli import main
 from noughts.perft import divide, perft
 
 DATA = Path(__file__).parent / "data" / "perft"
@@ -115,21 +116,21 @@ def test_the_command_refuses_bad_input(args: list[str], message: str) -> None:
     ("spec", "moves", "depth"),
     [("ultimate", ["55", "51"], 3), ("nine-board", ["11"], 3), ("qubic", ["111", "444"], 2)],
 )
-def test_the_command_counts_alike_with_kernels_and_readable_rules(spec: str, moves: list[str], depth: int) -> None:
+def test_the_command_counts_alike_with_kernels_and_readable_rules(
+    spec: str, moves: list[str], depth: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     # auto picks the kernels for these games; the readable rules are the reference.
-    runs = {
-        engine: _noughts("perft", spec, str(depth), "--moves", *moves, "--divide", "--engine", engine)
-        for engine in ("auto", "kernels", "readable")
-    }
-    assert all(run.returncode == 0 for run in runs.values()), [run.stderr for run in runs.values()]
-    assert runs["auto"].stdout == runs["kernels"].stdout == runs["readable"].stdout
+    printed = {}
+    for engine in ("auto", "kernels", "readable"):
+        assert main(["perft", spec, str(depth), "--moves", *moves, "--divide", "--engine", engine]) == 0
+        printed[engine] = capsys.readouterr().out
+    assert printed["auto"] == printed["kernels"] == printed["readable"]
     state = parse_spec(spec).initial()
     for move in moves:
         state = state.play_text(move)
-    assert int(runs["readable"].stdout.splitlines()[-1]) == perft(state, depth)
+    assert int(printed["readable"].splitlines()[-1]) == perft(state, depth)
 
 
 def test_the_kernels_refuse_a_game_they_do_not_play() -> None:
-    out = _noughts("perft", "classic", "2", "--engine", "kernels")
-    assert out.returncode != 0
-    assert "the kernels count ultimate" in out.stderr
+    with pytest.raises(SystemExit, match="the kernels count ultimate"):
+        main(["perft", "classic", "2", "--engine", "kernels"])
