@@ -4,6 +4,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Bytecode caching on, whatever the shell says: without it every test process (and
+# every `noughts` command the tests start) compiles the sources and re-does pytest's
+# assertion rewriting, seconds each time.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test test-slow check lint typecheck clean
 

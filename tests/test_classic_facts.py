@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from noughts import Player, parse_spec
 from noughts.games.mnk import MnkState
 
@@ -38,6 +40,7 @@ def test_reachable_positions_and_symmetry_classes() -> None:
     assert len({_canonical(s) for s in seen}) == 765
 
 
+@pytest.mark.slow
 def test_complete_games_by_result() -> None:
     results = {"x-wins": 0, "o-wins": 0, "draw": 0}
 

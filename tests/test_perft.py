@@ -80,6 +80,7 @@ def _noughts(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.integration
 def test_the_command_prints_the_count_alone_on_the_last_line() -> None:
     out = _noughts("perft", "classic", "9")
     assert out.returncode == 0

@@ -143,6 +143,7 @@ def test_finds_a_win_by_threes_and_every_reply_loses() -> None:
     check_tree(state, win.plies)
 
 
+@pytest.mark.slow
 def test_every_win_by_threes_in_random_games_is_real() -> None:
     game = parse_spec("mnk:m=7:n=7:k=4")
     rng = random.Random(3)

@@ -53,6 +53,7 @@ def test_games_openspiel_does_not_have_are_refused() -> None:
         openspiel_player("alphazero", 0, None)
 
 
+@pytest.mark.integration
 def test_in_the_arena_command(tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = ["classic", "max", "--openspiel", "mcts:time=0.05", "--games", "4", "--jobs", "2", "--out", str(out)]

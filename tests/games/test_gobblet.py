@@ -384,8 +384,8 @@ def _differential(game: Gobblet, seed: int, prefer_board_moves: bool) -> str:
     [
         ("matryoshka", False, {"x-wins", "o-wins", "draw"}),
         ("gobblet", False, {"x-wins", "o-wins"}),
-        # Mostly board moves: long games that also end in repetitions.
-        ("gobblet", True, {"x-wins", "o-wins", "draw"}),
+        # Mostly board moves: long games that also end in repetitions (6 s: the slow run).
+        pytest.param("gobblet", True, {"x-wins", "o-wins", "draw"}, marks=pytest.mark.slow),
     ],
 )
 def test_against_the_reference(key: str, prefer_board_moves: bool, endings: set[str]) -> None:

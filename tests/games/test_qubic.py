@@ -426,7 +426,15 @@ def test_diagram_fits_80_columns(spec: str) -> None:
 
 @pytest.mark.parametrize(
     ("spec", "games"),
-    [("qubic", 150), ("qubic:n=3", 60), ("qubic:d=2", 60), ("qubic:n=2", 40), ("qubic:n=3:d=4", 20), ("qubic:n=5", 10)],
+    [
+        ("qubic", 30),
+        pytest.param("qubic", 150, marks=pytest.mark.slow),
+        ("qubic:n=3", 60),
+        ("qubic:d=2", 60),
+        ("qubic:n=2", 40),
+        ("qubic:n=3:d=4", 20),
+        ("qubic:n=5", 10),
+    ],
 )
 def test_matches_reference_on_random_playouts(spec: str, games: int) -> None:
     game = parse_spec(spec)

@@ -74,6 +74,7 @@ def test_forced_blocks_cost_no_depth_in_qubic() -> None:
     assert forced(state, KernelAlphaBetaPlayer(seed=1, threats=False), 7, Limits(depth=3))
 
 
+@pytest.mark.slow
 def test_wins_found_through_forced_blocks_are_real_wins() -> None:
     # Without the threat search, every win a shallow search claims (most of them lie
     # beyond its depth in plies), checked against every defence.
@@ -107,6 +108,7 @@ def forced(state: State[Any], player: KernelAlphaBetaPlayer, plies: int, limits:
     )
 
 
+@pytest.mark.slow
 def test_threat_sequences_found_in_random_qubic_positions_are_real_wins() -> None:
     # Every forced win the threat search claims, checked against every defence.
     player = KernelAlphaBetaPlayer(seed=1)
