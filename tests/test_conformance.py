@@ -130,3 +130,35 @@ def test_wrong_move_values_are_invalid_not_crashes(spec: str) -> None:
     for bad in (-1, 10_000, "5", None, 2.5, True):
         with pytest.raises((InvalidMoveError, IllegalMoveError)):
             state.play(bad)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_won_game_shows_the_winners_line(spec: str) -> None:
+    # Boards draw it (the browser, the terminal): every won game has one, made of the
+    # winner's marks on the cells, k long; ultimate's is of won local boards instead.
+    from noughts.games.gobblet import GobbletState
+    from noughts.games.ultimate import ULTIMATE, UltimateState
+
+    won = 0
+    for seed in range(30):
+        final = playout(spec, seed)[-1][0]
+        line = final.winning_line()
+        if final.outcome is None or final.outcome.winner is None:
+            assert line is None
+            continue
+        won += 1
+        winner = final.outcome.winner
+        if isinstance(final, UltimateState) and final.game.rule == ULTIMATE:
+            boards = final.winning_boards()
+            assert line is None
+            if boards is not None:  # None: won on the tie-break by boards
+                assert len(boards) == 3
+                assert all((outcome := final.board_outcome(b)) and outcome.winner is winner for b in boards)
+            continue
+        assert line is not None and len(line) == getattr(final.game, "k", len(line)) and len(set(line)) == len(line)
+        if isinstance(final, GobbletState):
+            assert all((top := final.top(cell)) and top[0] is winner for cell in line)
+        else:
+            assert all(final.cell(cell) is winner for cell in line)
+        assert list(line) == sorted(line) or list(line) == sorted(line, reverse=True) or "qubic" in spec
+    assert won > 0

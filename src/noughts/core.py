@@ -256,6 +256,12 @@ class State(ABC, Generic[M]):
     def diagram(self) -> str:
         """A plain-text board for people (no colour)."""
 
+    def winning_line(self) -> tuple[int, ...] | None:
+        """The cells (move numbers) of the winner's line, in order along it, for boards
+        that draw it; None unless the game was won by a line on the cells. (Ultimate's
+        line is of local boards: `UltimateState.winning_boards`.)"""
+        return None
+
     # -- hooks --------------------------------------------------------------------
 
     @abstractmethod

@@ -65,6 +65,18 @@ def has_line(marks: int, masks: tuple[int, ...]) -> bool:
     return False
 
 
+def full_line(marks: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The cells of the first of `masks` that `marks` fill, ascending; None if none.
+
+    >>> full_line(0b111000000, line_masks((3, 3), 3))
+    (6, 7, 8)
+    """
+    for mask in masks:
+        if marks & mask == mask:
+            return tuple(bits(mask))
+    return None
+
+
 def bits(mask: int) -> list[int]:
     """The indices of the set bits, ascending."""
     out = []

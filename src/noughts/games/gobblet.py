@@ -49,7 +49,7 @@ from noughts.core import (
     State,
     repetition_outcome,
 )
-from noughts.games.geometry import has_line, line_masks
+from noughts.games.geometry import full_line, has_line, line_masks
 
 __all__ = ["Gobblet", "GobbletMove", "GobbletState", "Place", "Shift"]
 
@@ -320,6 +320,12 @@ class GobbletState(State[GobbletMove]):
         """The figure on top of `cell` (0-8) as (owner, size), None when it is empty."""
         v = self._cell(cell)
         return (_PLAYERS[_TOP_SIDE[v]], _TOP_SIZE[v]) if _TOP_SIZE[v] else None
+
+    def winning_line(self) -> tuple[int, ...] | None:
+        """The cells of the winner's line of top figures; None unless the game was won."""
+        if self.outcome is None or self.outcome.winner is None:
+            return None
+        return full_line(self.x_tops if self.outcome.winner is Player.X else self.o_tops, _LINES)
 
     def to_text(self) -> str:
         rows = []

@@ -27,7 +27,7 @@ from noughts.core import (
     Reason,
     repetition_outcome,
 )
-from noughts.games.geometry import has_line, line_masks, masks_through
+from noughts.games.geometry import full_line, has_line, line_masks, masks_through
 from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
 
 _COORD = re.compile(r"^([a-z])([0-9]{1,2})$")
@@ -189,6 +189,20 @@ class MnkState(MarksState):
         outcome = Outcome(self.turn) if has_line(mine, game.through[move]) else None
         x, o = (mine, self.o) if self.turn is Player.X else (self.x, mine)
         return MnkState._make(game, x, o, self.turn.other, ages, self.history, outcome)
+
+    def winning_line(self) -> tuple[int, ...] | None:
+        """The cells of the winner's line, in order along it; None unless the game was won.
+
+        >>> from noughts import parse_spec
+        >>> state = parse_spec("classic").initial()
+        >>> for move in "1 4 2 5 3".split():
+        ...     state = state.play_text(move)
+        >>> state.winning_line()
+        (0, 1, 2)
+        """
+        if self.outcome is None or self.outcome.winner is None:
+            return None
+        return full_line(self.x if self.outcome.winner is Player.X else self.o, self.game.lines)
 
     # -- text ---------------------------------------------------------------------
 

@@ -49,7 +49,7 @@ from noughts.core import (
     State,
     repetition_outcome,
 )
-from noughts.games.geometry import bits, has_line, line_masks, masks_through
+from noughts.games.geometry import bits, full_line, has_line, line_masks, masks_through
 from noughts.games.marks import parse_marks, parse_turn
 
 __all__ = ["BOARD_NAMES", "NINE_BOARD", "ULTIMATE", "Ultimate", "UltimateState"]
@@ -279,6 +279,26 @@ class UltimateState(State[int]):
         if self.drawn >> board & 1:
             return Outcome(None, Reason.FULL)
         return None
+
+    def winning_line(self) -> tuple[int, ...] | None:
+        """Nine-board: the cells (``board * 9 + cell``) of the winner's line in its local
+        board; None in ultimate (its line is of boards: `winning_boards`) and unless the
+        game was won."""
+        if self.outcome is None or self.outcome.winner is None or self.game.rule != NINE_BOARD:
+            return None
+        marks = self.x if self.outcome.winner is Player.X else self.o
+        for board in range(9):
+            line = full_line(marks >> 9 * board & 511, _LINES)
+            if line is not None:
+                return tuple(9 * board + cell for cell in line)
+        return None
+
+    def winning_boards(self) -> tuple[int, ...] | None:
+        """Ultimate: the local boards (0-8) of the winner's line; None in nine-board and
+        unless the game was won by a line (a tie-break by boards has none)."""
+        if self.outcome is None or self.outcome.winner is None or self.game.rule != ULTIMATE:
+            return None
+        return full_line(self.won_x if self.outcome.winner is Player.X else self.won_o, _LINES)
 
     def cell(self, move: int) -> Player | None:
         """Whose mark is on the cell of `move` (``board * 9 + cell``)."""

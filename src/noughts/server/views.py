@@ -11,7 +11,6 @@ from typing import Any
 
 from noughts.ai.base import Analysis, Kind, Value
 from noughts.core import Player, State
-from noughts.games.geometry import line_masks
 from noughts.games.gobblet import Gobblet, GobbletState, Place, Shift
 from noughts.games.mnk import MnkState
 from noughts.games.qubic import QubicState
@@ -35,15 +34,13 @@ from noughts.server.models import (
 )
 from noughts.server.replay import Replayed
 
-_LINES_3X3 = line_masks((3, 3), 3)
-
 
 def game_view(replayed: Replayed) -> GameView:
     """The position after the moves of `replayed`, with what the page needs around it."""
     state = replayed.state
     game = replayed.game
     last = replayed.move_values[-1] if replayed.move_values else None
-    line, boards = _winning_line(state, last)
+    line, boards = _winning_line(state)
     return GameView(
         spec=game.spec,
         key=game.key,
@@ -68,7 +65,7 @@ def position_view(state: State[Any], before: State[Any] | None, last: Any) -> di
     """The fields of `game_view` for `state`, reached by the move `last` from `before`,
     that a move changes (all but the game, the start, the moves and the ply), JSON-ready:
     online play sends them with each move instead of the whole view."""
-    line, boards = _winning_line(state, last)
+    line, boards = _winning_line(state)
     forget = _forget(state)
     return {
         "position": state.to_text(),
@@ -136,34 +133,11 @@ def _board(state: State[Any]) -> Board:
     raise TypeError(f"no board view for {type(state).__name__}")
 
 
-def _winning_line(state: State[Any], last: Any) -> tuple[list[int], list[int]]:
+def _winning_line(state: State[Any]) -> tuple[list[int], list[int]]:
     """The winner's line as cells of the board (and, in ultimate, as boards)."""
-    if state.outcome is None or state.outcome.winner is None:
-        return [], []
-    winner = state.outcome.winner
-    if isinstance(state, QubicState):
-        return list(state.winning_line() or ()), []
-    if isinstance(state, MnkState):
-        marks = state.x if winner is Player.X else state.o
-        masks = state.game.through[last] if last is not None else state.game.lines
-        return _first_line(marks, masks), []
-    if isinstance(state, UltimateState):
-        if state.game.rule == "ultimate":
-            won = state.won_x if winner is Player.X else state.won_o
-            return [], _first_line(won, _LINES_3X3)
-        marks = state.x if winner is Player.X else state.o
-        board = last // 9 if last is not None else next(b for b in range(9) if _first_line(marks >> 9 * b, _LINES_3X3))
-        return [9 * board + c for c in _first_line(marks >> 9 * board & 511, _LINES_3X3)], []
-    if isinstance(state, GobbletState):
-        return _first_line(state.x_tops if winner is Player.X else state.o_tops, _LINES_3X3), []
-    return [], []
-
-
-def _first_line(marks: int, masks: tuple[int, ...]) -> list[int]:
-    for mask in masks:
-        if marks & mask == mask:
-            return [i for i in range(mask.bit_length()) if mask >> i & 1]
-    return []
+    line = state.winning_line()
+    boards = state.winning_boards() if isinstance(state, UltimateState) else None
+    return list(line or ()), list(boards or ())
 
 
 def _forget(state: State[Any]) -> Forget | None:
