@@ -7,7 +7,9 @@ NO_COLOR or in a log file.
   board, in ultimate) is written in lower case: ``x``;
 * ultimate and nine-board: the boards the player to move may play in are in
   ``[brackets]``; a decided ultimate board is drawn as one big mark;
-* qubic: the layers side by side, the winning line in ``[brackets]``;
+* the winner's line in ``[brackets]`` (underlined in colour), and named under the
+  board; in ultimate, the line of won boards;
+* qubic: the layers side by side;
 * gobblet and matryoshka: the top figure of each cell (``XL`` is x's large), the
   figures it covers below it, and each player's figures in hand.
 
@@ -68,10 +70,11 @@ def player_text(player: Player) -> Text:
     return _t(player.value.upper(), PLAYER_STYLES[player])
 
 
-def render(state: State[Any], last: Any = None, width: int = 80) -> Text:
+def render(state: State[Any], last: Any = None, width: int = 80, result: bool = True) -> Text:
     """The board of `state` and the lines under it (last move, whose turn or the result,
     hands, Forget mode). `last` is the move that led to `state`, if any; `width` is the
-    space available (qubic puts fewer layers side by side in less)."""
+    space available (qubic puts fewer layers side by side in less); without `result` a
+    finished game's result is left to the caller, who announces it in its own words."""
     to_move = "to move"
     if isinstance(state, MnkState):
         lines = _mnk(state, last)
@@ -86,13 +89,29 @@ def render(state: State[Any], last: Any = None, width: int = 80) -> Text:
         lines = [Text(line) for line in state.diagram().splitlines()]
     if last is not None:
         lines.append(Text("last move: ") + player_text(state.turn.other) + Text(f" {state.move_text(last)}"))
+    line = _winning_text(state)
+    if line is not None:
+        lines.append(line)
     if state.outcome is not None:
-        lines.append(_t(f"game over: {state.outcome.describe()}", "bold"))
+        if result:
+            lines.append(_t(f"game over: {state.outcome.describe()}", "bold"))
     else:
         lines.append(player_text(state.turn) + Text(f" {to_move}"))
     for line in lines:
         line.rstrip()
     return Text("\n").join(lines)
+
+
+def _winning_text(state: State[Any]) -> Text | None:
+    """The winner's line in words under the board, where it is also [bracketed]."""
+    if isinstance(state, UltimateState) and state.winning_boards():
+        boards = " ".join(str(b + 1) for b in state.winning_boards() or ())
+        return Text(f"winning line of boards: {boards}")
+    line = state.winning_line()
+    if not line:
+        return None
+    cells = [str(m + 1) if isinstance(state, GobbletState) else state.move_text(m) for m in line]
+    return Text(f"winning line [bracketed]: {' '.join(cells)}")
 
 
 def _cell(
@@ -124,6 +143,7 @@ def _mnk(state: MnkState, last: Any) -> list[Text]:
     if state.ages is not None and state.outcome is None:
         vanishing = {order[0] for order in state.ages if len(order) == game.keep}
     numbered = game.cells <= 9  # the move is the cell's digit, so empty cells show it
+    winning = set(state.winning_line() or ())
     lines = []
     if not numbered:
         lines.append(_t("    " + "".join(f" {chr(ord('a') + c)} " for c in range(game.m)), _GRID))
@@ -132,7 +152,7 @@ def _mnk(state: MnkState, last: Any) -> list[Text]:
         for c in range(game.m):
             i = r * game.m + c
             empty = str(i + 1) if numbered else "·"
-            cells.append(_cell(state.cell(i), empty, last=i == last, vanish=i in vanishing))
+            cells.append(_cell(state.cell(i), empty, last=i == last, vanish=i in vanishing, win=i in winning))
         if numbered:
             lines.append(Text(" ") + _t("│", _GRID).join(cells))
             if r < game.n - 1:
@@ -162,6 +182,8 @@ def _forget_line(ages: tuple[tuple[int, ...], ...], keep: int, move_text: Any, w
 def _ultimate(state: UltimateState, last: Any) -> list[Text]:
     game = state.game
     playable = set(state.playable_boards())
+    winning = set(state.winning_line() or ())
+    won_boards = set(state.winning_boards() or ())
     vanishing: set[int] = set()
     if state.ages is not None and state.outcome is None:
         for per_board in state.ages:
@@ -181,11 +203,21 @@ def _ultimate(state: UltimateState, last: Any) -> list[Text]:
                 if decided is not None:
                     winner = decided.winner
                     body = _t(_BIG[winner][r], PLAYER_STYLES[winner] if winner else _EMPTY)
+                    if winner is not None and b in won_boards:  # the winning line: [brackets], underlined
+                        big = _t(_BIG[winner][r][1:-1], f"{PLAYER_STYLES[winner]} {_WIN}")
+                        body = _t("[", _WIN) + big + _t("]", _WIN)
                 else:
                     cells = [b * 9 + r * 3 + c for c in range(3)]
                     empty_style = _OPEN_EMPTY if b in playable else _EMPTY
                     body = Text("").join(
-                        _cell(state.cell(m), "·", last=m == last, vanish=m in vanishing, empty_style=empty_style)
+                        _cell(
+                            state.cell(m),
+                            "·",
+                            last=m == last,
+                            vanish=m in vanishing,
+                            win=m in winning,
+                            empty_style=empty_style,
+                        )
                         for m in cells
                     )
                 bracket = ("[", "]") if b in playable else (" ", " ")
@@ -248,9 +280,6 @@ def _qubic(state: QubicState, last: Any, width: int) -> list[Text]:
                 line += row + Text(" " * (column - 3 * n))
             line.rstrip()
             lines.append(line)
-    if winning:
-        path = " ".join(game.move_text(m) for m in state.winning_line() or ())
-        lines.append(Text(f"winning line [bracketed]: {path}"))
     return lines
 
 
@@ -265,6 +294,7 @@ def _figure(player: Player, size: int) -> str:
 
 def _gobblet(state: GobbletState, last: Any) -> list[Text]:
     target = last.cell if isinstance(last, Place) else last.dst if isinstance(last, Shift) else None
+    winning = set(state.winning_line() or ())
     lines = []
     for r in range(3):
         tops, below = [], []
@@ -279,6 +309,10 @@ def _gobblet(state: GobbletState, last: Any) -> list[Text]:
             style = PLAYER_STYLES[player]
             if cell == target:
                 label, style = f"({label})", f"{style} {_LAST}"
+            elif cell in winning:
+                label = f"[{label}]"
+            if cell in winning:
+                style += f" {_WIN}"
             text = _t(label, style)
             text.align("center", _FIGURE_CELL)
             tops.append(text)

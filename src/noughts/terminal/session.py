@@ -189,7 +189,9 @@ class Session:
     def _show(self) -> None:
         last = self.moves[-1] if self.moves else None
         self.console.print()
-        self.console.print(render(self.state, last, self.console.width), crop=False, overflow="ignore")
+        # A finished game's result comes once, from _announce, with who won in words.
+        board = render(self.state, last, self.console.width, result=False)
+        self.console.print(board, crop=False, overflow="ignore")
 
     def _announce(self) -> None:
         outcome = self.state.outcome
