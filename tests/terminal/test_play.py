@@ -174,7 +174,7 @@ def test_hint_moves_save_undo_and_help(spawn, tmp_path: Path) -> None:
     child.sendline("undo")
     child.expect_exact("nothing to undo yet")
     child.sendline("hint")
-    child.expect(r"hint: \d \(a draw with best play[;)]")  # every first move of tic-tac-toe draws
+    child.expect(r"hint: \d \(exact: a draw with best play[;)]")  # every first move of tic-tac-toe draws
     child.expect(YOUR_MOVE_X)
     child.sendline("5")
     child.expect(r"the computer \(O\) plays (\d)")
@@ -201,12 +201,23 @@ def test_hint_moves_save_undo_and_help(spawn, tmp_path: Path) -> None:
     assert list(tmp_path.glob("noughts-*")) == []  # everything was taken back
 
 
+def test_a_hint_in_a_solved_game_gives_exact_values_at_every_level(spawn) -> None:
+    # medium, the default, searches with a heuristic; its hint reads the solved table.
+    child = spawn("play", "classic", "--seed", "2")
+    child.expect(YOUR_MOVE_X)
+    child.sendline("hint")
+    child.expect(r"hint: \d \(exact: a draw with best play[;)]")
+    child.expect(r"next best: \d \(draw\), \d \(draw\), \d \(draw\)\r?\n")
+    child.sendline("quit")
+    finish(child)
+
+
 def test_explain_shows_the_value_of_every_move(spawn) -> None:
     child = spawn("play", "classic", "--level", "max", "--explain", "--seed", "1")
     child.expect(YOUR_MOVE_X)
     child.sendline("1")
     child.expect(r"the computer \(O\) plays 5 +\[\d+\.\d\d s\]")  # only the centre holds against a corner
-    child.expect_exact("its view of every move, best first:")
+    child.expect_exact("its view of every move, best first (all exact, with best play):")
     child.expect(r"5 draw +\d loss-in-\d")
     child.sendline("quit")
     finish(child)

@@ -87,7 +87,8 @@ def test_analyze_prints_every_move_with_its_value(tmp_path: Path) -> None:
     out = done.stdout
     assert "best:   3 (win in 1)" in out
     assert "player: level max (perfect)" in out
-    rows = out.split("every move, best first:\n")[1].strip().splitlines()
+    # A solved game: the table's values, said to be exact.
+    rows = out.split("every move, best first (all exact, with best play):\n")[1].strip().splitlines()
     assert rows[0].split() == ["3", "win", "in", "1"]
     assert sorted(row.split()[0] for row in rows) == ["3", "6", "7", "8", "9"]  # the empty cells
 
@@ -95,7 +96,8 @@ def test_analyze_prints_every_move_with_its_value(tmp_path: Path) -> None:
 def test_analyze_with_moves_and_a_time_budget(tmp_path: Path) -> None:
     done = run("analyze", "ultimate", "--moves", "55", "--level", "hard", "--time", "0.3", "--seed", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    rows = done.stdout.split("every move, best first:\n")[1].strip().splitlines()
+    legend = "every move, best first (estimates: above 0 is good for the player to move):\n"
+    rows = done.stdout.split(legend)[1].strip().splitlines()
     assert sorted(row.split()[0] for row in rows) == ["51", "52", "53", "54", "56", "57", "58", "59"]
     assert all("visits=" in row for row in rows)  # hard is MCTS in ultimate
 

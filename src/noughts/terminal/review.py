@@ -15,6 +15,7 @@ from noughts.records import GameRecord
 from noughts.terminal.render import render
 from noughts.terminal.session import Reader
 from noughts.terminal.thinking import think
+from noughts.terminal.values import value_legend
 
 __all__ = ["analysis_text", "replay", "show_analysis"]
 
@@ -88,7 +89,7 @@ def analysis_text(analysis: Analysis, player: str) -> str:
         f"nodes:  {analysis.nodes}",
         f"time:   {analysis.time:.3f} s",
         "",
-        "every move, best first:",
+        f"every move, best first ({value_legend(analysis)}):",
     ]
     width = max(len(m.text) for m in analysis.moves)
     for info in analysis.moves:

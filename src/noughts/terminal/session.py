@@ -20,13 +20,14 @@ from rich.console import Console
 from rich.text import Text
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, Value
-from noughts.ai.levels import level_player
+from noughts.ai.levels import level_player, level_spec
 from noughts.core import Game, NoughtsError, Player, State
 from noughts.records import GameRecord
 from noughts.terminal.aliases import read_move
 from noughts.terminal.guide import help_text
 from noughts.terminal.render import player_text, render
 from noughts.terminal.thinking import think
+from noughts.terminal.values import plies, value_legend
 
 __all__ = ["PlayConfig", "Session", "default_record_path"]
 
@@ -83,15 +84,16 @@ def default_record_path(game: Game[Any, Any], now: datetime.datetime | None = No
 
 
 def _meaning(value: Value) -> str:
-    """A move's value in words, for the person who would make it."""
+    """A move's value in words, for the person who would make it, saying whether it is
+    exact (proven by search or read from a solved table) or an estimate."""
     if value.kind is Kind.WIN:
-        return f"a forced win in {value.plies} plies"
+        return f"exact: a forced win in {plies(value.plies or 0)}"
     if value.kind is Kind.LOSS:
-        return f"every move loses with best play; this one lasts {value.plies} plies"
+        return f"exact: every move loses with best play; this one lasts {plies(value.plies or 0)}"
     if value.kind is Kind.DRAW:
-        return "a draw with best play"
+        return "exact: a draw with best play"
     if value.kind is Kind.SCORE:
-        return f"estimated {value.text}, above 0 is good for you"
+        return f"estimate: {value.text}, above 0 is good for you"
     return "not evaluated"
 
 
@@ -234,7 +236,7 @@ class Session:
         lines = analysis.lines()
         column = max(map(len, lines)) + 3
         per_row = max(1, (self.console.width - 2) // column)
-        self.console.print("its view of every move, best first:")
+        self.console.print(f"its view of every move, best first ({value_legend(analysis)}):")
         for start in range(0, len(lines), per_row):
             row = "".join(line.ljust(column) for line in lines[start : start + per_row])
             self.console.print("  " + row.rstrip(), highlight=False)
@@ -302,9 +304,13 @@ class Session:
     def _hint(self) -> None:
         if self._hinter is None:
             # Deliberate mistakes make poor advice: hints come from the level's search
-            # without them, and from medium at least.
+            # without them, and from medium at least; where the game is solved, from the
+            # table, whose values are exact (a heuristic score there would only mislead).
+            game = self.config.game
             level = "medium" if self.config.level == "easy" else self.config.level
-            self._hinter = level_player(self.config.game, level, self.config.seed, mistakes=False)
+            if level_spec(game, "max") == "perfect":
+                level = "max"
+            self._hinter = level_player(game, level, self.config.seed, mistakes=False)
         analysis, _ = think(self.console, self._hinter, self.state, self.limits, "looking for a hint…")
         best = analysis.moves[0]
         why = _meaning(best.value) + (f"; {best.note}" if best.note else "")
@@ -314,6 +320,8 @@ class Session:
         others = [f"{m.text} ({m.value.text})" for m in analysis.moves[1:4]]
         if others:
             text += f"; next best: {', '.join(others)}"
+            if any(not m.value.exact for m in analysis.moves[1:4]):
+                text += " (numbers are estimates)"
         self.console.print(text, highlight=False)
 
     def _list_moves(self) -> None:
