@@ -44,6 +44,19 @@ def test_options_and_start_position_are_kept() -> None:
     assert GameRecord.from_json(record.to_json()) == record
 
 
+def test_a_game_in_progress_is_unterminated_not_normal() -> None:
+    # PGN's word for a game that has not ended: saved mid-game, it must not claim an end.
+    record = GameRecord(parse_spec("classic"), ["5", "1"])
+    assert (record.result, record.termination) == ("ongoing", "unterminated")
+    text = record.to_text()
+    assert '[Result "ongoing"]' in text and '[Termination "unterminated"]' in text
+    assert GameRecord.from_text(text) == record
+    assert GameRecord.from_json(record.to_json()).termination == "unterminated"
+    finished = text.replace('"ongoing"', '"x-wins"').replace(" ongoing", " x-wins")
+    with pytest.raises(RecordError, match="says x-wins but its termination says the game goes on"):
+        GameRecord.parse(finished)
+
+
 def test_resignation_needs_no_finished_board() -> None:
     record = GameRecord(parse_spec("classic"), ["5"], result="x-wins", termination="resignation")
     assert GameRecord.from_text(record.to_text()) == record

@@ -31,8 +31,9 @@ from noughts.registry import option_text, parse_spec, spec_options
 __all__ = ["RESULTS", "TERMINATIONS", "GameRecord", "RecordError"]
 
 RESULTS = ("ongoing", "x-wins", "o-wins", "draw")
-#: How a game ended: on the board, or by a decision of the players or the clock.
-TERMINATIONS = ("normal", "resignation", "time", "agreement", "abandoned")
+#: How a game ended: on the board, or by a decision of the players or the clock; or, as
+#: in PGN, that it has not ended yet (a game saved or shown while it goes on).
+TERMINATIONS = ("normal", "resignation", "time", "agreement", "abandoned", "unterminated")
 _HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 
 
@@ -51,6 +52,11 @@ class GameRecord:
     termination: str = "normal"
     #: Position text to start from; None for the game's initial position.
     start: str | None = None
+
+    def __post_init__(self) -> None:
+        # A game still going on has not ended normally: "normal" is only the default.
+        if self.result == "ongoing" and self.termination == "normal":
+            self.termination = "unterminated"
 
     # -- building ---------------------------------------------------------------
 
@@ -84,10 +90,11 @@ class GameRecord:
             except NoughtsError as e:
                 raise RecordError(f"move {ply} ({text}): {e}") from None
             states.append(state)
-        if state.is_over:
-            if self.result != state.status:
-                raise RecordError(f"the record says {self.result} but the moves end in {state.status}")
-        elif self.result != "ongoing" and self.termination == "normal":
+        if state.is_over and self.result != state.status:
+            raise RecordError(f"the record says {self.result} but the moves end in {state.status}")
+        if self.termination == "unterminated" and self.result != "ongoing":
+            raise RecordError(f"the record says {self.result} but its termination says the game goes on")
+        if not state.is_over and self.result != "ongoing" and self.termination == "normal":
             raise RecordError(
                 f"the record says {self.result} but the game is not over on the board; "
                 "give a termination (resignation, time, agreement, abandoned)"

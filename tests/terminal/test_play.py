@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 import re
+import signal
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from noughts.records import GameRecord
 
@@ -143,6 +145,32 @@ def test_ctrl_c_at_the_prompt_saves_a_readable_record(spawn, tmp_path: Path) -> 
     finish(child, 130)
 
 
+def test_quitting_before_any_move_says_there_is_nothing_to_save(spawn, tmp_path: Path) -> None:
+    child = spawn("play", "classic")
+    child.expect(YOUR_MOVE_X)
+    child.sendline("quit")
+    child.expect_exact("quit: no moves were played, so there is no record to save")
+    finish(child)
+    assert list(tmp_path.glob("noughts-*")) == []
+
+
+@pytest.mark.parametrize(("name", "why"), [("SIGTERM", "terminated"), ("SIGHUP", "hung up")])
+def test_a_stop_signal_saves_the_record(spawn, tmp_path: Path, name: str, why: str) -> None:
+    signum = getattr(signal, name)
+    child = spawn("play", "nine-board", "--vs", "human")
+    child.expect_exact("player 1 (X): ")
+    child.sendline("55")
+    child.expect_exact("player 2 (O): ")
+    child.kill(signum)
+    child.expect(why + r": the game so far is " + SAVED)
+    record = record_at(child, tmp_path)
+    assert record.moves == ["55"]
+    assert (record.result, record.termination) == ("ongoing", "abandoned")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 128 + signum
+
+
 def test_ctrl_c_while_the_computer_thinks(spawn, tmp_path: Path) -> None:
     child = spawn("play", "ultimate", "--level", "max", "--seed", "1", "--record", "ult.txt")
     child.expect(YOUR_MOVE_X)
@@ -186,6 +214,7 @@ def test_hint_moves_save_undo_and_help(spawn, tmp_path: Path) -> None:
     child.expect_exact("saved to mid.json")
     saved = GameRecord.parse((tmp_path / "mid.json").read_text(encoding="utf-8"))
     assert saved.moves == ["5", reply]
+    assert (saved.result, saved.termination) == ("ongoing", "unterminated")  # saved mid-game
     child.sendline("undo")
     child.expect_exact(f"took back 5 {reply}")
     child.expect(YOUR_MOVE_X)

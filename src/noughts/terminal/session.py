@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import enum
 import re
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +84,35 @@ def default_record_path(game: Game[Any, Any], now: datetime.datetime | None = No
     return path
 
 
+class Stopped(Exception):  # noqa: N818 (a stop, not an error)
+    """SIGTERM or SIGHUP (the terminal closed) reached the game: it saves what was
+    played, as Ctrl-C does, and ends with the signal's conventional status."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.why = "hung up" if signum == getattr(signal, "SIGHUP", None) else "terminated"
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+def _catch_stop_signals() -> dict[int, Any]:
+    """Turns SIGTERM and SIGHUP into `Stopped` in the main thread; the handlers they
+    replace, to put back. (Elsewhere than the main thread signals cannot be caught.)"""
+    previous: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is None:  # SIGHUP is not on Windows
+            continue
+        try:
+            previous[signum] = signal.signal(signum, _raise_stopped)
+        except ValueError:
+            break
+    return previous
+
+
 def _meaning(value: Value) -> str:
     """A move's value in words, for the person who would make it, saying whether it is
     exact (proven by search or read from a solved table) or an estimate."""
@@ -130,6 +160,7 @@ class Session:
 
     def run(self) -> int:
         side = self.config.side
+        previous = _catch_stop_signals()
         try:
             while True:
                 if not self._play(side) or not self._again():
@@ -141,6 +172,12 @@ class Session:
         except EOFError:
             self._save_unfinished("end of input")
             return 0
+        except Stopped as stop:
+            self._save_unfinished(stop.why)
+            return 128 + stop.signum
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
     def _seats(self, side: Player) -> dict[Player, Seat]:
         if self.config.two_humans:
@@ -371,8 +408,10 @@ class Session:
     def _save_unfinished(self, why: str) -> None:
         """Called when the game ends before its result: keep what was played."""
         self.console.print()
-        if not self.unsaved or not self.moves:
-            if why == "interrupted":
-                self.console.print(why)
+        if not self.moves:
+            self.console.print(f"{why}: no moves were played, so there is no record to save")
+            return
+        if not self.unsaved:  # a finished game, its record written already
+            self.console.print(why)
             return
         self._save(self._record("ongoing", "abandoned"), f"{why}: the game so far is saved to")
