@@ -391,3 +391,11 @@ def _differential(game: Gobblet, seed: int, prefer_board_moves: bool) -> str:
 def test_against_the_reference(key: str, prefer_board_moves: bool, endings: set[str]) -> None:
     results = [_differential(GAMES[key], seed, prefer_board_moves) for seed in range(300)]
     assert set(results) == endings
+
+
+def test_a_text_that_is_no_move_gets_the_forms_of_its_game() -> None:
+    with pytest.raises(InvalidMoveError, match=r"place a figure like L5 \(.*\) or move one of yours like 3-5$"):
+        GOBBLET.parse_move("Z9")
+    # Matryoshka is placement only: no board moves offered.
+    with pytest.raises(InvalidMoveError, match=r"place a figure like L5 \(size S, M or L, then cell 1-9\)$"):
+        parse_spec("matryoshka").parse_move("Z9")

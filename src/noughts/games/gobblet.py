@@ -62,7 +62,8 @@ _LINES = line_masks((3, 3), 3)
 
 _PLACE = re.compile(r"^(?:([sml])([1-9])|([1-9])([sml]))$")
 _SHIFT = re.compile(r"^([1-9])\s*(?:-|>|\s)\s*([1-9])$")
-_FORMS = "place a figure like L5 (size S, M or L, then cell 1-9) or move one of yours like 3-5"
+_PLACE_FORM = "place a figure like L5 (size S, M or L, then cell 1-9)"
+_SHIFT_FORM = "move one of yours like 3-5"
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +147,9 @@ class Gobblet(Game["GobbletState", GobbletMove]):
             # "3-3" is well formed; playing it says why it is illegal.
             src, dst = int(shift[1]) - 1, int(shift[2]) - 1
             return _SHIFTS.get((src, dst)) or Shift(src, dst)
-        raise InvalidMoveError(f"{text.strip()!r} is not a move: {_FORMS}")
+        # Matryoshka has no board moves: its message offers none.
+        forms = f"{_PLACE_FORM} or {_SHIFT_FORM}" if self.moves else _PLACE_FORM
+        raise InvalidMoveError(f"{text.strip()!r} is not a move: {forms}")
 
     def parse_position(self, text: str) -> GobbletState:
         parts = text.split()
