@@ -99,3 +99,31 @@ def test_usage_errors_do_not_crash(args: list[str]) -> None:
     assert out.returncode == 2
     assert "usage:" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("buffered", [True, False])
+def test_a_reader_that_leaves_early_gets_no_complaint(buffered: bool) -> None:
+    # `noughts ... | head -1`: the reader is gone before the output is written.
+    read, write = os.pipe()
+    os.close(read)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED" or not buffered}
+    done = subprocess.run(
+        [sys.executable, "-m", "noughts.cli", "perft", "mnk:m=19:n=19:k=5", "1", "--divide"],
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+    os.close(write)
+    assert done.stderr == ""
+    assert done.returncode == 1
+
+
+def test_games_lists_only_the_options_each_game_takes() -> None:
+    listed = {line.split()[0]: line for line in noughts("games").stdout.splitlines()}
+    assert "tiebreak" in listed["ultimate"]
+    assert "tiebreak" not in listed["nine-board"]  # nine-board ends at its first line
+    refused = noughts("show", "nine-board:tiebreak=boards")
+    assert refused.returncode == 2 and "nine-board has no option 'tiebreak'" in refused.stderr

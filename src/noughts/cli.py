@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,10 +25,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         result: int = args.run(args)
+        sys.stdout.flush()  # here, where a reader that left is caught, not at exit
         return result
     except NoughtsError as e:
         print(f"noughts: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader left (`noughts ... | head`): nothing to say. As Python's docs advise,
+        # stdout goes to devnull so that the flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as e:  # a record file that is missing or unreadable
         print(f"noughts: {e.strerror or e}: {e.filename}" if e.filename else f"noughts: {e}", file=sys.stderr)
         return 2

@@ -57,7 +57,13 @@ GAMES: dict[str, Entry] = {
     for e in [
         Entry("classic", Mnk, "tic-tac-toe: 3x3, three in a row", {"m": 3, "n": 3, "k": 3}),
         Entry("mnk", Mnk, "the m,n,k-game: m columns, n rows, k in a row", always=("m", "n", "k")),
-        Entry("nine-board", Ultimate, "nine boards, a line in any one of them wins", {"rule": "nine-board"}),
+        # The tie-break by won boards is ultimate's: nine-board ends at its first line.
+        Entry(
+            "nine-board",
+            Ultimate,
+            "nine boards, a line in any one of them wins",
+            {"rule": "nine-board", "tiebreak": "none"},
+        ),
         Entry("ultimate", Ultimate, "Ultimate tic-tac-toe: win three local boards in a line", {"rule": "ultimate"}),
         Entry("qubic", Qubic, "4x4x4 tic-tac-toe (n, d parameters)"),
         Entry("matryoshka", Gobblet, "nesting figures, placement only", {"moves": False}),
