@@ -91,8 +91,7 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
         if compiled:
             # Qubic: 0.5 s found the same first-player wins as max's 3 s and scored 40%
             # against it over 48 games. Depth 5 without the threat search does not
-            # depend on the machine's load; since forced blocks cost no depth (fifth
-            # session) it loses to max 82.5% (+32 =2 -6) and beats medium 92.5% (40
+            # depend on the machine's load; since forced blocks cost no depth it loses to max 82.5% (+32 =2 -6) and beats medium 92.5% (40
             # games each from 3 random plies, bench/kernel_levels.py).
             return "kalphabeta:depth=5:threats=false"
         if key in ("ultimate", "nine-board"):
@@ -122,7 +121,7 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
         return "kalphabeta:time=3"
     if key == "ultimate":
         # Forget mode (no kernels): against hard (mcts:time=1), 20 games from the same
-        # openings (fifth session), alpha-beta at 3 s scored 87.5% (+17 =1 -2) where
+        # openings, alpha-beta at 3 s scored 87.5% (+17 =1 -2) where
         # mcts:time=3 scored 70% (+12 =4 -4).
         return "alphabeta:time=3"
     if key == "nine-board":
@@ -134,7 +133,7 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
         # and from 60% to 80% against hard (20 games each); on 7x7 it drops few cells
         # and scored 60% against hard (20) where max without it scored 77.5% (40).
         # Below that, fours settle positions inside the search (blocks): on 7x7 it took
-        # max from 72.5% (40 games) to 83.3% (60, fifth session) against hard; on 15x15, at
+        # max from 72.5% (40 games) to 83.3% (60) against hard; on 15x15, at
         # 1 s a move, the search with it scored 48% (+9 =1 -10) against the same without.
         if game.cells >= 100:
             return "alphabeta:time=3:threats=true:threes=true:near=2"
