@@ -9,7 +9,7 @@ import pytest
 
 from noughts import parse_position, parse_spec
 from noughts.ai import Limits, make_player
-from noughts.ai.levels import LEVELS, FalliblePlayer, level_player, level_spec
+from noughts.ai.levels import LEVELS, FalliblePlayer, level_player, level_row, level_spec
 from noughts.core import InvalidOptionError, Player, State
 
 from support import SPECS
@@ -195,3 +195,25 @@ def test_max_plays_a_forced_win_beyond_the_horizon() -> None:
     analysis = level_player(state.game, "max", seed=1).analyze(state, Limits(time=0.5))
     assert analysis.moves[0].text == "e2"
     assert analysis.value.text == "win in 7"
+
+
+def test_the_level_table_in_the_docs_is_the_one_in_the_code() -> None:
+    # docs/strength.md shows LEVEL_TABLE row for row: neither may drift from the other.
+    from pathlib import Path
+
+    from noughts.ai.levels import GAME_KINDS, LEVEL_TABLE
+
+    docs = (Path(__file__).parents[2] / "docs" / "strength.md").read_text(encoding="utf-8")
+    section = docs.split("## The levels, as data", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| level |")]
+    shown = [tuple(cell.strip().strip("`") for cell in row.strip("|").split(" | ")) for row in rows]
+    assert shown == [(r.level, r.kind, r.spec, r.evidence, r.command) for r in LEVEL_TABLE]
+    # Every kind named is one the code knows, and every level ends in a row for every game.
+    assert {row.kind for row in LEVEL_TABLE} <= set(GAME_KINDS)
+    assert {row.level for row in LEVEL_TABLE if row.kind == "every game"} == set(LEVELS)
+    # Every row is reached by some game: none is shadowed by the rows above it.
+    from support import SPECS
+
+    games = [parse_spec(spec) for spec in [*SPECS, "mnk:m=7:n=7:k=4", "mnk:m=7:n=7:k=4:forget=true:keep=6"]]
+    reached = {(level, level_row(game, level).kind) for game in games for level in LEVELS}
+    assert {(row.level, row.kind) for row in LEVEL_TABLE} - reached == set()

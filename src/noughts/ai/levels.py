@@ -3,10 +3,13 @@
 Each level is a player spec (the same text the arena and the engine take) plus, for
 ``easy``, a seeded rate of deliberate mistakes. ``max`` is exact play wherever a
 perfect player exists and the strongest search elsewhere. `level_player` builds one;
-`level_spec` says what a level is for a game, for the record.
+`level_spec` says what a level is for a game, for the record, and `level_row` why.
 
-The mapping is measured, not guessed: ``noughts arena GAME easy medium hard max`` plays
-each level against the others and docs/strength.md keeps the tables. Where the first
+The mapping is data, `LEVEL_TABLE`: per level and kind of game the player spec, the
+measured figure that justifies it and the command that measures it again
+(``noughts arena GAME easy medium hard max`` plays the levels against each other,
+bench/kernel_levels.py two levels of the compiled games); docs/strength.md shows the
+same table. Where the first
 player wins by force and the upper levels all convert that win (gobblet, nine-board,
 qubic), one random opening ply leaves two levels to split their games by colour, so
 there they are compared from three random plies (``--opening-plies 3``).
@@ -17,7 +20,8 @@ from __future__ import annotations
 import concurrent.futures
 import random
 import time
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, parse_player, register_player, require_moves
@@ -25,7 +29,17 @@ from noughts.core import Game, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk
 
-__all__ = ["LEVELS", "ExactOrSearch", "FalliblePlayer", "level_player", "level_spec"]
+__all__ = [
+    "GAME_KINDS",
+    "LEVELS",
+    "LEVEL_TABLE",
+    "ExactOrSearch",
+    "FalliblePlayer",
+    "LevelRow",
+    "level_player",
+    "level_row",
+    "level_spec",
+]
 
 LEVELS = ("easy", "medium", "hard", "max")
 
@@ -44,101 +58,228 @@ def _exact_available(game: Game[Any, Any]) -> bool:
     return isinstance(game, Gobblet) and not game.moves
 
 
-def _five_board(game: Game[Any, Any]) -> bool:
-    return isinstance(game, Mnk) and game.cells > 16 and not game.forget and game.k >= 5
+def _compiled(game: Game[Any, Any]) -> bool:
+    from noughts.kernels import supports  # imports no numba
+
+    return supports(game)
+
+
+def _big(game: Game[Any, Any]) -> bool:
+    return isinstance(game, Mnk) and game.cells > 16
+
+
+def _big_plain(game: Game[Any, Any], k_min: int = 0, k_below: int = 99, cells_min: int = 0) -> bool:
+    """An m,n,k board of more than 16 cells without Forget mode, k and cells in range."""
+    return (
+        isinstance(game, Mnk)
+        and game.cells > 16
+        and not game.forget
+        and k_min <= game.k < k_below
+        and game.cells >= cells_min
+    )
+
+
+#: The kinds of game the table below tells apart, by the name its rows (and
+#: docs/strength.md) use. A row applies to a game of its kind; the first row of a level
+#: that applies wins, so a broad kind comes after the narrow ones it contains.
+GAME_KINDS: dict[str, Callable[[Game[Any, Any]], bool]] = {
+    "every game": lambda game: True,
+    "solved": _exact_available,
+    "mnk over 16 cells": _big,
+    "mnk up to 16 cells, Forget mode": lambda game: isinstance(game, Mnk) and game.forget and not _big(game),
+    "gobblet": lambda game: game.key == "gobblet",
+    "nine-board": lambda game: _compiled(game) and game.key == "nine-board",
+    "ultimate": lambda game: _compiled(game) and game.key == "ultimate",
+    "qubic 4x4x4": lambda game: _compiled(game) and game.key == "qubic",
+    "ultimate, Forget mode": lambda game: game.key == "ultimate",
+    "nine-board, Forget mode": lambda game: game.key == "nine-board",
+    "mnk over 16 cells, k < 5": lambda game: _big_plain(game, k_below=5),
+    "mnk over 16 cells, k >= 5": lambda game: _big_plain(game, k_min=5),
+    "mnk over 16 cells, Forget mode": _big,
+    "mnk from 100 cells": lambda game: _big_plain(game, cells_min=100),
+    "mnk over 16 cells, below 100": _big_plain,
+}
+
+
+@dataclass(frozen=True)
+class LevelRow:
+    """One line of the level table: in games of `kind`, `level` is the player `spec`,
+    because of the measured `evidence` (what beat what, by how much, over how many
+    games; its date) that `command` reproduces."""
+
+    level: str
+    kind: str
+    spec: str
+    evidence: str = ""
+    command: str = ""
+
+
+_ARENA = ".venv/bin/noughts arena"
+_PAIRS = ".venv/bin/python bench/kernel_levels.py"
+
+#: Every level of every game: the first row of a level whose kind fits the game.
+#: docs/strength.md shows this table (tests/ai/test_levels.py keeps the two equal).
+LEVEL_TABLE: tuple[LevelRow, ...] = (
+    LevelRow("easy", "every game", "alphabeta:depth=1", "one ply, and 35% of its moves a random other one"),
+    LevelRow(
+        "medium",
+        "mnk over 16 cells",
+        "alphabeta:depth=1:guard=true",
+        "easy < medium 90% (7x7, 20 games) and 95% (15x15, 20); depth 2 beat a depth-3 hard only 67.5% on 7x7 "
+        "(40), and valuing every move at depth 2 takes 50,000 evaluations on 15x15 (2026-11-22)",
+        f"{_ARENA} mnk:m=7:n=7:k=4 easy medium hard --games 20 --seed 1 --jobs 1",
+    ),
+    LevelRow("medium", "every game", "alphabeta:depth=2", "easy < medium 64-100% in every game (2026-11-22)"),
+    LevelRow(
+        "hard",
+        "mnk up to 16 cells, Forget mode",
+        "alphabeta:depth=4",
+        "medium < hard 80% (classic:forget, 40 games); 0.5 s found the same forced wins (2026-11-22)",
+        f"{_ARENA} classic:forget medium hard --games 40 --seed 1 --jobs 1",
+    ),
+    LevelRow(
+        "hard",
+        "gobblet",
+        "alphabeta:depth=4",
+        "medium < hard 70%, +27 =2 -11 (40 games), hard < max 72.5% (20), from 3 random plies; depth 3 beat "
+        "medium only 56-65% (2026-11-22)",
+        f"{_ARENA} gobblet medium alphabeta:depth=4 --games 40 --seed 2 --opening-plies 3 --jobs 1",
+    ),
+    LevelRow(
+        "hard",
+        "nine-board",
+        "kmcts:iterations=7000",
+        "x wins nearly every game, so hard must miss it now and then: max beats it 85.0%, +34 -6, and it beats "
+        "medium 100% (40 games each, 3 random plies; at 0.25 s max beat it only 60-81%) (2026-11-22)",
+        f"{_PAIRS} nine-board max hard --games 40 --opening-plies 3 --jobs 1 --seed 1",
+    ),
+    LevelRow(
+        "hard",
+        "ultimate",
+        "kmcts:iterations=20000",
+        "about 40 ms a move: max beats it 97.5%, +19 =1 -0, and it beats medium 100% (20 games each; at 0.25 s "
+        "max beat it 72.5%) (2026-11-22)",
+        f"{_PAIRS} ultimate max kmcts:iterations=20000 --games 20 --jobs 2 --seed 1",
+    ),
+    LevelRow(
+        "hard",
+        "qubic 4x4x4",
+        "kalphabeta:depth=5:threats=false",
+        "a depth, independent of the machine's load: max beats it 82.5%, +32 =2 -6, and it beats medium 92.5% "
+        "(40 games each from 3 random plies; at 0.5 s it scored 40% against max) (2026-11-22)",
+        f"{_PAIRS} qubic max hard --games 20 --opening-plies 3 --jobs 1 --seed S (S = 1, 2)",
+    ),
+    LevelRow(
+        "hard",
+        "ultimate, Forget mode",
+        "mcts:time=1",
+        "medium < hard 90% (10 games, 3 random plies); 300 iterations lost to medium (2026-11-22)",
+        f"{_ARENA} ultimate:forget=true medium hard --games 10 --seed 1 --opening-plies 3 --jobs 2",
+    ),
+    LevelRow(
+        "hard",
+        "nine-board, Forget mode",
+        "mcts:time=1",
+        "medium < hard 100% (10 games, 3 random plies) (2026-11-22)",
+        f"{_ARENA} nine-board:forget=true medium hard --games 10 --seed 1 --opening-plies 3 --jobs 2",
+    ),
+    LevelRow(
+        "hard",
+        "mnk over 16 cells, k < 5",
+        "alphabeta:depth=2",
+        "medium < hard 82.5% and hard < max 83.3% on 7x7 (40 and 60 games); depth 3 lost to max only 65%, and "
+        "with the search for fours it beat max 60% (2026-11-22)",
+        f"{_ARENA} mnk:m=7:n=7:k=4 medium hard --games 20 --seed 2 --jobs 1",
+    ),
+    LevelRow(
+        "hard",
+        "mnk over 16 cells, k >= 5",
+        "alphabeta:depth=3:time=1:threats=true",
+        "medium < hard 75% on 15x15 (40 games): the search for wins by fours is what lifts it over medium, "
+        "without it the two split their games (2026-11-22)",
+        f"{_ARENA} mnk:m=15:n=15:k=5 medium hard --games 20 --seed 2 --jobs 1",
+    ),
+    LevelRow(
+        "hard",
+        "mnk over 16 cells, Forget mode",
+        "alphabeta:depth=3:time=1",
+        "7x7, keep 6: medium < hard 90%, hard < max 70% (10 games) (2026-11-22)",
+        f"{_ARENA} mnk:m=7:n=7:k=4:forget=true:keep=6 easy medium hard max --games 10 --seed 1 --jobs 1",
+    ),
+    LevelRow("hard", "every game", "alphabeta:time=0.5", "medium < hard 63% in classic (60 games) (2026-11-22)"),
+    LevelRow(
+        "max",
+        "solved",
+        "perfect",
+        "exact play from the solved table (matryoshka: an exact search); hard < max 62-72% (2026-11-22)",
+        f"{_ARENA} classic easy medium hard max --games 60 --seed 1",
+    ),
+    LevelRow(
+        "max",
+        "nine-board",
+        "kmcts:time=2:contempt=0.25",
+        "a draw costs a quarter of a loss, so max plays on for a win; hard < max 85.0% (40 games) (2026-11-22)",
+        f"{_PAIRS} nine-board max hard --games 40 --opening-plies 3 --jobs 1 --seed 1",
+    ),
+    LevelRow(
+        "max",
+        "ultimate",
+        "kmcts:time=2:contempt=0.25",
+        "against OpenSpiel's MCTSBot (1 s a move, 40 games) 95.0%, +38 =0 -2, with contempt and 80.0%, "
+        "+25 =14 -1, without: most of what it dropped were draws (2026-11-22)",
+        ".venv/bin/python bench/openspiel_match.py --games 40 --time 1.0 --jobs 1 --simulations 72932",
+    ),
+    LevelRow(
+        "max",
+        "qubic 4x4x4",
+        "kalphabeta:time=3",
+        "hard < max 82.5%, +32 =2 -6 (40 games from 3 random plies) (2026-11-22)",
+        f"{_PAIRS} qubic max hard --games 20 --opening-plies 3 --jobs 1 --seed S (S = 1, 2)",
+    ),
+    LevelRow(
+        "max",
+        "ultimate, Forget mode",
+        "alphabeta:time=3",
+        "against hard from the same openings 87.5%, +17 =1 -2 (20 games), where mcts:time=3 scored 70% (2026-11-22)",
+        f"{_ARENA} ultimate:forget=true hard alphabeta:time=3 --games 20 --seed 2 --opening-plies 3 --jobs 1",
+    ),
+    LevelRow(
+        "max",
+        "nine-board, Forget mode",
+        "mcts:time=3",
+        "hard < max 80%, +16 -4 (20 games, 3 random plies) (2026-11-22)",
+        f"{_ARENA} nine-board:forget=true hard max --games 20 --seed 2 --opening-plies 3 --jobs 1",
+    ),
+    LevelRow(
+        "max",
+        "mnk from 100 cells",
+        "alphabeta:time=3:threats=true:threes=true:near=2",
+        "wins by fours and threes far beyond the horizon, and only the cells next to the marks (depth 4 instead "
+        "of 2 on 15x15): hard < max 87.5% on 15x15 (40 games; 60% without near) (2026-11-22)",
+        f"{_ARENA} mnk:m=15:n=15:k=5 hard max --games 20 --seed 2 --jobs 2",
+    ),
+    LevelRow(
+        "max",
+        "mnk over 16 cells, below 100",
+        "alphabeta:time=3:threats=true:threes=true:blocks=true",
+        "fours settle positions inside the search: hard < max 83.3% on 7x7 (60 games), 72.5% (40) without "
+        "blocks (2026-11-22)",
+        f"{_ARENA} mnk:m=7:n=7:k=4 hard max --games 20 --seed S --jobs 1 (S = 1, 2, 3)",
+    ),
+    LevelRow("max", "every game", "alphabeta:time=3", "the strongest search where no row above applies"),
+)
+
+
+def level_row(game: Game[Any, Any], level: str) -> LevelRow:
+    """The row of `LEVEL_TABLE` that says what `level` is in `game`, and why."""
+    if level not in LEVELS:
+        raise InvalidOptionError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}")
+    return next(row for row in LEVEL_TABLE if row.level == level and GAME_KINDS[row.kind](game))
 
 
 def level_spec(game: Game[Any, Any], level: str) -> str:
     """The player a level stands for in `game`, as a player spec."""
-    if level not in LEVELS:
-        raise InvalidOptionError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}")
-    key = game.key
-    big_board = isinstance(game, Mnk) and game.cells > 16
-    if level == "easy":
-        return "alphabeta:depth=1"
-    if level == "medium":
-        if big_board:
-            # One ply, without easy's slips, and never missing a block (`guard`):
-            # depth 2 beat hard (then depth 3) only 67.5% on 7x7 (40 games), and valuing
-            # every move (the server's analysis) at depth 2 takes 50,000 evaluations
-            # on 15x15.
-            return "alphabeta:depth=1:guard=true"
-        return "alphabeta:depth=2"
-    from noughts.kernels import supports
-
-    compiled = supports(game)  # the compiled players: ultimate, nine-board, qubic 4x4x4
-    if level == "hard":
-        if isinstance(game, Mnk) and game.forget and not big_board:
-            # 0.5 s already finds the forced wins of this short game. (On a big board
-            # depth 4 without a time limit would take minutes: the rule below.)
-            return "alphabeta:depth=4"
-        if key == "gobblet":
-            # Each ply is a clear step in gobblet: a depth, not a time (0.5 s reached
-            # depth 3 or 4 depending on the load and split its games with max). Depth 3
-            # beat medium's depth 2 only 56-65% (80 and 40 games); depth 4 beats it 70%
-            # (40) and loses 72.5% to max (20), from 3 random plies, about 0.5 s a move.
-            return "alphabeta:depth=4"
-        if compiled and key == "nine-board":
-            # X wins nearly every game whoever plays it, so hard must be weak enough to
-            # miss it now and then: at 0.25 s max beat it 60-81%; 7,000 iterations (a
-            # hundredth of a second) lose to max 85% and beat medium 100% (40 games each,
-            # bench/kernel_levels.py, 3 random plies), independent of the machine's load.
-            return "kmcts:iterations=7000"
-        if compiled and key == "ultimate":
-            # At 0.25 s max beat it 72.5% (20 games); 20,000 iterations (about 40 ms)
-            # lose to max 97.5% and beat medium 100% (20 each, bench/kernel_levels.py).
-            return "kmcts:iterations=20000"
-        if compiled:
-            # Qubic: 0.5 s found the same first-player wins as max's 3 s and scored 40%
-            # against it over 48 games. Depth 5 without the threat search does not
-            # depend on the machine's load; since forced blocks cost no depth it loses to max 82.5% (+32 =2 -6) and beats medium 92.5% (40
-            # games each from 3 random plies, bench/kernel_levels.py).
-            return "kalphabeta:depth=5:threats=false"
-        if key in ("ultimate", "nine-board"):
-            return "mcts:time=1"
-        if isinstance(game, Mnk) and big_board and not game.forget and not _five_board(game):
-            # 7x7 four in a row: max beat depth 3 only 65% (20 games; 77.5% over 40
-            # before the evaluation got faster), and depth 3 with the search for fours
-            # beat max 60%. Depth 2 beats medium's one ply 75% and loses to max 85%.
-            return "alphabeta:depth=2"
-        if big_board:
-            # The time caps depth 3 on the biggest boards, where (five in a row) the
-            # search for wins by fours makes it stronger than medium: without it the
-            # two split their games. Forget mode (7x7, keep 6): medium < hard 90%,
-            # hard < max 70% (10 games each).
-            return "alphabeta:depth=3:time=1" + (":threats=true" if _five_board(game) else "")
-        return "alphabeta:time=0.5"
-    # max
-    if _exact_available(game):
-        return "perfect"
-    if compiled and key in ("ultimate", "nine-board"):
-        # Contempt: a draw costs a quarter of a loss, so max plays on for a win. Against
-        # OpenSpiel's MCTSBot in ultimate (40 games, 1 s a move each) it scored 95.0%
-        # (+38 =0 -2) with it, 80.0% (+25 =14 -1) without: most of what it dropped
-        # were draws.
-        return "kmcts:time=2:contempt=0.25"
-    if compiled:
-        return "kalphabeta:time=3"
-    if key == "ultimate":
-        # Forget mode (no kernels): against hard (mcts:time=1), 20 games from the same
-        # openings, alpha-beta at 3 s scored 87.5% (+17 =1 -2) where
-        # mcts:time=3 scored 70% (+12 =4 -4).
-        return "alphabeta:time=3"
-    if key == "nine-board":
-        return "mcts:time=3"
-    if isinstance(game, Mnk) and big_board and not game.forget:
-        # Wins by fours and threes, for either side, far beyond the search's horizon:
-        # without them max only split its games with hard on 7x7. On boards from 10x10
-        # searching only next to the marks (near=2) took it from depth 2 to 4 on 15x15
-        # and from 60% to 80% against hard (20 games each); on 7x7 it drops few cells
-        # and scored 60% against hard (20) where max without it scored 77.5% (40).
-        # Below that, fours settle positions inside the search (blocks): on 7x7 it took
-        # max from 72.5% (40 games) to 83.3% (60) against hard; on 15x15, at
-        # 1 s a move, the search with it scored 48% (+9 =1 -10) against the same without.
-        if game.cells >= 100:
-            return "alphabeta:time=3:threats=true:threes=true:near=2"
-        return "alphabeta:time=3:threats=true:threes=true:blocks=true"
-    return "alphabeta:time=3"
+    return level_row(game, level).spec
 
 
 def level_player(game: Game[Any, Any], level: str, seed: int | None = None, mistakes: bool = True) -> AIPlayer:
