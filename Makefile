@@ -33,18 +33,18 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n auto -m "not slow"
+	$(BIN)/pytest -n auto --dist worksteal -m "not slow"
 
 # The exhaustive and long-running checks; CI runs them after `make test`.
 test-slow: $(STAMP)
-	$(BIN)/pytest -n auto -m slow
+	$(BIN)/pytest -n auto --dist worksteal -m slow
 
 # Lint, types and the quick tests: no browser, no server processes, nothing slow.
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n auto -m "not slow and not integration"
+	$(BIN)/pytest -n auto --dist worksteal -m "not slow and not integration"
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -30,6 +30,7 @@ def _tune(state: Path, generations: int, depth: str = "1,2") -> subprocess.Compl
     return subprocess.run(args, capture_output=True, text=True, timeout=240)
 
 
+@pytest.mark.slow  # three tuning runs in a row (13 s)
 def test_tune_resumes_from_its_state_file(tmp_path: Path) -> None:
     state = tmp_path / "tops.state"
     first = _tune(state, 1)

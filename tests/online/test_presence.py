@@ -44,6 +44,7 @@ def claim_when_allowed(sock: GameSocket) -> dict[str, Any]:
     raise AssertionError("the grace never ended")
 
 
+@pytest.mark.slow  # a server killed and restarted: the default run keeps test_kill_9_loses_no_acknowledged_move
 def test_alone_after_kill_9_a_player_who_never_comes_back_is_away(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'noughts.db'}"
     with serving(database, env=FAST_PRESENCE) as (process, base):
@@ -66,6 +67,7 @@ def test_alone_after_kill_9_a_player_who_never_comes_back_is_away(tmp_path: Path
         person.close()
 
 
+@pytest.mark.slow  # a server killed and restarted: the default run keeps test_kill_9_loses_no_acknowledged_move
 def test_with_redis_one_process_killed_and_restarted(postgres_url: str, redis_url: str) -> None:
     prefix = f"noughts-test-{secrets.token_hex(4)}:"
     with (

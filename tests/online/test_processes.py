@@ -57,6 +57,7 @@ def test_kill_9_loses_no_acknowledged_move(tmp_path: Path) -> None:
         bob.close()
 
 
+@pytest.mark.slow  # two servers and Redis; test_realtime.py carries events between processes through Redis
 def test_two_processes_share_a_game_through_redis(postgres_url: str, redis_url: str) -> None:
     prefix = f"noughts-test-{secrets.token_hex(4)}:"
     with serving(postgres_url, redis_url, prefix) as (_, one), serving(postgres_url, redis_url, prefix) as (_, two):

@@ -127,6 +127,7 @@ def last_ack(sock: GameSocket, ply: int) -> int:
             ply = message["ply"]
 
 
+@pytest.mark.slow  # a server killed and restarted: the default run keeps test_kill_9_loses_no_acknowledged_move
 def test_kill_9_with_many_moves_in_flight_loses_no_acknowledged_one(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'noughts.db'}"
     openings = ["5", "1", "9", "3", "7"]

@@ -40,8 +40,17 @@ def test_every_game_has_a_page() -> None:
     assert {spec.split(":")[0] for spec, _, _ in GAME_PAGES.values()} == set(GAMES)
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize(("size", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+@pytest.mark.parametrize(
+    ("size", "viewport", "theme"),
+    [
+        ("desktop", DESKTOP, "light"),
+        ("phone", PHONE, "dark"),
+        # Each size and each theme is in the default run; the other two pairings (about
+        # 20 s of browser) in the slow one.
+        pytest.param("desktop", DESKTOP, "dark", marks=pytest.mark.slow),
+        pytest.param("phone", PHONE, "light", marks=pytest.mark.slow),
+    ],
+)
 def test_pages_look_right(make_tab: Any, size: str, viewport: dict[str, int], theme: str) -> None:
     tab: Tab = make_tab(viewport, theme)
     page = tab.page
