@@ -33,6 +33,7 @@ def drain(sock: GameSocket) -> tuple[list[str], int | None]:
     ("frame", "error"),
     [
         ("{not json", "bad-json"),
+        ("[" * 2000 + "]" * 2000, "bad-json"),  # 4,000 bytes nested deeper than the parser's stack
         ("[1, 2]", "bad-message"),
         ('{"type": 5}', "bad-message"),
         ('{"type": "teleport"}', "unknown-type"),
@@ -79,6 +80,13 @@ def test_oversized_frame_closes_the_socket(people: Callable[[], Person]) -> None
     b.send('{"type": "ping", "pad": "' + "x" * 10_000 + '"}')
     assert drain(b) == (["too-large"], 1009)
     assert a.move("5")["type"] == "ack"  # the server is up, the game goes on
+
+
+def test_the_frame_limit_counts_bytes_not_characters(people: Callable[[], Person]) -> None:
+    _, _, _, a, b = start(people)
+    b.send('{"type": "ping", "pad": "' + "\N{GRINNING FACE}" * 1100 + '"}')  # 1,125 characters, 4,425 bytes
+    assert drain(b) == (["too-large"], 1009)
+    assert a.move("5")["type"] == "ack"
 
 
 def test_binary_frames_are_refused(people: Callable[[], Person]) -> None:

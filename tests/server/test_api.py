@@ -311,3 +311,18 @@ def test_docs_pages_need_no_internet(client: TestClient) -> None:
         for asset in scripts:
             assert asset.startswith("/"), f"{page} loads {asset} from elsewhere"
             assert client.get(asset).status_code == 200, asset
+
+
+def test_a_wrong_method_is_told_which_ones_are_allowed(client: TestClient) -> None:
+    answer = client.delete("/api/computer")
+    assert answer.status_code == 405
+    assert answer.json()["error"] == "method-not-allowed"
+    assert answer.headers["allow"] == "POST"
+
+
+@pytest.mark.parametrize("offset", ["9223372036854775808", "1000001", "-1"])
+def test_a_profile_page_far_out_of_range_is_refused_not_a_crash(client: TestClient, offset: str) -> None:
+    # A 64-bit offset overflowed SQLite and PostgreSQL alike (500); now it is a clear 422.
+    answer = client.get(f"/api/online/users/anybody?offset={offset}")
+    assert answer.status_code == 422
+    assert answer.json()["field"] == "query.offset"

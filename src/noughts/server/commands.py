@@ -67,7 +67,10 @@ def _serve(args: argparse.Namespace) -> int:
     _tune_gc()
     # No permessage-deflate: online frames are small, and compressing them took a
     # tenth of the server's CPU (bench/online_load.py).
-    config = uvicorn.Config(app, log_level="warning", ws_per_message_deflate=False)
+    # Frames are refused by the protocol from 16 times the app's own limit: uvicorn would
+    # otherwise read up to 16 MiB before the app could look at a frame's size.
+    max_frame = 16 * settings.online.max_frame
+    config = uvicorn.Config(app, log_level="warning", ws_per_message_deflate=False, ws_max_size=max_frame)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 

@@ -3,6 +3,8 @@ player can act on, and the request field at fault."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -13,8 +15,11 @@ from noughts.server.replay import RequestError
 from noughts.server.thinking import ThinkingError
 
 
-def _answer(status: int, error: str, message: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse(ErrorBody(error=error, message=message, field=field).model_dump(), status_code=status)
+def _answer(
+    status: int, error: str, message: str, field: str | None = None, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    body = ErrorBody(error=error, message=message, field=field).model_dump()
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _field(loc: tuple[int | str, ...]) -> str | None:
@@ -52,4 +57,5 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         word = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http-error")
-        return _answer(exc.status_code, word, str(exc.detail))
+        # The exception's headers (a 405's Allow, a 401's WWW-Authenticate) are part of the answer.
+        return _answer(exc.status_code, word, str(exc.detail), headers=exc.headers)

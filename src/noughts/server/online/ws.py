@@ -125,7 +125,8 @@ class _Socket:
             if message["type"] == "websocket.disconnect":
                 return None
             text: str | None = message.get("text")
-            size = len(text) if text is not None else len(message.get("bytes") or b"")
+            # Bytes, not characters: a frame of emoji is four times its length.
+            size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
             if size > self.config.max_frame:
                 self.error("too-large", f"a message has at most {self.config.max_frame} bytes; closing")
                 await self.close(1009, "message too big")
@@ -155,6 +156,10 @@ def _parse(sock: _Socket, text: str) -> dict[str, Any] | None:
         message = json.loads(text)
     except ValueError:
         sock.error("bad-json", "the message is not valid JSON")
+        return None
+    except RecursionError:
+        # "[[[[...]]]]" nested a few thousand deep exhausts the parser's stack.
+        sock.error("bad-json", "the message nests too deeply")
         return None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         sock.error("bad-message", 'a message is a JSON object with a "type" string')

@@ -20,6 +20,9 @@ router = APIRouter(prefix="/api/online", tags=["players"], responses={404: {"mod
 
 #: Above this deviation a rating is provisional (lichess's threshold).
 PROVISIONAL = 110
+#: The furthest a profile's game list pages: beyond any real history, and within what
+#: SQLite and PostgreSQL take as an OFFSET (a 64-bit one overflowed both: a 500).
+MAX_OFFSET = 1_000_000
 
 
 def _now(row: RatingRow, now: int) -> Glicko:
@@ -29,7 +32,7 @@ def _now(row: RatingRow, now: int) -> Glicko:
 
 @router.get("/users/{name}", response_model=Profile)
 async def profile(
-    name: str, request: Request, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0)
+    name: str, request: Request, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=MAX_OFFSET)
 ) -> Profile:
     """A player's rating in each game they played rated, and their games, newest first."""
     online = online_of(request)
