@@ -8,6 +8,9 @@ STAMP := $(VENV)/.installed
 # every `noughts` command the tests start) compiles the sources and re-does pytest's
 # assertion rewriting, seconds each time.
 unexport PYTHONDONTWRITEBYTECODE
+# Test processes: twice the cores (at least 2), since many tests spend their time
+# waiting on servers, browsers and other processes rather than computing.
+WORKERS ?= $(shell $(PYTHON) -c 'import os; print(max(2, 2 * (os.cpu_count() or 1)))')
 
 .PHONY: run test test-slow check lint typecheck clean
 
@@ -33,7 +36,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n auto --dist worksteal -m "not slow"
+	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not slow"
 
 # The exhaustive and long-running checks; CI runs them after `make test`.
 test-slow: $(STAMP)
@@ -44,7 +47,7 @@ check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n auto --dist worksteal -m "not slow and not integration"
+	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not slow and not integration"
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .
