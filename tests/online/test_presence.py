@@ -244,7 +244,10 @@ def test_with_redis_a_creator_waiting_on_another_process_stays_present(sqlite_ur
         client.close()
         ann.join(other)  # through the first
         a2 = ann.socket(other)
-        assert a2.expect("presence")["away"]["o"] is not None
+        # cid is away once the arrival wait is over: in the state a2 read on opening when
+        # that came first (a loaded machine), else in a presence event soon after.
+        if a2.state["away"]["o"] is None:
+            assert a2.expect("presence")["away"]["o"] is not None
         assert a.state["away"] == {"x": None, "o": None}
         for person in (ann, bob, cid):
             person.close()
