@@ -8,8 +8,9 @@ STAMP := $(VENV)/.installed
 # every `noughts` command the tests start) compiles the sources and re-does pytest's
 # assertion rewriting, seconds each time.
 unexport PYTHONDONTWRITEBYTECODE
-# Test processes: twice the cores (at least 2), since many tests spend their time
-# waiting on servers, browsers and other processes rather than computing.
+# Test processes for `make test`: twice the cores (at least 2), since many of its tests
+# spend their time waiting on servers, browsers and other processes rather than
+# computing. (make check's tests compute: one process a core.)
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print(max(2, 2 * (os.cpu_count() or 1)))')
 
 .PHONY: run test test-slow check lint typecheck clean
@@ -49,7 +50,7 @@ check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not slow and not integration"
+	$(BIN)/pytest -n auto --dist worksteal -m "not slow and not integration"
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .
