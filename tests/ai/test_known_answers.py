@@ -88,8 +88,8 @@ def test_takes_the_win_and_makes_the_block(spec: str, name: str) -> None:
         player = _player(spec, name)
         # A second is plenty for a level to find a win in one or a lone block, and caps
         # the levels that would otherwise deepen for their whole 3 s on every position;
-        # the other players keep their own fixed budgets (depth, iterations), whatever
-        # the machine's load.
-        limits = Limits(time=1) if name.startswith("level:") else Limits()
+        # the other players keep their own fixed budgets (depth, iterations), under a
+        # cap of 5 s that only the readable MCTS on 15x15 reaches.
+        limits = Limits(time=1) if name.startswith("level:") else Limits(time=5)
         move = player.choose(game.parse_position(position), limits)
         assert game.move_text(move) == answer, f"{name} in {spec} at {position}"
