@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from noughts import parse_position
 from noughts.ai import Limits, Value, parse_player
-from noughts.terminal.session import _meaning
-from noughts.terminal.values import plies, value_legend
+from noughts.terminal.values import meaning, plies, value_legend
 
 
 def test_counts_of_plies_read_right() -> None:
     assert plies(1) == "1 ply" and plies(3) == "3 plies"
-    assert _meaning(Value.win(1)) == "exact: a forced win in 1 ply"
-    assert _meaning(Value.loss(4)) == "exact: every move loses with best play; this one lasts 4 plies"
-    assert _meaning(Value.draw()) == "exact: a draw with best play"
-    assert _meaning(Value.estimate(-0.5)) == "estimate: -0.50, above 0 is good for you"
+    assert meaning(Value.win(1)) == "exact: a forced win in 1 ply"
+    assert meaning(Value.loss(4)) == "exact: every move loses with best play; this one lasts 4 plies"
+    assert meaning(Value.draw()) == "exact: a draw with best play"
+    assert meaning(Value.estimate(-0.5)) == "estimate: -0.50, above 0 is good for you"
 
 
 def test_the_legend_says_which_values_are_exact() -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, Value
+from noughts.ai.base import AIPlayer, Analysis, Limits
 from noughts.ai.levels import level_player, level_spec
 from noughts.core import Game, NoughtsError, Player, State
 from noughts.records import GameRecord
@@ -28,7 +28,7 @@ from noughts.terminal.aliases import read_move
 from noughts.terminal.guide import help_text
 from noughts.terminal.render import player_text, render
 from noughts.terminal.thinking import think
-from noughts.terminal.values import plies, value_legend
+from noughts.terminal.values import meaning, value_legend
 
 __all__ = ["PlayConfig", "Session", "default_record_path"]
 
@@ -111,20 +111,6 @@ def _catch_stop_signals() -> dict[int, Any]:
         except ValueError:
             break
     return previous
-
-
-def _meaning(value: Value) -> str:
-    """A move's value in words, for the person who would make it, saying whether it is
-    exact (proven by search or read from a solved table) or an estimate."""
-    if value.kind is Kind.WIN:
-        return f"exact: a forced win in {plies(value.plies or 0)}"
-    if value.kind is Kind.LOSS:
-        return f"exact: every move loses with best play; this one lasts {plies(value.plies or 0)}"
-    if value.kind is Kind.DRAW:
-        return "exact: a draw with best play"
-    if value.kind is Kind.SCORE:
-        return f"estimate: {value.text}, above 0 is good for you"
-    return "not evaluated"
 
 
 def _numbered(path: Path, number: int) -> Path:
@@ -350,7 +336,7 @@ class Session:
             self._hinter = level_player(game, level, self.config.seed, mistakes=False)
         analysis, _ = think(self.console, self._hinter, self.state, self.limits, "looking for a hint…")
         best = analysis.moves[0]
-        why = _meaning(best.value) + (f"; {best.note}" if best.note else "")
+        why = meaning(best.value) + (f"; {best.note}" if best.note else "")
         text = f"hint: {best.text} ({why})"
         if len(analysis.pv) > 1:
             text += f"; the line it expects: {' '.join(analysis.pv)}"
