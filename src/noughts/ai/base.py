@@ -9,6 +9,7 @@ player to move in the analysed state.
 from __future__ import annotations
 
 import enum
+import math
 import random
 import time
 from abc import ABC, abstractmethod
@@ -33,6 +34,7 @@ __all__ = [
     "parse_player",
     "player_names",
     "register_player",
+    "win_chance",
 ]
 
 
@@ -147,6 +149,30 @@ class Value:
         return self.text
 
 
+def win_chance(value: Value, scale: float | None = None) -> float | None:
+    """The one scale every value is shown and compared on: the expected result for the
+    player the value belongs to, from 0 (a loss) to 1 (a win), a draw counting half.
+    Exact values are 0, 0.5 or 1. An estimate's score maps through its evaluator's
+    `scale` as ``(1 + tanh(score / scale)) / 2`` (a score of one scale reads as 88%);
+    with no scale the score is a mean result in [-1, 1] (MCTS). Unknown: None.
+
+    >>> win_chance(Value.win(3)), win_chance(Value.draw()), win_chance(Value.estimate(0.5))
+    (1.0, 0.5, 0.75)
+    >>> round(win_chance(Value.estimate(-200.0), scale=200.0), 3)
+    0.119
+    """
+    if value.kind is Kind.WIN:
+        return 1.0
+    if value.kind is Kind.LOSS:
+        return 0.0
+    if value.kind is Kind.DRAW:
+        return 0.5
+    if value.kind is Kind.UNKNOWN:
+        return None
+    mean = math.tanh(value.score / scale) if scale else max(-1.0, min(1.0, value.score))
+    return (1.0 + mean) / 2.0
+
+
 @dataclass(frozen=True)
 class MoveInfo:
     """One legal move in an analysis."""
@@ -168,6 +194,10 @@ class Analysis:
     depth: int | None = None  # the deepest completed search depth, where that means something
     nodes: int = 0
     time: float = 0.0  # seconds
+    #: What the estimates' scores mean, said once by whoever makes them: the score that
+    #: reads as clearly better (an evaluator's scale), or None where a score already is
+    #: a mean result in [-1, 1] (MCTS). `win_chance` puts every value on one scale.
+    scale: float | None = None
 
     @property
     def best(self) -> Any:
@@ -177,6 +207,11 @@ class Analysis:
     def value(self) -> Value:
         """The value of the position for the player to move: that of the best move."""
         return self.moves[0].value
+
+    def chance(self, value: Value | None = None) -> float | None:
+        """`value` (default: the position's) as a win chance for the player it belongs
+        to: `win_chance` on this analysis' scale."""
+        return win_chance(self.value if value is None else value, self.scale)
 
     def lines(self) -> list[str]:
         """One line per legal move, best first: ``MOVE VALUE [visits=N]``."""

@@ -52,7 +52,7 @@ from noughts.ai.base import (
     register_player,
     require_moves,
 )
-from noughts.core import InvalidOptionError, State
+from noughts.core import Game, InvalidOptionError, State
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -432,7 +432,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
         infos = [MoveInfo(m, state.move_text(m), values[m]) for m in order]
         pv = _principal_line(state, code, root, order[0], completed, tables)
         nodes = int(tables.stats[negamax.NODES]) + threat_nodes
-        return Analysis(self.name, infos, pv, completed, nodes, time.perf_counter() - started)
+        return Analysis(self.name, infos, pv, completed, nodes, time.perf_counter() - started, _scale(state.game))
 
     def _refute(self, state: State[Any], order: list[Any], values: dict[Any, Value], end: float) -> None:
         """Qubic: walk down the best moves and mark those after which the opponent has a
@@ -493,6 +493,14 @@ def _principal_line(state: State[Any], code: int, root: Any, best: Any, depth: i
         texts.append(state.move_text(int(move)))
         state = state.play(int(move))
     return texts
+
+
+def _scale(game: Game[Any, Any]) -> float:
+    """The kernels score as the readable evaluations they port (the class docstring):
+    the same scale."""
+    from noughts.ai.evaluation import evaluator_scale
+
+    return evaluator_scale(game, "open-lines" if game.key == "qubic" else "seed-lines")
 
 
 def _value(score: int, proven: bool) -> Value:

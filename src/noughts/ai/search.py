@@ -69,7 +69,7 @@ from noughts.ai.base import (
     register_player,
     require_moves,
 )
-from noughts.ai.evaluation import Evaluator, evaluator
+from noughts.ai.evaluation import Evaluator, evaluator, evaluator_scale
 from noughts.core import InvalidOptionError, Player, State
 from noughts.games.mnk import Mnk, MnkState
 
@@ -193,7 +193,9 @@ class _Negamax(AIPlayer):
                 break
         infos = [MoveInfo(m, state.move_text(m), _value(scores[m], proven[m])) for m in order]
         pv = [state.move_text(m) for m in self._principal_line(state, order[0], completed)]
-        return Analysis(self.name, infos, pv, completed, self.nodes, time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        scale = evaluator_scale(state.game, self.eval_name)
+        return Analysis(self.name, infos, pv, completed, self.nodes, seconds, scale)
 
     def _root(
         self, state: State[Any], order: list[Any], depth: int, exact_root: bool

@@ -1,4 +1,4 @@
-"""The terminal subcommands of ``noughts``: ``play``, ``replay`` and ``analyze``."""
+"""The terminal subcommands of ``noughts``: ``play``, ``replay``, ``analyze`` and ``review``."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def _game_options() -> dict[str, type]:
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``play``, ``replay`` and ``analyze`` to the ``noughts`` command."""
+    """Add ``play``, ``replay``, ``analyze`` and ``review`` to the ``noughts`` command."""
     play = sub.add_parser(
         "play",
         help="play a game in the terminal (without GAME: a menu)",
@@ -71,6 +71,22 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     analyze.add_argument("--time", type=float, metavar="S", help="seconds to think")
     analyze.add_argument("--seed", type=int)
     analyze.set_defaults(run=_analyze)
+
+    review = sub.add_parser(
+        "review",
+        help="review a game: every move valued and classed, the better moves, accuracy",
+        description="Every move of a game record valued by the computer: best, good, inaccuracy, mistake or "
+        "blunder by the chance it gave away, with the better move and its line, and each player's accuracy.",
+    )
+    review.add_argument("file", type=Path, help="a record file, text or JSON ('-' for stdin)")
+    review.add_argument("--level", choices=LEVELS, default="max", help="the reviewer's level (default: max)")
+    review.add_argument("--player", metavar="SPEC", help="review with this player instead, e.g. alphabeta:depth=6")
+    review.add_argument(
+        "--time", type=float, metavar="S", default=1.0, help="seconds of thought per position (default: 1)"
+    )
+    review.add_argument("--json", action="store_true", help="print the review as JSON, one object per move")
+    review.add_argument("--plot", type=Path, metavar="FILE.png", help="also draw the evaluation graph into FILE")
+    review.set_defaults(run=_review)
 
 
 def _console() -> Console:
@@ -156,4 +172,33 @@ def _analyze(args: argparse.Namespace) -> int:
     if args.time is not None and not args.time > 0:
         raise SystemExit("noughts analyze: --time takes a positive number of seconds")
     show_analysis(_console(), state, args.level, args.time, args.seed)
+    return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    from noughts.ai.base import Limits, parse_player
+    from noughts.ai.levels import level_player, level_spec
+    from noughts.study.review import review_record
+    from noughts.terminal.reviewing import plot_review, print_review, progress_bar, write_json
+
+    if not args.time > 0:
+        raise SystemExit("noughts review: --time takes a positive number of seconds")
+    text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
+    record = GameRecord.parse(text)
+    if args.player:
+        reviewer, name = parse_player(args.player), args.player
+    else:
+        reviewer = level_player(record.game, args.level, mistakes=False)
+        name = f"{args.level} ({level_spec(record.game, args.level)})"
+    errors = Console(stderr=True)
+    progress, advance = progress_bar(errors)
+    with progress if errors.is_terminal else contextlib.nullcontext():
+        review = review_record(record, reviewer, Limits(time=args.time), name, advance)
+    if args.json:
+        write_json(review, sys.stdout)
+    else:
+        print_review(_console(), review, record.x, record.o)
+    if args.plot:
+        plot_review(review, args.plot)
+        print(f"graph: {args.plot}", file=sys.stderr)
     return 0

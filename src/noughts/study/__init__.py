@@ -1,0 +1,10 @@
+"""Study: what a finished game teaches. Beside `noughts.ai`, seeing only states, records
+and players, and returning plain data that the terminal, the API and the browser render.
+
+* `review`: every move of a game valued and classed (best, good, inaccuracy, mistake,
+  blunder), with the better move and its line, an accuracy per player and the graph.
+"""
+
+from noughts.study.review import THRESHOLDS, Judgement, MoveReview, Review, move_accuracy, review_game, review_record
+
+__all__ = ["THRESHOLDS", "Judgement", "MoveReview", "Review", "move_accuracy", "review_game", "review_record"]

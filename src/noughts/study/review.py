@@ -1,0 +1,261 @@
+"""Post-game review: every move of a game valued by a computer player, classed by how
+much of the mover's chance it gave away, with the better move and its line.
+
+The reviewer analyses each position of the game once (`AIPlayer.analyze`: the value of
+every legal move). The graph over the game is those positions' values; a move's value
+before is its position's value, its value after the next position's, seen by the mover.
+Where the reviewer proved the played move's value exactly from the position before
+(a win in 5) but the next position's own search only estimates it, the proof is kept:
+what was proven once stays proven, so a won game never looks lost in between.
+
+Every value is put on the one scale of `noughts.ai.base.win_chance` (the expected
+result for the mover, a draw counting half); a move's class is read from the chance it
+lost, with two rules of exact values above the thresholds: a proven win given up is a
+blunder, and so is a move into a proven loss from a position that was not lost.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, win_chance
+from noughts.core import InvalidOptionError, Player, State
+from noughts.records import GameRecord
+
+__all__ = [
+    "THRESHOLDS",
+    "Judgement",
+    "MoveReview",
+    "Review",
+    "move_accuracy",
+    "review_game",
+    "review_record",
+]
+
+
+class Judgement(enum.Enum):
+    """A move's class, from the chance it gave away (`THRESHOLDS`)."""
+
+    BEST = "best"  # the reviewer's best move, or one it values the same
+    GOOD = "good"  # gave away less than an inaccuracy
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+
+#: The least chance lost (0 to 1) for each class: lichess's thresholds (0.1, 0.2 and
+#: 0.3 of winning chances in [-1, 1]) on our 0-to-1 scale.
+THRESHOLDS: tuple[tuple[Judgement, float], ...] = (
+    (Judgement.BLUNDER, 0.15),
+    (Judgement.MISTAKE, 0.10),
+    (Judgement.INACCURACY, 0.05),
+)
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of the game. Values are the mover's, chances from 0 to 1."""
+
+    ply: int  # 1 for the first move of the record
+    side: Player
+    move: str
+    best: str  # the reviewer's best move in the position before
+    line: list[str]  # the reviewer's best line from the position before (starts with `best`)
+    value_before: Value
+    value_after: Value
+    chance_before: float
+    chance_after: float
+    judgement: Judgement
+
+    @property
+    def loss(self) -> float:
+        """The chance the move gave away (0 when it kept everything)."""
+        return max(0.0, self.chance_before - self.chance_after)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "side": self.side.value,
+            "move": self.move,
+            "class": self.judgement.value,
+            "best": self.best,
+            "line": self.line,
+            "value_before": _value_json(self.value_before, self.chance_before),
+            "value_after": _value_json(self.value_after, self.chance_after),
+            "loss": round(self.loss, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """A reviewed game: the moves, and each position's value for x (the graph)."""
+
+    spec: str
+    reviewer: str  # the player that valued the moves (its spec or level)
+    start: str | None
+    moves: list[MoveReview]
+    #: Each position's value (start, then after every move) for x; chance for x.
+    values: list[Value]
+    chances: list[float]
+
+    def accuracy(self, side: Player) -> float | None:
+        """`side`'s accuracy in percent: the mean of its moves' `move_accuracy`
+        (lichess's formula); None when it made no move."""
+        scores = [move_accuracy(m.chance_before, m.chance_after) for m in self.moves if m.side is side]
+        return sum(scores) / len(scores) if scores else None
+
+    def count(self, side: Player, judgement: Judgement) -> int:
+        return sum(1 for m in self.moves if m.side is side and m.judgement is judgement)
+
+    def to_json(self) -> dict[str, Any]:
+        accuracy = {p.value: self.accuracy(p) for p in Player}
+        return {
+            "spec": self.spec,
+            "start": self.start,
+            "reviewer": self.reviewer,
+            "moves": [m.to_json() for m in self.moves],
+            "graph": [round(c, 4) for c in self.chances],
+            "accuracy": {k: None if v is None else round(v, 1) for k, v in accuracy.items()},
+            "classes": {p.value: {j.value: self.count(p, j) for j in Judgement} for p in Player},
+        }
+
+
+def move_accuracy(before: float, after: float) -> float:
+    """A move's accuracy in percent from the mover's chance before and after it, with
+    lichess's curve (fitted to its players' games): 100 for no loss, about 50 for a
+    loss of 16 points of chance, near 0 for a lost win."""
+    lost = max(0.0, before - after) * 100.0
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * lost) - 3.1669))
+
+
+def review_record(
+    record: GameRecord,
+    reviewer: AIPlayer,
+    limits: Limits = Limits(),
+    name: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """The review of `record` by `reviewer` within `limits` a position (see the
+    module's docstring); `progress(done, total)` after each position."""
+    states = record.replay()
+    return review_game(states, record.moves, reviewer, limits, name, progress)
+
+
+def review_game(
+    states: list[State[Any]],
+    moves: list[str],
+    reviewer: AIPlayer,
+    limits: Limits = Limits(),
+    name: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """The review of the game that went through `states` by `moves` (texts, one fewer
+    than the states)."""
+    if len(states) != len(moves) + 1:
+        raise ValueError("a game of N moves has N + 1 states")
+    reviewer.reset()
+    analyses: list[Analysis | None] = []
+    total = sum(1 for s in states if not s.is_over)
+    for state in states:
+        if state.is_over:
+            analyses.append(None)
+            continue
+        analyses.append(reviewer.analyze(state, limits))
+        if progress is not None:
+            progress(len([a for a in analyses if a is not None]), total)
+    values = _position_values(states, moves, analyses)
+    chances = [_chance(v, a) for v, a in zip(values, analyses, strict=True)]
+    reviews = []
+    for ply, (state, move) in enumerate(zip(states, moves, strict=False), start=1):
+        analysis = analyses[ply - 1]
+        assert analysis is not None  # a state with a move after it is not over
+        after = values[ply].negated(1)
+        before_chance, after_chance = chances[ply - 1], 1.0 - chances[ply]
+        reviews.append(
+            MoveReview(
+                ply=ply,
+                side=state.turn,
+                move=move,
+                best=analysis.moves[0].text,
+                line=list(analysis.pv),
+                value_before=values[ply - 1],
+                value_after=after,
+                chance_before=before_chance,
+                chance_after=after_chance,
+                judgement=_judge(
+                    analysis, _played(analysis, state, move), values[ply - 1], after, before_chance - after_chance
+                ),
+            )
+        )
+    for_x = [v if s.turn is Player.X else v.negated(0) for v, s in zip(values, states, strict=True)]
+    chances_x = [c if s.turn is Player.X else 1.0 - c for c, s in zip(chances, states, strict=True)]
+    start = states[0]
+    initial = start.game.initial()
+    return Review(
+        spec=start.game.spec,
+        reviewer=name or reviewer.name,
+        start=None if start == initial else start.to_text(),
+        moves=reviews,
+        values=for_x,
+        chances=chances_x,
+    )
+
+
+def _position_values(states: list[State[Any]], moves: list[str], analyses: list[Analysis | None]) -> list[Value]:
+    """Each position's value for its player to move (see the module's docstring)."""
+    values: list[Value] = []
+    for i, (state, analysis) in enumerate(zip(states, analyses, strict=True)):
+        if analysis is None:
+            outcome = state.outcome
+            values.append(Value.draw() if outcome is None or outcome.winner is None else Value.loss(0))
+            continue
+        value = analysis.value
+        parent = analyses[i - 1] if i else None
+        if parent is not None and not value.exact:
+            played = _played(parent, states[i - 1], moves[i - 1])
+            if played is not None and played.value.exact:
+                value = played.value.negated(-1)
+        values.append(value)
+    return values
+
+
+def _played(analysis: Analysis, state: State[Any], move: str) -> MoveInfo | None:
+    """The analysis' entry for the played move (compared as moves, not texts, so that
+    any accepted spelling of a move is found)."""
+    played = state.game.parse_move(move)
+    return next((info for info in analysis.moves if info.move == played), None)
+
+
+def _chance(value: Value, analysis: Analysis | None) -> float:
+    chance = win_chance(value, analysis.scale if analysis is not None else None)
+    if chance is None:
+        raise InvalidOptionError("the reviewer does not value moves (the random player): choose a level or a search")
+    return chance
+
+
+def _judge(analysis: Analysis, played: MoveInfo | None, before: Value, after: Value, lost: float) -> Judgement:
+    best = analysis.moves[0]
+    if played is not None and (played is best or played.value.sort_key() == best.value.sort_key()):
+        return Judgement.BEST
+    if before.kind is Kind.WIN and after.kind is not Kind.WIN:
+        return Judgement.BLUNDER  # a proven win given up
+    if before.kind is not Kind.LOSS and after.kind is Kind.LOSS:
+        return Judgement.BLUNDER  # a proven loss walked into
+    for judgement, least in THRESHOLDS:
+        if lost >= least:
+            return judgement
+    return Judgement.GOOD
+
+
+def _value_json(value: Value, chance: float) -> dict[str, Any]:
+    return {
+        "kind": value.kind.value,
+        "plies": value.plies,
+        "score": round(value.score, 4) + 0.0,  # + 0.0: never -0.0
+        "text": value.text,
+        "chance": round(chance, 4),
+    }
