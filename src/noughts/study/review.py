@@ -129,7 +129,8 @@ def move_accuracy(before: float, after: float) -> float:
     lichess's curve (fitted to its players' games): 100 for no loss, about 50 for a
     loss of 16 points of chance, near 0 for a lost win."""
     lost = max(0.0, before - after) * 100.0
-    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * lost) - 3.1669))
+    # Rounded: the fitted constants give 99.9999 for no loss.
+    return round(max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * lost) - 3.1669)), 2)
 
 
 def review_record(
