@@ -13,7 +13,7 @@ from fastapi_offline import FastAPIOffline
 from noughts import __version__
 from noughts.server import errors
 from noughts.server.online import app as online
-from noughts.server.routes import catalogue, computer, play
+from noughts.server.routes import catalogue, computer, play, study
 from noughts.server.settings import Settings
 from noughts.server.thinking import ThinkingPool
 
@@ -48,7 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.thinking = pool
     errors.install(app)
     online.install(app, settings)
-    for module in (catalogue, play, computer):
+    for module in (catalogue, play, computer, study):
         app.include_router(module.router)
 
     index = settings.web_dir / "index.html"

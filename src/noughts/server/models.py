@@ -20,6 +20,8 @@ Level = Literal["easy", "medium", "hard", "max"]
 #: end by threefold repetition), so only abuse hits it.
 MAX_MOVES = 5000
 MAX_THINK_SECONDS = 10.0
+#: A review thinks this long at most per position (a whole game of ultimate: minutes).
+MAX_REVIEW_SECONDS = 5.0
 
 Spec = Annotated[str, Field(min_length=1, max_length=200, examples=["ultimate", "classic:forget", "mnk:m=4:n=4:k=4"])]
 MoveText = Annotated[str, Field(min_length=1, max_length=16)]
@@ -54,6 +56,15 @@ class ThinkRequest(GameRequest):
         float | None, Field(gt=0, le=MAX_THINK_SECONDS, description="seconds to think; null: the level's own limit")
     ] = None
     seed: int | None = None
+
+
+class ReviewRequest(GameRequest):
+    """Review the game: every move valued and classed by a computer level."""
+
+    level: Level = "max"
+    time: Annotated[
+        float, Field(gt=0, le=MAX_REVIEW_SECONDS, description="seconds of thought per position of the game")
+    ] = 0.5
 
 
 # -- answers: the board ------------------------------------------------------------
@@ -181,6 +192,44 @@ class AnalysisView(_Model):
     depth: int | None
     nodes: int
     time: float
+
+
+class ReviewedValue(_Model):
+    """A value for the player it belongs to, and its chance: the expected result from 0
+    (a loss) to 1 (a win), a draw counting half."""
+
+    kind: Literal["win", "loss", "draw", "score"]
+    plies: int | None
+    score: float
+    text: str
+    chance: float
+
+
+class ReviewedMove(_Model):
+    ply: int
+    side: Mark
+    move: str
+    judgement: Annotated[
+        Literal["best", "good", "inaccuracy", "mistake", "blunder"], Field(alias="class", description="the class")
+    ]
+    best: str
+    line: list[str]
+    value_before: ReviewedValue
+    value_after: ReviewedValue
+    loss: float
+
+
+class ReviewView(_Model):
+    """A reviewed game: each move with its class and values for its mover; `graph`, x's
+    chance in every position (start, then after each move); accuracy in percent."""
+
+    spec: str
+    start: str | None
+    reviewer: str
+    moves: list[ReviewedMove]
+    graph: list[float]
+    accuracy: dict[Mark, float | None]
+    classes: dict[Mark, dict[str, int]]
 
 
 class ComputerMove(_Model):

@@ -60,6 +60,17 @@ def think(
     return player.analyze(state, limits) if every_move else player.decide(state, limits)
 
 
+def review(spec: str, start: str | None, moves: list[str], level: str, time: float) -> dict[str, Any]:
+    """Runs in a worker: `level`'s review of the game (`noughts.study.review`), as JSON."""
+    from noughts.ai.levels import level_spec
+    from noughts.study.review import review_game
+
+    replayed = replay(spec, start, moves)
+    reviewer = level_player(replayed.state.game, level, mistakes=False)
+    name = f"{level} ({level_spec(replayed.state.game, level)})"
+    return review_game(list(replayed.states), replayed.moves, reviewer, Limits(time=time), name).to_json()
+
+
 def _warm_up() -> None:
     """Imports the players in a new worker before its first request needs them."""
     import noughts.ai  # noqa: F401
@@ -136,6 +147,19 @@ class ThinkingPool:
             raise ThinkingError(f"the computer did not answer within {budget:.0f} seconds") from None
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the next request gets a new pool.
+            self.shutdown()
+            raise ThinkingError("the computer's worker process stopped; try again") from None
+
+    async def review(self, spec: str, start: str | None, moves: list[str], level: str, time: float) -> dict[str, Any]:
+        """`review` in a worker, given `time` for every position and the grace."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._pool(), review, spec, start, moves, level, time)
+        budget = (len(moves) + 1) * time + GRACE_SECONDS
+        try:
+            return await asyncio.wait_for(future, budget)
+        except TimeoutError:
+            raise ThinkingError(f"the review did not finish within {budget:.0f} seconds") from None
+        except BrokenProcessPool:
             self.shutdown()
             raise ThinkingError("the computer's worker process stopped; try again") from None
 

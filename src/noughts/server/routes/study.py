@@ -1,0 +1,27 @@
+"""Study: a game's review, computed in the worker pool."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from noughts.server.models import ErrorBody, ReviewRequest, ReviewView
+from noughts.server.replay import replay
+from noughts.server.thinking import ThinkingPool
+
+router = APIRouter(
+    prefix="/api",
+    tags=["study"],
+    responses={400: {"model": ErrorBody}, 422: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+)
+
+
+@router.post("/review", response_model=ReviewView)
+async def review(request: Request, body: ReviewRequest) -> ReviewView:
+    """Every move of the game valued by `level` (`time` seconds a position) and classed
+    best, good, inaccuracy, mistake or blunder by the chance it gave away, with the
+    better move and its line, each player's accuracy, and x's chance in every position
+    (the graph). Moves are checked first: a bad one is a 400 naming it."""
+    replayed = replay(body.spec, body.start, body.moves)
+    pool: ThinkingPool = request.app.state.thinking
+    data = await pool.review(body.spec, body.start, replayed.moves, body.level, body.time)
+    return ReviewView.model_validate(data)
