@@ -73,3 +73,30 @@ def test_the_time_per_position_is_bounded(client: TestClient, time: Any) -> None
     answer = client.post("/api/review", json={"spec": "classic", "moves": ["5"], "time": time})
     assert answer.status_code == 422
     assert answer.json()["field"] == "time"
+
+
+def test_the_evaluation_says_what_its_number_is(client: TestClient) -> None:
+    """A proven result in words for both sides; an estimate as the chance of the side
+    to move, never a raw score; the bar is x's chance."""
+    solved = client.post("/api/analysis", json={"spec": "classic", "moves": ["5", "2"], "level": "max"}).json()
+    assert solved["verdict"] == "X wins in 5 plies"
+    assert solved["value"] == {"kind": "win", "text": "win in 5", "plies": 5, "exact": True, "chance": 1.0}
+    assert solved["bar"] == 1.0
+    assert all(m["value"]["exact"] for m in solved["moves"])
+    assert solved["moves"][0]["line"][0] == solved["best"]
+
+    body = {"spec": "ultimate", "moves": ["55", "51"], "level": "hard", "seed": 1}
+    estimate = client.post("/api/analysis", json=body).json()
+    value = estimate["value"]
+    assert value["kind"] == "score" and not value["exact"]
+    assert 0 < value["chance"] < 1
+    assert estimate["verdict"] == f"X to move: {value['chance']:.0%} (an estimate)"
+    assert estimate["bar"] == pytest.approx(2 * value["chance"] - 1, abs=1e-3)
+    assert [len(m["line"]) > 0 for m in estimate["moves"][:4]] == [True, True, True, False]
+
+
+def test_o_to_move_the_bar_is_still_xs(client: TestClient) -> None:
+    answer = client.post("/api/analysis", json={"spec": "classic", "moves": ["5", "2", "1"], "level": "max"}).json()
+    assert answer["verdict"] == "X wins in 4 plies"
+    assert answer["value"]["kind"] == "loss"
+    assert answer["bar"] == 1.0  # x wins, whoever is to move

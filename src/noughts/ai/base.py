@@ -14,12 +14,13 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from noughts.core import IllegalMoveError, InvalidOptionError, State
 
 __all__ = [
+    "TOP_LINES",
     "AIPlayer",
     "Analysis",
     "Deadline",
@@ -35,6 +36,7 @@ __all__ = [
     "player_names",
     "register_player",
     "win_chance",
+    "with_lines",
 ]
 
 
@@ -182,6 +184,20 @@ class MoveInfo:
     value: Value
     visits: int | None = None  # MCTS: how often the move was tried
     note: str | None = None  # why, in a word or two: the rules player's rule ("fork")
+    #: The line this move starts, as the analysis expects it to go on (move texts, this
+    #: move first); given for the best `TOP_LINES` moves by the players that know it.
+    #: Not part of equality: after a stopped search the table may continue it otherwise.
+    line: tuple[str, ...] = field(default=(), compare=False)
+
+
+#: How many of the best moves an analysis gives a line for (an analysis board's "top
+#: lines", lichess's multi-PV).
+TOP_LINES = 3
+
+
+def with_lines(infos: list[MoveInfo], line_of: Callable[[Any], list[str]]) -> list[MoveInfo]:
+    """`infos` (best first) with the line of each of the best `TOP_LINES` moves."""
+    return [replace(info, line=tuple(line_of(info.move))) if i < TOP_LINES else info for i, info in enumerate(infos)]
 
 
 @dataclass

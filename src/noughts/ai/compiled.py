@@ -51,6 +51,7 @@ from noughts.ai.base import (
     flag_option,
     register_player,
     require_moves,
+    with_lines,
 )
 from noughts.core import Game, InvalidOptionError, State
 
@@ -226,17 +227,22 @@ class KernelMCTSPlayer(AIPlayer):
                 ranked.append((_rank(links, info, child), MoveInfo(move, state.move_text(move), value, visits)))
         ranked.sort(key=lambda item: item[0], reverse=True)
         infos = [item for _, item in ranked]
-        pv = [infos[0].text]
-        node, position = by_move.get(infos[0].move, -1), state.play(infos[0].move)
-        while node >= 0:
-            tried = [c for c in _children(links, info, node) if links[c, tree.VISITS] > 0]
-            if not tried:
-                break
-            node = max(tried, key=lambda c: _rank(links, info, c))
-            move = int(info[node, tree.MOVE])
-            pv.append(position.move_text(move))
-            position = position.play(move)
-        return Analysis(self.name, infos, pv, None, iterations, seconds)
+
+        def line_of(first: Any) -> list[str]:
+            line = [state.move_text(first)]
+            node, position = by_move.get(first, -1), state.play(first)
+            while node >= 0:
+                tried = [c for c in _children(links, info, node) if links[c, tree.VISITS] > 0]
+                if not tried:
+                    break
+                node = max(tried, key=lambda c: _rank(links, info, c))
+                move = int(info[node, tree.MOVE])
+                line.append(position.move_text(move))
+                position = position.play(move)
+            return line
+
+        infos = with_lines(infos, line_of)
+        return Analysis(self.name, infos, list(infos[0].line), None, iterations, seconds)
 
 
 def _children(links: npt.NDArray[np.int32], info: npt.NDArray[np.int16], node: int) -> range:
@@ -430,7 +436,8 @@ class KernelAlphaBetaPlayer(AIPlayer):
             self._refute(state, order, values, end)
         order.sort(key=lambda m: values[m].sort_key(), reverse=True)
         infos = [MoveInfo(m, state.move_text(m), values[m]) for m in order]
-        pv = _principal_line(state, code, root, order[0], completed, tables)
+        infos = with_lines(infos, lambda m: _principal_line(state, code, root, m, completed, tables))
+        pv = list(infos[0].line)
         nodes = int(tables.stats[negamax.NODES]) + threat_nodes
         return Analysis(self.name, infos, pv, completed, nodes, time.perf_counter() - started, _scale(state.game))
 

@@ -43,6 +43,7 @@ from noughts.ai.base import (
     flag_option,
     register_player,
     require_moves,
+    with_lines,
 )
 from noughts.core import InvalidOptionError, State
 
@@ -347,13 +348,18 @@ class MCTSPlayer(AIPlayer):
                 rank = child.rank() if self.solver else (1, child.visits, child.mean())
                 infos.append((*rank, MoveInfo(move, state.move_text(move), child.value(), child.visits)))
         infos.sort(key=lambda item: item[:3], reverse=True)
-        pv = []
-        node = root
-        while node.children:
-            child = self._best_child(node)
-            pv.append(node.state.move_text(child.move))
-            node = child
-        return Analysis(self.name, [info for *_, info in infos], pv, None, iterations, seconds)
+
+        def line_of(first: Any) -> list[str]:
+            line = [state.move_text(first)]
+            node = by_move.get(first)
+            while node is not None and node.children:
+                child = self._best_child(node)
+                line.append(node.state.move_text(child.move))
+                node = child
+            return line
+
+        ranked = with_lines([info for *_, info in infos], line_of)
+        return Analysis(self.name, ranked, list(ranked[0].line), None, iterations, seconds)
 
 
 def _near(root: Node) -> Iterator[Node]:

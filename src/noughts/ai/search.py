@@ -68,6 +68,7 @@ from noughts.ai.base import (
     flag_option,
     register_player,
     require_moves,
+    with_lines,
 )
 from noughts.ai.evaluation import Evaluator, evaluator, evaluator_scale
 from noughts.core import InvalidOptionError, Player, State
@@ -192,7 +193,8 @@ class _Negamax(AIPlayer):
             if all(proven.values()) or (not exact_root and scores[order[0]] >= MATE):
                 break
         infos = [MoveInfo(m, state.move_text(m), _value(scores[m], proven[m])) for m in order]
-        pv = [state.move_text(m) for m in self._principal_line(state, order[0], completed)]
+        infos = with_lines(infos, lambda m: [state.move_text(x) for x in self._principal_line(state, m, completed)])
+        pv = list(infos[0].line)
         seconds = time.perf_counter() - started
         scale = evaluator_scale(state.game, self.eval_name)
         return Analysis(self.name, infos, pv, completed, self.nodes, seconds, scale)
@@ -375,6 +377,7 @@ class AlphaBetaPlayer(_Negamax):
             if analysis.best == move:
                 line = ours.line if isinstance(ours, threat_search.ThreatWin) else (move,)
                 analysis.pv = [state.move_text(m) for m in line]
+                analysis.moves[0] = replace(analysis.moves[0], line=tuple(analysis.pv))
             return self._timed(analysis, started, ours.nodes)
         against = self._threat_win(state.game, theirs, mine, cap, share(THREAT_SHARE))
         if against is None:
@@ -581,7 +584,7 @@ def _best_first(analysis: Analysis) -> None:
     infos = analysis.moves
     infos.sort(key=lambda i: i.value.sort_key(), reverse=True)
     if analysis.pv and analysis.pv[0] != infos[0].text:
-        analysis.pv = [infos[0].text]
+        analysis.pv = list(infos[0].line) or [infos[0].text]
 
 
 def _wins_at_once(state: State[Any]) -> bool:

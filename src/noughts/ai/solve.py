@@ -64,7 +64,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from noughts.ai.base import AIPlayer, Analysis, Deadline, Kind, Limits, MoveInfo, Value, register_player, require_moves
+from noughts.ai.base import (
+    AIPlayer,
+    Analysis,
+    Deadline,
+    Kind,
+    Limits,
+    MoveInfo,
+    Value,
+    register_player,
+    require_moves,
+    with_lines,
+)
 from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player, State
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
@@ -635,7 +646,8 @@ class PerfectPlayer(AIPlayer):
             infos = _move_values(state, moves, evaluate)
             if not isinstance(game, Gobblet):  # table lookups are cheap; a search is not
                 infos = _prefer_traps(state, infos, evaluate)
-            pv = _principal_line(state, infos, evaluate)
+            infos = with_lines(infos, lambda move: _principal_line(state, move, evaluate))
+            pv = list(infos[0].line)
         except _OutOfTimeError:
             return self._unvalued(state, moves, started)
         nodes = self._search.nodes - nodes_before
@@ -688,9 +700,10 @@ def _prefer_traps(state: State[Any], infos: list[MoveInfo], evaluate: Callable[[
     return noted + infos[len(tied) :]
 
 
-def _principal_line(state: State[Any], infos: list[MoveInfo], evaluate: Callable[[State[Any]], Value]) -> list[str]:
-    pv = [infos[0].text]
-    state = state.play(infos[0].move)
+def _principal_line(state: State[Any], move: Any, evaluate: Callable[[State[Any]], Value]) -> list[str]:
+    """`move`, then best play by both sides (the quickest win, the longest loss)."""
+    pv = [state.move_text(move)]
+    state = state.play(move)
     while not state.is_over and len(pv) < _PV_LIMIT:
         best = _move_values(state, state.legal_moves(), evaluate)[0]
         pv.append(best.text)

@@ -166,9 +166,16 @@ class GameView(_Model):
 
 
 class ValueView(_Model):
+    """A value for the player it belongs to (the side to move, or the mover of a move)."""
+
     kind: Literal["win", "loss", "draw", "score", "unknown"]
     text: str
     plies: int | None
+    #: win, loss and draw are proven (by search or a solved table); a score is an estimate.
+    exact: bool
+    #: The expected result for that player, 0 a loss to 1 a win, a draw half; an estimate
+    #: through its evaluator's scale (noughts.ai.base.win_chance). null: not evaluated.
+    chance: float | None
 
 
 class MoveAnalysis(_Model):
@@ -176,6 +183,8 @@ class MoveAnalysis(_Model):
     value: ValueView
     visits: int | None
     note: str | None
+    #: The line this move starts (this move first), for the best few moves; else empty.
+    line: list[str]
 
 
 class AnalysisView(_Model):
@@ -185,7 +194,10 @@ class AnalysisView(_Model):
     player: str
     best: str
     value: ValueView
-    #: The position's value for x, squashed into [-1, 1]: 1 x wins, -1 o wins, 0 even.
+    #: The position's value in words for both sides: "X wins in 7 plies", "a draw with
+    #: best play", "O to move: 64% (an estimate)".
+    verdict: str
+    #: x's chance in [-1, 1] (2 * chance - 1): 1 x wins, -1 o wins, 0 even or a draw.
     bar: float
     moves: list[MoveAnalysis]
     pv: list[str]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from noughts.ai.base import Analysis, Kind, Value
+from noughts.ai.base import Analysis, Value, win_chance
 from noughts.core import Player, State
 from noughts.games.gobblet import Gobblet, GobbletState, Place, Shift
 from noughts.games.mnk import MnkState
@@ -33,6 +33,7 @@ from noughts.server.models import (
     ValueView,
 )
 from noughts.server.replay import Replayed
+from noughts.study.verdicts import verdict
 
 
 def game_view(replayed: Replayed) -> GameView:
@@ -163,21 +164,22 @@ def _forget(state: State[Any]) -> Forget | None:
 # -- analysis ---------------------------------------------------------------------
 
 
-def value_view(value: Value) -> ValueView:
-    return ValueView.model_validate({"kind": value.kind.value, "text": value.text, "plies": value.plies})
+def value_view(value: Value, scale: float | None = None) -> ValueView:
+    chance = win_chance(value, scale)
+    return ValueView(
+        kind=value.kind.value,
+        text=value.text,
+        plies=value.plies,
+        exact=value.exact,
+        chance=None if chance is None else round(chance, 4),
+    )
 
 
-def bar_for_x(value: Value, turn: Player) -> float:
-    """A value for the player to move as a number for x in [-1, 1]: exact results at
-    the ends, estimates squashed (s / (1 + |s|)) so that every evaluator's scale fits."""
-    if value.kind is Kind.WIN:
-        mover = 1.0
-    elif value.kind is Kind.LOSS:
-        mover = -1.0
-    elif value.kind is Kind.SCORE:
-        mover = value.score / (1 + abs(value.score))
-    else:
-        mover = 0.0
+def bar_for_x(value: Value, turn: Player, scale: float | None = None) -> float:
+    """x's chance (`win_chance`) as a number in [-1, 1]: proven results at the ends, a
+    draw and an even estimate in the middle, not evaluated in the middle too."""
+    chance = win_chance(value, scale)
+    mover = 0.0 if chance is None else 2.0 * chance - 1.0
     return round(mover if turn is Player.X else -mover, 4) + 0.0  # + 0.0: never -0.0
 
 
@@ -186,10 +188,18 @@ def analysis_view(analysis: Analysis, level: Level, turn: Player) -> AnalysisVie
         level=level,
         player=analysis.player,
         best=analysis.moves[0].text,
-        value=value_view(analysis.value),
-        bar=bar_for_x(analysis.value, turn),
+        value=value_view(analysis.value, analysis.scale),
+        verdict=verdict(analysis.value, turn, analysis.scale),
+        bar=bar_for_x(analysis.value, turn, analysis.scale),
         moves=[
-            MoveAnalysis(text=i.text, value=value_view(i.value), visits=i.visits, note=i.note) for i in analysis.moves
+            MoveAnalysis(
+                text=i.text,
+                value=value_view(i.value, analysis.scale),
+                visits=i.visits,
+                note=i.note,
+                line=list(i.line),
+            )
+            for i in analysis.moves
         ],
         pv=analysis.pv,
         depth=analysis.depth,

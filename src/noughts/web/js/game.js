@@ -22,6 +22,12 @@ function effect(name) {
 }
 
 const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
+
+/** A move's value for its mover: proven results in words, estimates as a chance. */
+export function moveValue(value) {
+  if (value.exact || value.chance === null) return value.text;
+  return `${Math.round(100 * value.chance)}%`;
+}
 const HINT_SECONDS = 1;
 const LEVELS = ["easy", "medium", "hard", "max"];
 
@@ -281,7 +287,7 @@ export class GamePage {
       this.evaluation = { analysis, turn };
       this.hint = analysis.best;
       this.hintList.replaceChildren(
-        ...analysis.moves.slice(0, 3).map((m) => h("li", {}, h("code", {}, m.text), " ", m.value.text)),
+        ...analysis.moves.slice(0, 3).map((m) => h("li", {}, h("code", {}, m.text), " ", moveValue(m.value))),
       );
       this.render();
     } catch (e) {
@@ -393,12 +399,11 @@ export class GamePage {
       this.evalText.textContent = "no evaluation yet: ask for a hint";
       return;
     }
-    const { analysis, turn } = e;
+    const { analysis } = e;
+    // The server says what the number is: a proven result for both sides, or the side
+    // to move's chance (an estimate); the bar is x's chance.
     this.evalBar.style.width = `${50 + 50 * analysis.bar}%`;
-    const who = turn.toUpperCase();
-    const value = analysis.value;
-    const text = value.kind === "draw" ? "a draw with best play" : value.kind === "win" ? `${who} can force a win (${value.text})` : value.kind === "loss" ? `${who === "X" ? "O" : "X"} can force a win` : `${value.text} for ${who}`;
-    this.evalText.textContent = `${text} · ${analysis.player}, ${analysis.time.toFixed(2)} s`;
+    this.evalText.textContent = `${analysis.verdict} · ${analysis.player}, ${analysis.time.toFixed(2)} s`;
   }
 
   // -- keyboard ----------------------------------------------------------------------
