@@ -100,3 +100,34 @@ def test_o_to_move_the_bar_is_still_xs(client: TestClient) -> None:
     assert answer["verdict"] == "X wins in 4 plies"
     assert answer["value"]["kind"] == "loss"
     assert answer["bar"] == 1.0  # x wins, whoever is to move
+
+
+def test_a_record_is_read_for_the_analysis_board(client: TestClient) -> None:
+    text = '[Game "ultimate"]\n[X "ann"]\n[O "bob"]\n[Result "ongoing"]\n\n1. 55 51 2. 15 *\n'
+    answer = client.post("/api/record", json={"text": text})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {
+        "spec": "ultimate",
+        "start": None,
+        "moves": ["55", "51", "15"],
+        "x": "ann",
+        "o": "bob",
+        "result": "ongoing",
+        "termination": "unterminated",
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('[Game "classic"]\n[Result "ongoing"]\n\n1. 5 5 *\n', "5"),
+        ('[Game "nonsense"]\n\n1. 5 *\n', "nonsense"),
+        ("this is no record", "record"),
+    ],
+)
+def test_a_bad_record_is_refused_and_says_why(client: TestClient, text: str, says: str) -> None:
+    answer = client.post("/api/record", json={"text": text})
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["field"] == "text"
+    assert says in body["message"]

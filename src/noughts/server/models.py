@@ -67,6 +67,24 @@ class ReviewRequest(GameRequest):
     ] = 0.5
 
 
+class RecordRequest(_Model):
+    """A game record as text: the PGN-like form or its JSON (README, "Notation")."""
+
+    text: Annotated[str, Field(min_length=1, max_length=100_000)]
+
+
+class RecordView(_Model):
+    """A record read and checked: the game to replay, and its headers."""
+
+    spec: str
+    start: str | None
+    moves: list[str]
+    x: str
+    o: str
+    result: str
+    termination: str
+
+
 # -- answers: the board ------------------------------------------------------------
 
 

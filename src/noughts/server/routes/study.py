@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from noughts.server.models import ErrorBody, ReviewRequest, ReviewView
-from noughts.server.replay import replay
+from noughts.core import NoughtsError
+from noughts.records import GameRecord
+from noughts.server.models import ErrorBody, RecordRequest, RecordView, ReviewRequest, ReviewView
+from noughts.server.replay import RequestError, replay
 from noughts.server.thinking import ThinkingPool
 
 router = APIRouter(
@@ -25,3 +27,23 @@ async def review(request: Request, body: ReviewRequest) -> ReviewView:
     pool: ThinkingPool = request.app.state.thinking
     data = await pool.review(body.spec, body.start, replayed.moves, body.level, body.time)
     return ReviewView.model_validate(data)
+
+
+@router.post("/record", response_model=RecordView)
+def read_record(body: RecordRequest) -> RecordView:
+    """A game record (text or JSON) read and every move checked: the game to open on the
+    analysis board. A record that fails is a 400 naming what is wrong."""
+    try:
+        record = GameRecord.parse(body.text)
+        record.replay()
+    except NoughtsError as e:
+        raise RequestError("text", e) from None
+    return RecordView(
+        spec=record.game.spec,
+        start=record.start,
+        moves=record.moves,
+        x=record.x,
+        o=record.o,
+        result=record.result,
+        termination=record.termination,
+    )
