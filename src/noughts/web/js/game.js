@@ -155,6 +155,7 @@ export class GamePage {
               ].filter(Boolean).map(([k, d]) => [h("dt", {}, k), h("dd", {}, d)]),
             ),
           ),
+          this.analysisAnchor = h("a", { class: "button subtle", id: "analysis-link", href: "#/analysis" }, "Analysis board"),
           h("a", { class: "button subtle", href: "#/" }, "← All games"),
         ),
       ),
@@ -286,8 +287,11 @@ export class GamePage {
       if (token !== this.token) return;
       this.evaluation = { analysis, turn };
       this.hint = analysis.best;
+      // In a solved game every move's exact value, as a tablebase shows them; else the top three.
+      const exact = analysis.moves.every((m) => m.value.exact);
+      this.hintList.classList.toggle("exact-values", exact);
       this.hintList.replaceChildren(
-        ...analysis.moves.slice(0, 3).map((m) => h("li", {}, h("code", {}, m.text), " ", moveValue(m.value))),
+        ...analysis.moves.slice(0, exact ? undefined : 3).map((m) => h("li", {}, h("code", {}, m.text), " ", moveValue(m.value))),
       );
       this.render();
     } catch (e) {
@@ -337,6 +341,7 @@ export class GamePage {
       this.banner.replaceChildren(
         h("strong", {}, this.resultText(live)),
         h("button", { class: "button primary", type: "button", onclick: () => this.newGame() }, "New game"),
+        h("a", { class: "button", id: "review-game", href: this.analysisLink(true) }, "Review the game"),
         h("button", { class: "button", type: "button", onclick: () => (this.banner.hidden = true) }, "See the board"),
       );
       this.banner.dataset.outcome = live.status;
@@ -352,10 +357,22 @@ export class GamePage {
       );
     }
 
+    this.analysisAnchor.href = this.analysisLink();
     this.drawMoves();
     this.drawEvaluation();
     this.buttons.undo.disabled = this.views.length <= 1;
     this.buttons.hint.disabled = live.status !== "ongoing" || this.thinking;
+  }
+
+  /** This game (up to the position shown) on the analysis board; `review`: reviewed. */
+  analysisLink(review = false) {
+    const moves = this.view.moves.slice(0, this.reviewing ?? this.view.moves.length);
+    const params = new URLSearchParams({ spec: this.view.spec });
+    if (this.view.start) params.set("start", this.view.start);
+    if (this.view.moves.length) params.set("tree", this.view.moves.join(","));
+    if (moves.length) params.set("at", moves.join(","));
+    if (review) params.set("review", "1");
+    return `#/analysis?${params.toString()}`;
   }
 
   resultText(v) {

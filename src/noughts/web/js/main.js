@@ -6,6 +6,7 @@ import { GamePage } from "./game.js";
 import { homePage } from "./home.js";
 import { applyTheme, prefs } from "./prefs.js";
 import { rulesPage } from "./rules.js";
+import { AnalysisPage } from "./study/analysis.js";
 import { resumeMusicOnGesture, setMusic } from "./sound.js";
 
 const view = document.getElementById("view");
@@ -64,6 +65,9 @@ async function route() {
   window.scrollTo(0, 0);
   if (path.startsWith("/play")) {
     current = new GamePage(view, catalogue, params, { toast });
+    document.title = `${current.title} · Noughts`;
+  } else if (path.startsWith("/analysis")) {
+    current = new AnalysisPage(view, catalogue, params, { toast });
     document.title = `${current.title} · Noughts`;
   } else if (path.startsWith("/rules")) {
     rulesPage(view, catalogue, path.split("/")[2]);

@@ -1,0 +1,522 @@
+// The analysis board: any position of any game, moves for both sides kept as a tree of
+// variations, the engine's top lines deepening while you look, every move's exact
+// value where the game is solved, and a game's review (graph, classes, the better move,
+// retry from here). Its address holds the game and the tree, so a link shares it:
+// #/analysis?spec=ultimate&tree=55,51(15,53)&at=55,15,53&review=1
+
+import { api } from "../api.js";
+import { GobbletBoard } from "../boards/gobblet.js";
+import { GridBoard } from "../boards/grid.js";
+import { QubicBoard } from "../boards/qubic.js";
+import { UltimateBoard } from "../boards/ultimate.js";
+import { h } from "../dom.js";
+import { evaluationGraph } from "./graph.js";
+import { Tree } from "./tree.js";
+
+const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
+/** The engine thinks this long, in turn, while the position stays on the board. */
+const DEEPENING = [0.3, 1, 2.5, 5];
+const REVIEW_SECONDS = 0.5;
+const CLASS_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+/** A move's value for its mover: proven results in words, estimates as a chance. */
+function shownValue(value) {
+  if (value.exact || value.chance === null) return value.text;
+  return `${Math.round(100 * value.chance)}%`;
+}
+
+export class AnalysisPage {
+  constructor(root, catalogue, params, { toast }) {
+    this.root = root;
+    this.toast = toast;
+    this.catalogue = catalogue;
+    this.spec = params.get("spec") || "classic";
+    this.start = params.get("start") || null;
+    this.views = new Map(); // path text -> the server's view of that position
+    this.review = null; // the server's review of the main line, and the moves it covers
+    this.reviewing = false;
+    this.engineOn = true;
+    this.engine = null; // the latest analysis of the current position
+    this.engineToken = 0;
+    this.better = null; // the better move shown on the board at a reviewed mistake
+    try {
+      this.tree = Tree.parse(params.get("tree") || params.get("moves")?.replaceAll(" ", "") || "");
+    } catch (e) {
+      this.tree = new Tree();
+      toast(`The variations in the address cannot be read: ${e.message}`, "error");
+    }
+    const at = (params.get("at") || "").split(",").filter(Boolean);
+    this.node = (at.length ? this.tree.find(at) : null) || this.lastOfMainLine();
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener("keydown", this.keys);
+    this.layout();
+    this.open(params.get("review") === "1");
+  }
+
+  get title() {
+    return `Analysis · ${this.info?.title || this.spec}`;
+  }
+
+  get info() {
+    const key = this.spec.split(/[:\s]/)[0];
+    return this.catalogue.games.find((g) => g.key === key) || null;
+  }
+
+  destroy() {
+    this.engineToken++;
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  redraw() {
+    if (this.board) this.render();
+  }
+
+  lastOfMainLine() {
+    let node = this.tree.root;
+    while (node.children.length) node = node.children[0];
+    return node;
+  }
+
+  game(moves) {
+    return { spec: this.spec, start: this.start, moves };
+  }
+
+  // -- layout ------------------------------------------------------------------------
+
+  layout() {
+    this.heading = h("h1", {}, this.title);
+    this.status = h("p", { class: "status", id: "status", "aria-live": "polite" });
+    this.boardBox = h("div", { class: "board-box" });
+    this.evalFill = h("div", { class: "eval-fill" });
+    this.verdict = h("p", { class: "verdict", id: "verdict" });
+    this.lines = h("ol", { class: "engine-lines", id: "engine-lines", "aria-label": "the engine's best lines" });
+    this.engineInfo = h("p", { class: "engine-info muted" });
+    this.engineButton = h("button", { class: "button", type: "button", id: "engine-toggle", "aria-pressed": "true", onclick: () => this.toggleEngine() }, "Engine on");
+    this.exact = h("section", { class: "tablebase", id: "tablebase", hidden: true, "aria-label": "exact values" });
+    this.reviewBox = h("section", { class: "review", id: "review", "aria-label": "review" });
+    this.tools = h("div", { class: "node-tools" });
+    this.moveTree = h("div", { class: "move-tree", id: "move-tree", role: "list", "aria-label": "moves and variations" });
+    this.link = h("input", { id: "share-link", type: "text", readonly: true, "aria-label": "link to this analysis", onfocus: (e) => e.target.select() });
+    this.loadText = h("textarea", { id: "load-text", rows: 4, spellcheck: "false", "aria-label": "a position text or a game record", placeholder: "x.o/.x./..o x  or a record: [Game \"classic\"] ..." });
+    const nav = (id, label, title, action) => h("button", { class: "button", id, type: "button", title, "aria-label": title, onclick: action }, label);
+    this.root.replaceChildren(
+      h(
+        "section",
+        { class: `page game-page analysis-page game-${this.spec.split(/[:\s]/)[0]}` },
+        h(
+          "div",
+          { class: "board-column" },
+          h("div", { class: "game-head" }, this.heading),
+          this.status,
+          h("div", { class: "board-wrap" }, this.boardBox),
+          h(
+            "div",
+            { class: "nav-bar" },
+            nav("first", "«", "to the start", () => this.go(this.tree.root)),
+            nav("back", "◀", "one move back (←)", () => this.node.parent && this.go(this.node.parent)),
+            nav("forward", "▶", "one move on (→)", () => this.node.children[0] && this.go(this.node.children[0])),
+            nav("last", "»", "to the end of this line", () => this.go(this.endOfLine(this.node))),
+          ),
+          h("div", { class: "eval-bar", title: "X's chance to the left, O's to the right" }, this.evalFill),
+          this.verdict,
+        ),
+        h(
+          "aside",
+          { class: "panel" },
+          h("section", { class: "engine", "aria-label": "engine" }, h("div", { class: "section-head" }, h("h2", {}, "Engine"), this.engineButton), this.lines, this.engineInfo),
+          this.exact,
+          this.reviewBox,
+          h("section", { class: "moves", "aria-label": "moves" }, h("h2", {}, "Moves"), this.moveTree, this.tools),
+          h(
+            "details",
+            { class: "load" },
+            h("summary", {}, "Load a position or a record"),
+            this.loadText,
+            h("button", { class: "button", type: "button", id: "load", onclick: () => this.load() }, "Load"),
+          ),
+          h(
+            "div",
+            { class: "share" },
+            h("label", { for: "share-link" }, "Share"),
+            this.link,
+            h("button", { class: "button", type: "button", id: "copy-link", onclick: () => this.copyLink() }, "Copy link"),
+          ),
+          h("a", { class: "button subtle", href: `#/play?spec=${encodeURIComponent(this.spec)}` }, "Play this game"),
+        ),
+      ),
+    );
+  }
+
+  // -- positions ---------------------------------------------------------------------
+
+  async open(startReview) {
+    let view;
+    try {
+      view = await this.viewOf(this.node);
+    } catch (e) {
+      // The address may hold a line that is no longer legal (edited by hand): drop it.
+      this.toast(`This line cannot be played: ${e.message}`, "error");
+      this.tree = new Tree();
+      this.node = this.tree.root;
+      try {
+        view = await this.viewOf(this.node);
+      } catch (again) {
+        this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "This position cannot be analysed"), h("p", { class: "error", id: "error" }, again.message), h("a", { class: "button", href: "#/" }, "Choose a game")));
+        return;
+      }
+    }
+    this.spec = view.spec;
+    const Board = BOARDS[view.board.kind];
+    this.board = new Board(this.boardBox, { onMove: (text) => this.play(text), onSelect: () => {} });
+    this.go(this.node);
+    if (startReview) this.requestReview();
+  }
+
+  async viewOf(node) {
+    const key = node.path.join(",");
+    if (!this.views.has(key)) this.views.set(key, await api.newGame(this.spec, node.path, this.start));
+    return this.views.get(key);
+  }
+
+  async play(text) {
+    const from = this.node;
+    let next;
+    try {
+      next = await api.play(this.game(from.path), text);
+    } catch (e) {
+      this.toast(e.message, "error");
+      return;
+    }
+    const node = from.child(next.moves[next.moves.length - 1]);
+    this.views.set(node.path.join(","), next);
+    this.go(node);
+  }
+
+  async go(node) {
+    this.node = node;
+    this.better = null;
+    let view;
+    try {
+      view = await this.viewOf(node);
+    } catch (e) {
+      this.toast(e.message, "error");
+      return;
+    }
+    if (this.node !== node) return; // another move was chosen meanwhile
+    this.view = view;
+    this.engine = null;
+    this.remember();
+    this.render();
+    this.think();
+  }
+
+  endOfLine(node) {
+    while (node.children.length) node = node.children[0];
+    return node;
+  }
+
+  /** The address holds the game, the tree and the position: reload and links keep them. */
+  remember() {
+    const params = new URLSearchParams({ spec: this.spec });
+    if (this.start) params.set("start", this.start);
+    const tree = this.tree.toText();
+    if (tree) params.set("tree", tree);
+    const at = this.node.path.join(",");
+    if (at) params.set("at", at);
+    const hash = `#/analysis?${params.toString()}`;
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+    this.link.value = location.href;
+  }
+
+  async copyLink() {
+    this.link.value = location.href;
+    try {
+      await navigator.clipboard.writeText(location.href);
+      this.toast("The link is copied");
+    } catch {
+      this.link.focus();
+      this.link.select();
+      this.toast("Copy the selected link");
+    }
+  }
+
+  async load() {
+    const text = this.loadText.value.trim();
+    if (!text) return;
+    try {
+      if (text.startsWith("[") || text.startsWith("{")) {
+        const record = await api.record(text);
+        this.spec = record.spec;
+        this.start = record.start;
+        this.tree = Tree.line(record.moves);
+      } else {
+        await api.position({ spec: this.spec, start: text, moves: [] });
+        this.start = text;
+        this.tree = new Tree();
+      }
+    } catch (e) {
+      this.toast(e.message, "error");
+      return;
+    }
+    this.views.clear();
+    this.review = null;
+    this.heading.textContent = this.title;
+    this.node = this.lastOfMainLine();
+    this.boardBox.replaceChildren();
+    this.open(false);
+  }
+
+  // -- the engine --------------------------------------------------------------------
+
+  toggleEngine() {
+    this.engineOn = !this.engineOn;
+    this.engineButton.textContent = this.engineOn ? "Engine on" : "Engine off";
+    this.engineButton.setAttribute("aria-pressed", String(this.engineOn));
+    this.engine = null;
+    this.render();
+    this.think();
+  }
+
+  /** Ask the engine again and again, longer each time, while the position stays. */
+  async think() {
+    const token = ++this.engineToken;
+    if (!this.engineOn || this.view.status !== "ongoing") return;
+    for (const seconds of DEEPENING) {
+      let analysis;
+      try {
+        analysis = await api.analysis(this.game(this.node.path), "max", seconds);
+      } catch (e) {
+        if (token === this.engineToken) this.engineInfo.textContent = `The engine stopped: ${e.message}`;
+        return;
+      }
+      if (token !== this.engineToken) return;
+      this.engine = analysis;
+      this.render();
+      if (analysis.moves.every((m) => m.value.exact)) return; // proven: nothing deeper to find
+    }
+  }
+
+  playLine(moves) {
+    let node = this.node;
+    const play = async () => {
+      for (const text of moves) {
+        const next = await api.play(this.game(node.path), text);
+        node = node.child(next.moves[next.moves.length - 1]);
+        this.views.set(node.path.join(","), next);
+      }
+      this.go(node);
+    };
+    play().catch((e) => this.toast(e.message, "error"));
+  }
+
+  // -- the review --------------------------------------------------------------------
+
+  async requestReview() {
+    const moves = this.tree.mainLine;
+    if (!moves.length || this.reviewing) return;
+    this.reviewing = true;
+    this.render();
+    try {
+      const review = await api.review(this.game(moves), "max", REVIEW_SECONDS);
+      this.review = { data: review, moves };
+    } catch (e) {
+      this.toast(`The review failed: ${e.message}`, "error");
+    } finally {
+      this.reviewing = false;
+      this.render();
+    }
+  }
+
+  /** The review of the move that led to `node`, where the review covers it. */
+  reviewed(node) {
+    if (!this.review || !node.parent || !node.onMainLine) return null;
+    const ply = node.ply;
+    return ply <= this.review.moves.length && this.review.moves[ply - 1] === node.move ? this.review.data.moves[ply - 1] : null;
+  }
+
+  // -- drawing -----------------------------------------------------------------------
+
+  render() {
+    const view = this.view;
+    if (!view) return;
+    const hint = this.better ?? (this.engineOn && this.engine ? this.engine.best : null);
+    this.board.render(view, { interactive: view.status === "ongoing", hint });
+    const turn = view.turn.toUpperCase();
+    this.status.textContent = view.status === "ongoing" ? `${turn} to move · move ${this.node.ply + 1}` : view.status === "draw" ? "Draw" : `${view.status[0].toUpperCase()} wins`;
+    this.status.dataset.turn = view.status === "ongoing" ? view.turn : "";
+    this.drawEngine();
+    this.drawReview();
+    this.drawTree();
+  }
+
+  drawEngine() {
+    const e = this.engineOn ? this.engine : null;
+    const over = this.view.status !== "ongoing";
+    this.evalFill.style.width = over ? (this.view.status === "draw" ? "50%" : this.view.status[0] === "x" ? "100%" : "0%") : `${50 + 50 * (e ? e.bar : 0)}%`;
+    this.verdict.textContent = over ? "The game is over" : !this.engineOn ? "The engine is off" : e ? e.verdict : "The engine is thinking…";
+    const solved = e && e.moves.every((m) => m.value.exact);
+    this.lines.replaceChildren(
+      ...(e ? e.moves.filter((m) => m.line.length) : []).map((m) =>
+        h(
+          "li",
+          { class: "engine-line" },
+          h("span", { class: ["line-value", m.value.exact && `value-${m.value.kind}`] }, shownValue(m.value)),
+          " ",
+          m.line.map((text, i) => h("button", { type: "button", class: "line-move", title: "play the line up to here", onclick: () => this.playLine(m.line.slice(0, i + 1)) }, text)),
+        ),
+      ),
+    );
+    this.engineInfo.textContent = e ? `${e.player}${e.depth ? `, depth ${e.depth}` : ""}, ${e.nodes.toLocaleString("en")} nodes, ${e.time.toFixed(1)} s${solved ? " · exact" : ""}` : "";
+    // Where every move's value is exact (a solved game, or a proven end), all of them,
+    // as lichess's tablebase panel lists them.
+    this.exact.hidden = !solved;
+    if (solved) {
+      const order = { win: 0, draw: 1, score: 2, unknown: 2, loss: 3 };
+      const moves = [...e.moves].sort((a, b) => order[a.value.kind] - order[b.value.kind]);
+      this.exact.replaceChildren(
+        h("h2", {}, "Exact values"),
+        h(
+          "ul",
+          { class: "exact-moves" },
+          moves.map((m) =>
+            h("li", {}, h("button", { type: "button", class: `exact-move value-${m.value.kind}`, "data-move": m.text, onclick: () => this.play(m.text) }, h("code", {}, m.text), h("span", {}, m.value.text))),
+          ),
+        ),
+      );
+    }
+  }
+
+  drawReview() {
+    const box = this.reviewBox;
+    if (this.reviewing) {
+      const n = this.tree.mainLine.length + 1;
+      box.replaceChildren(h("h2", {}, "Review"), h("p", { class: "muted", id: "review-progress" }, `Reviewing ${n} positions, about ${Math.ceil(n * REVIEW_SECONDS)} s…`));
+      return;
+    }
+    if (!this.review) {
+      const moves = this.tree.mainLine.length;
+      box.replaceChildren(h("h2", {}, "Review"), h("button", { class: "button", type: "button", id: "request-review", disabled: !moves, onclick: () => this.requestReview() }, moves ? "Review the main line" : "Play some moves to review them"));
+      return;
+    }
+    const data = this.review.data;
+    const sides = ["x", "o"].map((side) =>
+      h(
+        "div",
+        { class: `review-side side-${side}` },
+        h("strong", {}, `${side.toUpperCase()}: ${data.accuracy[side] === null ? "no moves" : `${Math.round(data.accuracy[side])}% accuracy`}`),
+        h("span", { class: "muted" }, ["inaccuracy", "mistake", "blunder"].map((c) => `${data.classes[side][c]} ${c === "inaccuracy" && data.classes[side][c] !== 1 ? "inaccuracies" : c + (data.classes[side][c] === 1 ? "" : "s")}`).join(", ")),
+      ),
+    );
+    const current = this.node.onMainLine && this.node.ply <= this.review.moves.length ? this.node.ply : null;
+    const graph = evaluationGraph(data, current, (ply) => this.go(this.tree.find(this.review.moves.slice(0, ply)) || this.tree.root));
+    const move = this.reviewed(this.node);
+    let note = null;
+    if (move && CLASS_MARKS[move.class]) {
+      const mover = move.side.toUpperCase();
+      note = h(
+        "div",
+        { class: `review-note class-${move.class}`, id: "review-note" },
+        h("p", {}, h("strong", {}, `${mover} ${move.move}${CLASS_MARKS[move.class] || ""}: ${move.class}.`), ` ${move.value_before.text === move.value_after.text ? "" : `${shownValue(move.value_before)} → ${shownValue(move.value_after)}. `}Better: ${move.best}`),
+        h("p", { class: "muted" }, `Best line: ${move.line.join(" ")}`),
+        h(
+          "div",
+          { class: "review-actions" },
+          h("button", { class: "button", type: "button", id: "show-better", onclick: () => this.showBetter(move) }, "Show the better move"),
+          h("a", { class: "button", id: "retry", href: this.retryLink(move) }, "Retry from here"),
+        ),
+      );
+    }
+    const keyboard = document.activeElement?.classList.contains("graph-key");
+    box.replaceChildren(...[h("h2", {}, "Review"), h("div", { class: "review-sides" }, sides), graph, note, h("p", { class: "muted review-by" }, `by ${data.reviewer}`)].filter(Boolean));
+    if (keyboard) box.querySelector(".graph-key.current")?.focus(); // keep the keyboard on the graph
+  }
+
+  /** Back to the position before the move, the better move marked on the board. */
+  async showBetter(move) {
+    await this.go(this.node.parent);
+    this.better = move.best;
+    this.render();
+  }
+
+  /** Play on against the computer from the position before the move, as its mover. */
+  retryLink(move) {
+    const params = new URLSearchParams({ spec: this.spec, mode: "computer", level: "max", side: move.side, moves: this.review.moves.slice(0, move.ply - 1).join(",") });
+    if (this.start) params.set("start", this.start);
+    return `#/play?${params.toString()}`;
+  }
+
+  drawTree() {
+    const items = [];
+    const start = this.tree.root;
+    items.push(this.moveButton(start, "start"));
+    this.walk(start, items, 0);
+    this.moveTree.replaceChildren(...items);
+    this.moveTree.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
+    const node = this.node;
+    const side = node.parent && !node.onMainLine;
+    this.tools.replaceChildren(
+      ...[
+        side ? h("button", { class: "button", type: "button", id: "promote", onclick: () => (this.tree.promote(node), this.remember(), this.render()) }, "Make main line") : null,
+        node.parent ? h("button", { class: "button", type: "button", id: "delete", onclick: () => this.remove(node) }, "Delete from here") : null,
+      ].filter(Boolean),
+    );
+  }
+
+  remove(node) {
+    const parent = node.parent;
+    this.tree.remove(node);
+    this.go(parent);
+  }
+
+  // The main line from `node` on, each move's alternatives after it, indented.
+  walk(node, items, depth) {
+    while (node.children.length) {
+      const [main, ...others] = node.children;
+      items.push(this.moveButton(main, null, depth));
+      for (const other of others) {
+        const variation = [this.moveButton(other, null, depth + 1)];
+        this.walk(other, variation, depth + 1);
+        items.push(h("div", { class: "variation", role: "group", "aria-label": `variation from ${other.move}` }, variation));
+      }
+      node = main;
+    }
+  }
+
+  moveButton(node, label, depth = 0) {
+    const ply = node.ply;
+    const turn = this.views.get("")?.turn || "x";
+    const mover = ply === 0 ? null : (ply % 2 === 1) === (turn === "x") ? "x" : "o";
+    const reviewed = this.reviewed(node);
+    return h(
+      "button",
+      {
+        type: "button",
+        role: "listitem",
+        class: ["tree-move", node === this.node && "current", mover && `ply-${mover}`, reviewed && `class-${reviewed.class}`, depth && "in-variation"],
+        "data-path": node.path.join(","),
+        "aria-current": node === this.node ? "true" : null,
+        title: reviewed ? reviewed.class : null,
+        onclick: () => this.go(node),
+      },
+      label ?? [h("span", { class: "num" }, `${ply}.`), ` ${mover.toUpperCase()} ${node.move}${reviewed ? CLASS_MARKS[reviewed.class] || "" : ""}`],
+    );
+  }
+
+  // -- keyboard ----------------------------------------------------------------------
+
+  onKey(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest?.("input, select, textarea, .board-box, .graph-box")) return;
+    const actions = {
+      ArrowLeft: () => this.node.parent && this.go(this.node.parent),
+      ArrowRight: () => this.node.children[0] && this.go(this.node.children[0]),
+      Home: () => this.go(this.tree.root),
+      End: () => this.go(this.endOfLine(this.node)),
+    };
+    const action = actions[e.key];
+    if (action) {
+      e.preventDefault();
+      action();
+    }
+  }
+}

@@ -1,0 +1,153 @@
+"""Study in a real browser: a finished game's review, the analysis board with its
+variations shared by link, the engine's lines and the exact values of solved games."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from web.browsing import DESKTOP, PHONE, SCREENSHOTS, Tab
+
+FINISHED = "#/play?spec=classic&mode=local&moves=5,1,3,7,2,4"
+
+
+def _query(url: str) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(urlsplit(url).fragment).query)
+
+
+def test_a_finished_game_is_reviewed_with_its_blunder_the_better_move_and_a_retry(tab: Tab) -> None:
+    tab.open(FINISHED)
+    page = tab.page
+    page.click("#review-game")
+    page.wait_for_selector("#review .graph-box")
+    blunder = page.locator(".tree-move[data-path='5,1,3,7,2']")
+    assert "class-blunder" in (blunder.get_attribute("class") or "")
+    assert blunder.inner_text().endswith("2??")
+    assert page.locator(".tree-move.class-blunder").count() == 1
+    assert page.locator("#review").inner_text().count("1 blunder") == 1
+    blunder.click()
+    note = page.locator("#review-note")
+    note.wait_for()
+    assert "X 2??: blunder." in note.inner_text()
+    assert "Better: 4" in note.inner_text()
+    retry = _query(page.locator("#retry").get_attribute("href") or "")
+    assert retry["moves"] == ["5,1,3,7"] and retry["side"] == ["x"] and retry["mode"] == ["computer"]
+    page.click("#show-better")
+    page.wait_for_selector(".cell.hint[data-move='4']")
+    assert page.locator(".tree-move.current").get_attribute("data-path") == "5,1,3,7"
+    # The graph: a point is a position; a click there goes there (6 plies across it).
+    graph = page.locator(".eval-graph")
+    box = graph.bounding_box()
+    assert box is not None
+    graph.click(position={"x": box["width"] * 2 / 6, "y": box["height"] / 2})
+    page.wait_for_selector(".tree-move.current[data-path='5,1']")
+    # ... and the keyboard: the focused point moves with the arrows.
+    page.focus(".graph-key[data-ply='2']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(".tree-move.current[data-path='5,1,3']")
+    tab.assert_clean()
+
+
+def test_a_variation_is_kept_and_shared_by_link(tab: Tab, browser: object, server_url: str) -> None:
+    tab.open("#/analysis?spec=classic")
+    page = tab.page
+    page.click(".cell[data-move='5']")
+    page.wait_for_selector(".tree-move.current[data-path='5']")
+    page.click(".cell[data-move='1']")
+    page.wait_for_selector(".tree-move.current[data-path='5,1']")
+    page.click("#back")
+    page.wait_for_selector(".tree-move.current[data-path='5']")
+    page.click(".cell[data-move='2']")
+    page.wait_for_selector(".variation .tree-move.current[data-path='5,2']")
+    query = _query(page.url)
+    assert query["tree"] == ["5,1(2)"] and query["at"] == ["5,2"]
+    assert page.locator("#share-link").input_value() == page.url
+    # Another tab, the link: the same tree, the same position.
+    shared = page.context.new_page()
+    shared.goto(page.url)
+    shared.wait_for_selector(".variation .tree-move.current[data-path='5,2']")
+    assert shared.locator(".tree-move[data-path='5,1']").count() == 1
+    assert shared.locator(".cell.has-o").count() == 1
+    # Make the variation the main line, then delete it.
+    shared.click("#promote")
+    shared.wait_for_function("() => location.hash.includes('tree=5%2C2%281%29')")
+    shared.click("#delete")
+    shared.wait_for_selector(".tree-move.current[data-path='5']")
+    assert shared.locator(".tree-move[data-path='5,2']").count() == 0
+    shared.close()
+    tab.assert_clean()
+
+
+def test_the_exact_values_of_a_solved_game_beside_the_board(tab: Tab) -> None:
+    tab.open("#/analysis?spec=classic&tree=5")
+    page = tab.page
+    page.wait_for_selector("#tablebase:not([hidden]) .exact-move")
+    moves = page.locator("#tablebase .exact-move")
+    assert moves.count() == 8
+    values = {moves.nth(i).get_attribute("data-move"): moves.nth(i).inner_text() for i in range(8)}
+    assert all(values[corner].endswith("draw") for corner in "1379")
+    assert all("loss in" in values[edge] for edge in "2468")
+    assert page.locator("#verdict").inner_text() == "a draw with best play"
+    page.click("#tablebase .exact-move[data-move='2']")
+    page.wait_for_selector(".tree-move.current[data-path='5,2']")
+    page.wait_for_function("() => document.querySelector('#verdict').textContent.startsWith('X wins in')")
+    tab.assert_clean()
+
+
+def test_the_hint_in_a_solved_game_lists_every_moves_exact_value(tab: Tab) -> None:
+    tab.open("#/play?spec=classic&mode=local&moves=5")
+    page = tab.page
+    page.wait_for_selector(".cell.playable")
+    page.click("#hint")
+    page.wait_for_selector(".hint-moves.exact-values li")
+    assert page.locator(".hint-moves li").count() == 8
+    assert "draw" in page.locator(".hint-moves").inner_text()
+    tab.assert_clean()
+
+
+def test_the_engine_shows_its_top_lines_as_chances(tab: Tab) -> None:
+    tab.open("#/analysis?spec=ultimate&tree=55")
+    page = tab.page
+    page.wait_for_selector("#engine-lines li:nth-child(3) .line-move")
+    lines = page.locator("#engine-lines li")
+    assert lines.count() == 3
+    first = lines.nth(0).inner_text()
+    assert "%" in first and "55" not in first.split()[:1]
+    verdict = page.locator("#verdict").inner_text()
+    assert verdict.startswith("O to move: ") and verdict.endswith("(an estimate)")
+    # The first move of the second line, played from the panel.
+    second = lines.nth(1).locator(".line-move").first.inner_text()
+    lines.nth(1).locator(".line-move").first.click()
+    page.wait_for_selector(f".tree-move.current[data-path='55,{second}']")
+    tab.assert_clean()
+
+
+def test_a_pasted_record_opens_on_the_board(tab: Tab) -> None:
+    tab.open("#/analysis?spec=classic")
+    page = tab.page
+    page.wait_for_selector(".cell.playable")
+    page.click(".load summary")
+    page.fill("#load-text", '[Game "mnk"]\n[Options "m=4 n=4 k=3"]\n[Result "ongoing"]\n\n1. 6 11 *\n')
+    page.click("#load")
+    page.wait_for_selector(".tree-move.current[data-path='6,11']")
+    assert _query(page.url)["spec"] == ["mnk:m=4:n=4:k=3"]
+    assert page.locator(".cell").count() == 16
+    page.fill("#load-text", '[Game "classic"]\n\n1. 5 5 *\n')
+    page.click("#load")
+    page.wait_for_selector("#toast.error")
+    assert page.locator(".cell").count() == 16  # nothing changed
+    tab.assert_clean(refused=1)
+
+
+@pytest.mark.parametrize(("size", "theme"), [(DESKTOP, "light"), (PHONE, "dark")])
+def test_screenshots_of_the_reviewed_analysis_board(make_tab: object, size: dict[str, int], theme: str) -> None:
+    tab = make_tab(size, theme)  # type: ignore[operator]
+    tab.open("#/analysis?spec=ultimate&tree=55,51,15,59,95,53,35,58&at=55,51,15&review=1")
+    tab.page.wait_for_selector("#review .graph-box")
+    tab.page.wait_for_selector("#engine-lines li")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = f"analysis-{'phone' if size == PHONE else 'desktop'}-{theme}.png"
+    tab.page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+    assert (SCREENSHOTS / name).stat().st_size > 10_000
+    tab.assert_clean()
