@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
-from noughts.server.online.storage.db import make_engine, migrate
+from noughts.server.online.storage.db import MIGRATIONS, make_engine, migrate
 from noughts.server.online.storage.tables import Base
+
+
+def _head() -> str | None:
+    """The newest migration: the one a migrated database must be at."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return ScriptDirectory.from_config(config).get_current_head()
+
+
+def test_the_newest_migration_is_the_reviews() -> None:
+    assert _head() == "0002"
 
 
 def test_migrations_match_the_models(database_url: str) -> None:
@@ -17,8 +30,8 @@ def test_migrations_match_the_models(database_url: str) -> None:
     with engine.connect() as connection:
         differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
         assert differences == []
-        assert MigrationContext.configure(connection).get_current_revision() == "0001"
-    assert {"users", "sessions", "games", "moves", "ratings"} <= set(inspect(engine).get_table_names())
+        assert MigrationContext.configure(connection).get_current_revision() == _head()
+    assert {"users", "sessions", "games", "moves", "ratings", "reviews"} <= set(inspect(engine).get_table_names())
     engine.dispose()
 
 

@@ -36,7 +36,7 @@ from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow
 from noughts.server.online.ratings import Glicko, after_game, current
 from noughts.server.online.storage.db import make_engine, migrate
-from noughts.server.online.storage.tables import Game, Move, Rating, Session, User
+from noughts.server.online.storage.tables import Game, Move, Rating, Review, Session, User
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -46,6 +46,7 @@ _moves = cast(Table, Move.__table__)
 _users = cast(Table, User.__table__)
 _sessions = cast(Table, Session.__table__)
 _ratings = cast(Table, Rating.__table__)
+_reviews = cast(Table, Review.__table__)
 _ROW_COLUMNS = [_games.c[f.name] for f in fields(GameRow)]
 _FIELDS = [f.name for f in fields(GameRow)]
 #: Presence is written by `set_left` alone, never from a row this process read earlier:
@@ -511,3 +512,23 @@ class Store:
         with self.engine.connect() as c:
             rows = c.execute(select(_ratings.c.spec, func.count()).group_by(_ratings.c.spec).order_by(_ratings.c.spec))
             return [(r[0], int(r[1])) for r in rows]
+
+    # -- reviews ----------------------------------------------------------------------
+
+    def review(self, game_id: str) -> str | None:
+        """A game's stored review (JSON), or None."""
+        with self.engine.connect() as c:
+            return c.execute(select(_reviews.c.data).where(_reviews.c.game_id == game_id)).scalar()
+
+    def add_review(self, game_id: str, level: str, data: str, user_id: int | None, now: int) -> str:
+        """Stores a game's review unless one is there already (two asked at once): the
+        stored one, the first, is answered either way."""
+        try:
+            with self.engine.begin() as c:
+                values = {"game_id": game_id, "level": level, "data": data, "requested_by": user_id}
+                c.execute(insert(_reviews).values(**values, created_at=now))
+        except IntegrityError:
+            pass
+        stored = self.review(game_id)
+        assert stored is not None  # just written, or written by the other request
+        return stored

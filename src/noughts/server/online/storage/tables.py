@@ -112,3 +112,18 @@ class Rating(Base):
     volatility: Mapped[float] = mapped_column()
     games: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class Review(Base):
+    """A finished game's computer review (`noughts.study.review`), asked for once and
+    shown to everyone who opens the game."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    #: The level that reviewed (its player spec is in the review's data).
+    level: Mapped[str] = mapped_column(String(8))
+    #: The review as JSON (the shape of POST /api/review's answer).
+    data: Mapped[str] = mapped_column(Text)
+    requested_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[int] = mapped_column(BigInteger)

@@ -1,0 +1,63 @@
+"""A finished online game's computer analysis: asked for once by anyone signed in,
+computed in the worker pool, stored with the game and shown to everyone who opens it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from noughts.server.models import ErrorBody, ReviewView
+from noughts.server.online.actions import ActionError
+from noughts.server.online.clock import now_ms
+from noughts.server.online.sessions import LoggedIn, online_of
+from noughts.server.thinking import ThinkingPool
+
+router = APIRouter(
+    prefix="/api/online",
+    tags=["online games"],
+    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}, 409: {"model": ErrorBody}},
+)
+
+#: The reviewer of online games, and its time a position: an ultimate game of 60 plies
+#: takes about half a minute.
+LEVEL = "max"
+SECONDS = 0.5
+
+
+@router.get("/games/{game_id}/analysis", response_model=ReviewView)
+async def stored_analysis(game_id: str, request: Request) -> ReviewView:
+    """The game's analysis, if someone asked for it (404 `no-analysis` if not yet)."""
+    online = online_of(request)
+    await online.start()
+    await online.game(game_id)
+    data = await online.store.call(online.store.review, game_id)
+    if data is None:
+        raise ActionError("no-analysis", "nobody has asked for this game's analysis yet")
+    return ReviewView.model_validate_json(data)
+
+
+@router.post("/games/{game_id}/analysis", response_model=ReviewView)
+async def request_analysis(game_id: str, request: Request, user: LoggedIn) -> ReviewView:
+    """Analyses a finished game (`max`, half a second a position) and stores the
+    review, or answers the stored one. Two requests at once in one process share the
+    work; across processes the first stored wins."""
+    online = online_of(request)
+    row = await online.game(game_id)
+    if row.state != "over":
+        raise ActionError("game-not-over", "a game is analysed once it is over")
+    stored = await online.store.call(online.store.review, game_id)
+    if stored is None:
+        running: dict[str, asyncio.Task[Any]] = request.app.state.__dict__.setdefault("reviews_running", {})
+        task = running.get(game_id)
+        if task is None:
+            pool: ThinkingPool = request.app.state.thinking
+            task = running[game_id] = asyncio.create_task(
+                pool.review(row.spec, None, row.moves.split(), LEVEL, SECONDS)
+            )
+            task.add_done_callback(lambda _: running.pop(game_id, None))
+        data = await asyncio.shield(task)
+        stored = await online.store.call(online.store.add_review, game_id, LEVEL, json.dumps(data), user.id, now_ms())
+    return ReviewView.model_validate_json(stored)
