@@ -18,13 +18,13 @@ a level (its analysis' scale is the one checked).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 from concurrent.futures import ProcessPoolExecutor
 
 from noughts import parse_spec
 from noughts.ai.base import AIPlayer, Kind, Limits, parse_player
 from noughts.ai.levels import LEVELS, level_player
+from noughts.study.calibration import fit_scale, log_loss
 
 
 def make(game_spec: str, spec: str, seed: int) -> AIPlayer:
@@ -55,20 +55,6 @@ def play(job: tuple[str, str, int, int, float]) -> tuple[list[tuple[float, float
     return [(score, 0.5 if winner is None else float(winner is turn)) for score, turn in seen], scale
 
 
-def log_loss(points: list[tuple[float, float]], scale: float) -> float:
-    total = 0.0
-    for score, result in points:
-        chance = min(max((1 + math.tanh(score / scale)) / 2, 1e-6), 1 - 1e-6)
-        total -= result * math.log(chance) + (1 - result) * math.log(1 - chance)
-    return total / len(points)
-
-
-def fit(points: list[tuple[float, float]]) -> float:
-    """The scale of least log loss, on a grid of ratios 1.05 apart from 0.01 to 1e7."""
-    grid = [0.01 * 1.05**i for i in range(int(math.log(1e9) / math.log(1.05)))]
-    return min(grid, key=lambda scale: log_loss(points, scale))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game")
@@ -88,7 +74,7 @@ def main() -> None:
             scale = used if used is not None else scale
     if not points:
         raise SystemExit("no estimate was reported: every decision was proven (or the player has no scores)")
-    fitted = fit(points)
+    fitted = fit_scale(points)
     print(f"game {args.game}, player {args.player}: {len(points)} estimates in {args.games} games")
     if scale is None:
         print("its scores are mean results in [-1, 1] (no scale); the best scale for them would be:")

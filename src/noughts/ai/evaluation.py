@@ -83,11 +83,13 @@ HAND_SEPARATOR = "@"
 class _Entry:
     """A named evaluator: `build(game)` makes the function once per game, or
     `build(game, weights)` when it has named `weights` (the hand-set ones); `scale` is
-    a score that means "clearly better" (MCTS squashes scores with it). `ships`: the
-    package may hold tuned weights for it (a variant made by `register_weights` never)."""
+    the score that means "clearly better", a number or one per game: a score s reads as
+    the chance ``(1 + tanh(s / scale)) / 2`` (`noughts.ai.base.win_chance`; MCTS squashes
+    with it too), measured on self-play by bench/value_scale.py. `ships`: the package
+    may hold tuned weights for it (a variant made by `register_weights` never)."""
 
     build: Callable[..., Callable[[Any], float]]
-    scale: float
+    scale: float | Callable[[Any], float]
     weights: Mapping[str, float] = field(default_factory=dict)
     ships: bool = True
 
@@ -96,7 +98,11 @@ _REGISTRY: dict[str, dict[str, _Entry]] = {}
 
 
 def _register(
-    keys: tuple[str, ...], name: str, scale: float, weights: Mapping[str, float] | None = None, ships: bool = True
+    keys: tuple[str, ...],
+    name: str,
+    scale: float | Callable[[Any], float],
+    weights: Mapping[str, float] | None = None,
+    ships: bool = True,
 ) -> Callable[[Any], Any]:
     def add(build: Callable[..., Callable[[Any], float]]) -> Callable[..., Callable[[Any], float]]:
         for key in keys:
@@ -152,9 +158,10 @@ def _build(game: Game[Any, Any], name: str, hand: bool) -> Evaluator:
 
 
 def evaluator_scale(game: Game[Any, Any], name: str | None = None) -> float:
-    """A score of `name` that means "clearly better" in `game` (for squashing)."""
+    """A score of `name` that means "clearly better" in `game`: its chance scale."""
     entries = _entries(game)
-    return entries[_resolve(game, entries, name)[0]].scale
+    scale = entries[_resolve(game, entries, name)[0]].scale
+    return float(scale(game) if callable(scale) else scale)
 
 
 def shipped_weights_path(game: Game[Any, Any], name: str) -> Traversable | None:
@@ -314,7 +321,10 @@ def _mnk_marks(state: MnkState) -> tuple[int, int]:
     return x, o
 
 
-@_register(("classic", "mnk"), "lines", scale=10.0)
+#: Lines weigh 10 times more per mark, so the scores grow tenfold with k. Measured
+#: (bench/value_scale.py, 2026-11-24): 7x7 k=4 220 (max, 20 games) to 326 (depth 2);
+#: 15x15 k=5 1,217 (depth 1) to 4,545 (max, 12 games).
+@_register(("classic", "mnk"), "lines", scale=lambda game: 3.0 * 10 ** (game.k - 2))
 def _mnk_lines(game: Mnk) -> Callable[[MnkState], float]:
     score = _open_lines(game.lines, _power_weights(game.k))
 
@@ -336,7 +346,11 @@ def _mnk_fill(game: Mnk) -> Callable[[MnkState], float]:
     return evaluate
 
 
-@_register(("qubic",), "open-lines", scale=30.0)
+#: Measured (bench/value_scale.py qubic, 20 games each, 2026-11-24): 23 for max at
+#: 0.2 s, 22-48 for kalphabeta at 0.05 s (the machine idle or loaded), 66 at 30,000
+#: nodes: the deeper the search, the surer its scores. 40 lies within a factor of two
+#: of all of them.
+@_register(("qubic",), "open-lines", scale=40.0)
 def _qubic_open_lines(game: Qubic) -> Callable[[QubicState], float]:
     score = _open_lines(game.lines, _power_weights(game.n))
 
@@ -459,7 +473,16 @@ _SEED_LINES = {
 
 # ships=False: the compiled players (noughts.kernels.evaluate) copy these hand-set
 # weights and must keep giving the same results as this readable evaluator.
-@_register(("nine-board", "ultimate"), "seed-lines", scale=200.0, weights=_SEED_LINES, ships=False)
+#: Measured (bench/value_scale.py, 2026-11-24): ultimate 785 (kalphabeta, 40 games),
+#: 747 (Forget mode, max, 20 games): won boards add 200 each and the meta lines 100s;
+#: nine-board 11 (alphabeta depth 3, 30 games): a three there threatens the game.
+@_register(
+    ("nine-board", "ultimate"),
+    "seed-lines",
+    scale=lambda game: 750.0 if game.key == "ultimate" else 12.0,
+    weights=_SEED_LINES,
+    ships=False,
+)
 def _seed_lines(game: Ultimate, w: Mapping[str, float]) -> Callable[[UltimateState], float]:
     """Per open local board: +-200 a three, +-2 a two and +-1 a one in an open line.
     Ultimate adds +-200 per won board and the meta board's lines, scaled up."""
@@ -554,7 +577,9 @@ _HAND_WEIGHT = 0.5
 _TOPS = {"one": float(_TOPS_WEIGHTS[1]), "two": float(_TOPS_WEIGHTS[2]), "three": float(_TOPS_WEIGHTS[3])}
 
 
-@_register(("matryoshka", "gobblet"), "tops", scale=10.0, weights={**_TOPS, "hand": _HAND_WEIGHT})
+#: Measured (bench/value_scale.py gobblet, 2026-11-24): 44 (max, 30 games) to 149
+#: (depth 3, 30 games).
+@_register(("matryoshka", "gobblet"), "tops", scale=60.0, weights={**_TOPS, "hand": _HAND_WEIGHT})
 def _gobblet_tops(game: Gobblet, w: Mapping[str, float]) -> Callable[[GobbletState], float]:
     """Lines by visible tops (1, 10, 100 for one, two, three of one side only), plus
     the figures in hand by size."""

@@ -36,4 +36,7 @@ export const api = {
   analysis: (g, level, time = null) => call("/api/analysis", { ...game(g), level, time }),
   review: (g, level, time) => call("/api/review", { ...game(g), level, time }),
   record: (text) => call("/api/record", { text }),
+  // An online game's stored analysis, and asking for it (signed in).
+  onlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`),
+  requestOnlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`, {}),
 };

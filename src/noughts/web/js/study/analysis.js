@@ -32,6 +32,8 @@ export class AnalysisPage {
     this.catalogue = catalogue;
     this.spec = params.get("spec") || "classic";
     this.start = params.get("start") || null;
+    // An online game's id: its review is the stored one, asked for once for everyone.
+    this.online = params.get("online") || null;
     this.views = new Map(); // path text -> the server's view of that position
     this.review = null; // the server's review of the main line, and the moves it covers
     this.reviewing = false;
@@ -169,7 +171,17 @@ export class AnalysisPage {
     const Board = BOARDS[view.board.kind];
     this.board = new Board(this.boardBox, { onMove: (text) => this.play(text), onSelect: () => {} });
     this.go(this.node);
+    if (this.online) await this.loadStoredReview();
     if (startReview) this.requestReview();
+  }
+
+  async loadStoredReview() {
+    try {
+      this.review = { data: await api.onlineAnalysis(this.online), moves: this.tree.mainLine };
+    } catch (e) {
+      if (e.status !== 404) this.toast(e.message, "error");
+    }
+    this.render();
   }
 
   async viewOf(node) {
@@ -219,6 +231,7 @@ export class AnalysisPage {
   remember() {
     const params = new URLSearchParams({ spec: this.spec });
     if (this.start) params.set("start", this.start);
+    if (this.online) params.set("online", this.online);
     const tree = this.tree.toText();
     if (tree) params.set("tree", tree);
     const at = this.node.path.join(",");
@@ -317,10 +330,10 @@ export class AnalysisPage {
     this.reviewing = true;
     this.render();
     try {
-      const review = await api.review(this.game(moves), "max", REVIEW_SECONDS);
+      const review = this.online ? await api.requestOnlineAnalysis(this.online) : await api.review(this.game(moves), "max", REVIEW_SECONDS);
       this.review = { data: review, moves };
     } catch (e) {
-      this.toast(`The review failed: ${e.message}`, "error");
+      this.toast(e.status === 401 ? "Sign in on the online page to ask for the analysis" : `The review failed: ${e.message}`, "error");
     } finally {
       this.reviewing = false;
       this.render();
@@ -395,7 +408,7 @@ export class AnalysisPage {
     }
     if (!this.review) {
       const moves = this.tree.mainLine.length;
-      box.replaceChildren(h("h2", {}, "Review"), h("button", { class: "button", type: "button", id: "request-review", disabled: !moves, onclick: () => this.requestReview() }, moves ? "Review the main line" : "Play some moves to review them"));
+      box.replaceChildren(h("h2", {}, "Review"), h("button", { class: "button", type: "button", id: "request-review", disabled: !moves, onclick: () => this.requestReview() }, !moves ? "Play some moves to review them" : this.online ? "Request the analysis" : "Review the main line"));
       return;
     }
     const data = this.review.data;
