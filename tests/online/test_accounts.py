@@ -212,3 +212,63 @@ def test_a_forged_cookie_is_nobody(people: Callable[[], Person]) -> None:
     person = people()
     person.http.cookies.set("noughts_session", "forged")
     assert person.http.get("/api/online/me").json() == {"user": None}
+
+
+def test_failures_on_other_names_do_not_lock_an_account_out_from_the_same_address(
+    people: Callable[[], Person],
+) -> None:
+    """Issue 17: after 13 failures for one name, a correct log-in to another account
+    from the same address got 429. Behind one address (a household, a school) one
+    person's mistakes must not lock the others out."""
+    ann = people().sign_up()
+    strangers = [people().sign_up().name for _ in range(5)]
+    mallory = people()
+    failures = 0
+    for name in strangers:
+        for _ in range(4):
+            answer = mallory.http.post("/api/online/login", json={"name": name, "password": "guess-1234"})
+            failures += answer.status_code == 401
+    assert failures == 15  # three free for each name from this address, then 429s
+    right = mallory.http.post("/api/online/login", json={"name": ann.name, "password": PASSWORD})
+    assert right.status_code == 200 and right.json()["user"]["name"] == ann.name
+
+
+def test_throttle_keys_have_their_own_free_failures() -> None:
+    throttle = MemoryThrottle(free=2, max_delay=60, free_for={"address:": 5})
+    for name in "abcde":
+        throttle.attempt_at([f"name:{name}", "address:1"], 0.0)  # five failures from address 1
+    throttle.attempt_at(["name:f", "address:2"], 0.0)
+    with pytest.raises(TooManyAttemptsError):
+        throttle.attempt_at(["name:f", "address:1"], 0.0)  # the address's sixth
+    throttle.attempt_at(["name:f", "address:2"], 0.0)
+    with pytest.raises(TooManyAttemptsError):
+        throttle.attempt_at(["name:f", "address:3"], 0.0)  # the name's third
+
+
+def test_a_success_clears_the_name_and_the_name_from_that_address() -> None:
+    throttle = MemoryThrottle(free=1, max_delay=60, free_for={"name:": 5})
+    keys = ["name:ann", "pair:ann@1", "address:1"]
+    throttle.attempt_at(keys, 0.0)
+    with pytest.raises(TooManyAttemptsError):
+        throttle.attempt_at(keys, 0.0)  # the pair's second
+    asyncio.run(throttle.succeeded(keys, cleared=2))
+    throttle.attempt_at(keys, 0.0)  # the pair and the name are clear; the address got its attempt back
+
+
+def test_redis_throttle_keys_have_their_own_free_failures(redis_url: str) -> None:
+    async def run() -> None:
+        prefix = f"noughts-test-{secrets.token_hex(4)}:"
+        throttle = RedisThrottle(redis_url, prefix, free=1, free_for={"address:": 3})
+        try:
+            for name in "abc":
+                await throttle.attempt([f"pair:{name}@1", "address:1"])
+            with pytest.raises(TooManyAttemptsError):
+                await throttle.attempt(["pair:d@1", "address:1"])
+            with pytest.raises(TooManyAttemptsError):
+                await throttle.attempt(["pair:a@1"])
+            await throttle.succeeded(["pair:a@1", "address:1"], cleared=1)
+            await throttle.attempt(["pair:a@1", "address:1"])  # cleared; the address has one back
+        finally:
+            await throttle.close()
+
+    asyncio.run(run())

@@ -66,10 +66,17 @@ class OnlineConfig:
     burst: float = 40.0
     #: Messages refused for the rate beyond which the socket is closed as abusive (1008).
     flood_close_after: int = 20
-    #: Failed log-ins for one name (or from one address) before each further attempt has
-    #: to wait; the wait doubles with each failure, up to `login_max_delay` seconds. The
+    #: Failed log-ins for one name from one address before each further attempt has to
+    #: wait; the wait doubles with each failure, up to `login_max_delay` seconds. The
     #: count starts again `login_forget_after` seconds after the last attempt.
     login_free_failures: int = 3
+    #: ... for one name from anywhere (guesses spread over many addresses): more, so
+    #: that strangers mistyping a name do not brake its owner at once.
+    login_free_per_name: int = 10
+    #: ... from one address whatever the names: many more, since a household, a school
+    #: or a company shares one address, and one person's typos must not lock the others
+    #: out of their accounts.
+    login_free_per_address: int = 100
     login_max_delay: float = 60.0
     login_forget_after: float = 3600.0
     #: How long a log-in lasts.

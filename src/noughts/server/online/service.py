@@ -110,13 +110,13 @@ class Online:
         return user, await self._session(user)
 
     async def log_in(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
-        keys = ["name:" + accounts.name_key(name), "address:" + address]
+        keys = accounts.login_keys(name, address)
         await self.throttle.attempt(keys)
         user = await self.store.call(self.store.user_by_key, accounts.name_key(name))
         ok = await asyncio.to_thread(self.passwords.verify, user.password_hash if user else None, password)
         if user is None or not ok:
             raise AccountError("wrong-credentials", "wrong name or password", None, 401)
-        await self.throttle.succeeded(keys)
+        await self.throttle.succeeded(keys, cleared=2)
         return user, await self._session(user)
 
     async def guest(self) -> tuple[UserRow, str]:
