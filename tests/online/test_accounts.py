@@ -272,3 +272,65 @@ def test_redis_throttle_keys_have_their_own_free_failures(redis_url: str) -> Non
             await throttle.close()
 
     asyncio.run(run())
+
+
+def test_accounts_and_guests_from_one_address_are_braked(sqlite_url: str) -> None:
+    """Issue 17: 300 guests in 3.2 s, 40 sign-ups at once took 500 MB. Past the free
+    ones, each new account or guest from an address waits, and nothing is made."""
+    online = replace(FAST, signups_per_address=2, guests_per_address=3)
+    with in_thread(Settings(database=sqlite_url, ai_workers=1, online=online)) as base:
+        spammer = Person(base)
+        try:
+            made = [spammer.http.post("/api/online/guest").status_code for _ in range(5)]
+            assert made == [201, 201, 201, 429, 429]
+            names = [unique("spam") for _ in range(4)]
+            answers = [spammer.http.post("/api/online/signup", json={"name": n, "password": PASSWORD}) for n in names]
+            assert [a.status_code for a in answers] == [201, 201, 429, 429]
+            refused = answers[-1]
+            assert refused.json()["error"] == "too-many-attempts" and int(refused.headers["retry-after"]) >= 1
+            assert "too many new accounts from your address" in refused.json()["message"]
+            for name in names[2:]:  # not made
+                assert spammer.http.get(f"/api/online/users/{name}").status_code == 404
+            # A mistake in the form is not an account made: it does not count.
+            short = spammer.http.post("/api/online/signup", json={"name": unique("ok"), "password": "short"})
+            assert short.json()["error"] == "password-short"
+        finally:
+            spammer.close()
+
+
+def test_at_most_a_few_argon2_hashes_run_at_once(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each Argon2id hash holds 64 MiB while it runs: sign-ups beyond
+    `hashing_at_once` wait their turn instead of all hashing together."""
+    import threading
+    import time
+
+    from noughts.server.online.service import Online
+
+    online = Online(sqlite_url, None, replace(FAST, hashing_at_once=2))
+    running, most = 0, 0
+    lock = threading.Lock()
+    hash_one = online.passwords.hash
+
+    def watched(password: str) -> str:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.05)  # long enough for the others to start, were they let through
+        try:
+            return hash_one(password)
+        finally:
+            with lock:
+                running -= 1
+
+    monkeypatch.setattr(online.passwords, "hash", watched)
+
+    async def run() -> None:
+        await online.start()
+        try:
+            await asyncio.gather(*(online.sign_up(unique("h"), PASSWORD, "1.2.3.4") for _ in range(8)))
+        finally:
+            await online.stop()
+
+    asyncio.run(run())
+    assert most == 2

@@ -46,11 +46,13 @@ class AccountError(Exception):
 
 
 class TooManyAttemptsError(AccountError):
-    def __init__(self, wait: float) -> None:
+    """Refused by a brake (429): `what` there were too many of, and how long to wait."""
+
+    def __init__(self, wait: float, what: str = "failed log-ins") -> None:
         seconds = max(1, math.ceil(wait))
         super().__init__(
             "too-many-attempts",
-            f"too many failed log-ins: try again in {seconds} second{'s' if seconds != 1 else ''}",
+            f"too many {what}: try again in {seconds} second{'s' if seconds != 1 else ''}",
             None,
             429,
         )
@@ -268,9 +270,10 @@ class RedisThrottle(LoginThrottle):
         max_delay: float = 60.0,
         forget_after: float = 3600.0,
         free_for: Mapping[str, int] = {},
+        kind: str = "login",
     ) -> None:
         super().__init__(free, max_delay, forget_after, free_for)
-        self.prefix = prefix + "login:"
+        self.prefix = f"{prefix}{kind}:"
         self._redis = redis_client(url)
         self._attempt = self._redis.register_script(_ATTEMPT)
         self._succeeded = self._redis.register_script(_SUCCEEDED)
@@ -307,6 +310,16 @@ def make_throttle(redis_url: str | None, config: OnlineConfig) -> LoginThrottle:
     if redis_url:
         return RedisThrottle(redis_url, config.redis_prefix, *limits, free_for=free_for)
     return MemoryThrottle(*limits, free_for=free_for)
+
+
+def make_quota(redis_url: str | None, config: OnlineConfig, kind: str, free: int) -> LoginThrottle:
+    """A brake on what each address makes (accounts, guests), counted like failed
+    log-ins: `free` of them, then each must wait 1, 2, 4... seconds after the previous
+    one (at most `login_max_delay`), forgotten an hour after the last."""
+    limits = (free, config.login_max_delay, config.login_forget_after)
+    if redis_url:
+        return RedisThrottle(redis_url, config.redis_prefix, *limits, kind=kind)
+    return MemoryThrottle(*limits)
 
 
 def login_keys(name: str, address: str) -> list[str]:

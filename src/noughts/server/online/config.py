@@ -3,7 +3,7 @@
 The defaults suit a server on the internet; tests shorten the periods. The periods a
 server process needs to be told from outside (tests of real processes, operators) can
 also be set in the environment: $NOUGHTS_DISCONNECT_GRACE and $NOUGHTS_PRESENCE_TTL, in
-seconds.
+seconds, and the brakes on making accounts, as counts.
 """
 
 from __future__ import annotations
@@ -30,6 +30,15 @@ def _seconds(variable: str, default: float) -> float:
     if not 0 < value < 1e9:
         raise ConfigError(f"${variable} is a number of seconds above 0, not {text!r}")
     return value
+
+
+def _count(variable: str, default: int) -> int:
+    text = os.environ.get(variable)
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise ConfigError(f"${variable} is a whole number above 0, not {text!r}")
+    return int(text)
 
 
 def data_dir() -> Path:
@@ -79,6 +88,15 @@ class OnlineConfig:
     login_free_per_address: int = 100
     login_max_delay: float = 60.0
     login_forget_after: float = 3600.0
+    #: Accounts and guests one address may make before each further one has to wait (as
+    #: failed log-ins do): a flood of them filled the database and, for accounts, took
+    #: 64 MiB of memory per Argon2 hash. $NOUGHTS_SIGNUPS_PER_ADDRESS and
+    #: $NOUGHTS_GUESTS_PER_ADDRESS change them (bench/online_load.py makes thousands).
+    signups_per_address: int = field(default_factory=lambda: _count("NOUGHTS_SIGNUPS_PER_ADDRESS", 10))
+    guests_per_address: int = field(default_factory=lambda: _count("NOUGHTS_GUESTS_PER_ADDRESS", 30))
+    #: Argon2 hashes computed at once (sign-ups and log-ins); the others queue, so that
+    #: 40 sign-ups at once do not take 40 x 64 MiB.
+    hashing_at_once: int = 2
     #: How long a log-in lasts.
     session_days: int = 30
     #: Argon2id cost (argon2-cffi's RFC 9106 "low memory" profile by default).

@@ -19,7 +19,7 @@ from typing import Any
 from noughts.core import NoughtsError
 from noughts.registry import parse_spec
 from noughts.server.online import accounts, actions
-from noughts.server.online.accounts import AccountError, Passwords, make_throttle
+from noughts.server.online.accounts import AccountError, Passwords, TooManyAttemptsError, make_quota, make_throttle
 from noughts.server.online.actions import ActionError, Change, GameRow
 from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, now_ms
 from noughts.server.online.config import OnlineConfig
@@ -66,6 +66,10 @@ class Online:
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
         self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
         self.throttle = make_throttle(redis_url, config)
+        self.signups = make_quota(redis_url, config, "signup", config.signups_per_address)
+        self.guests = make_quota(redis_url, config, "guest", config.guests_per_address)
+        # Each Argon2 hash takes `argon2_memory_kib` of memory while it runs.
+        self._hashing = asyncio.Semaphore(config.hashing_at_once)
         self.presence = make_presence(redis_url, self.store, config, self.publish_presence)
         self.live: dict[str, LiveGame] = {}
         #: Checks of who arrived at a game that just started (see `Presence.seated`).
@@ -94,15 +98,28 @@ class Online:
             await self.presence.close()
             await self.fanout.close()
             self._started = False
-        await self.throttle.close()
+        for brake in (self.throttle, self.signups, self.guests):
+            await brake.close()
         self.store.close()
 
     # -- accounts -----------------------------------------------------------------------
 
-    async def sign_up(self, name: str, password: str) -> tuple[UserRow, str]:
+    async def _hash(self, password: str) -> str:
+        async with self._hashing:
+            return await asyncio.to_thread(self.passwords.hash, password)
+
+    async def _verify(self, stored: str | None, password: str) -> bool:
+        async with self._hashing:
+            return await asyncio.to_thread(self.passwords.verify, stored, password)
+
+    async def sign_up(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
         accounts.check_name(name)
         accounts.check_password(password)
-        hashed = await asyncio.to_thread(self.passwords.hash, password)
+        try:
+            await self.signups.attempt([accounts.ADDRESS_KEY + address])
+        except TooManyAttemptsError as e:
+            raise TooManyAttemptsError(e.wait, "new accounts from your address") from None
+        hashed = await self._hash(password)
         try:
             user = await self.store.call(self.store.create_user, name, accounts.name_key(name), hashed, False, now_ms())
         except NameTakenError:
@@ -113,13 +130,17 @@ class Online:
         keys = accounts.login_keys(name, address)
         await self.throttle.attempt(keys)
         user = await self.store.call(self.store.user_by_key, accounts.name_key(name))
-        ok = await asyncio.to_thread(self.passwords.verify, user.password_hash if user else None, password)
+        ok = await self._verify(user.password_hash if user else None, password)
         if user is None or not ok:
             raise AccountError("wrong-credentials", "wrong name or password", None, 401)
         await self.throttle.succeeded(keys, cleared=2)
         return user, await self._session(user)
 
-    async def guest(self) -> tuple[UserRow, str]:
+    async def guest(self, address: str) -> tuple[UserRow, str]:
+        try:
+            await self.guests.attempt([accounts.ADDRESS_KEY + address])
+        except TooManyAttemptsError as e:
+            raise TooManyAttemptsError(e.wait, "new guests from your address") from None
         for _ in range(5):
             name = accounts.guest_name()
             try:

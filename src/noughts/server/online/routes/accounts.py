@@ -23,6 +23,12 @@ router = APIRouter(
 )
 
 
+def _address(request: Request) -> str:
+    """The client's address: the connection's, or the trusted proxy's word for it
+    (`noughts serve --forwarded-allow-ips`)."""
+    return request.client.host if request.client else "?"
+
+
 def _me(user: UserRow) -> MeAnswer:
     return MeAnswer(user=Me(name=user.name, guest=user.guest))
 
@@ -30,10 +36,11 @@ def _me(user: UserRow) -> MeAnswer:
 @router.post("/signup", status_code=201, response_model=MeAnswer)
 async def sign_up(body: Credentials, request: Request, response: Response) -> MeAnswer:
     """A new account, logged in. Errors: name-length, name-malformed, name-reserved,
-    name-taken (409), password-short, password-long."""
+    name-taken (409), password-short, password-long; too-many-attempts (429, with
+    Retry-After) after many accounts from one address."""
     online = online_of(request)
     await online.start()
-    user, token = await online.sign_up(body.name, body.password)
+    user, token = await online.sign_up(body.name, body.password, _address(request))
     set_cookie(request, response, token, online.config.session_days)
     return _me(user)
 
@@ -44,18 +51,18 @@ async def log_in(body: Credentials, request: Request, response: Response) -> MeA
     Retry-After) after repeated failures."""
     online = online_of(request)
     await online.start()
-    address = request.client.host if request.client else "?"
-    user, token = await online.log_in(body.name, body.password, address)
+    user, token = await online.log_in(body.name, body.password, _address(request))
     set_cookie(request, response, token, online.config.session_days)
     return _me(user)
 
 
 @router.post("/guest", status_code=201, response_model=MeAnswer)
 async def guest(request: Request, response: Response) -> MeAnswer:
-    """Plays as a guest (casual games only) under a name like guest-3fa2c1."""
+    """Plays as a guest (casual games only) under a name like guest-3fa2c1. Errors:
+    too-many-attempts (429, with Retry-After) after many guests from one address."""
     online = online_of(request)
     await online.start()
-    user, token = await online.guest()
+    user, token = await online.guest(_address(request))
     set_cookie(request, response, token, online.config.session_days)
     return _me(user)
 
