@@ -100,3 +100,19 @@ def test_casual_games_leave_ratings_alone(people: Callable[[], Person]) -> None:
 def test_the_online_page_is_served(people: Callable[[], Person]) -> None:
     page = people().http.get("/online")
     assert page.status_code == 200 and "<title>" in page.text
+
+
+def test_a_waiting_room_shows_its_clock(people: Callable[[], Person]) -> None:
+    """Both clocks full and neither running until the game starts (the waiting room
+    showed no clock at all)."""
+    ann = people().sign_up()
+    game_id = ann.room(minutes=3, increment=2)
+    clock = ann.http.get(f"/api/online/games/{game_id}").json()["clock"]
+    assert {k: clock[k] for k in ("initial_ms", "increment_ms", "x_ms", "o_ms", "running")} == {
+        "initial_ms": 180_000,
+        "increment_ms": 2000,
+        "x_ms": 180_000,
+        "o_ms": 180_000,
+        "running": None,
+    }
+    assert ann.http.get(f"/api/online/games/{ann.room()}").json()["clock"] is None
