@@ -65,6 +65,10 @@ class OnlineConfig:
     #: A game that starts (a room joined, a rematch accepted) gives its players this long
     #: to open its page; then those with no socket on it are away since the start.
     arrival_wait: float = 5.0
+    #: A game in play whose two players have both been away this long is ended as a
+    #: claim would end it (nobody is left to claim it; an untimed game would otherwise
+    #: stay "being played" forever). $NOUGHTS_ABANDON_AFTER, in seconds.
+    abandon_after: float = field(default_factory=lambda: _seconds("NOUGHTS_ABANDON_AFTER", 60.0))
     #: With Redis: a server process that has not said it is alive for this long is dead,
     #: and the players it served are away (it says so three times per period).
     presence_ttl: float = field(default_factory=lambda: _seconds("NOUGHTS_PRESENCE_TTL", 15.0))

@@ -9,6 +9,8 @@ a move's, which holds what the move changed (clients apply it to the version bef
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
 import re
@@ -76,6 +78,7 @@ class Online:
         self._arrivals: set[asyncio.Task[None]] = set()
         self._started = False
         self._starting = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Brings the schema up to date and connects the fan-out; idempotent."""
@@ -85,6 +88,7 @@ class Online:
             await self.store.call(self.store.migrate)
             await self.fanout.start()
             await self.presence.start()
+            self._sweeper = asyncio.create_task(self._sweep_abandoned(), name="noughts-abandoned")
             self._started = True
 
     async def stop(self) -> None:
@@ -92,9 +96,10 @@ class Online:
             for live in self.live.values():
                 if live.timer:
                     live.timer.cancel()
-            for task in list(self._arrivals):
+            for task in [*self._arrivals, *([self._sweeper] if self._sweeper else [])]:
                 task.cancel()
-            await asyncio.gather(*self._arrivals, return_exceptions=True)
+            await asyncio.gather(*self._arrivals, *([self._sweeper] if self._sweeper else []), return_exceptions=True)
+            self._sweeper = None
             await self.presence.close()
             await self.fanout.close()
             self._started = False
@@ -267,6 +272,23 @@ class Online:
         if started is not None:
             self._await_arrivals(started)
         return change
+
+    async def _sweep_abandoned(self) -> None:
+        """Ends, now and then, the games whose players have all been gone for
+        `abandon_after` (every process sweeps; the store's version check lets one end
+        each game)."""
+        after = round(self.config.abandon_after * 1000)
+        while True:
+            await asyncio.sleep(max(0.2, self.config.abandon_after / 4))
+            try:
+                now = now_ms()
+                end = functools.partial(actions.abandon, now=now, after_ms=after)
+                for row in await self.store.call(self.store.abandoned_games, now - after):
+                    # ActionError: somebody came back, or another process ended it first.
+                    with contextlib.suppress(ActionError):
+                        await self.change(row.id, end)
+            except Exception:
+                log.exception("ending abandoned games failed")
 
     def _await_arrivals(self, row: GameRow) -> None:
         async def check() -> None:
