@@ -21,8 +21,28 @@ Level = Literal["easy", "medium", "hard", "max"]
 MAX_MOVES = 5000
 MAX_THINK_SECONDS = 10.0
 
-Spec = Annotated[str, Field(min_length=1, max_length=200, examples=["ultimate", "classic:forget", "mnk:m=4:n=4:k=4"])]
-MoveText = Annotated[str, Field(min_length=1, max_length=16)]
+Spec = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=200,
+        examples=["ultimate", "classic:forget", "mnk:m=4:n=4:k=4"],
+        description="a game spec: a game's key, then its options as name=value (a bare name is name=true), "
+        "separated by colons or spaces; GET /api/games lists the keys and their options. "
+        "A spec the registry does not know is refused with 400 invalid-spec.",
+    ),
+]
+MoveText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=16,
+        examples=["5", "53", "a1", "111", "L5", "3-5"],
+        description="a move in the game's notation: the cell 1-9 (classic); column letter and row (larger "
+        "mnk boards, a1 top left); local board then cell, each 1-9 (ultimate, nine-board); layer, row, column "
+        "(qubic); size letter and cell, or from-to (gobblet, matryoshka)",
+    ),
+]
 
 
 class _Model(BaseModel):
