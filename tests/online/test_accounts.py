@@ -334,3 +334,28 @@ def test_at_most_a_few_argon2_hashes_run_at_once(sqlite_url: str, monkeypatch: p
 
     asyncio.run(run())
     assert most == 2
+
+
+def test_passwords_are_argon2id_hashes_and_tokens_are_kept_as_their_sha256(sqlite_url: str) -> None:
+    """What a stolen database holds: no password, no usable log-in."""
+    from noughts.server.online.accounts import token_hash
+    from noughts.server.online.clock import now_ms
+    from noughts.server.online.service import Online
+
+    online = Online(sqlite_url, None, FAST)
+
+    async def run() -> None:
+        await online.start()
+        try:
+            name = unique("ann")
+            user, token = await online.sign_up(name, PASSWORD, "1.2.3.4")
+            stored = await online.store.call(online.store.user_by_key, name.lower())
+            assert stored is not None and stored.password_hash is not None
+            assert stored.password_hash.startswith("$argon2id$") and PASSWORD not in stored.password_hash
+            assert await online.store.call(online.store.session_user, token, now_ms()) is None
+            found = await online.store.call(online.store.session_user, token_hash(token), now_ms())
+            assert found is not None and found.id == user.id
+        finally:
+            await online.stop()
+
+    asyncio.run(run())
