@@ -141,6 +141,8 @@ def test_a_room_request_is_strict(people: Callable[[], Person], room: dict[str, 
 def test_the_openapi_schema_states_the_limits(people: Callable[[], Person]) -> None:
     schema = people().http.get("/openapi.json").json()
     assert "400" in schema["paths"]["/api/online/leaderboard"]["get"]["responses"]
+    for path, method in [("/api/online/games/{game_id}/join", "post"), ("/api/online/games/{game_id}", "delete")]:
+        assert {"403", "413", "415"} <= set(schema["paths"][path][method]["responses"])  # the guards' answers
     credentials = schema["components"]["schemas"]["Credentials"]["properties"]
     assert (credentials["password"]["minLength"], credentials["password"]["maxLength"]) == (8, 200)
     assert (credentials["name"]["minLength"], credentials["name"]["maxLength"]) == (3, 20)

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from noughts.server.guards import MAX_BODY
+
 Mark = Literal["x", "o"]
 #: noughts.ai.levels.LEVELS, spelled out for the schema (a test keeps them equal).
 Level = Literal["easy", "medium", "hard", "max"]
@@ -246,3 +248,12 @@ class ErrorBody(_Model):
     error: str
     message: str
     field: str | None = None
+
+
+#: What the guards in front of the app (`noughts.server.guards`) may answer a request
+#: that changes something: declared on each such operation.
+GUARDED: dict[int | str, dict[str, object]] = {
+    403: {"model": ErrorBody, "description": "cross-origin: sent from another site's page"},
+    413: {"model": ErrorBody, "description": f"too-large: a body over {MAX_BODY // 1024} KB"},
+    415: {"model": ErrorBody, "description": "unsupported-media-type: a body that is not application/json"},
+}
