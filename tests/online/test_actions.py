@@ -101,3 +101,24 @@ def test_claim_needs_the_opponent_away_long_enough() -> None:
         actions.act(away, ANN, "claim", 10_000, 5000)
     won = actions.act(away, ANN, "claim", 13_000, 5000).row
     assert (won.result, won.termination) == ("x-wins", "abandoned")
+
+
+def test_a_game_both_players_left_is_ended_as_a_claim_would_end_it() -> None:
+    row = replace(playing("5", "1"), x_left_at=1000, o_left_at=3000)
+    for present in (replace(row, x_left_at=None), replace(row, o_left_at=None)):
+        with pytest.raises(ActionError) as refused:
+            actions.abandon(present, 10_000, 5000)
+        assert refused.value.error == "not-abandoned"
+    with pytest.raises(ActionError):
+        actions.abandon(row, 7999, 5000)  # the second left only 4,999 ms ago
+    ended = actions.abandon(row, 8000, 5000)
+    assert (ended.kind, ended.row.state, ended.row.result, ended.row.termination) == (
+        "claim",
+        "over",
+        "o-wins",  # X left first
+        "abandoned",
+    )
+    early = actions.abandon(replace(playing("5"), x_left_at=1000, o_left_at=1000), 8000, 5000)
+    assert (early.kind, early.row.state) == ("abort", "aborted")
+    with pytest.raises(ActionError):
+        actions.abandon(ended.row, 9000, 5000)

@@ -122,3 +122,52 @@ def test_two_people_play_a_rated_game_in_the_browser(browser: Any, server: str) 
     assert bob.errors == []
     for person in (ann, bob):
         person.context.close()
+
+
+def test_a_guest_joins_by_invite_link_and_plays_at_once(browser: Any, server: str) -> None:
+    """The browser review's items: the clock's fields show only with the clock ticked,
+    the waiting room shows the clock, a guest who joins by the invite link can move
+    without reloading, offers read as sentences, the profile names the winner, and the
+    sound switch is off at first and remembered."""
+    ann, guest = Visitor(browser, server), Visitor(browser, server)
+    ann_name = unique("ann")
+    ann.sign_up(ann_name)
+    ann.page.goto(f"{server}/online#/")
+    ann.page.wait_for_selector("#create-room")
+    assert not ann.page.is_visible("#room-minutes")
+    ann.page.check("#room-clock")
+    ann.page.fill("#room-minutes", "3")
+    ann.page.fill("#room-increment", "2")
+    ann.page.click("#create")
+    ann.page.wait_for_selector("#waiting:has-text('3+2 clock')")
+    invite = ann.page.wait_for_selector("#invite-link").get_attribute("value")
+    assert invite is not None
+
+    guest.page.goto(invite)
+    guest.page.wait_for_selector("#invitation:has-text('3+2 clock')")
+    guest.page.click("#join")
+    guest.page.wait_for_selector("#me:has-text('guest-')")
+    guest_name = guest.page.inner_text("#me").removesuffix(" (guest)")
+    ann.play("5")
+    guest.play("1")  # no reload: the page's socket knows the new guest
+    ann.page.wait_for_selector("#moves li:nth-child(2)")
+
+    ann.page.click("[data-action='draw-offer']")
+    guest.page.wait_for_selector(f"#toast:has-text('{ann_name} offers a draw')")
+    guest.page.wait_for_selector(f"#offer-draw:has-text('{ann_name} offers a draw')")
+    guest.page.click("#offer-draw [data-action='draw-decline']")
+    ann.page.wait_for_selector(f"#toast:has-text('{guest_name} declines the draw')")
+    guest.page.click("[data-action='resign']")
+    ann.page.wait_for_selector(f"#result:has-text('{ann_name} wins by resignation')")
+
+    ann.page.goto(f"{server}/online#/u/{ann_name}")
+    ann.page.wait_for_selector(f"#history:has-text('{ann_name} wins by resignation')")
+
+    assert ann.page.inner_text("#sound-toggle") == "Sound off"
+    ann.page.click("#sound-toggle")
+    ann.page.reload()
+    ann.page.wait_for_selector("#sound-toggle:has-text('Sound on')")
+    assert guest.page.inner_text("#sound-toggle") == "Sound off"  # another browser's choice
+    assert ann.errors == [] and guest.errors == []
+    for person in (ann, guest):
+        person.context.close()

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from noughts.server import Settings
 from online.people import FAST, GameSocket, Person
+from online.servers import in_thread
 
 Pair = tuple[Person, Person, str, GameSocket, GameSocket]
 
@@ -252,3 +255,31 @@ def test_a_moves_patch_gives_the_state_the_server_sends_whole(people: Callable[[
             patched = sock.state
             sock.send({"type": "resync"})
             assert _timeless(patched) == _timeless(sock.expect("state")["game"])
+
+
+def test_a_game_left_by_both_players_is_ended_by_the_server(database_url: str) -> None:
+    """A game without a clock whose players both closed their browsers stayed "being
+    played" forever: after `abandon_after` the server ends it, as a claim would."""
+    settings = Settings(database=database_url, ai_workers=1, online=replace(FAST, abandon_after=0.5))
+    with in_thread(settings) as base:
+        ann, bob = Person(base).sign_up(), Person(base).sign_up()
+        try:
+            game_id = ann.room()
+            a = ann.socket(game_id)
+            bob.join(game_id)
+            a.event("start")
+            b = bob.socket(game_id)
+            alternate(a, b, "5", "1")
+            a.ws.close()  # X leaves first
+            b.expect("presence")
+            b.ws.close()
+            for _ in range(200):
+                game = ann.http.get(f"/api/online/games/{game_id}").json()
+                if game["state"] != "playing":
+                    break
+                time.sleep(0.05)
+            assert (game["state"], game["result"], game["termination"]) == ("over", "o-wins", "abandoned")
+            assert all(g["id"] != game_id for g in ann.http.get("/api/online/rooms").json()["live"])
+        finally:
+            ann.close()
+            bob.close()

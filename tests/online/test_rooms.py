@@ -100,3 +100,54 @@ def test_casual_games_leave_ratings_alone(people: Callable[[], Person]) -> None:
 def test_the_online_page_is_served(people: Callable[[], Person]) -> None:
     page = people().http.get("/online")
     assert page.status_code == 200 and "<title>" in page.text
+
+
+def test_a_waiting_room_shows_its_clock(people: Callable[[], Person]) -> None:
+    """Both clocks full and neither running until the game starts (the waiting room
+    showed no clock at all)."""
+    ann = people().sign_up()
+    game_id = ann.room(minutes=3, increment=2)
+    clock = ann.http.get(f"/api/online/games/{game_id}").json()["clock"]
+    assert {k: clock[k] for k in ("initial_ms", "increment_ms", "x_ms", "o_ms", "running")} == {
+        "initial_ms": 180_000,
+        "increment_ms": 2000,
+        "x_ms": 180_000,
+        "o_ms": 180_000,
+        "running": None,
+    }
+    assert ann.http.get(f"/api/online/games/{ann.room()}").json()["clock"] is None
+
+
+@pytest.mark.parametrize(
+    ("room", "field"),
+    [
+        ({"spec": "classic", "minutes": 5, "increment": False}, "increment"),
+        ({"spec": "classic", "rated": 1}, "rated"),
+        ({"spec": "classic", "private": "yes"}, "private"),
+        ({"spec": "classic", "minutes": "5"}, "minutes"),
+        ({"spec": "classic", "minutes": True}, "minutes"),
+    ],
+)
+def test_a_room_request_is_strict(people: Callable[[], Person], room: dict[str, object], field: str) -> None:
+    """`"increment": false` was taken as 0: a mistake is refused, not guessed at."""
+    ann = people().sign_up()
+    answer = ann.http.post("/api/online/rooms", json=room)
+    assert (answer.status_code, answer.json()["error"]) == (422, "invalid-request")
+    assert answer.json()["field"].startswith(field)
+    assert all(r["creator"] != ann.name for r in ann.http.get("/api/online/rooms").json()["rooms"])
+    assert ann.room(minutes=5, increment=3)  # whole numbers are numbers
+
+
+def test_the_openapi_schema_states_the_limits(people: Callable[[], Person]) -> None:
+    schema = people().http.get("/openapi.json").json()
+    assert "400" in schema["paths"]["/api/online/leaderboard"]["get"]["responses"]
+    for path, method in [("/api/online/games/{game_id}/join", "post"), ("/api/online/games/{game_id}", "delete")]:
+        assert {"403", "413", "415"} <= set(schema["paths"][path][method]["responses"])  # the guards' answers
+    credentials = schema["components"]["schemas"]["Credentials"]["properties"]
+    assert (credentials["password"]["minLength"], credentials["password"]["maxLength"]) == (8, 200)
+    assert (credentials["name"]["minLength"], credentials["name"]["maxLength"]) == (3, 20)
+    assert credentials["name"]["pattern"] == "^[A-Za-z0-9][A-Za-z0-9_-]*$"
+    room = schema["components"]["schemas"]["RoomRequest"]["properties"]
+    assert "game spec" in room["spec"]["description"] and "invalid-clock" in room["increment"]["description"]
+    moves = schema["components"]["schemas"]["GameRequest"]["properties"]["moves"]["items"]
+    assert "notation" in moves["description"]

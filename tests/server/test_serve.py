@@ -15,7 +15,7 @@ def test_help_names_the_options(capsys: pytest.CaptureFixture[str]) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "noughts.cli", "serve", "--help"], capture_output=True, text=True, check=True
     ).stdout
-    for option in ("--host", "--port", "--database", "--workers"):
+    for option in ("--host", "--port", "--database", "--workers", "--forwarded-allow-ips"):
         assert option in out
     assert "online play" in " ".join(out.split())  # what --database is for
 
@@ -38,3 +38,14 @@ def test_bad_port_and_workers(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["serve", "--port", "x"])
     assert "invalid int value" in capsys.readouterr().err
+
+
+def test_the_proxies_believed_are_passed_to_uvicorn() -> None:
+    """Log-ins are braked by the client's address: which proxies may name it is said."""
+    from noughts.server import Settings, create_app
+    from noughts.server.commands import uvicorn_config
+
+    settings = Settings(ai_workers=1)
+    config = uvicorn_config(create_app(settings), settings, "10.0.0.7,10.0.0.8")
+    assert (config.proxy_headers, config.forwarded_allow_ips) == (True, "10.0.0.7,10.0.0.8")
+    assert config.ws_max_size == 16 * settings.online.max_frame

@@ -12,6 +12,7 @@ from fastapi_offline import FastAPIOffline
 
 from noughts import __version__
 from noughts.server import errors
+from noughts.server.guards import MAX_BODY, BodyLimit, JsonOnly, OriginGuard
 from noughts.server.online import app as online
 from noughts.server.routes import catalogue, computer, play, study
 from noughts.server.settings import Settings
@@ -47,9 +48,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.thinking = pool
     errors.install(app)
+    # The origin check runs first: a foreign page's request is refused whatever it holds.
+    app.add_middleware(BodyLimit)
+    app.add_middleware(JsonOnly)
+    app.add_middleware(OriginGuard)
     online.install(app, settings)
     for module in (catalogue, play, computer, study):
-        app.include_router(module.router)
+        app.include_router(module.router, max_body_size=MAX_BODY)
 
     index = settings.web_dir / "index.html"
 

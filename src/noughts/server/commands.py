@@ -8,6 +8,13 @@ import os
 import socket
 import subprocess
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import uvicorn
+    from fastapi import FastAPI
+
+    from noughts.server.settings import Settings
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,6 +34,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         metavar="URL",
         default=os.environ.get("NOUGHTS_REDIS_URL"),
         help="share online games between server processes through Redis (e.g. redis://127.0.0.1:6379/0)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        default=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        help="comma-separated addresses (or *) of the reverse proxies whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed: the player's address then is the one the proxy names "
+        "(default: $FORWARDED_ALLOW_IPS, else %(default)s, a proxy on this machine); anyone else's are ignored",
     )
     serve.add_argument(
         "--workers", type=int, default=None, help="processes for the computer's thinking (default: cores, at most 4)"
@@ -65,14 +80,29 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     print(f"noughts: playing at http://{shown}:{port}  (API docs: /docs; Ctrl-C stops)", flush=True)
     _tune_gc()
-    # No permessage-deflate: online frames are small, and compressing them took a
-    # tenth of the server's CPU (bench/online_load.py).
+    uvicorn.Server(uvicorn_config(app, settings, args.forwarded_allow_ips)).run(sockets=[sock])
+    return 0
+
+
+def uvicorn_config(app: FastAPI, settings: Settings, forwarded_allow_ips: str) -> uvicorn.Config:
+    """How `noughts serve` runs `app` under uvicorn."""
+    import uvicorn
+
     # Frames are refused by the protocol from 16 times the app's own limit: uvicorn would
     # otherwise read up to 16 MiB before the app could look at a frame's size.
     max_frame = 16 * settings.online.max_frame
-    config = uvicorn.Config(app, log_level="warning", ws_per_message_deflate=False, ws_max_size=max_frame)
-    uvicorn.Server(config).run(sockets=[sock])
-    return 0
+    # No permessage-deflate: online frames are small, and compressing them took a
+    # tenth of the server's CPU (bench/online_load.py).
+    # The client's address (what log-ins are braked by) is the proxy's word only when
+    # the proxy is one of `forwarded_allow_ips`: said here, not left to uvicorn's default.
+    return uvicorn.Config(
+        app,
+        log_level="warning",
+        ws_per_message_deflate=False,
+        ws_max_size=max_frame,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
 
 
 def _prepare_kernels() -> None:

@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from noughts.server.guards import TOO_LARGE
 from noughts.server.models import ErrorBody
 from noughts.server.replay import RequestError
 from noughts.server.thinking import ThinkingError
@@ -56,6 +57,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        word = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http-error")
+        word = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}.get(exc.status_code, "http-error")
+        message = str(exc.detail)
+        if exc.status_code == 413:
+            message = TOO_LARGE  # FastAPI's limit cut a body streamed without a length
         # The exception's headers (a 405's Allow, a 401's WWW-Authenticate) are part of the answer.
-        return _answer(exc.status_code, word, str(exc.detail), headers=exc.headers)
+        return _answer(exc.status_code, word, message, headers=exc.headers)

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from noughts.server.guards import MAX_BODY
+
 Mark = Literal["x", "o"]
 #: noughts.ai.levels.LEVELS, spelled out for the schema (a test keeps them equal).
 Level = Literal["easy", "medium", "hard", "max"]
@@ -23,8 +25,28 @@ MAX_THINK_SECONDS = 10.0
 #: A review thinks this long at most per position (a whole game of ultimate: minutes).
 MAX_REVIEW_SECONDS = 5.0
 
-Spec = Annotated[str, Field(min_length=1, max_length=200, examples=["ultimate", "classic:forget", "mnk:m=4:n=4:k=4"])]
-MoveText = Annotated[str, Field(min_length=1, max_length=16)]
+Spec = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=200,
+        examples=["ultimate", "classic:forget", "mnk:m=4:n=4:k=4"],
+        description="a game spec: a game's key, then its options as name=value (a bare name is name=true), "
+        "separated by colons or spaces; GET /api/games lists the keys and their options. "
+        "A spec the registry does not know is refused with 400 invalid-spec.",
+    ),
+]
+MoveText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=16,
+        examples=["5", "53", "a1", "111", "L5", "3-5"],
+        description="a move in the game's notation: the cell 1-9 (classic); column letter and row (larger "
+        "mnk boards, a1 top left); local board then cell, each 1-9 (ultimate, nine-board); layer, row, column "
+        "(qubic); size letter and cell, or from-to (gobblet, matryoshka)",
+    ),
+]
 
 
 class _Model(BaseModel):
@@ -305,3 +327,12 @@ class ErrorBody(_Model):
     error: str
     message: str
     field: str | None = None
+
+
+#: What the guards in front of the app (`noughts.server.guards`) may answer a request
+#: that changes something: declared on each such operation.
+GUARDED: dict[int | str, dict[str, object]] = {
+    403: {"model": ErrorBody, "description": "cross-origin: sent from another site's page"},
+    413: {"model": ErrorBody, "description": f"too-large: a body over {MAX_BODY // 1024} KB"},
+    415: {"model": ErrorBody, "description": "unsupported-media-type: a body that is not application/json"},
+}

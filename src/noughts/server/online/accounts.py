@@ -14,6 +14,7 @@ import math
 import re
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher, Type
@@ -25,6 +26,9 @@ from noughts.server.online.realtime import REDIS_DOWN, Outage, redis_client
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+#: The log-in brake's keys: the name tried (from anywhere), that name from one address,
+#: and the address (whatever the names).
+NAME_KEY, PAIR_KEY, ADDRESS_KEY = "name:", "pair:", "address:"
 #: Guests are named guest-XXXXXX; nobody may sign up with such a name.
 GUEST_PREFIX = "guest-"
 
@@ -42,11 +46,13 @@ class AccountError(Exception):
 
 
 class TooManyAttemptsError(AccountError):
-    def __init__(self, wait: float) -> None:
+    """Refused by a brake (429): `what` there were too many of, and how long to wait."""
+
+    def __init__(self, wait: float, what: str = "failed log-ins") -> None:
         seconds = max(1, math.ceil(wait))
         super().__init__(
             "too-many-attempts",
-            f"too many failed log-ins: try again in {seconds} second{'s' if seconds != 1 else ''}",
+            f"too many {what}: try again in {seconds} second{'s' if seconds != 1 else ''}",
             None,
             429,
         )
@@ -119,42 +125,51 @@ def token_hash(token: str) -> str:
 
 
 class LoginThrottle:
-    """Slows repeated failed log-ins, per key (the name tried, the address it came
-    from): after `free` failures of a key, each attempt must wait 2**(failures - free)
-    seconds (at most `max_delay`) after the previous one. A key's failures are
-    forgotten `forget_after` seconds after its last attempt, and a success clears the
-    name's.
+    """Slows repeated failed log-ins, per key (the name tried, the name from the address
+    it came from, the address): after `free` failures of a key, each attempt must wait
+    2**(failures - free) seconds (at most `max_delay`) after the previous one. Keys
+    starting with one of `free_for`'s prefixes have that many free failures instead.
+    A key's failures are forgotten `forget_after` seconds after its last attempt, and a
+    success clears the name's.
 
     An attempt counts as a failure from the moment it is let through, before the
     password is checked, and a success takes it back: so a burst of guesses sent at
     once cannot all pass on the same count.
     """
 
-    def __init__(self, free: int = 3, max_delay: float = 60.0, forget_after: float = 3600.0) -> None:
+    def __init__(
+        self, free: int = 3, max_delay: float = 60.0, forget_after: float = 3600.0, free_for: Mapping[str, int] = {}
+    ) -> None:
         self.free = free
         self.max_delay = max_delay
         self.forget_after = forget_after
+        self.free_for = dict(free_for)
+
+    def free_of(self, key: str) -> int:
+        """How many failures of `key` are free."""
+        return next((n for prefix, n in self.free_for.items() if key.startswith(prefix)), self.free)
 
     async def attempt(self, keys: list[str]) -> None:
         """TooManyAttemptsError when any of `keys` must still wait; otherwise counts a
         failure of each key until `succeeded`."""
         raise NotImplementedError
 
-    async def succeeded(self, keys: list[str]) -> None:
-        """The attempt with `keys` (the name's first) logged in: the name's failures are
-        forgotten, and the others get this attempt back."""
+    async def succeeded(self, keys: list[str], cleared: int = 1) -> None:
+        """The attempt with `keys` logged in: the failures of the first `cleared` keys
+        (the name's) are forgotten, and the others get this attempt back."""
         raise NotImplementedError
 
     async def close(self) -> None:
         """Lets go of what it holds (a connection)."""
 
-    def delay(self, count: int, since_last: float) -> float:
+    def delay(self, count: int, since_last: float, free: int | None = None) -> float:
         """How long a key with `count` failures, the last `since_last` seconds ago,
-        must still wait."""
-        if count == 0 or count < self.free:
+        must still wait (when `free` of them are free; default: `self.free`)."""
+        free = self.free if free is None else free
+        if count == 0 or count < free:
             return 0.0
         # The exponent is bounded: 2.0 ** 1100 would not be a float.
-        return max(0.0, min(self.max_delay, 2.0 ** min(count - self.free, 64)) - since_last)
+        return max(0.0, min(self.max_delay, 2.0 ** min(count - free, 64)) - since_last)
 
 
 @dataclass
@@ -166,16 +181,19 @@ class _Failures:
 class MemoryThrottle(LoginThrottle):
     """Kept in this process's memory: the brake of a server that runs alone."""
 
-    def __init__(self, free: int = 3, max_delay: float = 60.0, forget_after: float = 3600.0) -> None:
-        super().__init__(free, max_delay, forget_after)
+    def __init__(
+        self, free: int = 3, max_delay: float = 60.0, forget_after: float = 3600.0, free_for: Mapping[str, int] = {}
+    ) -> None:
+        super().__init__(free, max_delay, forget_after, free_for)
         self._failures: dict[str, _Failures] = {}
 
     async def attempt(self, keys: list[str]) -> None:
         self.attempt_at(keys, time.monotonic())
 
-    async def succeeded(self, keys: list[str]) -> None:
-        self._failures.pop(keys[0], None)
-        for key in keys[1:]:
+    async def succeeded(self, keys: list[str], cleared: int = 1) -> None:
+        for key in keys[:cleared]:
+            self._failures.pop(key, None)
+        for key in keys[cleared:]:
             entry = self._failures.get(key)
             if entry is not None and entry.count > 0:
                 entry.count -= 1
@@ -186,7 +204,7 @@ class MemoryThrottle(LoginThrottle):
         for key in keys:
             entry = self._failures.get(key)
             if entry is not None and now - entry.last <= self.forget_after:
-                wait = max(wait, self.delay(entry.count, now - entry.last))
+                wait = max(wait, self.delay(entry.count, now - entry.last, self.free_of(key)))
         if wait > 0:
             raise TooManyAttemptsError(wait)
         if len(self._failures) > 100_000:
@@ -201,15 +219,16 @@ class MemoryThrottle(LoginThrottle):
 
 
 # Redis's clock, so that processes whose clocks differ still agree. KEYS: the keys'
-# counters; ARGV: free, max_delay and forget_after (milliseconds). Returns the wait in
-# milliseconds (0: let through, and counted).
+# counters; ARGV: max_delay and forget_after (milliseconds), then each key's free
+# failures. Returns the wait in milliseconds (0: let through, and counted).
 _ATTEMPT = """
 redis.replicate_commands()
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local free, max_delay, forget = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local max_delay, forget = tonumber(ARGV[1]), tonumber(ARGV[2])
 local wait = 0
-for _, key in ipairs(KEYS) do
+for i, key in ipairs(KEYS) do
+  local free = tonumber(ARGV[2 + i])
   local entry = redis.call('HMGET', key, 'count', 'last')
   local count = tonumber(entry[1]) or 0
   if count > 0 and count >= free then
@@ -225,10 +244,11 @@ for _, key in ipairs(KEYS) do
 end
 return 0
 """
-# KEYS[1]: the name's counter, cleared; the others get one attempt back.
+# The first ARGV[1] KEYS (the name's counters) are cleared; the others get one attempt back.
 _SUCCEEDED = """
-redis.call('DEL', KEYS[1])
-for i = 2, #KEYS do
+local cleared = tonumber(ARGV[1])
+for i = 1, cleared do redis.call('DEL', KEYS[i]) end
+for i = cleared + 1, #KEYS do
   if redis.call('HGET', KEYS[i], 'count') then redis.call('HINCRBY', KEYS[i], 'count', -1) end
 end
 return 0
@@ -243,18 +263,25 @@ class RedisThrottle(LoginThrottle):
     its own (a `MemoryThrottle`) rather than refusing every log-in."""
 
     def __init__(
-        self, url: str, prefix: str, free: int = 3, max_delay: float = 60.0, forget_after: float = 3600.0
+        self,
+        url: str,
+        prefix: str,
+        free: int = 3,
+        max_delay: float = 60.0,
+        forget_after: float = 3600.0,
+        free_for: Mapping[str, int] = {},
+        kind: str = "login",
     ) -> None:
-        super().__init__(free, max_delay, forget_after)
-        self.prefix = prefix + "login:"
+        super().__init__(free, max_delay, forget_after, free_for)
+        self.prefix = f"{prefix}{kind}:"
         self._redis = redis_client(url)
         self._attempt = self._redis.register_script(_ATTEMPT)
         self._succeeded = self._redis.register_script(_SUCCEEDED)
-        self._local = MemoryThrottle(free, max_delay, forget_after)
+        self._local = MemoryThrottle(free, max_delay, forget_after, free_for)
         self._outage = Outage(url, "failed log-ins are braked by each server process alone")
 
     async def attempt(self, keys: list[str]) -> None:
-        args = [self.free, round(self.max_delay * 1000), round(self.forget_after * 1000)]
+        args = [round(self.max_delay * 1000), round(self.forget_after * 1000), *map(self.free_of, keys)]
         try:
             wait = int(await self._attempt(keys=[self.prefix + k for k in keys], args=args))
         except REDIS_DOWN as e:
@@ -265,12 +292,12 @@ class RedisThrottle(LoginThrottle):
         if wait > 0:
             raise TooManyAttemptsError(wait / 1000)
 
-    async def succeeded(self, keys: list[str]) -> None:
+    async def succeeded(self, keys: list[str], cleared: int = 1) -> None:
         try:
-            await self._succeeded(keys=[self.prefix + k for k in keys])
+            await self._succeeded(keys=[self.prefix + k for k in keys], args=[cleared])
         except REDIS_DOWN as e:
             self._outage.failed(e)
-            await self._local.succeeded(keys)
+            await self._local.succeeded(keys, cleared)
 
     async def close(self) -> None:
         await self._redis.aclose()
@@ -279,6 +306,22 @@ class RedisThrottle(LoginThrottle):
 def make_throttle(redis_url: str | None, config: OnlineConfig) -> LoginThrottle:
     """The brake for a server alone (no Redis) or for one of several sharing Redis."""
     limits = (config.login_free_failures, config.login_max_delay, config.login_forget_after)
+    free_for = {NAME_KEY: config.login_free_per_name, ADDRESS_KEY: config.login_free_per_address}
     if redis_url:
-        return RedisThrottle(redis_url, config.redis_prefix, *limits)
+        return RedisThrottle(redis_url, config.redis_prefix, *limits, free_for=free_for)
+    return MemoryThrottle(*limits, free_for=free_for)
+
+
+def make_quota(redis_url: str | None, config: OnlineConfig, kind: str, free: int) -> LoginThrottle:
+    """A brake on what each address makes (accounts, guests), counted like failed
+    log-ins: `free` of them, then each must wait 1, 2, 4... seconds after the previous
+    one (at most `login_max_delay`), forgotten an hour after the last."""
+    limits = (free, config.login_max_delay, config.login_forget_after)
+    if redis_url:
+        return RedisThrottle(redis_url, config.redis_prefix, *limits, kind=kind)
     return MemoryThrottle(*limits)
+
+
+def login_keys(name: str, address: str) -> list[str]:
+    """The brake's keys of a log-in, the name's first (a success clears those two)."""
+    return [NAME_KEY + name_key(name), PAIR_KEY + name_key(name) + "@" + address, ADDRESS_KEY + address]

@@ -403,6 +403,21 @@ def _claim(row: GameRow, side: str, now: int, grace_ms: int) -> Change:
     return Change(_finish(row, now, _win(side), "abandoned"), "claim", side)
 
 
+def abandon(row: GameRow, now: int, after_ms: int) -> Change:
+    """Ends a game in play whose two players have both been away for `after_ms`: nobody
+    is left to claim it, and without a clock nothing else would ever end it. It ends as
+    a claim would: the first to leave loses (before the second move, it is aborted)."""
+    if row.state != PLAYING:
+        raise ActionError("game-over" if row.state in FINISHED else "not-started", "the game is not being played")
+    x_left, o_left = row.x_left_at, row.o_left_at
+    if x_left is None or o_left is None or now - max(x_left, o_left) < after_ms:
+        raise ActionError("not-abandoned", "a player is still here")
+    if row.ply < 2:
+        return Change(_finish(row, now, "ongoing", "aborted", ABORTED), "abort")
+    first = "x" if x_left <= o_left else "o"
+    return Change(_finish(row, now, _win(other(first)), "abandoned"), "claim")
+
+
 def _rematch(row: GameRow, user_id: int | None, action: str, now: int) -> Change:
     side = row.side_of(user_id)
     if side is None:

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 
+from noughts.server.guards import MAX_BODY
 from noughts.server.models import ErrorBody
 from noughts.server.online import ws
 from noughts.server.online.accounts import AccountError, TooManyAttemptsError
@@ -33,7 +34,8 @@ def install(app: FastAPI, settings: Settings) -> Online:
     online = Online(settings.database or default_database_url(), settings.redis, settings.online)
     app.state.online = online
     for module in (accounts, games, players, analysis):
-        app.include_router(module.router)
+        # Set per router, not on the app: FastAPI's app-wide limit answers in plain text.
+        app.include_router(module.router, max_body_size=MAX_BODY)
     app.include_router(ws.router)
 
     @app.exception_handler(AccountError)

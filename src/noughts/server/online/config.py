@@ -3,7 +3,7 @@
 The defaults suit a server on the internet; tests shorten the periods. The periods a
 server process needs to be told from outside (tests of real processes, operators) can
 also be set in the environment: $NOUGHTS_DISCONNECT_GRACE and $NOUGHTS_PRESENCE_TTL, in
-seconds.
+seconds, and the brakes on making accounts, as counts.
 """
 
 from __future__ import annotations
@@ -32,6 +32,15 @@ def _seconds(variable: str, default: float) -> float:
     return value
 
 
+def _count(variable: str, default: int) -> int:
+    text = os.environ.get(variable)
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise ConfigError(f"${variable} is a whole number above 0, not {text!r}")
+    return int(text)
+
+
 def data_dir() -> Path:
     """Where the default database lives: $NOUGHTS_DATA_DIR, else the user's data
     directory ($XDG_DATA_HOME/noughts, ~/.local/share/noughts)."""
@@ -56,6 +65,10 @@ class OnlineConfig:
     #: A game that starts (a room joined, a rematch accepted) gives its players this long
     #: to open its page; then those with no socket on it are away since the start.
     arrival_wait: float = 5.0
+    #: A game in play whose two players have both been away this long is ended as a
+    #: claim would end it (nobody is left to claim it; an untimed game would otherwise
+    #: stay "being played" forever). $NOUGHTS_ABANDON_AFTER, in seconds.
+    abandon_after: float = field(default_factory=lambda: _seconds("NOUGHTS_ABANDON_AFTER", 60.0))
     #: With Redis: a server process that has not said it is alive for this long is dead,
     #: and the players it served are away (it says so three times per period).
     presence_ttl: float = field(default_factory=lambda: _seconds("NOUGHTS_PRESENCE_TTL", 15.0))
@@ -66,12 +79,28 @@ class OnlineConfig:
     burst: float = 40.0
     #: Messages refused for the rate beyond which the socket is closed as abusive (1008).
     flood_close_after: int = 20
-    #: Failed log-ins for one name (or from one address) before each further attempt has
-    #: to wait; the wait doubles with each failure, up to `login_max_delay` seconds. The
+    #: Failed log-ins for one name from one address before each further attempt has to
+    #: wait; the wait doubles with each failure, up to `login_max_delay` seconds. The
     #: count starts again `login_forget_after` seconds after the last attempt.
     login_free_failures: int = 3
+    #: ... for one name from anywhere (guesses spread over many addresses): more, so
+    #: that strangers mistyping a name do not brake its owner at once.
+    login_free_per_name: int = 10
+    #: ... from one address whatever the names: many more, since a household, a school
+    #: or a company shares one address, and one person's typos must not lock the others
+    #: out of their accounts.
+    login_free_per_address: int = 100
     login_max_delay: float = 60.0
     login_forget_after: float = 3600.0
+    #: Accounts and guests one address may make before each further one has to wait (as
+    #: failed log-ins do): a flood of them filled the database and, for accounts, took
+    #: 64 MiB of memory per Argon2 hash. $NOUGHTS_SIGNUPS_PER_ADDRESS and
+    #: $NOUGHTS_GUESTS_PER_ADDRESS change them (bench/online_load.py makes thousands).
+    signups_per_address: int = field(default_factory=lambda: _count("NOUGHTS_SIGNUPS_PER_ADDRESS", 10))
+    guests_per_address: int = field(default_factory=lambda: _count("NOUGHTS_GUESTS_PER_ADDRESS", 30))
+    #: Argon2 hashes computed at once (sign-ups and log-ins); the others queue, so that
+    #: 40 sign-ups at once do not take 40 x 64 MiB.
+    hashing_at_once: int = 2
     #: How long a log-in lasts.
     session_days: int = 30
     #: Argon2id cost (argon2-cffi's RFC 9106 "low memory" profile by default).

@@ -7,14 +7,37 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from noughts.server.models import Spec
+from noughts.server.online.accounts import NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
+from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class Credentials(_Model):
-    name: Annotated[str, Field(max_length=100, examples=["ann"])]
-    password: Annotated[str, Field(max_length=1000)]
+    """The lengths and the name's pattern are checked by `accounts` (400 with the
+    mistake's own word); the schema states them, and only refuses far longer texts."""
+
+    name: Annotated[
+        str,
+        Field(
+            max_length=100,
+            examples=["ann"],
+            description="3 to 20 letters, digits, '-' and '_', starting with a letter or a digit; "
+            "names starting with 'guest-' are for guests (400 name-length, name-malformed, name-reserved)",
+            json_schema_extra={"minLength": NAME_MIN, "maxLength": NAME_MAX, "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]*$"},
+        ),
+    ]
+    password: Annotated[
+        str,
+        Field(
+            max_length=1000,
+            description=f"{PASSWORD_MIN} to {PASSWORD_MAX} characters (400 password-short, password-long)",
+            json_schema_extra={"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX},
+        ),
+    ]
 
 
 class Me(_Model):
@@ -28,14 +51,22 @@ class MeAnswer(_Model):
 
 class RoomRequest(_Model):
     """A new room: the game, rated or casual, the creator's side, listed in the lobby or
-    only by invite link, and an optional clock (minutes each, seconds added per move)."""
+    only by invite link, and an optional clock (minutes each, seconds added per move).
+    Strict: `"increment": false` or `"rated": 1` is a mistake, not 0 or true."""
 
-    spec: Annotated[str, Field(min_length=1, max_length=200, examples=["classic", "ultimate"])]
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    spec: Spec
     rated: bool = False
     side: Literal["x", "o", "random"] = "x"
     private: bool = False
-    minutes: Annotated[float | None, Field(description="null: no clock")] = None
-    increment: float = 0
+    minutes: Annotated[
+        float | None,
+        Field(description=f"null: no clock; else more than 0 and at most {MAX_MINUTES} (400 invalid-clock)"),
+    ] = None
+    increment: Annotated[
+        float, Field(description=f"seconds added after each move, 0 to {MAX_INCREMENT} (400 invalid-clock)")
+    ] = 0
 
 
 class RoomAnswer(_Model):

@@ -9,6 +9,8 @@ a move's, which holds what the move changed (clients apply it to the version bef
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
 import re
@@ -19,7 +21,7 @@ from typing import Any
 from noughts.core import NoughtsError
 from noughts.registry import parse_spec
 from noughts.server.online import accounts, actions
-from noughts.server.online.accounts import AccountError, Passwords, make_throttle
+from noughts.server.online.accounts import AccountError, Passwords, TooManyAttemptsError, make_quota, make_throttle
 from noughts.server.online.actions import ActionError, Change, GameRow
 from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, now_ms
 from noughts.server.online.config import OnlineConfig
@@ -66,12 +68,17 @@ class Online:
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
         self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
         self.throttle = make_throttle(redis_url, config)
+        self.signups = make_quota(redis_url, config, "signup", config.signups_per_address)
+        self.guests = make_quota(redis_url, config, "guest", config.guests_per_address)
+        # Each Argon2 hash takes `argon2_memory_kib` of memory while it runs.
+        self._hashing = asyncio.Semaphore(config.hashing_at_once)
         self.presence = make_presence(redis_url, self.store, config, self.publish_presence)
         self.live: dict[str, LiveGame] = {}
         #: Checks of who arrived at a game that just started (see `Presence.seated`).
         self._arrivals: set[asyncio.Task[None]] = set()
         self._started = False
         self._starting = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Brings the schema up to date and connects the fan-out; idempotent."""
@@ -81,6 +88,7 @@ class Online:
             await self.store.call(self.store.migrate)
             await self.fanout.start()
             await self.presence.start()
+            self._sweeper = asyncio.create_task(self._sweep_abandoned(), name="noughts-abandoned")
             self._started = True
 
     async def stop(self) -> None:
@@ -88,21 +96,35 @@ class Online:
             for live in self.live.values():
                 if live.timer:
                     live.timer.cancel()
-            for task in list(self._arrivals):
+            for task in [*self._arrivals, *([self._sweeper] if self._sweeper else [])]:
                 task.cancel()
-            await asyncio.gather(*self._arrivals, return_exceptions=True)
+            await asyncio.gather(*self._arrivals, *([self._sweeper] if self._sweeper else []), return_exceptions=True)
+            self._sweeper = None
             await self.presence.close()
             await self.fanout.close()
             self._started = False
-        await self.throttle.close()
+        for brake in (self.throttle, self.signups, self.guests):
+            await brake.close()
         self.store.close()
 
     # -- accounts -----------------------------------------------------------------------
 
-    async def sign_up(self, name: str, password: str) -> tuple[UserRow, str]:
+    async def _hash(self, password: str) -> str:
+        async with self._hashing:
+            return await asyncio.to_thread(self.passwords.hash, password)
+
+    async def _verify(self, stored: str | None, password: str) -> bool:
+        async with self._hashing:
+            return await asyncio.to_thread(self.passwords.verify, stored, password)
+
+    async def sign_up(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
         accounts.check_name(name)
         accounts.check_password(password)
-        hashed = await asyncio.to_thread(self.passwords.hash, password)
+        try:
+            await self.signups.attempt([accounts.ADDRESS_KEY + address])
+        except TooManyAttemptsError as e:
+            raise TooManyAttemptsError(e.wait, "new accounts from your address") from None
+        hashed = await self._hash(password)
         try:
             user = await self.store.call(self.store.create_user, name, accounts.name_key(name), hashed, False, now_ms())
         except NameTakenError:
@@ -110,16 +132,20 @@ class Online:
         return user, await self._session(user)
 
     async def log_in(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
-        keys = ["name:" + accounts.name_key(name), "address:" + address]
+        keys = accounts.login_keys(name, address)
         await self.throttle.attempt(keys)
         user = await self.store.call(self.store.user_by_key, accounts.name_key(name))
-        ok = await asyncio.to_thread(self.passwords.verify, user.password_hash if user else None, password)
+        ok = await self._verify(user.password_hash if user else None, password)
         if user is None or not ok:
             raise AccountError("wrong-credentials", "wrong name or password", None, 401)
-        await self.throttle.succeeded(keys)
+        await self.throttle.succeeded(keys, cleared=2)
         return user, await self._session(user)
 
-    async def guest(self) -> tuple[UserRow, str]:
+    async def guest(self, address: str) -> tuple[UserRow, str]:
+        try:
+            await self.guests.attempt([accounts.ADDRESS_KEY + address])
+        except TooManyAttemptsError as e:
+            raise TooManyAttemptsError(e.wait, "new guests from your address") from None
         for _ in range(5):
             name = accounts.guest_name()
             try:
@@ -246,6 +272,23 @@ class Online:
         if started is not None:
             self._await_arrivals(started)
         return change
+
+    async def _sweep_abandoned(self) -> None:
+        """Ends, now and then, the games whose players have all been gone for
+        `abandon_after` (every process sweeps; the store's version check lets one end
+        each game)."""
+        after = round(self.config.abandon_after * 1000)
+        while True:
+            await asyncio.sleep(max(0.2, self.config.abandon_after / 4))
+            try:
+                now = now_ms()
+                end = functools.partial(actions.abandon, now=now, after_ms=after)
+                for row in await self.store.call(self.store.abandoned_games, now - after):
+                    # ActionError: somebody came back, or another process ended it first.
+                    with contextlib.suppress(ActionError):
+                        await self.change(row.id, end)
+            except Exception:
+                log.exception("ending abandoned games failed")
 
     def _await_arrivals(self, row: GameRow) -> None:
         async def check() -> None:

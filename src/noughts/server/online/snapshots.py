@@ -38,9 +38,14 @@ def _player(user_id: int | None, users: dict[int, UserRow], before: int | None, 
 
 
 def _clock(row: GameRow, now: int) -> dict[str, Any] | None:
-    clocks = row.clocks(now)
-    if clocks is None or row.clock_initial_ms is None:
+    if row.clock_initial_ms is None:
         return None
+    clocks = row.clocks(now)
+    if clocks is None:
+        # A room still waiting: both clocks full, neither running (the waiting room shows it).
+        initial = row.clock_initial_ms
+        return {"initial_ms": initial, "increment_ms": row.clock_increment_ms or 0, "x_ms": initial,
+                "o_ms": initial, "running": None, "at": now}  # fmt: skip
     return {
         "initial_ms": row.clock_initial_ms,
         "increment_ms": row.clock_increment_ms,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from noughts.core import IllegalMoveError
-from noughts.server.models import AnalysisView, ComputerMove, ErrorBody, ThinkRequest
+from noughts.server.models import GUARDED, AnalysisView, ComputerMove, ErrorBody, ThinkRequest
 from noughts.server.replay import Replayed, RequestError, replay
 from noughts.server.thinking import ThinkingPool
 from noughts.server.views import analysis_view, game_view
@@ -29,7 +29,7 @@ async def _analyze(request: Request, body: ThinkRequest, hint: bool = False) -> 
     return replayed, analysis_view(analysis, body.level, replayed.state.turn)
 
 
-@router.post("/computer", response_model=ComputerMove)
+@router.post("/computer", response_model=ComputerMove, responses=GUARDED)
 async def computer_move(request: Request, body: ThinkRequest) -> ComputerMove:
     """The move `level` plays after `moves` (within `time` seconds or the level's own
     limit), the analysis behind it, and the game after it. The alpha-beta levels list
@@ -40,7 +40,7 @@ async def computer_move(request: Request, body: ThinkRequest) -> ComputerMove:
     return ComputerMove(move=analysis.best, analysis=analysis, game=game_view(after))
 
 
-@router.post("/analysis", response_model=AnalysisView)
+@router.post("/analysis", response_model=AnalysisView, responses=GUARDED)
 async def analysis(request: Request, body: ThinkRequest) -> AnalysisView:
     """Every legal move with its value for the player to move, best first: the hint
     (the level's search without the slips some levels make on purpose)."""

@@ -5,26 +5,26 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from noughts.server.models import ErrorBody, GameRequest, GameView, PlayRequest
+from noughts.server.models import GUARDED, ErrorBody, GameRequest, GameView, PlayRequest
 from noughts.server.replay import replay
 from noughts.server.views import game_view
 
 router = APIRouter(prefix="/api", tags=["play"], responses={400: {"model": ErrorBody}, 422: {"model": ErrorBody}})
 
 
-@router.post("/new", response_model=GameView)
+@router.post("/new", response_model=GameView, responses=GUARDED)
 def new_game(request: GameRequest) -> GameView:
     """A new game of `spec` (from `start` when given), after `moves` if any."""
     return game_view(replay(request.spec, request.start, request.moves))
 
 
-@router.post("/position", response_model=GameView)
+@router.post("/position", response_model=GameView, responses=GUARDED)
 def position(request: GameRequest) -> GameView:
     """The position after `moves`: for restoring a saved game or reviewing an earlier one."""
     return game_view(replay(request.spec, request.start, request.moves))
 
 
-@router.post("/play", response_model=GameView)
+@router.post("/play", response_model=GameView, responses=GUARDED)
 def play(request: PlayRequest) -> GameView:
     """Plays `move` after `moves`. An illegal move is a 400 answer saying why."""
     return game_view(replay(request.spec, request.start, request.moves).then(request.move))

@@ -8,6 +8,7 @@ import { QubicBoard } from "/static/js/boards/qubic.js";
 import { UltimateBoard } from "/static/js/boards/ultimate.js";
 import { h, markSvg } from "/static/js/dom.js";
 import { online, socketUrl } from "./api.js";
+import { sound } from "./sound.js";
 
 const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
 const ENDINGS = { normal: "", resignation: " by resignation", time: " on time", agreement: " by agreement", abandoned: ": the opponent left" };
@@ -17,8 +18,20 @@ export function resultText(game) {
   if (game.state === "cancelled") return "Room closed";
   if (game.result === "draw") return `Draw${ENDINGS[game.termination] || ""}`;
   const winner = game.result === "x-wins" ? game.x : game.o;
-  return `${winner?.name ?? "?"} wins${ENDINGS[game.termination] || ""}`;
+  // A game's state names its players as {name, ...}; a line of the lobby or a profile, by name.
+  const name = typeof winner === "string" ? winner : winner?.name;
+  return `${name ?? "?"} wins${ENDINGS[game.termination] || ""}`;
 }
+
+/** What an opponent did, as a toast says it after their name. */
+const DID = {
+  "draw-offer": "offers a draw",
+  "takeback-request": "asks to take back their move",
+  "rematch-offer": "offers a rematch",
+  "draw-decline": "declines the draw",
+  "takeback-decline": "declines to take back the move",
+  "rematch-decline": "declines the rematch",
+};
 
 /** The game after a move event's patch (see the server's ws.py): the same state the server would send whole. */
 function patched(game, event) {
@@ -82,6 +95,18 @@ export class LivePage {
     this.connect();
   }
 
+  /** A new socket at once: the server reads who we are from the cookie when a socket
+   * opens, so one opened before joining as a new guest would still take us for a visitor. */
+  reconnect() {
+    const old = this.socket;
+    if (old) {
+      old.onclose = null;
+      old.onmessage = null;
+      old.close();
+    }
+    this.connect();
+  }
+
   connect() {
     const socket = (this.socket = new WebSocket(socketUrl(`/api/online/games/${encodeURIComponent(this.id)}/ws`)));
     socket.onopen = () => {
@@ -119,6 +144,7 @@ export class LivePage {
     } else if (message.type === "event") {
       if (this.game && message.version <= this.game.version) return; // already seen
       const gap = this.game && message.version > this.game.version + 1;
+      const before = this.game;
       if (message.patch) {
         // A move: what it changed, for the version before. After a gap, wait for the whole state.
         if (!this.game || gap) return this.resync();
@@ -128,11 +154,23 @@ export class LivePage {
         this.apply(message.game);
       }
       this.announce(message);
+      this.sounds(before, this.game, message);
     } else if (message.type === "presence" && this.game) {
       this.game.away = message.away;
       this.render();
     } else if (message.type === "error") {
       this.context.toast(message.message, "error");
+      sound.play("error");
+    }
+  }
+
+  /** The offline page's effects: each move, and the end of the game (won, lost or drawn, for a player). */
+  sounds(before, game, event) {
+    if (event.kind === "move" || event.patch) sound.play(game.moves.length % 2 ? "x" : "o");
+    if (before?.state === "playing" && game.state !== "playing") {
+      const side = this.side;
+      if (game.result === "draw" || !side) sound.play("draw");
+      else sound.play(game.result === `${side}-wins` ? "win" : "loss");
     }
   }
 
@@ -141,8 +179,8 @@ export class LivePage {
     const mine = event.by && event.by === this.side;
     if (event.kind === "rematch-accept" && this.game.rematch_id && this.side) {
       this.context.navigate(`#/game/${this.game.rematch_id}`);
-    } else if (!mine && who && ["draw-offer", "takeback-request", "rematch-offer", "draw-decline", "takeback-decline", "rematch-decline"].includes(event.kind)) {
-      this.context.toast(`${who}: ${event.kind.replace("-", " ")}`);
+    } else if (!mine && who && DID[event.kind]) {
+      this.context.toast(`${who} ${DID[event.kind]}`);
     }
   }
 
@@ -182,7 +220,8 @@ export class LivePage {
     if (game.state === "cancelled") {
       return h("section", { class: "page waiting-room" }, h("h1", {}, "This room was closed"), h("a", { class: "button", href: "#/" }, "Back to the lobby"));
     }
-    const details = `${game.title} · ${game.rated ? "rated" : "casual"}${game.clock ? ` · ${game.clock.initial_ms / 60000}+${game.clock.increment_ms / 1000}` : ""}`;
+    const clock = game.clock ? `${game.clock.initial_ms / 60000}+${game.clock.increment_ms / 1000} clock` : "no clock";
+    const details = `${game.title} · ${game.rated ? "rated" : "casual"} · ${clock}`;
     if (mine) {
       const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-label": "invite link", onfocus: (e) => e.target.select() });
       const copy = async () => {
@@ -206,11 +245,13 @@ export class LivePage {
     }
     const join = async () => {
       try {
-        if (!this.me) {
+        const wasVisitor = !this.me;
+        if (wasVisitor) {
           await online.guest();
           await this.context.refreshAccount();
         }
         this.apply(await online.join(game.id));
+        if (wasVisitor) this.reconnect();
       } catch (e) {
         this.context.toast(e.message, "error");
       }
@@ -258,9 +299,9 @@ export class LivePage {
     if (game.state !== "playing") out.push(h("div", { class: "game-over", id: "result", role: "status" }, h("strong", {}, resultText(game)), h("small", { class: "muted" }, `${game.ply} moves`)));
     const button = (label, type, attrs = {}) => h("button", { class: "button", type: "button", "data-action": type, onclick: () => this.send({ type }), ...attrs }, label);
     if (side && game.state === "playing") {
-      for (const [kind, what] of [["draw", "a draw"], ["takeback", "to take back a move"]]) {
-        if (game.offers[kind] === them) out.push(h("div", { class: "offer", id: `offer-${kind}` }, `${game[them].name} asks for ${what}`, button("Accept", `${kind}-accept`), button("Decline", `${kind}-decline`)));
-        else if (game.offers[kind] === side) out.push(h("p", { class: "muted" }, `You asked for ${what}.`));
+      for (const [kind, asks, asked] of [["draw", "offers a draw", "You offered a draw."], ["takeback", "asks to take back their move", "You asked to take back your move."]]) {
+        if (game.offers[kind] === them) out.push(h("div", { class: "offer", id: `offer-${kind}` }, `${game[them].name} ${asks}`, button("Accept", `${kind}-accept`), button("Decline", `${kind}-decline`)));
+        else if (game.offers[kind] === side) out.push(h("p", { class: "muted" }, asked));
       }
       const actions = [button("Resign", "resign"), button("Offer draw", "draw-offer"), button("Take back", "takeback-request")];
       if (game.ply < 2) actions.push(button("Abort", "abort"));
@@ -296,7 +337,10 @@ export class LivePage {
       const left = clock[`${mark}_ms`] - (running ? Date.now() - this.receivedAt : 0);
       el.textContent = clockText(left);
       el.classList.toggle("running", running);
-      el.classList.toggle("low", running && left < 10_000);
+      const low = running && left < 10_000;
+      // Once as the player's own clock passes ten seconds.
+      if (low && !el.classList.contains("low") && mark === this.side) sound.play("error");
+      el.classList.toggle("low", low);
     }
   }
 }

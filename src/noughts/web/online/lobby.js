@@ -122,6 +122,11 @@ export class LobbyPage {
     const clock = h("input", { type: "checkbox", id: "room-clock" });
     const minutes = h("input", { type: "number", id: "room-minutes", min: 0.5, max: 180, step: 0.5, value: 5 });
     const increment = h("input", { type: "number", id: "room-increment", min: 0, max: 180, step: 1, value: 3 });
+    // The clock's settings show only when there is a clock.
+    const clockFields = h("div", { class: "row", id: "room-clock-fields" }, h("label", {}, "minutes each", minutes), h("label", {}, "+ seconds a move", increment));
+    const showClock = () => (clockFields.hidden = !clock.checked);
+    clock.addEventListener("change", showClock);
+    showClock();
     const priv = h("input", { type: "checkbox", id: "room-private" });
     const error = h("p", { class: "field-error", role: "alert", id: "room-error" });
     const create = async (event) => {
@@ -151,7 +156,7 @@ export class LobbyPage {
       h("label", {}, "Your side", side),
       h("label", { class: "check" }, rated, user.guest ? "Rated (sign up to play rated games)" : "Rated"),
       h("label", { class: "check" }, clock, "Clock"),
-      h("div", { class: "row" }, h("label", {}, "minutes each", minutes), h("label", {}, "+ seconds a move", increment)),
+      clockFields,
       h("label", { class: "check" }, priv, "Private: only by invite link"),
       error,
       h("button", { class: "button primary", type: "submit", id: "create" }, "Create the room"),

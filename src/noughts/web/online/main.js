@@ -9,6 +9,7 @@ import { LivePage } from "./live.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { LobbyPage } from "./lobby.js";
 import { profilePage, replayPage } from "./profile.js";
+import { soundToggle } from "./sound.js";
 
 const view = document.getElementById("view");
 const session = { user: null, catalogue: null };
@@ -80,5 +81,6 @@ async function route() {
 }
 
 applyTheme();
+soundToggle(document.getElementById("sound-toggle"));
 window.addEventListener("hashchange", route);
 route();

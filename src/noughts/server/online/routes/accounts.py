@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from noughts.server.models import ErrorBody
+from noughts.server.models import GUARDED, ErrorBody
 from noughts.server.online.schemas import Credentials, Me, MeAnswer
 from noughts.server.online.sessions import COOKIE, clear_cookie, current_user, online_of, set_cookie
 from noughts.server.online.storage.store import UserRow
@@ -23,44 +23,51 @@ router = APIRouter(
 )
 
 
+def _address(request: Request) -> str:
+    """The client's address: the connection's, or the trusted proxy's word for it
+    (`noughts serve --forwarded-allow-ips`)."""
+    return request.client.host if request.client else "?"
+
+
 def _me(user: UserRow) -> MeAnswer:
     return MeAnswer(user=Me(name=user.name, guest=user.guest))
 
 
-@router.post("/signup", status_code=201, response_model=MeAnswer)
+@router.post("/signup", status_code=201, response_model=MeAnswer, responses=GUARDED)
 async def sign_up(body: Credentials, request: Request, response: Response) -> MeAnswer:
     """A new account, logged in. Errors: name-length, name-malformed, name-reserved,
-    name-taken (409), password-short, password-long."""
+    name-taken (409), password-short, password-long; too-many-attempts (429, with
+    Retry-After) after many accounts from one address."""
     online = online_of(request)
     await online.start()
-    user, token = await online.sign_up(body.name, body.password)
+    user, token = await online.sign_up(body.name, body.password, _address(request))
     set_cookie(request, response, token, online.config.session_days)
     return _me(user)
 
 
-@router.post("/login", response_model=MeAnswer)
+@router.post("/login", response_model=MeAnswer, responses=GUARDED)
 async def log_in(body: Credentials, request: Request, response: Response) -> MeAnswer:
     """Logs in. Errors: wrong-credentials (401); too-many-attempts (429, with
     Retry-After) after repeated failures."""
     online = online_of(request)
     await online.start()
-    address = request.client.host if request.client else "?"
-    user, token = await online.log_in(body.name, body.password, address)
+    user, token = await online.log_in(body.name, body.password, _address(request))
     set_cookie(request, response, token, online.config.session_days)
     return _me(user)
 
 
-@router.post("/guest", status_code=201, response_model=MeAnswer)
+@router.post("/guest", status_code=201, response_model=MeAnswer, responses=GUARDED)
 async def guest(request: Request, response: Response) -> MeAnswer:
-    """Plays as a guest (casual games only) under a name like guest-3fa2c1."""
+    """Plays as a guest (casual games only) under a name like guest-3fa2c1. Errors:
+    too-many-attempts (429, with Retry-After) after many guests from one address."""
     online = online_of(request)
     await online.start()
-    user, token = await online.guest()
+    user, token = await online.guest(_address(request))
     set_cookie(request, response, token, online.config.session_days)
     return _me(user)
 
 
-@router.post("/logout", status_code=204)
+@router.post("/logout", status_code=204, responses=GUARDED)
 async def log_out(request: Request, response: Response) -> None:
     token = request.cookies.get(COOKIE)
     if token:

@@ -7,7 +7,7 @@ from typing import Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
-from noughts.server.models import ErrorBody
+from noughts.server.models import GUARDED, ErrorBody
 from noughts.server.online.schemas import RoomAnswer, RoomList, RoomRequest
 from noughts.server.online.sessions import LoggedIn, online_of
 from noughts.server.online.snapshots import record
@@ -29,7 +29,7 @@ def invite_path(game_id: str) -> str:
     return f"/online#/game/{game_id}"
 
 
-@router.post("/rooms", status_code=201, response_model=RoomAnswer)
+@router.post("/rooms", status_code=201, response_model=RoomAnswer, responses=GUARDED)
 async def create_room(body: RoomRequest, request: Request, user: LoggedIn) -> RoomAnswer:
     """Opens a room; the creator waits for an opponent on the game's socket."""
     online = online_of(request)
@@ -55,7 +55,7 @@ async def game(game_id: str, request: Request) -> JSONResponse:
     return JSONResponse(await online.snapshot(await online.game(game_id)))
 
 
-@router.post("/games/{game_id}/join")
+@router.post("/games/{game_id}/join", responses=GUARDED)
 async def join(game_id: str, request: Request, user: LoggedIn) -> JSONResponse:
     """Takes the free seat of an open room: the game starts."""
     online = online_of(request)
@@ -63,7 +63,7 @@ async def join(game_id: str, request: Request, user: LoggedIn) -> JSONResponse:
     return JSONResponse(await online.snapshot(change.row))
 
 
-@router.delete("/games/{game_id}", status_code=204)
+@router.delete("/games/{game_id}", status_code=204, responses=GUARDED)
 async def close_room(game_id: str, request: Request, user: LoggedIn) -> Response:
     """Closes an open room (its creator only)."""
     await online_of(request).cancel(game_id, user)

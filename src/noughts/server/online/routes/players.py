@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Query, Request
 
 from noughts.core import NoughtsError
@@ -62,9 +64,10 @@ async def profile(
     )
 
 
-@router.get("/leaderboard", response_model=Leaderboard)
-async def leaderboard(request: Request, game: str = Query("classic", max_length=200)) -> Leaderboard:
-    """The best rated players of `game` (a game spec)."""
+@router.get("/leaderboard", response_model=Leaderboard, responses={400: {"model": ErrorBody}})
+async def leaderboard(request: Request, game: Annotated[str, Query(max_length=200)] = "classic") -> Leaderboard:
+    """The best rated players of `game` (a game spec, as in the rooms). Errors:
+    invalid-spec (400) for a spec that is no game."""
     online = online_of(request)
     await online.start()
     try:

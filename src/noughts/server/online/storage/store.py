@@ -409,6 +409,20 @@ class Store:
             o_rating_after=round(o_new.rating),
         )
 
+    def abandoned_games(self, before: int, limit: int = 100) -> list[GameRow]:
+        """Games in play whose two players have both been away since `before` or earlier."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(
+                    _games.c.state == actions.PLAYING,
+                    _games.c.x_left_at <= before,
+                    _games.c.o_left_at <= before,
+                )
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
     def set_left(self, game_id: str, side: str, left_at: int | None) -> None:
         """Presence is not a change of the game: it does not move the version."""
         column = "x_left_at" if side == "x" else "o_left_at"
