@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 
 from noughts.core import NoughtsError
 from noughts.records import GameRecord
-from noughts.server.models import ErrorBody, RecordRequest, RecordView, ReviewRequest, ReviewView
+from noughts.server.models import GUARDED, ErrorBody, RecordRequest, RecordView, ReviewRequest, ReviewView
 from noughts.server.replay import RequestError, replay
 from noughts.server.thinking import ThinkingPool
 
@@ -17,7 +17,7 @@ router = APIRouter(
 )
 
 
-@router.post("/review", response_model=ReviewView)
+@router.post("/review", response_model=ReviewView, responses=GUARDED)
 async def review(request: Request, body: ReviewRequest) -> ReviewView:
     """Every move of the game valued by `level` (`time` seconds a position) and classed
     best, good, inaccuracy, mistake or blunder by the chance it gave away, with the
@@ -29,7 +29,7 @@ async def review(request: Request, body: ReviewRequest) -> ReviewView:
     return ReviewView.model_validate(data)
 
 
-@router.post("/record", response_model=RecordView)
+@router.post("/record", response_model=RecordView, responses=GUARDED)
 def read_record(body: RecordRequest) -> RecordView:
     """A game record (text or JSON) read and every move checked: the game to open on the
     analysis board. A record that fails is a 400 naming what is wrong."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from noughts.server.models import ErrorBody, ReviewView
+from noughts.server.models import GUARDED, ErrorBody, ReviewView
 from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
 from noughts.server.online.sessions import LoggedIn, online_of
@@ -39,7 +39,7 @@ async def stored_analysis(game_id: str, request: Request) -> ReviewView:
     return ReviewView.model_validate_json(data)
 
 
-@router.post("/games/{game_id}/analysis", response_model=ReviewView)
+@router.post("/games/{game_id}/analysis", response_model=ReviewView, responses=GUARDED)
 async def request_analysis(game_id: str, request: Request, user: LoggedIn) -> ReviewView:
     """Analyses a finished game (`max`, half a second a position) and stores the
     review, or answers the stored one. Two requests at once in one process share the
