@@ -37,6 +37,7 @@ export const api = {
   review: (g, level, time) => call("/api/review", { ...game(g), level, time }),
   record: (text) => call("/api/record", { text }),
   // An online game's stored analysis, and asking for it (signed in).
+  onlineGame: (id) => call(`/api/online/games/${encodeURIComponent(id)}`),
   onlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`),
   requestOnlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`, {}),
 };

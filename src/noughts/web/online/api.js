@@ -42,7 +42,31 @@ export const online = {
   leaderboard: (spec) => call("GET", `/api/online/leaderboard?game=${encodeURIComponent(spec)}`),
   catalogue: () => call("GET", "/api/games"),
   position: (spec, moves) => call("POST", "/api/position", { spec, start: null, moves }),
+  requestAnalysis: (id) => call("POST", `/api/online/games/${encodeURIComponent(id)}/analysis`, {}),
 };
+
+/** A finished game on the analysis board, with its stored review (or the button that asks for it). */
+export function analysisLink(id, spec) {
+  return `/#/analysis?${new URLSearchParams({ spec, online: id }).toString()}`;
+}
+
+/** A "Request analysis" button: asks for the game's review (stored for everyone), then opens it. */
+export function analysisButton(h, game, toast) {
+  const button = h("button", { class: "button", type: "button", "data-analysis": game.id }, "Request analysis");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    button.textContent = "Analysing…";
+    try {
+      await online.requestAnalysis(game.id);
+      location.href = analysisLink(game.id, game.spec);
+    } catch (e) {
+      button.disabled = false;
+      button.textContent = "Request analysis";
+      toast(e.status === 401 ? "Log in or play as a guest to ask for the analysis" : e.message, "error");
+    }
+  });
+  return button;
+}
 
 /** A websocket URL on this server. */
 export function socketUrl(path) {

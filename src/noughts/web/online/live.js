@@ -7,7 +7,7 @@ import { GridBoard } from "/static/js/boards/grid.js";
 import { QubicBoard } from "/static/js/boards/qubic.js";
 import { UltimateBoard } from "/static/js/boards/ultimate.js";
 import { h, markSvg } from "/static/js/dom.js";
-import { online, socketUrl } from "./api.js";
+import { analysisButton, analysisLink, online, socketUrl } from "./api.js";
 import { sound } from "./sound.js";
 
 const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
@@ -317,6 +317,7 @@ export class LivePage {
     out.push(h("h2", {}, "Moves"), h("ol", { class: "move-list", id: "moves" }, ...game.moves.map((m, i) => h("li", { class: i % 2 ? "ply-o" : "ply-x" }, h("span", { class: "move" }, h("span", { class: "num" }, `${i + 1}. `), m)))));
     if (game.state !== "playing") {
       out.push(
+        game.state === "over" ? h("div", { class: "actions analysis" }, analysisButton(h, game, this.context.toast), h("a", { class: "button subtle", href: analysisLink(game.id, game.spec) }, "Analysis board")) : null,
         h("p", {},
           h("a", { href: `#/replay/${game.id}` }, "Replay"), " · ",
           h("a", { href: `/api/online/games/${game.id}/record`, download: "" }, "Export record"), " · ",

@@ -5,13 +5,13 @@ import { GridBoard } from "/static/js/boards/grid.js";
 import { QubicBoard } from "/static/js/boards/qubic.js";
 import { UltimateBoard } from "/static/js/boards/ultimate.js";
 import { h } from "/static/js/dom.js";
-import { online } from "./api.js";
+import { analysisButton, online } from "./api.js";
 import { resultText } from "./live.js";
 import { roomLine } from "./lobby.js";
 
 const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
 
-export async function profilePage(root, name) {
+export async function profilePage(root, name, { toast } = {}) {
   let profile;
   try {
     profile = await online.profile(name);
@@ -30,6 +30,7 @@ export async function profilePage(root, name) {
         h("span", { class: "what" }, h("strong", {}, `${g.x ?? "?"} – ${g.o ?? "?"}`), h("small", {}, `${roomLine(g)} · ${g.state === "playing" ? "being played" : g.state === "open" ? "waiting" : resultText(g)}`)),
         h("span", { class: "row" },
           g.state === "playing" || g.state === "open" ? h("a", { class: "button", href: `#/game/${g.id}` }, "Open") : h("a", { class: "button", href: `#/replay/${g.id}` }, "Replay"),
+          g.state === "over" ? [" ", analysisButton(h, g, toast ?? (() => {}))] : null,
           " ", h("a", { class: "button subtle", href: `/api/online/games/${g.id}/record`, download: "" }, "Export")))))
     : h("p", { class: "muted" }, "No game yet.");
   root.replaceChildren(h("section", { class: "page" }, h("h1", {}, profile.name, profile.guest ? " (guest)" : ""), h("h2", {}, "Ratings"), ratings, h("h2", {}, "Games"), games));

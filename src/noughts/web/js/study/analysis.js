@@ -152,6 +152,18 @@ export class AnalysisPage {
   // -- positions ---------------------------------------------------------------------
 
   async open(startReview) {
+    if (this.online && !this.tree.root.children.length) {
+      // An online game by its id alone (the profile's list): its moves from the server.
+      try {
+        const game = await api.onlineGame(this.online);
+        this.spec = game.spec;
+        this.tree = Tree.line(game.moves);
+        this.node = this.lastOfMainLine();
+        this.heading.textContent = this.title;
+      } catch (e) {
+        this.toast(e.message, "error");
+      }
+    }
     let view;
     try {
       view = await this.viewOf(this.node);
