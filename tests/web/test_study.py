@@ -33,6 +33,10 @@ def test_a_finished_game_is_reviewed_with_its_blunder_the_better_move_and_a_retr
     assert "Better: 4" in note.inner_text()
     retry = _query(page.locator("#retry").get_attribute("href") or "")
     assert retry["moves"] == ["5,1,3,7"] and retry["side"] == ["x"] and retry["mode"] == ["computer"]
+    # The better line, played from the position before the blunder: a variation.
+    note.locator(".line-move").nth(1).click()
+    page.wait_for_selector(".variation .tree-move.current[data-path='5,1,3,7,4,6']")
+    page.locator(".tree-move[data-path='5,1,3,7,2']").click()
     page.click("#show-better")
     page.wait_for_selector(".cell.hint[data-move='4']")
     assert page.locator(".tree-move.current").get_attribute("data-path") == "5,1,3,7"

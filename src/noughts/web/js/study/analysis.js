@@ -322,7 +322,12 @@ export class AnalysisPage {
   }
 
   playLine(moves) {
-    let node = this.node;
+    this.playLineFrom(this.node, moves);
+  }
+
+  /** Play `moves` from `start` into the tree (a variation where they differ), and go there. */
+  playLineFrom(start, moves) {
+    let node = start;
     const play = async () => {
       for (const text of moves) {
         const next = await api.play(this.game(node.path), text);
@@ -414,8 +419,18 @@ export class AnalysisPage {
   drawReview() {
     const box = this.reviewBox;
     if (this.reviewing) {
+      // One request does the whole review: the bar runs on the expected time.
       const n = this.tree.mainLine.length + 1;
-      box.replaceChildren(h("h2", {}, "Review"), h("p", { class: "muted", id: "review-progress" }, `Reviewing ${n} positions, about ${Math.ceil(n * REVIEW_SECONDS)} s…`));
+      const expected = n * REVIEW_SECONDS;
+      const bar = h("progress", { id: "review-progress", max: 1, value: 0, "aria-label": "review progress" });
+      const started = performance.now();
+      const advance = () => {
+        if (!bar.isConnected) return;
+        bar.value = Math.min(0.97, (performance.now() - started) / 1000 / expected);
+        requestAnimationFrame(advance);
+      };
+      requestAnimationFrame(advance);
+      box.replaceChildren(h("h2", {}, "Review"), h("p", { class: "muted" }, `Reviewing ${n} positions, about ${Math.ceil(expected)} s…`), bar);
       return;
     }
     if (!this.review) {
@@ -442,7 +457,12 @@ export class AnalysisPage {
         "div",
         { class: `review-note class-${move.class}`, id: "review-note" },
         h("p", {}, h("strong", {}, `${mover} ${move.move}${CLASS_MARKS[move.class] || ""}: ${move.class}.`), ` ${move.value_before.text === move.value_after.text ? "" : `${shownValue(move.value_before)} → ${shownValue(move.value_after)}. `}Better: ${move.best}`),
-        h("p", { class: "muted" }, `Best line: ${move.line.join(" ")}`),
+        h(
+          "p",
+          { class: "muted best-line" },
+          "Best line: ",
+          move.line.map((text, i) => h("button", { type: "button", class: "line-move", title: "play the line up to here, from the position before", onclick: () => this.playLineFrom(this.node.parent, move.line.slice(0, i + 1)) }, text)),
+        ),
         h(
           "div",
           { class: "review-actions" },
