@@ -8,7 +8,7 @@ import { Cube } from "./cube3d.js";
 export class QubicBoard {
   constructor(root, { onMove }) {
     this.onMove = onMove;
-    this.layers = h("div", { class: "qubic-layers", role: "grid", "aria-label": "layers" });
+    this.layers = h("div", { class: "qubic-layers", role: "group", "aria-label": "layers" });
     this.cubeBox = h("div", { class: "qubic-cube" });
     root.append(h("div", { class: "qubic-board" }, this.layers, this.cubeBox));
     this.cube = new Cube(this.cubeBox, { onPick: (cell) => this.pick(cell) });
@@ -34,8 +34,8 @@ export class QubicBoard {
       [...Array(slices).keys()].map((s) =>
         h(
           "div",
-          { class: "layer", "data-layer": s },
-          h("div", { class: "layer-label" }, sliceName(s, n, d)),
+          { class: "layer", "data-layer": s, role: "group", "aria-label": sliceName(s, n, d) },
+          h("div", { class: "layer-label", "aria-hidden": "true" }, sliceName(s, n, d)),
           h(
             "div",
             { class: "layer-grid" },
