@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from web.browsing import DESKTOP, PHONE, Tab, wait_for_ply
@@ -203,11 +204,19 @@ def test_on_a_phone_the_board_and_the_turn_fit_the_first_screen(make_tab: Any) -
     tab.assert_clean()
 
 
-def test_the_lobby_starts_common_games_in_one_click(tab: Tab) -> None:
+def test_the_lobby_starts_common_games_in_one_click(tab: Tab, server_url: str) -> None:
+    # someone waits online for an opponent: the lobby lists the room, a click from joining
+    with httpx.Client(base_url=server_url) as someone:
+        someone.post("/api/online/guest").raise_for_status()
+        room = someone.post("/api/online/rooms", json={"spec": "qubic", "minutes": 5, "increment": 3})
+        room.raise_for_status()
     page = tab.page
     tab.open("#/")
     page.wait_for_selector(".quick-tiles")
     assert page.locator('[data-quick="online"]').get_attribute("href") == "/online"
+    seek = page.locator(f'#seeks [data-room="{room.json()["game"]["id"]}"]')
+    assert "Qubic" in seek.inner_text() and "5+3" in seek.inner_text()
+    assert seek.locator("a").get_attribute("href") == f"/online#/game/{room.json()['game']['id']}"
     page.click('.level-chip[data-level="hard"]')
     page.click('[data-quick="mnk:m=15:n=15:k=5"]')
     page.wait_for_selector(".grid-board.go")

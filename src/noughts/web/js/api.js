@@ -34,4 +34,5 @@ export const api = {
   play: (g, move) => call("/api/play", { ...game(g), move }),
   computer: (g, level, time = null) => call("/api/computer", { ...game(g), level, time }),
   analysis: (g, level, time = null) => call("/api/analysis", { ...game(g), level, time }),
+  onlineRooms: () => call("/api/online/rooms"),
 };

@@ -1,6 +1,7 @@
 // Home, a lobby: your unfinished games, one-click tiles for the common games, online
 // play; below, any game with its options and a mode.
 
+import { api } from "./api.js";
 import { gameArt, miniBoard } from "./art.js";
 import { h } from "./dom.js";
 import { prefs } from "./prefs.js";
@@ -288,9 +289,32 @@ function lobby(catalogue) {
       h("div", { class: "lobby-head" }, h("h1", { id: "lobby-title" }, "Play now"),
         h("span", { class: "level-caption" }, h("span", { class: "muted" }, "against the computer:"), levels)),
       tiles),
-    saved.length
-      ? h("section", { class: "continue", "aria-labelledby": "continue-title" }, h("h2", { id: "continue-title" }, "Continue your game"), list)
-      : null);
+    h("div", { class: "lobby-side" },
+      saved.length
+        ? h("section", { class: "continue", "aria-labelledby": "continue-title" }, h("h2", { id: "continue-title" }, "Continue your game"), list)
+        : null,
+      seeks()));
+}
+
+/** The open rooms online (what lichess calls seeks), a click from joining. */
+function seeks() {
+  const list = h("ul", { class: "seek-list", id: "seeks" }, h("li", { class: "muted" }, "Looking for open games…"));
+  api.onlineRooms().then(
+    ({ rooms }) =>
+      list.replaceChildren(
+        ...(rooms.length
+          ? rooms.slice(0, 5).map((room) =>
+              h("li", { class: "seek", "data-room": room.id },
+                h("a", { href: `/online#/game/${encodeURIComponent(room.id)}` },
+                  h("span", { class: "seek-game" }, room.title),
+                  h("span", { class: "muted" }, [room.creator, room.rated ? "rated" : "casual", room.clock ? `${room.clock.minutes}+${room.clock.increment}` : "no clock"].join(" · ")))))
+          : [h("li", { class: "muted", id: "no-seeks" }, "No open game right now: ", h("a", { href: "/online" }, "create one"), ".")]),
+      ),
+    () => list.replaceChildren(h("li", { class: "muted" }, "Online play is not available right now.")),
+  );
+  return h("section", { class: "seeks", "aria-labelledby": "seeks-title" },
+    h("h2", { id: "seeks-title" }, "Open games online"), list,
+    h("a", { class: "button subtle all-rooms", href: "/online" }, "All rooms, live games →"));
 }
 
 function onlineArt() {
