@@ -120,7 +120,7 @@ def test_keys_after_a_click_on_blank_space_draw_no_ring_round_the_page(tab: Tab)
     tab.assert_clean()
 
 
-def test_go_board_with_coordinates_and_star_points(make_tab: Any) -> None:
+def test_boards_show_the_coordinates_of_their_notation(make_tab: Any) -> None:
     tab = make_tab(PHONE)
     page = tab.page
     ready(tab, GOMOKU + "&moves=h8")
@@ -137,6 +137,10 @@ def test_go_board_with_coordinates_and_star_points(make_tab: Any) -> None:
     cell = page.locator('.cell[data-cell="0"]').bounding_box()
     assert cell["width"] >= 24 and cell["height"] >= 24
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # boards whose notation numbers the cells 1-9 show the numbers
+    for route in (BOARD_PAGES["grid"], BOARD_PAGES["gobblet"]):
+        ready(tab, route)
+        assert page.locator(".cell .cell-name").all_inner_texts() == [str(n) for n in range(1, 10)]
     tab.assert_clean()
 
 

@@ -121,6 +121,7 @@ export class GobbletBoard {
             title: `cell ${cell + 1}`,
             onclick: () => this.clickCell(cell, target, movable),
           },
+          h("span", { class: "cell-name", "aria-hidden": "true" }, cell + 1),
           top ? figure(top.player, top.size, [movable && "grab"]) : null,
           below.length ? h("div", { class: "under", title: "covered figures" }, below.map((f) => h("span", { class: `chip chip-${f.player} size-${f.size}` }))) : null,
         );

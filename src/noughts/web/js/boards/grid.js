@@ -62,6 +62,8 @@ export class GridBoard {
             "aria-disabled": move ? null : "true",
             onclick: () => move && this.onMove(move.text),
           },
+          // Boards numbered 1-9 in notation show the number in a corner.
+          named ? null : h("span", { class: "cell-name", "aria-hidden": "true" }, i + 1),
           mark ? (go ? h("span", { class: ["stone", `stone-${mark}`, last === i && "fresh"], "aria-hidden": "true" }) : markSvg(mark, last === i ? "fresh" : "")) : null,
         );
       }),
