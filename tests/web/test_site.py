@@ -49,7 +49,7 @@ def test_a_game_survives_reload_back_and_closing_the_tab(tab: Tab) -> None:
     item = page.locator("#continue .continue-item").first
     assert "m,n,k-game" in item.inner_text() and "4×4, 4 in a row" in item.inner_text()
     assert "2 moves played" in item.inner_text() and "two players on this screen" in item.inner_text()
-    assert item.locator("svg.mini-board rect.mini-x").count() == 1
+    assert item.locator("svg.mini-board .mini-x").count() == 1 and item.locator("svg.mini-board .mini-o").count() == 1
     # ... and back: the back button returns to the game as it was.
     page.go_back()
     wait_for_ply(tab, 2)

@@ -72,33 +72,39 @@ export function gameArt(key) {
   }
 }
 
-/** A position in miniature, from the board the server sent (any kind). */
+/** A position in miniature, from the board the server sent (any kind): its lines and
+ * its marks as dots, big enough to tell one saved game from another. */
 export function miniBoard(board) {
-  const mark = (x, y, size, m) => (m ? h("rect", { x: x + size * 0.18, y: y + size * 0.18, width: size * 0.64, height: size * 0.64, rx: size * 0.32, class: `mini-${m}` }) : null);
-  const cells = [];
-  let view = "0 0 90 90";
+  const parts = [];
+  const dot = (x, y, size, m) => (m ? h("circle", { cx: x + size / 2, cy: y + size / 2, r: size * 0.4, class: `mini-${m}` }) : null);
+  const lines = (x, y, cols, rows, size, cls = "mini-line") => {
+    for (let c = 1; c < cols; c++) parts.push(line(x + c * size, y, x + c * size, y + rows * size, cls));
+    for (let r = 1; r < rows; r++) parts.push(line(x, y + r * size, x + cols * size, y + r * size, cls));
+  };
   if (board.kind === "grid") {
     const size = 90 / Math.max(board.columns, board.rows);
-    board.cells.forEach((m, i) => cells.push(mark((i % board.columns) * size, Math.floor(i / board.columns) * size, size, m)));
-    view = `0 0 ${board.columns * size} ${board.rows * size}`;
+    lines(0, 0, board.columns, board.rows, size);
+    board.cells.forEach((m, i) => parts.push(dot((i % board.columns) * size, Math.floor(i / board.columns) * size, size, m)));
   } else if (board.kind === "ultimate") {
+    lines(0, 0, 3, 3, 30, "mini-line strong");
     board.cells.forEach((m, i) => {
       const b = Math.floor(i / 9), c = i % 9;
-      cells.push(mark((b % 3) * 31 + (c % 3) * 9.5, Math.floor(b / 3) * 31 + Math.floor(c / 3) * 9.5, 9.5, m));
+      parts.push(dot((b % 3) * 30 + 1.5 + (c % 3) * 9, Math.floor(b / 3) * 30 + 1.5 + Math.floor(c / 3) * 9, 9, m));
     });
-    view = "-2 -2 94 94";
   } else if (board.kind === "qubic") {
     const n = board.n;
-    const size = 40 / n;
+    const size = 42 / n;
+    for (let layer = 0; layer < 4; layer++) parts.push(h("rect", { x: (layer % 2) * 48, y: Math.floor(layer / 2) * 48, width: 42, height: 42, class: "mini-layer" }));
     board.cells.forEach((m, i) => {
       const layer = Math.floor(i / (n * n)) % 4, k = i % (n * n);
-      cells.push(mark((layer % 2) * 46 + (k % n) * size, Math.floor(layer / 2) * 46 + Math.floor(k / n) * size, size, m));
+      parts.push(dot((layer % 2) * 48 + (k % n) * size, Math.floor(layer / 2) * 48 + Math.floor(k / n) * size, size, m));
     });
   } else if (board.kind === "gobblet") {
+    lines(0, 0, 3, 3, 30);
     board.stacks.forEach((stack, i) => {
       const top = stack[stack.length - 1];
-      if (top) cells.push(h("circle", { cx: (i % 3) * 30 + 15, cy: Math.floor(i / 3) * 30 + 15, r: 4 + top.size * 3.3, class: `mini-${top.player}` }));
+      if (top) parts.push(h("circle", { cx: (i % 3) * 30 + 15, cy: Math.floor(i / 3) * 30 + 15, r: 4 + top.size * 3.3, class: `mini-${top.player}` }));
     });
   }
-  return h("svg", { viewBox: view, class: "mini-board", "aria-hidden": "true" }, h("rect", { x: -2, y: -2, width: 200, height: 200, class: "mini-bg" }), ...cells);
+  return h("svg", { viewBox: "-3 -3 96 96", class: "mini-board", "aria-hidden": "true" }, h("rect", { x: -3, y: -3, width: 96, height: 96, rx: 6, class: "mini-bg" }), ...parts);
 }
