@@ -23,6 +23,7 @@ BOARD_PAGES = {
     "gobblet": "#/play?spec=gobblet&mode=local&moves=L5,M1",
     "nine-board-won": "#/play?spec=nine-board&mode=local&moves=29,92,25,52,24,48,88,87,74,42,26",
     "classic-won": "#/play?spec=classic&mode=local&moves=1,4,2,5,3",
+    "qubic-won": "#/play?spec=qubic&mode=local&moves=111,221,112,222,113,223,114",
 }
 
 
@@ -137,6 +138,11 @@ def test_boards_show_the_coordinates_of_their_notation(make_tab: Any) -> None:
     cell = page.locator('.cell[data-cell="0"]').bounding_box()
     assert cell["width"] >= 24 and cell["height"] >= 24
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # qubic: layer, row, column; each layer numbers its rows and columns
+    ready(tab, BOARD_PAGES["qubic"])
+    assert page.locator(".layer-cols").nth(1).locator("span").all_inner_texts() == ["1", "2", "3", "4"]
+    assert page.locator(".layer-rows").nth(1).locator("span").all_inner_texts() == ["1", "2", "3", "4"]
+    assert page.locator('.layer[data-layer="1"] .cell.has-o').get_attribute("aria-label") == "222: O"
     # boards whose notation numbers the cells 1-9 show the numbers
     for route in (BOARD_PAGES["grid"], BOARD_PAGES["gobblet"]):
         ready(tab, route)
@@ -144,7 +150,7 @@ def test_boards_show_the_coordinates_of_their_notation(make_tab: Any) -> None:
     tab.assert_clean()
 
 
-@pytest.mark.parametrize("name", ["classic-won", "nine-board-won"])
+@pytest.mark.parametrize("name", ["classic-won", "nine-board-won", "qubic-won"])
 def test_the_winning_line_is_drawn_and_the_banner_leaves_it_in_view(tab: Tab, name: str) -> None:
     page = tab.page
     ready(tab, BOARD_PAGES[name])

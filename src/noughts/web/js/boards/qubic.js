@@ -2,7 +2,7 @@
 // 3-D beside them; both take clicks.
 
 import { h, markSvg, rovingFocus } from "../dom.js";
-import { movesByCell, rebuild } from "./common.js";
+import { animateIn, drawWinLine, movesByCell, rebuild } from "./common.js";
 import { Cube } from "./cube3d.js";
 
 export class QubicBoard {
@@ -36,6 +36,13 @@ export class QubicBoard {
           "div",
           { class: "layer", "data-layer": s, role: "group", "aria-label": sliceName(s, n, d) },
           h("div", { class: "layer-label", "aria-hidden": "true" }, sliceName(s, n, d)),
+          // The notation is layer, row, column: rows and columns are numbered on the
+          // plane's edges, inside its perspective.
+          h(
+            "div",
+            { class: "layer-plane" },
+            h("div", { class: "coords layer-cols", "aria-hidden": "true" }, [...Array(n).keys()].map((c) => h("span", {}, c + 1))),
+            h("div", { class: "coords layer-rows", "aria-hidden": "true" }, [...Array(n).keys()].map((r) => h("span", {}, r + 1))),
           h(
             "div",
             { class: "layer-grid" },
@@ -66,9 +73,19 @@ export class QubicBoard {
               );
             }),
           ),
+          ),
         ),
       ),
     );
+    const fresh = last === null ? null : this.layers.querySelector(`[data-cell="${last}"] .mark`);
+    if (fresh) animateIn(fresh, this, view);
+    // A line within one layer is stroked there; one through the layers shows in the cube.
+    const layersOfLine = new Set(view.winning_line.map((i) => Math.floor(i / (n * n))));
+    if (layersOfLine.size === 1) {
+      const grid = this.layers.querySelector(`[data-layer="${[...layersOfLine][0]}"] .layer-grid`);
+      grid.style.position = "relative";
+      drawWinLine(grid, view.winning_line.map((i) => grid.querySelector(`[data-cell="${i}"]`)));
+    }
     this.cubeBox.hidden = d !== 3;
     if (d === 3) this.cube.update({ n, cells, winning: view.winning_line, last, playable: new Set(this.legal.keys()), hint: hint ? [...this.legal.entries()].find(([, m]) => m[0].text === hint)?.[0] : null });
   }
