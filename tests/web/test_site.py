@@ -74,9 +74,13 @@ def test_against_the_computer_the_address_keeps_level_and_side(tab: Tab) -> None
     ready(tab, "#/play?spec=classic&mode=computer&level=easy&side=x")
     page.click('.cell[data-move="5"]')
     wait_for_ply(tab, 2)
+    first = page.evaluate("JSON.parse(localStorage.getItem('noughts.games'))")
     page.keyboard.press("n")  # a new game: the sides swap, the computer opens
     wait_for_ply(tab, 1)
     assert "level=easy" in page.url and "side=o" in page.url and "moves=" in page.url
+    # the new game replaces the old one in the saved list
+    saved = page.evaluate("JSON.parse(localStorage.getItem('noughts.games'))")
+    assert len(first) == len(saved) == 1 and saved[0]["id"] != first[0]["id"] and saved[0]["moves"] == 1
     page.reload()
     wait_for_ply(tab, 1)
     assert page.locator(".who-o").inner_text() == "O · You"

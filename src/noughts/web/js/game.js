@@ -187,6 +187,8 @@ export class GamePage {
   }
 
   newGame() {
+    // A new game in this tab replaces the one before: it leaves the saved list.
+    dropGame(this.id);
     this.id = newGameId();
     // The first player alternates: the sides swap with every new game.
     if (this.mode === "computer") this.human = this.human === "x" ? "o" : "x";
