@@ -226,7 +226,7 @@ def test_home_starts_the_chosen_game(tab: Tab) -> None:
     page.click("#start")
     page.wait_for_selector(".grid-board .cell")
     assert page.locator(".grid-board .cell").count() == 16
-    assert "m=4 · n=4 · k=4" in page.locator(".game-head").inner_text()
+    assert "4×4, 4 in a row" in page.locator(".game-head").inner_text()
     tab.assert_clean()
 
 

@@ -23,7 +23,7 @@ TITLES = {
 }
 
 _FORGET = (
-    "Forget mode: each player keeps at most three marks{where} (the option keep sets how many). "
+    'Forget mode: each player keeps at most three marks{where} (the option "marks kept per player" sets how many). '
     "Placing one more first removes that player's oldest mark (shown fading on the board). "
     "The same position for the third time is a draw."
 )
@@ -93,10 +93,10 @@ NOTATION = {
 #: e.g. k at most max(m, n)).
 _OPTIONS: dict[str, tuple[str, str, int | None, int | None, list[str] | None]] = {
     "m": ("columns (m)", "board width", 3, 15, None),
-    "n": ("rows (n)", "board height; in qubic, the cube's side", 2, 15, None),
+    "n": ("rows (n)", "board height", 2, 15, None),
     "k": ("in a row (k)", "marks in a line to win", 3, 15, None),
-    "forget": ("Forget mode", "each player keeps at most keep marks; the oldest vanishes", None, None, None),
-    "keep": ("keep", "marks each player keeps in Forget mode", 3, 9, None),
+    "forget": ("Forget mode", "only each player's newest marks stay; one more removes the oldest", None, None, None),
+    "keep": ("marks kept per player", "how many marks each player keeps (per small board in ultimate)", 3, 9, None),
     "tiebreak": ("tie-break", "boards: when the boards run out, more won boards wins", None, None, ["none", "boards"]),
     "d": ("dimensions (d)", "2 is flat, 3 a cube", 2, 3, None),
 }

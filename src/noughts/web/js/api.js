@@ -40,4 +40,5 @@ export const api = {
   onlineGame: (id) => call(`/api/online/games/${encodeURIComponent(id)}`),
   onlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`),
   requestOnlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`, {}),
+  onlineRooms: () => call("/api/online/rooms"),
 };

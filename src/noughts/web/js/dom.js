@@ -1,7 +1,7 @@
 // A tiny element builder: h("button", {class: "cell", onclick: f, "data-cell": 3}, "X").
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const SVG_TAGS = new Set(["svg", "line", "circle", "path", "g", "rect", "polyline"]);
+const SVG_TAGS = new Set(["svg", "line", "circle", "ellipse", "path", "g", "rect", "polyline", "text"]);
 
 export function h(tag, props = {}, ...children) {
   const el = SVG_TAGS.has(tag) ? document.createElementNS(SVG_NS, tag) : document.createElement(tag);

@@ -10,7 +10,9 @@ import { GridBoard } from "./boards/grid.js";
 import { QubicBoard } from "./boards/qubic.js";
 import { UltimateBoard } from "./boards/ultimate.js";
 import { h } from "./dom.js";
+import { dropGame, newGameId, saveGame } from "./saved.js";
 import { effect as playEffect } from "./sound.js";
+import { describeSpec } from "./spec.js";
 
 /** Sound is a garnish: a failing audio stack must never stop a move. */
 function effect(name) {
@@ -44,7 +46,9 @@ export class GamePage {
     this.human = params.get("side") === "o" ? "o" : "x";
     // A game can be opened part-way: #/play?spec=classic&moves=5,1 (links to positions).
     this.initialMoves = (params.get("moves") || "").split(",").filter(Boolean);
-    this.localFirst = 1; // in two-player games: which player (1 or 2) has X
+    this.localFirst = params.get("first") === "2" ? 2 : 1; // in two-player games: which player (1 or 2) has X
+    // The game's name in the saved list; the address carries it so a reload finds it.
+    this.id = /^[a-z0-9]{1,16}$/.test(params.get("game") || "") ? params.get("game") : newGameId();
     this.views = [];
     this.reviewing = null;
     this.thinking = false;
@@ -96,7 +100,7 @@ export class GamePage {
       hint: button("hint", "Hint", "h", () => this.askHint()),
       fresh: button("new-game", "New game", "n", () => this.newGame()),
     };
-    const specLabel = this.spec.includes(":") ? this.spec.split(":").slice(1).join(" · ") : "";
+    const specLabel = describeSpec(this.spec, this.info);
     this.root.replaceChildren(
       h(
         "section",
@@ -106,12 +110,13 @@ export class GamePage {
           { class: "board-column" },
           h("div", { class: "game-head" }, h("h1", {}, this.title), specLabel ? h("span", { class: "chip" }, specLabel) : null),
           this.status,
-          h("div", { class: "board-wrap" }, this.boardBox, this.banner),
+          h("div", { class: "board-wrap" }, this.boardBox),
           this.reviewBar,
         ),
+        this.banner,
         h(
-          "aside",
-          { class: "panel" },
+          "section",
+          { class: "panel", "aria-label": "the game" },
           this.players,
           this.lastMove,
           h("div", { class: "actions" }, this.buttons.undo, this.buttons.hint, this.buttons.fresh),
@@ -189,6 +194,9 @@ export class GamePage {
   }
 
   newGame() {
+    // A new game in this tab replaces the one before: it leaves the saved list.
+    dropGame(this.id);
+    this.id = newGameId();
     // The first player alternates: the sides swap with every new game.
     if (this.mode === "computer") this.human = this.human === "x" ? "o" : "x";
     else this.localFirst = 3 - this.localFirst;
@@ -342,7 +350,6 @@ export class GamePage {
         h("strong", {}, this.resultText(live)),
         h("button", { class: "button primary", type: "button", onclick: () => this.newGame() }, "New game"),
         h("a", { class: "button", id: "review-game", href: this.analysisLink(true) }, "Review the game"),
-        h("button", { class: "button", type: "button", onclick: () => (this.banner.hidden = true) }, "See the board"),
       );
       this.banner.dataset.outcome = live.status;
     }
@@ -362,6 +369,38 @@ export class GamePage {
     this.drawEvaluation();
     this.buttons.undo.disabled = this.views.length <= 1;
     this.buttons.hint.disabled = live.status !== "ongoing" || this.thinking;
+    this.remember();
+  }
+
+  /** The address keeps the game (reload, back and forward restore it) and unfinished
+   * games are saved for the home page's "continue your game". */
+  remember() {
+    const live = this.view;
+    const params = new URLSearchParams({ spec: live.spec, mode: this.mode });
+    if (this.mode === "computer") {
+      params.set("level", this.level);
+      params.set("side", this.human);
+    } else if (this.localFirst === 2) params.set("first", "2");
+    if (live.moves.length) params.set("moves", live.moves.join(","));
+    params.set("game", this.id);
+    const hash = `#/play?${params}`;
+    if (location.hash !== hash) history.replaceState(history.state, "", hash);
+    if (live.status !== "ongoing" || !live.moves.length) {
+      dropGame(this.id);
+      return;
+    }
+    saveGame({
+      id: this.id,
+      href: hash,
+      key: this.key,
+      spec: live.spec,
+      title: this.title,
+      details: describeSpec(live.spec, this.info),
+      opponent: this.mode === "computer" ? `the computer (${this.level}), you play ${this.human.toUpperCase()}` : "two players on this screen",
+      moves: live.moves.length,
+      turn: live.turn,
+      board: live.board,
+    });
   }
 
   /** This game (up to the position shown) on the analysis board; `review`: reviewed. */
@@ -406,7 +445,13 @@ export class GamePage {
       h("li", { class: "ply" }, h("button", { type: "button", class: ["move", current === 0 && "current"], "data-ply": 0, onclick: () => this.review(0) }, "start")),
       ...items,
     );
-    this.moveList.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
+    // Scroll the list, never the page (on a phone the list is below the board).
+    const shown = this.moveList.querySelector(".current");
+    if (shown) {
+      const list = this.moveList;
+      const top = shown.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top + shown.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top - list.clientHeight / 2;
+    }
   }
 
   drawEvaluation() {

@@ -1,7 +1,27 @@
-// Home: pick a game, its options and a mode, then play.
+// Home, a lobby: your unfinished games, one-click tiles for the common games, online
+// play; below, any game with its options and a mode.
 
+import { api } from "./api.js";
+import { gameArt, miniBoard } from "./art.js";
 import { h } from "./dom.js";
 import { prefs } from "./prefs.js";
+import { dropGame, savedGames } from "./saved.js";
+
+/** The one-click games: [key, spec, title, what it is]. */
+const QUICK = [
+  ["ultimate", "ultimate", "Ultimate tic-tac-toe", "nine boards, one big game"],
+  ["classic", "classic", "Tic-tac-toe", "the classic 3×3"],
+  ["mnk", "mnk:m=15:n=15:k=5", "Gomoku", "15×15, five in a row"],
+  ["qubic", "qubic", "Qubic", "4×4×4 cube"],
+  ["gobblet", "gobblet", "Gobblet Gobblers", "big figures gobble small ones"],
+];
+
+/** m,n,k sizes a click away. */
+const MNK_PRESETS = [
+  ["3×3×3", { m: 3, n: 3, k: 3 }],
+  ["4×4×4", { m: 4, n: 4, k: 4 }],
+  ["Gomoku 15×15", { m: 15, n: 15, k: 5 }],
+];
 
 export function homePage(root, catalogue) {
   const saved = prefs.get("setup") || {};
@@ -19,8 +39,8 @@ export function homePage(root, catalogue) {
   const start = h("button", { class: "button primary start", type: "submit", id: "start" }, "Play");
   const form = h(
     "form",
-    { class: "page home", onsubmit: (e) => (e.preventDefault(), play()) },
-    h("section", { class: "pick" }, h("h1", {}, "Choose a game"), games),
+    { class: "custom", novalidate: true, "aria-labelledby": "custom-title", onsubmit: (e) => (e.preventDefault(), play()) },
+    h("section", { class: "pick" }, h("h2", { id: "custom-title" }, "Any game, your rules"), games),
     h(
       "section",
       { class: "setup" },
@@ -31,7 +51,7 @@ export function homePage(root, catalogue) {
       start,
     ),
   );
-  root.replaceChildren(form);
+  root.replaceChildren(h("div", { class: "page home" }, lobby(catalogue), form));
 
   function drawGames() {
     games.replaceChildren(
@@ -51,7 +71,7 @@ export function homePage(root, catalogue) {
               drawOptions();
             },
           },
-          h("span", { class: `card-art art-${game.key}`, "aria-hidden": "true" }),
+          h("span", { class: "card-art", "aria-hidden": "true" }, gameArt(game.key)),
           h("span", { class: "card-title" }, game.title),
           h("span", { class: "card-summary" }, game.summary),
         ),
@@ -80,18 +100,47 @@ export function homePage(root, catalogue) {
           input = h("select", { id, name: opt.name }, opt.choices.map((c) => h("option", { value: c, selected: c === value }, c)));
           input.addEventListener("change", () => (state.options[opt.name] = input.value));
         } else {
-          input = h("input", { type: "number", id, name: opt.name, min: opt.minimum, max: opt.maximum, value, inputmode: "numeric" });
-          input.addEventListener("input", () => (state.options[opt.name] = Number(input.value)));
+          input = h("input", { type: "number", id, name: opt.name, min: opt.minimum, max: opt.maximum, value, inputmode: "numeric", required: true, "aria-describedby": `${id}-help` });
+          input.addEventListener("input", () => {
+            state.options[opt.name] = input.value.trim() === "" ? "" : Number(input.value);
+            if (input.getAttribute("aria-invalid")) check(opt, input);
+          });
         }
         return h(
           "div",
           { class: ["option", `option-${opt.type}`], "data-option": opt.name },
           opt.type === "bool" ? [input, h("label", { for: id }, opt.label)] : [h("label", { for: id }, opt.label), input],
-          h("small", { class: "muted" }, opt.help),
+          h("small", { class: "muted", id: `${id}-help` }, opt.help),
+          h("small", { class: "error option-error", id: `${id}-error`, hidden: true }),
+          game.key === "mnk" && opt.name === "m" ? presets() : null,
         );
       }),
     );
     keepShown();
+  }
+
+  function presets() {
+    return h("div", { class: "presets", role: "group", "aria-label": "board sizes" },
+      MNK_PRESETS.map(([label, values]) =>
+        h("button", { type: "button", class: "button small", "data-preset": label, onclick: () => {
+          Object.assign(state.options, values);
+          drawOptions();
+        } }, label)));
+  }
+
+  /** A number option's value, or null after saying what is wrong with it beside the field. */
+  function check(opt, input) {
+    const text = input.value.trim();
+    const value = Number(text);
+    let problem = null;
+    if (text === "" || !Number.isInteger(value)) problem = `${opt.label}: enter a whole number from ${opt.minimum} to ${opt.maximum}`;
+    else if (value < opt.minimum || value > opt.maximum) problem = `${opt.label} must be from ${opt.minimum} to ${opt.maximum}`;
+    const error = document.getElementById(`${input.id}-error`);
+    error.textContent = problem || "";
+    error.hidden = !problem;
+    input.setAttribute("aria-invalid", problem ? "true" : "false");
+    input.setAttribute("aria-describedby", problem ? `${input.id}-error ${input.id}-help` : `${input.id}-help`);
+    return problem ? null : value;
   }
 
   // keep (and, in ultimate, the tie-break) only matter with their companion options.
@@ -163,6 +212,18 @@ export function homePage(root, catalogue) {
   }
 
   function play() {
+    const game = catalogue.games.find((g) => g.key === state.key);
+    let firstBad = null;
+    for (const opt of game.options) {
+      if (opt.type !== "int") continue;
+      const input = optionsBox.querySelector(`#opt-${opt.name}`);
+      if (!input || input.closest("[hidden]")) continue;
+      if (check(opt, input) === null) firstBad = firstBad || input;
+    }
+    if (firstBad) {
+      firstBad.focus();
+      return;
+    }
     prefs.set("setup", state);
     const params = new URLSearchParams({ spec: specText(), mode: state.mode });
     if (state.mode === "computer") {
@@ -175,4 +236,91 @@ export function homePage(root, catalogue) {
   drawGames();
   drawOptions();
   drawModes();
+}
+
+/** The lobby: continue a saved game, start a common one in a click, or play online. */
+function lobby(catalogue) {
+  let level = ["easy", "medium", "hard", "max"].includes(prefs.get("quickLevel")) ? prefs.get("quickLevel") : "medium";
+  const tiles = h("div", { class: "quick-tiles" });
+  const drawTiles = () =>
+    tiles.replaceChildren(
+      ...QUICK.map(([key, spec, title, about]) =>
+        h("a", { class: "tile", href: `#/play?${new URLSearchParams({ spec, mode: "computer", level, side: "x" })}`, "data-quick": spec },
+          h("span", { class: "tile-art", "aria-hidden": "true" }, gameArt(key)),
+          h("span", { class: "tile-title" }, title),
+          h("span", { class: "tile-sub" }, about))),
+      h("a", { class: "tile tile-online", href: "/online", "data-quick": "online" },
+        h("span", { class: "tile-art", "aria-hidden": "true" }, onlineArt()),
+        h("span", { class: "tile-title" }, "Play online"),
+        h("span", { class: "tile-sub" }, "rooms, invite links and live games")),
+    );
+  const levels = h("div", { class: "level-pick", role: "radiogroup", "aria-label": "the computer's level" },
+    catalogue.levels.map((l) =>
+      h("button", { type: "button", role: "radio", class: "level-chip", "data-level": l.name, "aria-checked": String(l.name === level), title: l.description,
+        onclick: (e) => {
+          level = l.name;
+          prefs.set("quickLevel", level);
+          for (const chip of levels.children) chip.setAttribute("aria-checked", String(chip === e.currentTarget));
+          drawTiles();
+        } }, l.name)));
+  drawTiles();
+  const saved = savedGames();
+  const list = h("ul", { class: "continue-list", id: "continue" });
+  const drawSaved = () =>
+    list.replaceChildren(
+      ...savedGames().map((g) =>
+        h("li", { class: "continue-item", "data-game-id": g.id },
+          h("a", { class: "continue-link", href: g.href },
+            miniBoard(g.board),
+            h("span", { class: "continue-text" },
+              h("strong", {}, g.title),
+              g.details ? h("span", { class: "continue-details" }, g.details) : null,
+              h("span", {}, `vs ${g.opponent}`),
+              h("span", { class: "muted" }, `${g.moves} ${g.moves === 1 ? "move" : "moves"} played · ${g.turn.toUpperCase()} to move`))),
+          h("button", { type: "button", class: "button subtle forget-game", "aria-label": `forget the ${g.title} game`, title: "forget this game",
+            onclick: () => {
+              dropGame(g.id);
+              drawSaved();
+              if (!list.children.length) list.closest(".continue")?.remove();
+            } }, "×"))),
+    );
+  drawSaved();
+  return h("section", { class: "lobby", "aria-labelledby": "lobby-title" },
+    h("div", { class: "lobby-main" },
+      h("div", { class: "lobby-head" }, h("h1", { id: "lobby-title" }, "Play now"),
+        h("span", { class: "level-caption" }, h("span", { class: "muted" }, "against the computer:"), levels)),
+      tiles),
+    h("div", { class: "lobby-side" },
+      saved.length
+        ? h("section", { class: "continue", "aria-labelledby": "continue-title" }, h("h2", { id: "continue-title" }, "Continue your game"), list)
+        : null,
+      seeks()));
+}
+
+/** The open rooms online (what lichess calls seeks), a click from joining. */
+function seeks() {
+  const list = h("ul", { class: "seek-list", id: "seeks" }, h("li", { class: "muted" }, "Looking for open games…"));
+  api.onlineRooms().then(
+    ({ rooms }) =>
+      list.replaceChildren(
+        ...(rooms.length
+          ? rooms.slice(0, 5).map((room) =>
+              h("li", { class: "seek", "data-room": room.id },
+                h("a", { href: `/online#/game/${encodeURIComponent(room.id)}` },
+                  h("span", { class: "seek-game" }, room.title),
+                  h("span", { class: "muted" }, [room.creator, room.rated ? "rated" : "casual", room.clock ? `${room.clock.minutes}+${room.clock.increment}` : "no clock"].join(" · ")))))
+          : [h("li", { class: "muted", id: "no-seeks" }, "No open game right now: ", h("a", { href: "/online" }, "create one"), ".")]),
+      ),
+    () => list.replaceChildren(h("li", { class: "muted" }, "Online play is not available right now.")),
+  );
+  return h("section", { class: "seeks", "aria-labelledby": "seeks-title" },
+    h("h2", { id: "seeks-title" }, "Open games online"), list,
+    h("a", { class: "button subtle all-rooms", href: "/online" }, "All rooms, live games →"));
+}
+
+function onlineArt() {
+  return h("svg", { viewBox: "0 0 120 64", class: "art", "aria-hidden": "true" },
+    h("circle", { cx: 38, cy: 32, r: 16, class: "art-o" }),
+    h("path", { d: "M74 18L102 46M102 18L74 46", class: "art-x" }),
+    h("path", { d: "M56 28h10M56 36h10", class: "art-line" }));
 }

@@ -18,12 +18,13 @@ function toolbar() {
   const music = document.getElementById("music-toggle");
   const theme = document.getElementById("theme-toggle");
   const show = () => {
+    // The labels show on wide screens; on a phone the icons (aria-pressed tells the state).
     sound.setAttribute("aria-pressed", String(prefs.get("sound")));
-    sound.textContent = prefs.get("sound") ? "Sound on" : "Sound off";
+    sound.querySelector(".tool-label").textContent = prefs.get("sound") ? "Sound on" : "Sound off";
     music.setAttribute("aria-pressed", String(prefs.get("music")));
-    music.textContent = prefs.get("music") ? "Music on" : "Music off";
+    music.querySelector(".tool-label").textContent = prefs.get("music") ? "Music on" : "Music off";
     const dark = document.documentElement.dataset.theme === "dark";
-    theme.textContent = dark ? "Light" : "Dark";
+    theme.querySelector(".tool-label").textContent = dark ? "Light" : "Dark";
     theme.setAttribute("aria-label", dark ? "switch to the light theme" : "switch to the dark theme");
   };
   sound.addEventListener("click", () => {

@@ -3,7 +3,7 @@
 // (click, Enter, or the keys S M L) and then its target; legal targets light up.
 
 import { h, rovingFocus } from "../dom.js";
-import { rebuild } from "./common.js";
+import { drawWinLine, rebuild, reducedMotion } from "./common.js";
 
 const SIZE_NAMES = ["small", "medium", "large"];
 const SIZE_KEYS = { s: 1, m: 2, l: 3, 1: 1, 2: 2, 3: 3 };
@@ -12,8 +12,8 @@ export class GobbletBoard {
   constructor(root, { onMove, onSelect }) {
     this.onMove = onMove;
     this.onSelect = onSelect || (() => {});
-    this.hands = { x: h("div", { class: "hand hand-x", "aria-label": "X's hand" }), o: h("div", { class: "hand hand-o", "aria-label": "O's hand" }) };
-    this.grid = h("div", { class: "gobblet-grid", role: "grid", "aria-label": "board" });
+    this.hands = { x: h("div", { class: "hand hand-x", role: "group", "aria-label": "X's hand" }), o: h("div", { class: "hand hand-o", role: "group", "aria-label": "O's hand" }) };
+    this.grid = h("div", { class: "gobblet-grid", role: "group", "aria-label": "board" });
     this.el = h("div", { class: "gobblet-board" }, this.hands.x, this.grid, this.hands.o);
     root.append(this.el);
     this.selected = null;
@@ -121,13 +121,37 @@ export class GobbletBoard {
             title: `cell ${cell + 1}`,
             onclick: () => this.clickCell(cell, target, movable),
           },
-          top ? figure(top.player, top.size, [movable && "grab", last && last.cell === cell && "fresh"]) : null,
+          h("span", { class: "cell-name", "aria-hidden": "true" }, cell + 1),
+          top ? figure(top.player, top.size, [movable && "grab"]) : null,
           below.length ? h("div", { class: "under", title: "covered figures" }, below.map((f) => h("span", { class: `chip chip-${f.player} size-${f.size}` }))) : null,
         );
         if (movable) this.draggable(el, { size: top.size, source: cell }, top.player);
         return el;
       }),
     );
+    this.slide(view);
+    drawWinLine(this.grid, view.winning_line.map((i) => this.grid.querySelector(`[data-cell="${i}"]`)));
+  }
+
+  /** The figure just played slides in from where it came (its cell, or its hand), once. */
+  slide(view) {
+    const last = view.last_move;
+    const key = `${view.moves.length}:${view.moves[view.moves.length - 1] ?? ""}`;
+    const previous = this.slid;
+    this.slid = key;
+    const dropped = this.dropped;
+    if (previous !== key) this.dropped = false;
+    if (dropped || !last || previous === key || previous === undefined || reducedMotion()) return;
+    const fig = this.grid.querySelector(`[data-cell="${last.cell}"] > .figure`);
+    const mover = view.turn === "x" ? "o" : "x";
+    const from = last.source === null || last.source === undefined ? this.hands[mover] : this.grid.querySelector(`[data-cell="${last.source}"]`);
+    if (!fig || !from || !fig.animate) return;
+    const a = from.getBoundingClientRect();
+    const b = fig.getBoundingClientRect();
+    const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+    const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+    fig.dataset.slide = last.source === null || last.source === undefined ? "hand" : `cell-${last.source}`;
+    fig.animate([{ transform: `translate(${dx}px, ${dy}px) scale(1.08)` }, { transform: "none" }], { duration: 320, easing: "cubic-bezier(.2,.8,.3,1)" });
   }
 
   clickCell(cell, target, movable) {
@@ -173,6 +197,7 @@ export class GobbletBoard {
         this.selected = null;
         // The click that follows a drag must not select what was just dropped.
         el.addEventListener("click", (c) => c.stopImmediatePropagation(), { capture: true, once: true });
+        this.dropped = Boolean(target); // put down by hand: no slide after it
         if (target) this.onMove(target.text);
         else this.paint();
       };

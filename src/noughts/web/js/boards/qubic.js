@@ -2,13 +2,13 @@
 // 3-D beside them; both take clicks.
 
 import { h, markSvg, rovingFocus } from "../dom.js";
-import { movesByCell, rebuild } from "./common.js";
+import { animateIn, drawWinLine, movesByCell, rebuild } from "./common.js";
 import { Cube } from "./cube3d.js";
 
 export class QubicBoard {
   constructor(root, { onMove }) {
     this.onMove = onMove;
-    this.layers = h("div", { class: "qubic-layers", role: "grid", "aria-label": "layers" });
+    this.layers = h("div", { class: "qubic-layers", role: "group", "aria-label": "layers" });
     this.cubeBox = h("div", { class: "qubic-cube" });
     root.append(h("div", { class: "qubic-board" }, this.layers, this.cubeBox));
     this.cube = new Cube(this.cubeBox, { onPick: (cell) => this.pick(cell) });
@@ -34,8 +34,15 @@ export class QubicBoard {
       [...Array(slices).keys()].map((s) =>
         h(
           "div",
-          { class: "layer", "data-layer": s },
-          h("div", { class: "layer-label" }, sliceName(s, n, d)),
+          { class: "layer", "data-layer": s, role: "group", "aria-label": sliceName(s, n, d) },
+          h("div", { class: "layer-label", "aria-hidden": "true" }, sliceName(s, n, d)),
+          // The notation is layer, row, column: rows and columns are numbered on the
+          // plane's edges, inside its perspective.
+          h(
+            "div",
+            { class: "layer-plane" },
+            h("div", { class: "coords layer-cols", "aria-hidden": "true" }, [...Array(n).keys()].map((c) => h("span", {}, c + 1))),
+            h("div", { class: "coords layer-rows", "aria-hidden": "true" }, [...Array(n).keys()].map((r) => h("span", {}, r + 1))),
           h(
             "div",
             { class: "layer-grid" },
@@ -66,9 +73,19 @@ export class QubicBoard {
               );
             }),
           ),
+          ),
         ),
       ),
     );
+    const fresh = last === null ? null : this.layers.querySelector(`[data-cell="${last}"] .mark`);
+    if (fresh) animateIn(fresh, this, view);
+    // A line within one layer is stroked there; one through the layers shows in the cube.
+    const layersOfLine = new Set(view.winning_line.map((i) => Math.floor(i / (n * n))));
+    if (layersOfLine.size === 1) {
+      const grid = this.layers.querySelector(`[data-layer="${[...layersOfLine][0]}"] .layer-grid`);
+      grid.style.position = "relative";
+      drawWinLine(grid, view.winning_line.map((i) => grid.querySelector(`[data-cell="${i}"]`)));
+    }
     this.cubeBox.hidden = d !== 3;
     if (d === 3) this.cube.update({ n, cells, winning: view.winning_line, last, playable: new Set(this.legal.keys()), hint: hint ? [...this.legal.entries()].find(([, m]) => m[0].text === hint)?.[0] : null });
   }

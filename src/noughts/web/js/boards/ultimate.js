@@ -2,12 +2,12 @@
 // ones covered by their big mark.
 
 import { h, markSvg, rovingFocus } from "../dom.js";
-import { movesByCell, rebuild, vanishing, vanishTitle } from "./common.js";
+import { animateIn, drawWinLine, movesByCell, rebuild, vanishing, vanishTitle } from "./common.js";
 
 export class UltimateBoard {
   constructor(root, { onMove }) {
     this.onMove = onMove;
-    this.el = h("div", { class: "ultimate-board", role: "grid", "aria-label": "nine boards" });
+    this.el = h("div", { class: "ultimate-board", role: "group", "aria-label": "nine boards" });
     root.append(this.el);
     rovingFocus(this.el, [9, 9], (r, c) => this.el.querySelector(`[data-row="${r}"][data-col="${c}"]`));
   }
@@ -16,11 +16,14 @@ export class UltimateBoard {
     const { cells, boards, playable, rule } = view.board;
     const legal = movesByCell(view);
     const winningCells = new Set(view.winning_line);
-    const winningBoards = new Set(view.winning_boards);
+    // Ultimate is won by three boards; nine-board by a line inside one board, which is
+    // then the winning board too.
+    const winningBoards = new Set(rule === "ultimate" ? view.winning_boards : view.winning_line.map((i) => Math.floor(i / 9)));
     const last = view.last_move ? view.last_move.cell : null;
     const open = new Set(view.status === "ongoing" ? playable : []);
     // One board to play in gets a bold frame; a free choice only a light one.
     this.el.classList.toggle("free", open.size > 1);
+    this.el.classList.toggle("over", view.status !== "ongoing");
     rebuild(this.el, () =>
       boards.map((result, b) =>
         h(
@@ -28,6 +31,7 @@ export class UltimateBoard {
           {
             class: ["local", open.has(b) && "playable", result && `decided decided-${result}`, winningBoards.has(b) && "win"],
             "data-board": b,
+            role: "group",
             "aria-label": `board ${b + 1}${result ? (result === "draw" ? ", drawn" : `, won by ${result.toUpperCase()}`) : ""}`,
           },
           [...Array(9).keys()].map((c) => {
@@ -61,5 +65,12 @@ export class UltimateBoard {
         ),
       ),
     );
+    const fresh = last === null ? null : this.el.querySelector(`[data-cell="${last}"] .mark`);
+    if (fresh) animateIn(fresh, this, view);
+    // Ultimate is won by three boards in a row, nine-board by a line in one board.
+    const ends = view.winning_boards.length >= 3
+      ? view.winning_boards.map((b) => this.el.querySelector(`[data-board="${b}"]`))
+      : view.winning_line.map((i) => this.el.querySelector(`[data-cell="${i}"]`));
+    drawWinLine(this.el, ends);
   }
 }

@@ -1,0 +1,25 @@
+// A game's spec text ("mnk:m=15:n=15:k=5", "classic:forget=true:keep=4") in words for
+// people: the chip beside the title and the "continue your game" list use it.
+
+/** The options written in a spec, as {name: text}. */
+export function specOptions(spec) {
+  const out = {};
+  for (const part of spec.split(":").slice(1)) {
+    const [name, value] = part.split("=");
+    out[name] = value === undefined ? "true" : value;
+  }
+  return out;
+}
+
+/** "Forget mode, 3 marks", "15×15, 5 in a row", "tie-break: boards" or "" (the plain game). */
+export function describeSpec(spec, info) {
+  const key = spec.split(":")[0];
+  const options = specOptions(spec);
+  const value = (name) => options[name] ?? String(info?.options.find((o) => o.name === name)?.default ?? "");
+  const parts = [];
+  if (key === "mnk") parts.push(`${value("m")}×${value("n")}, ${value("k")} in a row`);
+  if (key === "qubic" && (options.n || options.d)) parts.push(value("d") === "2" ? `${value("n")}×${value("n")}` : `${value("n")}×${value("n")}×${value("n")}`);
+  if (options.forget === "true") parts.push(`Forget mode, ${value("keep")} marks`);
+  if (options.tiebreak && options.tiebreak !== "none") parts.push(`tie-break: ${options.tiebreak}`);
+  return parts.join(" · ");
+}
