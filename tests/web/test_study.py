@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from web.browsing import DESKTOP, PHONE, SCREENSHOTS, Tab
+from web.test_site import AXE
 
 FINISHED = "#/play?spec=classic&mode=local&moves=5,1,3,7,2,4"
 
@@ -155,3 +156,27 @@ def test_screenshots_of_the_reviewed_analysis_board(make_tab: object, size: dict
     tab.page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
     assert (SCREENSHOTS / name).stat().st_size > 10_000
     tab.assert_clean()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_analysis_board_has_no_serious_accessibility_violation(make_tab: object, theme: str) -> None:
+    """axe-core in the page over the reviewed board with its engine lines and the exact
+    values of a solved game."""
+    tab = make_tab(DESKTOP, theme)  # type: ignore[operator]
+    found = {}
+    for route, ready in [
+        ("#/analysis?spec=classic&tree=5,1,3,7,2,4&at=5,1,3,7,2&review=1", "#review-note"),
+        ("#/analysis?spec=classic&tree=5", "#tablebase .exact-move"),
+        ("#/analysis?spec=ultimate&tree=55,51", "#engine-lines li"),
+    ]:
+        tab.open(route)
+        tab.page.wait_for_selector(ready)
+        tab.page.add_script_tag(path=str(AXE))
+        violations = tab.page.evaluate(
+            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+            ".map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)"
+        )
+        if violations:
+            found[route] = violations
+    assert not found, found
