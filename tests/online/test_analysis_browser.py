@@ -36,7 +36,10 @@ def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
     page.wait_for_selector(".tree-move.class-blunder[data-path='5,1,3,7,2']", timeout=60_000)
     assert "online=" + game_id in page.url
     assert "1 blunder" in page.locator("#review").inner_text()
-    # The profile's list: the review is stored, the button opens it at once.
+    # Stored: whoever opens the game sees it on the game's page.
+    page.goto(f"{server}/online#/game/{game_id}")
+    page.wait_for_selector("#stored-analysis:has-text('accuracy X')")
+    # The profile's list: the button opens the stored review at once.
     page.goto(f"{server}/online#/u/{ann.name}")
     page.click(f"[data-analysis='{game_id}']")
     page.wait_for_selector(".tree-move.class-blunder")

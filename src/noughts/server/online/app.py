@@ -26,7 +26,7 @@ __all__ = ["install"]
 
 #: HTTP status of each refused action; the rest are 409 (the game's state forbids it).
 _STATUS = {"no-such-game": 404, "not-a-player": 403, "not-yours": 403, "invalid-spec": 400, "invalid-side": 400,
-           "invalid-clock": 400, "guest-rated": 403, "own-room": 409, "no-analysis": 404}  # fmt: skip
+           "invalid-clock": 400, "guest-rated": 403, "own-room": 409}  # fmt: skip
 
 
 def install(app: FastAPI, settings: Settings) -> Online:

@@ -315,7 +315,12 @@ function seeks() {
   );
   return h("section", { class: "seeks", "aria-labelledby": "seeks-title" },
     h("h2", { id: "seeks-title" }, "Open games online"), list,
-    h("a", { class: "button subtle all-rooms", href: "/online" }, "All rooms, live games →"));
+    h("a", { class: "button subtle all-rooms", href: "/online" }, "All rooms, live games →"),
+    h("h2", { id: "study-title" }, "Study"),
+    h("p", { class: "muted study-links" },
+      h("a", { href: "#/analysis?spec=ultimate", id: "analysis-board-link" }, "Analysis board"),
+      ": any position, your variations, the engine's best lines; exact values where a game is solved. ",
+      "Finished games have a “Review the game” button."));
 }
 
 function onlineArt() {

@@ -42,6 +42,7 @@ export const online = {
   leaderboard: (spec) => call("GET", `/api/online/leaderboard?game=${encodeURIComponent(spec)}`),
   catalogue: () => call("GET", "/api/games"),
   position: (spec, moves) => call("POST", "/api/position", { spec, start: null, moves }),
+  analysis: (id) => call("GET", `/api/online/games/${encodeURIComponent(id)}/analysis`),
   requestAnalysis: (id) => call("POST", `/api/online/games/${encodeURIComponent(id)}/analysis`, {}),
 };
 

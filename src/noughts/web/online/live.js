@@ -317,7 +317,7 @@ export class LivePage {
     out.push(h("h2", {}, "Moves"), h("ol", { class: "move-list", id: "moves" }, ...game.moves.map((m, i) => h("li", { class: i % 2 ? "ply-o" : "ply-x" }, h("span", { class: "move" }, h("span", { class: "num" }, `${i + 1}. `), m)))));
     if (game.state !== "playing") {
       out.push(
-        game.state === "over" ? h("div", { class: "actions analysis" }, analysisButton(h, game, this.context.toast), h("a", { class: "button subtle", href: analysisLink(game.id, game.spec) }, "Analysis board")) : null,
+        game.state === "over" ? this.analysisPanel(game) : null,
         h("p", {},
           h("a", { href: `#/replay/${game.id}` }, "Replay"), " · ",
           h("a", { href: `/api/online/games/${game.id}/record`, download: "" }, "Export record"), " · ",
@@ -326,6 +326,29 @@ export class LivePage {
     }
     out.push(h("p", { class: ["connection", !this.connected && "down"], id: "connection" }, this.connected ? "connected" : "reconnecting…"), h("a", { class: "button subtle", href: "#/" }, "Lobby"));
     return out;
+  }
+
+  /** A finished game's stored analysis (its accuracies and a link), or the button that asks for it. */
+  analysisPanel(game) {
+    if (this.analysis === undefined) {
+      this.analysis = null;
+      online.analysis(game.id).then(
+        ({ review }) => {
+          this.analysis = review;
+          if (review) this.render();
+        },
+        () => {}, // the button stays
+      );
+    }
+    const link = h("a", { class: "button subtle", href: analysisLink(game.id, game.spec) }, "Analysis board");
+    if (!this.analysis) return h("div", { class: "actions analysis" }, analysisButton(h, game, this.context.toast), link);
+    const accuracy = (side) => (this.analysis.accuracy[side] === null ? "–" : `${Math.round(this.analysis.accuracy[side])}%`);
+    return h(
+      "div",
+      { class: "analysis", id: "stored-analysis" },
+      h("p", {}, h("strong", {}, "Computer analysis: "), `accuracy X ${accuracy("x")}, O ${accuracy("o")}`),
+      h("a", { class: "button", href: analysisLink(game.id, game.spec) }, "Open the analysis"),
+    );
   }
 
   tick() {

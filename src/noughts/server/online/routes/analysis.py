@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Request
+from pydantic import BaseModel
 
 from noughts.server.models import GUARDED, ErrorBody, ReviewView
 from noughts.server.online.actions import ActionError
@@ -27,16 +28,21 @@ LEVEL = "max"
 SECONDS = 0.5
 
 
-@router.get("/games/{game_id}/analysis", response_model=ReviewView)
-async def stored_analysis(game_id: str, request: Request) -> ReviewView:
-    """The game's analysis, if someone asked for it (404 `no-analysis` if not yet)."""
+class StoredAnalysis(BaseModel):
+    """A game's stored analysis; null while nobody has asked for it (not an error: a
+    page asks on every finished game it shows)."""
+
+    review: ReviewView | None
+
+
+@router.get("/games/{game_id}/analysis", response_model=StoredAnalysis)
+async def stored_analysis(game_id: str, request: Request) -> StoredAnalysis:
+    """The game's analysis, or null if nobody has asked for it yet."""
     online = online_of(request)
     await online.start()
     await online.game(game_id)
     data = await online.store.call(online.store.review, game_id)
-    if data is None:
-        raise ActionError("no-analysis", "nobody has asked for this game's analysis yet")
-    return ReviewView.model_validate_json(data)
+    return StoredAnalysis(review=None if data is None else ReviewView.model_validate_json(data))
 
 
 @router.post("/games/{game_id}/analysis", response_model=ReviewView, responses=GUARDED)

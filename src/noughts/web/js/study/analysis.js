@@ -189,9 +189,10 @@ export class AnalysisPage {
 
   async loadStoredReview() {
     try {
-      this.review = { data: await api.onlineAnalysis(this.online), moves: this.tree.mainLine };
+      const { review } = await api.onlineAnalysis(this.online);
+      if (review) this.review = { data: review, moves: this.tree.mainLine };
     } catch (e) {
-      if (e.status !== 404) this.toast(e.message, "error");
+      this.toast(e.message, "error");
     }
     this.render();
   }
