@@ -71,3 +71,18 @@ def wait_for_ply(tab: Tab, ply: int) -> None:
 def plies(tab: Tab) -> int:
     """The moves played so far, as the move list shows them."""
     return int(tab.page.locator("#move-list [data-ply]").count()) - 1
+
+
+AXE = Path(__file__).with_name("vendor") / "axe.min.js"
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core (vendored in tests/web/vendor) run in `page`: its serious and critical
+    violations, each as ``rule: the first elements``."""
+    page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)"
+    )
+    return found

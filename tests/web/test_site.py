@@ -4,15 +4,13 @@ accessibility audit (axe-core in the page)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from web.browsing import DESKTOP, PHONE, Tab, wait_for_ply
+from web.browsing import DESKTOP, PHONE, Tab, serious_violations, wait_for_ply
 
-AXE = Path(__file__).with_name("vendor") / "axe.min.js"
 GOMOKU = "#/play?spec=mnk:m=15:n=15:k=5&mode=local"
 #: A game page of each board kind, part-way (the last two finished: the winning line shows).
 BOARD_PAGES = {
@@ -255,12 +253,7 @@ def test_no_serious_accessibility_violations(make_tab: Any, theme: str) -> None:
             tab.page.wait_for_selector(".quick-tiles")
         else:
             ready(tab, route)
-        tab.page.add_script_tag(path=str(AXE))
-        violations = tab.page.evaluate(
-            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-            ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-            ".map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)"
-        )
+        violations = serious_violations(tab.page)
         if violations:
             found[name] = violations
     tab.assert_clean()

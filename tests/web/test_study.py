@@ -7,8 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from web.browsing import DESKTOP, PHONE, SCREENSHOTS, Tab
-from web.test_site import AXE
+from web.browsing import DESKTOP, PHONE, SCREENSHOTS, Tab, serious_violations
 
 FINISHED = "#/play?spec=classic&mode=local&moves=5,1,3,7,2,4"
 
@@ -171,12 +170,7 @@ def test_the_analysis_board_has_no_serious_accessibility_violation(make_tab: obj
     ]:
         tab.open(route)
         tab.page.wait_for_selector(ready)
-        tab.page.add_script_tag(path=str(AXE))
-        violations = tab.page.evaluate(
-            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-            ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-            ".map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)"
-        )
+        violations = serious_violations(tab.page)
         if violations:
             found[route] = violations
     assert not found, found

@@ -138,28 +138,29 @@ class ThinkingPool:
     ) -> Analysis:
         """`mistakes=False` for a hint: the level's search without its deliberate slips;
         `every_move` values every legal move (`think`)."""
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool(), think, spec, start, moves, level, time, seed, mistakes, every_move)
         budget = (time if time is not None else 10.0) + GRACE_SECONDS
-        try:
-            return await asyncio.wait_for(future, budget)
-        except TimeoutError:
-            raise ThinkingError(f"the computer did not answer within {budget:.0f} seconds") from None
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): the next request gets a new pool.
-            self.shutdown()
-            raise ThinkingError("the computer's worker process stopped; try again") from None
+        work = (think, spec, start, moves, level, time, seed, mistakes, every_move)
+        answer: Analysis = await self._run(work, budget, "the computer did not answer")
+        return answer
 
     async def review(self, spec: str, start: str | None, moves: list[str], level: str, time: float) -> dict[str, Any]:
         """`review` in a worker, given `time` for every position and the grace."""
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool(), review, spec, start, moves, level, time)
         budget = (len(moves) + 1) * time + GRACE_SECONDS
+        answer: dict[str, Any] = await self._run(
+            (review, spec, start, moves, level, time), budget, "the review did not finish"
+        )
+        return answer
+
+    async def _run(self, work: tuple[Any, ...], budget: float, late: str) -> Any:
+        """`work` (a function and its arguments) in a worker, within `budget` seconds."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._pool(), *work)
         try:
             return await asyncio.wait_for(future, budget)
         except TimeoutError:
-            raise ThinkingError(f"the review did not finish within {budget:.0f} seconds") from None
+            raise ThinkingError(f"{late} within {budget:.0f} seconds") from None
         except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next request gets a new pool.
             self.shutdown()
             raise ThinkingError("the computer's worker process stopped; try again") from None
 
