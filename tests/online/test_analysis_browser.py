@@ -1,5 +1,6 @@
-"""Asking for a finished online game's analysis in the browser (Debian's Chromium):
-from the game's page and from the profile's list, onto the analysis board."""
+"""Online play in the browser (Debian's Chromium): asking for a finished game's
+analysis from the game's page and the profile's list, onto the analysis board; and a
+live game on a phone."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import Any
 
 import pytest
 
+from noughts.server.online.sessions import COOKIE
 from online.people import Person, unique
 from online.test_browser import Visitor
 from online.test_play import alternate, start
+from web.browsing import PHONE, SCREENSHOTS
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -48,3 +51,26 @@ def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
     page.wait_for_selector(".tree-move.class-blunder[data-path='5,1,3,7,2']")
     assert visitor.errors == []
     visitor.context.close()
+
+
+def test_on_a_phone_the_online_header_is_one_row_and_board_turn_and_clocks_fit(
+    browser: Any, server: str, people: Callable[[], Person]
+) -> None:
+    ann, bob = people().guest(), people().guest()
+    game_id = ann.room("ultimate", minutes=5, increment=3)
+    bob.join(game_id)
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": COOKIE, "value": ann.http.cookies[COOKIE], "url": server}])
+    page = context.new_page()
+    page.goto(f"{server}/online#/game/{game_id}")
+    page.wait_for_selector("#status:has-text('Your move')")
+    tops = page.locator(".topbar > *, .toolbar > *, .account > *").evaluate_all(
+        "els => els.map(e => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))"
+    )
+    assert max(tops) - min(tops) <= 4, tops  # one row: every item's middle on one line
+    for selector in ("#board", "#status", "[data-clock='x']", "[data-clock='o']"):
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"], selector
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "online-game-phone.png"))
+    context.close()

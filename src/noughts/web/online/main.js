@@ -29,8 +29,13 @@ export async function refreshAccount() {
   if (session.user) {
     const name = session.user.name;
     box.replaceChildren(
-      h("a", { class: "tool me", href: `#/u/${encodeURIComponent(name)}`, id: "me" }, name, session.user.guest ? " (guest)" : ""),
-      h("button", { class: "tool", type: "button", id: "logout", onclick: logOut }, "Log out"),
+      h("a", { class: "tool me", href: `#/u/${encodeURIComponent(name)}`, id: "me", title: name }, name, session.user.guest ? h("span", { class: "wide-only" }, " (guest)") : null),
+      h(
+        "button",
+        { class: "tool icon-tool", type: "button", id: "logout", onclick: logOut, "aria-label": "log out", title: "log out" },
+        h("svg", { class: "tool-icon", viewBox: "0 0 24 24", "aria-hidden": "true" }, h("path", { d: "M10 4H5v16h5M14 8l4 4-4 4M18 12H9" })),
+        h("span", { class: "tool-label" }, "Log out"),
+      ),
     );
   } else {
     box.replaceChildren(

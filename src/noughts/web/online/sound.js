@@ -32,7 +32,8 @@ export const sound = {
 export function soundToggle(button) {
   const show = () => {
     button.setAttribute("aria-pressed", String(sound.on));
-    button.textContent = sound.on ? "Sound on" : "Sound off";
+    // The icon says it on a phone, the label beside it elsewhere.
+    button.querySelector(".tool-label").textContent = sound.on ? "Sound on" : "Sound off";
   };
   button.addEventListener("click", () => {
     sound.set(!sound.on);
