@@ -14,7 +14,7 @@ from noughts.server.online.sessions import COOKIE
 from online.people import Person, unique
 from online.test_browser import Visitor
 from online.test_play import alternate, start
-from web.browsing import PHONE, SCREENSHOTS
+from web.browsing import DESKTOP, PHONE, SCREENSHOTS, serious_violations
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -74,3 +74,36 @@ def test_on_a_phone_the_online_header_is_one_row_and_board_turn_and_clocks_fit(
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "online-game-phone.png"))
     context.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_online_pages_have_no_serious_accessibility_violation(
+    browser: Any, server: str, people: Callable[[], Person], theme: str
+) -> None:
+    """axe-core in the page over the lobby, the forms, a live game, a finished game with
+    its analysis button, a profile and the leaderboard."""
+    ann, bob = people().guest(), people().guest()
+    live = ann.room("classic", minutes=3, increment=2)
+    bob.join(live)
+    _, _, over, a, b = start(people)
+    alternate(a, b, "5", "1", "9", "3", "2", "7", "8")
+    context = browser.new_context(viewport=DESKTOP, color_scheme=theme)
+    context.add_cookies([{"name": COOKIE, "value": ann.http.cookies[COOKIE], "url": server}])
+    page = context.new_page()
+    found = {}
+    for route, ready in [
+        ("#/", "#seeks, .room-list, .lobby"),
+        ("#/login", "#name"),
+        (f"#/game/{live}", "#status"),
+        (f"#/game/{over}", f"[data-analysis='{over}']"),
+        (f"#/u/{ann.name}", "#history, h1"),
+        ("#/leaderboard", "h1"),
+    ]:
+        page.goto(f"{server}/online{route}")
+        page.wait_for_selector(ready)
+        page.wait_for_timeout(300)  # the page's fade-in
+        violations = serious_violations(page)
+        if violations:
+            found[route] = violations
+    context.close()
+    assert not found, found
