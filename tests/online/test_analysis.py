@@ -3,6 +3,7 @@ PostgreSQL), shown to everyone who opens it; refused while the game goes on."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -43,3 +44,24 @@ def test_asking_needs_a_session_and_a_game(people: Callable[[], Person]) -> None
     answer = someone.http.post("/api/online/games/nosuchgame/analysis")
     assert answer.status_code == 404 and answer.json()["error"] == "no-such-game"
     assert someone.http.get("/api/online/games/nosuchgame/analysis").status_code == 404
+
+
+def test_a_review_takes_turns_with_the_computers_moves(people: Callable[[], Person]) -> None:
+    """One worker (the test server's): a review of eleven positions at half a second
+    each, and a computer move asked for while it runs, is answered before the review
+    ends: the review asks the pool one position at a time."""
+    person = people()
+    moves = ["55", "51", "15", "59", "95", "53", "35", "58", "85", "57"]
+    finished: dict[str, float] = {}
+
+    def post(name: str, path: str, body: dict[str, object]) -> int:
+        status = person.http.post(path, json=body, timeout=120).status_code
+        finished[name] = time.monotonic()
+        return status
+
+    with ThreadPoolExecutor(2) as pool:
+        review = pool.submit(post, "review", "/api/review", {"spec": "ultimate", "moves": moves, "time": 0.5})
+        time.sleep(1.0)  # the review is under way
+        move = pool.submit(post, "move", "/api/computer", {"spec": "ultimate", "moves": moves, "level": "hard"})
+        assert (review.result(), move.result()) == (200, 200)
+    assert finished["move"] < finished["review"]

@@ -60,17 +60,6 @@ def think(
     return player.analyze(state, limits) if every_move else player.decide(state, limits)
 
 
-def review(spec: str, start: str | None, moves: list[str], level: str, time: float) -> dict[str, Any]:
-    """Runs in a worker: `level`'s review of the game (`noughts.study.review`), as JSON."""
-    from noughts.ai.levels import level_spec
-    from noughts.study.review import review_game
-
-    replayed = replay(spec, start, moves)
-    reviewer = level_player(replayed.state.game, level, mistakes=False)
-    name = f"{level} ({level_spec(replayed.state.game, level)})"
-    return review_game(list(replayed.states), replayed.moves, reviewer, Limits(time=time), name).to_json()
-
-
 def _warm_up() -> None:
     """Imports the players in a new worker before its first request needs them."""
     import noughts.ai  # noqa: F401
@@ -144,12 +133,22 @@ class ThinkingPool:
         return answer
 
     async def review(self, spec: str, start: str | None, moves: list[str], level: str, time: float) -> dict[str, Any]:
-        """`review` in a worker, given `time` for every position and the grace."""
-        budget = (len(moves) + 1) * time + GRACE_SECONDS
-        answer: dict[str, Any] = await self._run(
-            (review, spec, start, moves, level, time), budget, "the review did not finish"
-        )
-        return answer
+        """`level`'s review of the game (`noughts.study.review`) as JSON: each position
+        analysed in a worker, `time` seconds each, one task after another, so that the
+        computer's moves in other games take their turns in the pool meanwhile."""
+        from noughts.ai.levels import level_spec
+        from noughts.study.review import review_from_analyses
+
+        replayed = replay(spec, start, moves)
+        analyses: list[Analysis | None] = []
+        for ply, state in enumerate(replayed.states):
+            if state.is_over:
+                analyses.append(None)
+                continue
+            work = (think, spec, start, replayed.moves[:ply], level, time, None, False, True)
+            analyses.append(await self._run(work, time + GRACE_SECONDS, "the review did not finish"))
+        name = f"{level} ({level_spec(replayed.game, level)})"
+        return review_from_analyses(list(replayed.states), replayed.moves, analyses, name).to_json()
 
     async def _run(self, work: tuple[Any, ...], budget: float, late: str) -> Any:
         """`work` (a function and its arguments) in a worker, within `budget` seconds."""

@@ -6,7 +6,16 @@ and players, and returning plain data that the terminal, the API and the browser
 * `verdict`: a value in words for both sides, on the one scale of `win_chance`.
 """
 
-from noughts.study.review import THRESHOLDS, Judgement, MoveReview, Review, move_accuracy, review_game, review_record
+from noughts.study.review import (
+    THRESHOLDS,
+    Judgement,
+    MoveReview,
+    Review,
+    move_accuracy,
+    review_from_analyses,
+    review_game,
+    review_record,
+)
 from noughts.study.verdicts import verdict
 
 __all__ = [
@@ -15,6 +24,7 @@ __all__ = [
     "MoveReview",
     "Review",
     "move_accuracy",
+    "review_from_analyses",
     "review_game",
     "review_record",
     "verdict",

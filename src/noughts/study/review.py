@@ -32,6 +32,7 @@ __all__ = [
     "MoveReview",
     "Review",
     "move_accuracy",
+    "review_from_analyses",
     "review_game",
     "review_record",
 ]
@@ -168,6 +169,17 @@ def review_game(
         analyses.append(reviewer.analyze(state, limits))
         if progress is not None:
             progress(len([a for a in analyses if a is not None]), total)
+    return review_from_analyses(states, moves, analyses, name or reviewer.name)
+
+
+def review_from_analyses(
+    states: list[State[Any]], moves: list[str], analyses: list[Analysis | None], reviewer: str
+) -> Review:
+    """The review from each position's analysis (every move valued, `AIPlayer.analyze`;
+    None for a finished position), made elsewhere: the server asks its worker pool one
+    position at a time, so that a long review never holds a worker from other games."""
+    if not len(states) == len(analyses) == len(moves) + 1:
+        raise ValueError("a game of N moves has N + 1 states and as many analyses")
     values = _position_values(states, moves, analyses)
     chances = [_chance(v, a) for v, a in zip(values, analyses, strict=True)]
     reviews = []
@@ -198,7 +210,7 @@ def review_game(
     initial = start.game.initial()
     return Review(
         spec=start.game.spec,
-        reviewer=name or reviewer.name,
+        reviewer=reviewer,
         start=None if start == initial else start.to_text(),
         moves=reviews,
         values=for_x,
