@@ -10,6 +10,7 @@ import { GridBoard } from "../boards/grid.js";
 import { QubicBoard } from "../boards/qubic.js";
 import { UltimateBoard } from "../boards/ultimate.js";
 import { h } from "../dom.js";
+import { describeSpec } from "../spec.js";
 import { evaluationGraph } from "./graph.js";
 import { Tree } from "./tree.js";
 
@@ -56,7 +57,8 @@ export class AnalysisPage {
   }
 
   get title() {
-    return `Analysis · ${this.info?.title || this.spec}`;
+    const options = describeSpec(this.spec, this.info);
+    return `Analysis · ${this.info?.title || this.spec}${options ? ` (${options})` : ""}`;
   }
 
   get info() {
