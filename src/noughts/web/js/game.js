@@ -5,14 +5,12 @@
 // it keeps the positions it was given (one per ply) for review and undo.
 
 import { api } from "./api.js";
-import { GobbletBoard } from "./boards/gobblet.js";
-import { GridBoard } from "./boards/grid.js";
-import { QubicBoard } from "./boards/qubic.js";
-import { UltimateBoard } from "./boards/ultimate.js";
+import { BOARDS } from "./boards/index.js";
 import { h } from "./dom.js";
 import { dropGame, newGameId, saveGame } from "./saved.js";
 import { effect as playEffect } from "./sound.js";
 import { describeSpec } from "./spec.js";
+import { moveValue } from "./values.js";
 
 /** Sound is a garnish: a failing audio stack must never stop a move. */
 function effect(name) {
@@ -23,13 +21,7 @@ function effect(name) {
   }
 }
 
-const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
 
-/** A move's value for its mover: proven results in words, estimates as a chance. */
-export function moveValue(value) {
-  if (value.exact || value.chance === null) return value.text;
-  return `${Math.round(100 * value.chance)}%`;
-}
 const HINT_SECONDS = 1;
 const LEVELS = ["easy", "medium", "hard", "max"];
 

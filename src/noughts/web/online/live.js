@@ -2,15 +2,11 @@
 // the game's websocket, for players and spectators alike. The server is the authority:
 // the page sends moves and offers and draws whatever state the server sends back.
 
-import { GobbletBoard } from "/static/js/boards/gobblet.js";
-import { GridBoard } from "/static/js/boards/grid.js";
-import { QubicBoard } from "/static/js/boards/qubic.js";
-import { UltimateBoard } from "/static/js/boards/ultimate.js";
+import { BOARDS } from "/static/js/boards/index.js";
 import { h, markSvg } from "/static/js/dom.js";
 import { analysisButton, analysisLink, online, socketUrl } from "./api.js";
 import { sound } from "./sound.js";
 
-const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
 const ENDINGS = { normal: "", resignation: " by resignation", time: " on time", agreement: " by agreement", abandoned: ": the opponent left" };
 
 export function resultText(game) {

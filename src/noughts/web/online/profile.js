@@ -1,15 +1,11 @@
 // A player's profile (rating per game, games with replay and export) and a replay.
 
-import { GobbletBoard } from "/static/js/boards/gobblet.js";
-import { GridBoard } from "/static/js/boards/grid.js";
-import { QubicBoard } from "/static/js/boards/qubic.js";
-import { UltimateBoard } from "/static/js/boards/ultimate.js";
+import { BOARDS } from "/static/js/boards/index.js";
 import { h } from "/static/js/dom.js";
 import { analysisButton, online } from "./api.js";
 import { resultText } from "./live.js";
 import { roomLine } from "./lobby.js";
 
-const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
 
 export async function profilePage(root, name, { toast } = {}) {
   let profile;

@@ -5,26 +5,17 @@
 // #/analysis?spec=ultimate&tree=55,51(15,53)&at=55,15,53&review=1
 
 import { api } from "../api.js";
-import { GobbletBoard } from "../boards/gobblet.js";
-import { GridBoard } from "../boards/grid.js";
-import { QubicBoard } from "../boards/qubic.js";
-import { UltimateBoard } from "../boards/ultimate.js";
+import { BOARDS } from "../boards/index.js";
 import { h } from "../dom.js";
 import { describeSpec } from "../spec.js";
+import { moveValue } from "../values.js";
 import { evaluationGraph } from "./graph.js";
 import { Tree } from "./tree.js";
 
-const BOARDS = { grid: GridBoard, ultimate: UltimateBoard, qubic: QubicBoard, gobblet: GobbletBoard };
 /** The engine thinks this long, in turn, while the position stays on the board. */
 const DEEPENING = [0.3, 1, 2.5, 5];
 const REVIEW_SECONDS = 0.5;
 const CLASS_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-
-/** A move's value for its mover: proven results in words, estimates as a chance. */
-function shownValue(value) {
-  if (value.exact || value.chance === null) return value.text;
-  return `${Math.round(100 * value.chance)}%`;
-}
 
 export class AnalysisPage {
   constructor(root, catalogue, params, { toast }) {
@@ -393,7 +384,7 @@ export class AnalysisPage {
         h(
           "li",
           { class: "engine-line" },
-          h("span", { class: ["line-value", m.value.exact && `value-${m.value.kind}`] }, shownValue(m.value)),
+          h("span", { class: ["line-value", m.value.exact && `value-${m.value.kind}`] }, moveValue(m.value)),
           " ",
           m.line.map((text, i) => h("button", { type: "button", class: "line-move", title: "play the line up to here", onclick: () => this.playLine(m.line.slice(0, i + 1)) }, text)),
         ),
@@ -459,7 +450,7 @@ export class AnalysisPage {
       note = h(
         "div",
         { class: `review-note class-${move.class}`, id: "review-note" },
-        h("p", {}, h("strong", {}, `${mover} ${move.move}${CLASS_MARKS[move.class] || ""}: ${move.class}.`), ` ${move.value_before.text === move.value_after.text ? "" : `${shownValue(move.value_before)} → ${shownValue(move.value_after)}. `}Better: ${move.best}`),
+        h("p", {}, h("strong", {}, `${mover} ${move.move}${CLASS_MARKS[move.class] || ""}: ${move.class}.`), ` ${move.value_before.text === move.value_after.text ? "" : `${moveValue(move.value_before)} → ${moveValue(move.value_after)}. `}Better: ${move.best}`),
         h(
           "p",
           { class: "muted best-line" },
