@@ -88,6 +88,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     review.add_argument("--plot", type=Path, metavar="FILE.png", help="also draw the evaluation graph into FILE")
     review.set_defaults(run=_review)
 
+    from noughts.terminal.puzzles import add_puzzle_commands
+
+    add_puzzle_commands(sub)
+
 
 def _console() -> Console:
     """The console to draw on. With NO_COLOR set, no styles at all: the boards carry their

@@ -1,0 +1,274 @@
+"""Puzzles: positions where exactly one move wins by force, proved.
+
+A position is a puzzle when an exact prover values *every* legal move exactly (proven
+win, draw or loss, not an estimate) and exactly one of them wins. The solution line
+follows best play: the winner's quickest win, the defender's longest resistance. When
+solving, any winning follow-up of the winner is accepted (`accepts`); the first move
+has one answer by construction.
+
+The provers (`prover`): the solved tables of the small games (`perfect`: classic,
+classic Forget mode, m,n,k up to 4x4, matryoshka) and the compiled alpha-beta of
+ultimate, nine-board and qubic, whose values are exact where its search reached every
+end (late in a game). Where a prover cannot prove every move, the position is no
+puzzle: nothing is guessed.
+
+`mine` finds puzzles in seeded self-play of the levels; `verify` proves a stored puzzle
+again from scratch. Themes and the first difficulty estimate come from the position and
+the line (`themes`, `difficulty`); ratings take over once people solve them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, parse_player
+from noughts.ai.levels import level_player
+from noughts.core import Game, InvalidOptionError, State
+from noughts.games.gobblet import Gobblet
+from noughts.games.mnk import Mnk
+
+__all__ = ["Puzzle", "accepts", "difficulty", "mine", "prover", "puzzle_at", "reply", "themes", "verify"]
+
+#: The compiled search proves the late positions of these games within its budget.
+_KERNEL_GAMES = ("ultimate", "nine-board", "qubic")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A position, the side to move wins by force with exactly one first move."""
+
+    spec: str
+    position: str  # the position text, the side to move in it
+    solution: list[str]  # the winner's moves and the defender's best replies, in turn
+    plies: int  # the forced win's length in plies (the solution's)
+    themes: list[str] = field(default_factory=list)
+    difficulty: int = 1500  # a first estimate on the rating scale, until ratings take over
+    source: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "spec": self.spec,
+            "position": self.position,
+            "solution": self.solution,
+            "plies": self.plies,
+            "themes": self.themes,
+            "difficulty": self.difficulty,
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Puzzle:
+        return cls(**data)
+
+
+def prover(game: Game[Any, Any]) -> AIPlayer:
+    """The exact prover for `game`; InvalidOptionError for a game without one."""
+    if isinstance(game, Mnk) and ((game.forget and game.cells <= 9) or (not game.forget and game.cells <= 16)):
+        return parse_player("perfect")
+    if isinstance(game, Gobblet) and not game.moves:
+        return parse_player("perfect")
+    if game.key in _KERNEL_GAMES and not getattr(game, "forget", False):
+        from noughts.kernels import supports
+
+        if supports(game):
+            return parse_player("kalphabeta")
+    raise InvalidOptionError(
+        f"no exact prover for {game.spec} yet: puzzles come from classic, m,n,k up to 4x4, matryoshka, "
+        "ultimate, nine-board and qubic"
+    )
+
+
+def _exact(analysis: Analysis) -> bool:
+    return all(info.value.exact for info in analysis.moves)
+
+
+def _wins(analysis: Analysis) -> list[MoveInfo]:
+    return [info for info in analysis.moves if info.value.kind is Kind.WIN]
+
+
+def puzzle_at(state: State[Any], player: AIPlayer, limits: Limits, source: str = "") -> Puzzle | None:
+    """The puzzle at `state`, if it is one (see the module's docstring), else None."""
+    if state.is_over or len(state.legal_moves()) < 2:
+        return None
+    analysis = player.analyze(state, limits)
+    wins = _wins(analysis)
+    if not _exact(analysis) or len(wins) != 1:
+        return None
+    line = _solution(state, wins[0], player, limits)
+    if line is None:
+        return None
+    puzzle = Puzzle(state.game.spec, state.to_text(), line, wins[0].value.plies or len(line), source=source)
+    return Puzzle(**{**puzzle.to_json(), "themes": themes(state, line), "difficulty": difficulty(state, puzzle)})
+
+
+def _solution(state: State[Any], first: MoveInfo, player: AIPlayer, limits: Limits) -> list[str] | None:
+    """The winner's quickest win and the defender's longest resistance from `first`,
+    each step proved again; None if a step cannot be proved."""
+    line = [first.text]
+    state = state.play(first.move)
+    while not state.is_over:
+        analysis = player.analyze(state, limits)
+        if not _exact(analysis):
+            return None
+        best = analysis.moves[0]  # the quickest win, or the longest loss
+        line.append(best.text)
+        state = state.play(best.move)
+    return line
+
+
+def accepts(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = Limits(time=5)) -> bool:
+    """Whether the solver's last move keeps the forced win. `played`: the moves from the
+    puzzle's position so far, both sides', ending with the solver's. The first must be
+    the solution's (the puzzle has one answer); a later one may be any move after which
+    the defender is still lost (several follow-ups may win)."""
+    game = _game(puzzle)
+    state = game.parse_position(puzzle.position)
+    solver = state.turn
+    for text in played:
+        state = state.play_text(text)
+    if len(played) == 1:
+        return played[0] == puzzle.solution[0]
+    if state.is_over:
+        return state.outcome is not None and state.outcome.winner is solver
+    return player.analyze(state, limits).value.kind is Kind.LOSS
+
+
+def reply(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = Limits(time=5)) -> str | None:
+    """The defender's answer to `played` (both sides' moves so far): the stored line's
+    while the solver follows it, else the prover's longest resistance; None at the end."""
+    if played == puzzle.solution[: len(played)]:
+        return puzzle.solution[len(played)] if len(played) < len(puzzle.solution) else None
+    state = _game(puzzle).parse_position(puzzle.position)
+    for text in played:
+        state = state.play_text(text)
+    return None if state.is_over else player.analyze(state, limits).moves[0].text
+
+
+def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = Limits(time=10)) -> str | None:
+    """Prove `puzzle` again: None when it holds, else what fails (its first move does
+    not win, another move wins too, a value is not proven, the line is not legal)."""
+    game = _game(puzzle)
+    player = player or prover(game)
+    state = game.parse_position(puzzle.position)
+    analysis = player.analyze(state, limits)
+    if not _exact(analysis):
+        return "not every move's value is proven"
+    wins = _wins(analysis)
+    if [w.text for w in wins] != [puzzle.solution[0]]:
+        return f"the winning moves are {[w.text for w in wins]}, not only {puzzle.solution[0]}"
+    for text in puzzle.solution:
+        if state.is_over:
+            return "the line goes on after the end"
+        state = state.play_text(text)
+    if state.outcome is None or state.outcome.winner is None:
+        return "the line does not end in the winner's win"
+    return None
+
+
+def themes(state: State[Any], line: list[str]) -> list[str]:
+    """What the puzzle is about, from the position and the line:
+
+    * ``win in N``: N moves of the winner;
+    * ``double threat``: a win in two: the first move leaves wins in one that no reply
+      stops all of;
+    * ``forcing sequence``: longer, and every reply of the defender was its only move
+      that did not lose at once;
+    * ``block and win``: the first move is also where the opponent would have won next.
+    """
+    game = state.game
+    first = game.parse_move(line[0])
+    found = [f"win in {(len(line) + 1) // 2}"]
+    if len(line) == 3:
+        found.append("double threat")
+    if len(line) >= 5 and _forced(state, line):
+        found.append("forcing sequence")
+    if _blocks(state, first):
+        found.append("block and win")
+    return found
+
+
+def _wins_now(state: State[Any]) -> list[Any]:
+    """The moves that win at once for the player to move."""
+    if state.is_over:
+        return []
+    return [m for m in state.legal_moves() if (o := state.play(m).outcome) and o.winner is state.turn]
+
+
+def _blocks(state: State[Any], first: Any) -> bool:
+    """Whether, had the winner played elsewhere, the opponent could have won at once
+    with the same move (the same cell)."""
+    text = state.move_text(first)
+    for other in state.legal_moves():
+        if other == first:
+            continue
+        after = state.play(other)
+        if not after.is_over and any(after.move_text(m) == text for m in _wins_now(after)):
+            return True
+    return False
+
+
+def _forced(state: State[Any], line: list[str]) -> bool:
+    """Every reply of the defender in the line was its only move that did not leave the
+    winner a win in one."""
+    for ply, text in enumerate(line):
+        if ply % 2 == 1:
+            safe = [m for m in state.legal_moves() if (nxt := state.play(m)).is_over or not _wins_now(nxt)]
+            if len(safe) > 1:
+                return False
+        state = state.play_text(text)
+    return True
+
+
+def difficulty(state: State[Any], puzzle: Puzzle) -> int:
+    """A first rating estimate: longer wins and more legal moves are harder; a win in
+    one with few moves is easiest. 1000 + 120 per ply of the win beyond one, + 5 per
+    legal move, capped at 2600."""
+    return min(2600, 1000 + 120 * max(0, puzzle.plies - 1) + 5 * len(state.legal_moves()))
+
+
+def mine(
+    game: Game[Any, Any],
+    count: int,
+    seed: int = 0,
+    limits: Limits = Limits(time=0.5),
+    level: str = "medium",
+    opening_plies: int = 4,
+    known: set[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[Puzzle]:
+    """Puzzles from seeded self-play of `level` (games opened by random plies), at most
+    one per game position, none whose position is in `known`, until `count` are found.
+    Games are numbered from `seed`: the same seed finds the same puzzles."""
+    player = prover(game)
+    known = set() if known is None else known
+    found = 0
+    number = seed
+    while found < count:
+        rng = random.Random(number)
+        mover = level_player(game, level, seed=number)
+        state: State[Any] = game.initial()
+        for _ in range(opening_plies):
+            if state.is_over:
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        while not state.is_over and found < count:
+            text = state.to_text()
+            if text not in known:
+                puzzle = puzzle_at(state, player, limits, source=f"self-play {level}, game {number}")
+                if puzzle is not None:
+                    known.add(text)
+                    found += 1
+                    if progress is not None:
+                        progress(found)
+                    yield puzzle
+            state = state.play(mover.choose(state, Limits(time=0.05)))
+        number += 1
+
+
+def _game(puzzle: Puzzle) -> Game[Any, Any]:
+    from noughts.registry import parse_spec
+
+    return parse_spec(puzzle.spec)

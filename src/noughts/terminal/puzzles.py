@@ -1,0 +1,118 @@
+"""``noughts puzzles make`` and ``noughts puzzles verify``: mining proved puzzles into
+a file (one JSON object a line, appended, so a stopped run goes on where it stopped)
+and proving a file's puzzles again."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from noughts.ai.base import Limits
+from noughts.registry import parse_spec
+from noughts.study.puzzles import Puzzle, mine, verify
+
+__all__ = ["add_puzzle_commands"]
+
+#: Seeds of the parallel jobs lie this far apart, so that no two play the same games.
+_SEED_STRIDE = 1_000_000
+
+
+def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    puzzles = sub.add_parser("puzzles", help="mine proved puzzles from self-play, or prove a file of them again")
+    what = puzzles.add_subparsers(dest="puzzles_command", metavar="make|verify", required=True)
+    make = what.add_parser(
+        "make",
+        help="find positions where exactly one move wins by force, proved, in self-play",
+        description="Self-play of a level from seeded random openings; every position whose every move an "
+        "exact prover values, with exactly one winning move, becomes a puzzle. Appends to --out; positions "
+        "already there are skipped, so a stopped run goes on.",
+    )
+    make.add_argument("game", help="classic, classic:forget, mnk up to 4x4, matryoshka, ultimate, nine-board, qubic")
+    make.add_argument("--count", type=int, default=20, help="puzzles to add (default 20)")
+    make.add_argument("--out", type=Path, default=Path("puzzles.jsonl"), help="the file (default puzzles.jsonl)")
+    make.add_argument("--seed", type=int, default=0, help="the first self-play game's number")
+    make.add_argument("--time", type=float, default=0.5, help="seconds the prover may take per position")
+    make.add_argument("--level", default="medium", help="the level that plays the self-play games")
+    make.add_argument("--jobs", type=int, default=1, help="processes mining at once")
+    make.set_defaults(run=_make)
+    check = what.add_parser("verify", help="prove every puzzle of a file again; exit 1 if one fails")
+    check.add_argument("file", type=Path)
+    check.add_argument("--time", type=float, default=10.0, help="seconds the prover may take per puzzle")
+    check.set_defaults(run=_verify)
+
+
+def _read(path: Path) -> list[Puzzle]:
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [Puzzle.from_json(json.loads(line)) for line in lines if line.strip()]
+
+
+def _mine_job(job: tuple[str, int, int, float, str, list[str]]) -> list[dict[str, Any]]:
+    spec, count, seed, seconds, level, known = job
+    found = mine(parse_spec(spec), count, seed, Limits(time=seconds), level, known=set(known))
+    return [puzzle.to_json() for puzzle in found]
+
+
+def _make(args: argparse.Namespace) -> int:
+    if args.count < 1 or args.jobs < 1 or not args.time > 0:
+        raise SystemExit("noughts puzzles make: --count and --jobs take whole numbers from 1, --time seconds above 0")
+    game = parse_spec(args.game)
+    known = [p.position for p in _read(args.out) if p.spec == game.spec]
+    errors = Console(stderr=True)
+    progress = Progress(
+        TextColumn(f"mining {game.spec}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=errors,
+        disable=not errors.is_terminal,
+    )
+    shares = [args.count // args.jobs + (1 if j < args.count % args.jobs else 0) for j in range(args.jobs)]
+    jobs = [
+        (game.spec, share, args.seed + j * _SEED_STRIDE, args.time, args.level, known)
+        for j, share in enumerate(shares)
+        if share
+    ]
+    added = 0
+    with progress, args.out.open("a", encoding="utf-8") as out:
+        task = progress.add_task("mine", total=args.count)
+        if args.jobs == 1:
+            for puzzle in mine(game, args.count, args.seed, Limits(time=args.time), args.level, known=set(known)):
+                out.write(json.dumps(puzzle.to_json()) + "\n")
+                out.flush()
+                added += 1
+                progress.update(task, completed=added)
+        else:
+            written = set(known)  # two jobs may meet the same position: it is kept once
+            with ProcessPoolExecutor(args.jobs) as pool:
+                for future in as_completed([pool.submit(_mine_job, job) for job in jobs]):
+                    for data in future.result():
+                        if data["position"] in written:
+                            continue
+                        written.add(data["position"])
+                        out.write(json.dumps(data) + "\n")
+                        added += 1
+                    out.flush()
+                    progress.update(task, completed=added)
+    print(f"{added} puzzles added to {args.out} ({len(known) + added} of {game.spec} there)")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    puzzles = _read(args.file)
+    failed = 0
+    for number, puzzle in enumerate(puzzles, start=1):
+        problem = verify(puzzle, limits=Limits(time=args.time))
+        if problem is not None:
+            failed += 1
+            print(f"puzzle {number} ({puzzle.spec}, {puzzle.position}): {problem}", file=sys.stderr)
+    print(f"{len(puzzles) - failed} of {len(puzzles)} puzzles proved")
+    return 1 if failed else 0

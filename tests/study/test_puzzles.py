@@ -1,0 +1,99 @@
+"""Puzzles: every mined puzzle has exactly one winning first move, proved, and a line
+that ends in the winner's win; a broken puzzle is caught; solving accepts the answer and
+any winning follow-up, not another first move, and the defender answers from the line or
+by its longest resistance; the command mines, resumes and verifies."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from noughts import parse_spec
+from noughts.ai.base import Limits, parse_player
+from noughts.cli import main
+from noughts.core import InvalidOptionError
+from noughts.study.puzzles import Puzzle, accepts, mine, prover, reply, verify
+
+
+@pytest.mark.parametrize("spec", ["classic", "classic:forget", "mnk:m=4:n=4:k=3"])
+def test_mined_puzzles_are_proved_and_unique(spec: str) -> None:
+    game = parse_spec(spec)
+    puzzles = list(mine(game, 4, seed=2))
+    assert len(puzzles) == 4
+    assert len({p.position for p in puzzles}) == 4
+    perfect = parse_player("perfect")
+    for puzzle in puzzles:
+        assert verify(puzzle) is None
+        state = game.parse_position(puzzle.position)
+        analysis = perfect.analyze(state)
+        assert [m.text for m in analysis.moves if m.value.kind.value == "win"] == [puzzle.solution[0]]
+        assert analysis.value.plies == puzzle.plies == len(puzzle.solution)
+        assert puzzle.themes[0] == f"win in {(puzzle.plies + 1) // 2}"
+
+
+def test_a_puzzle_with_a_second_winning_move_or_a_wrong_line_fails_verification() -> None:
+    two = Puzzle("classic", "xo./ox./xo. x", ["9"], 1)  # 3 wins too (3-5-7)
+    assert "winning moves" in (verify(two) or "")
+    good = next(mine(parse_spec("classic"), 1, seed=0))
+    assert verify(good) is None
+    state = parse_spec("classic").parse_position(good.position)
+    other = parse_player("perfect").analyze(state).moves[1].text
+    assert "winning moves" in (verify(Puzzle(**{**good.to_json(), "solution": [other]})) or "")
+
+
+def test_solving_takes_the_answer_and_any_winning_follow_up() -> None:
+    game = parse_spec("mnk:m=4:n=4:k=3")
+    perfect = parse_player("perfect")
+    for puzzle in mine(game, 30, seed=2):
+        if puzzle.plies < 3:
+            continue
+        state = game.parse_position(puzzle.position).play_text(puzzle.solution[0]).play_text(puzzle.solution[1])
+        wins = [m.text for m in perfect.analyze(state).moves if m.value.kind.value == "win"]
+        if len(wins) > 1:
+            break
+    else:
+        pytest.fail("no puzzle with two winning follow-ups in 30")
+    assert accepts(puzzle, puzzle.solution[:1], perfect)
+    assert reply(puzzle, puzzle.solution[:1], perfect) == puzzle.solution[1]  # from the stored line
+    other = next(w for w in wins if w != puzzle.solution[2])
+    followed = [*puzzle.solution[:2], other]
+    assert accepts(puzzle, followed, perfect)
+    answer = reply(puzzle, followed, perfect)  # off the line: the prover's longest resistance
+    after = state.play_text(other)
+    assert answer is None if after.is_over else answer == perfect.analyze(after).moves[0].text
+    start = game.parse_position(puzzle.position)
+    wrong = next(game.move_text(m) for m in start.legal_moves() if game.move_text(m) != puzzle.solution[0])
+    assert not accepts(puzzle, [wrong], perfect)
+
+
+def test_a_game_without_an_exact_prover_is_refused() -> None:
+    with pytest.raises(InvalidOptionError, match="no exact prover"):
+        prover(parse_spec("mnk:m=15:n=15:k=5"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["ultimate", "nine-board"])
+def test_late_positions_of_the_compiled_games_give_proved_puzzles(spec: str) -> None:
+    game = parse_spec(spec)
+    puzzles = list(mine(game, 2, seed=3, limits=Limits(time=0.5)))
+    for puzzle in puzzles:
+        assert verify(puzzle, limits=Limits(time=5)) is None
+        state = game.parse_position(puzzle.position)
+        for text in puzzle.solution:
+            state = state.play_text(text)
+        assert state.outcome is not None and state.outcome.winner is not None
+
+
+def test_the_command_mines_resumes_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "p.jsonl"
+    assert main(["puzzles", "make", "classic", "--count", "3", "--out", str(out)]) == 0
+    assert main(["puzzles", "make", "classic", "--count", "2", "--out", str(out)]) == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 5 and len({line["position"] for line in lines}) == 5
+    assert main(["puzzles", "verify", str(out)]) == 0
+    assert "5 of 5 puzzles proved" in capsys.readouterr().out
+    lines[0]["solution"] = ["nonsense"]
+    out.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    assert main(["puzzles", "verify", str(out)]) == 1
