@@ -174,3 +174,17 @@ def test_the_analysis_board_has_no_serious_accessibility_violation(make_tab: obj
         if violations:
             found[route] = violations
     assert not found, found
+
+
+def test_retry_from_a_set_up_position_keeps_it(tab: Tab) -> None:
+    """A game from a set-up position (what "Retry from here" opens when the analysed
+    game did not start from the usual one) is played from it and survives a reload."""
+    tab.open("#/play?spec=classic&mode=local&start=x.o%2F...%2F...%20x&moves=5")
+    page = tab.page
+    page.wait_for_selector(".cell.has-x[data-cell='4']")
+    assert (page.locator(".cell.has-x").count(), page.locator(".cell.has-o").count()) == (2, 1)
+    page.reload()
+    page.wait_for_selector(".cell.has-x[data-cell='4']")
+    assert (page.locator(".cell.has-x").count(), page.locator(".cell.has-o").count()) == (2, 1)
+    assert _query(page.url)["start"] == ["x.o/.../... x"]
+    tab.assert_clean()

@@ -38,6 +38,8 @@ export class GamePage {
     this.human = params.get("side") === "o" ? "o" : "x";
     // A game can be opened part-way: #/play?spec=classic&moves=5,1 (links to positions).
     this.initialMoves = (params.get("moves") || "").split(",").filter(Boolean);
+    // A game from a set-up position (the analysis board's "Retry from here"); new games keep it.
+    this.startPosition = params.get("start") || null;
     this.localFirst = params.get("first") === "2" ? 2 : 1; // in two-player games: which player (1 or 2) has X
     // The game's name in the saved list; the address carries it so a reload finds it.
     this.id = /^[a-z0-9]{1,16}$/.test(params.get("game") || "") ? params.get("game") : newGameId();
@@ -166,7 +168,7 @@ export class GamePage {
     try {
       const moves = this.initialMoves;
       this.initialMoves = [];
-      const views = await Promise.all([...Array(moves.length + 1).keys()].map((n) => api.newGame(this.spec, moves.slice(0, n))));
+      const views = await Promise.all([...Array(moves.length + 1).keys()].map((n) => api.newGame(this.spec, moves.slice(0, n), this.startPosition)));
       if (token !== this.token) return;
       this.views = views;
       this.spec = views[0].spec;
@@ -373,6 +375,7 @@ export class GamePage {
       params.set("level", this.level);
       params.set("side", this.human);
     } else if (this.localFirst === 2) params.set("first", "2");
+    if (this.startPosition) params.set("start", this.startPosition);
     if (live.moves.length) params.set("moves", live.moves.join(","));
     params.set("game", this.id);
     const hash = `#/play?${params}`;
