@@ -107,3 +107,24 @@ def test_the_online_pages_have_no_serious_accessibility_violation(
             found[route] = violations
     context.close()
     assert not found, found
+
+
+def test_an_ultimate_game_ended_by_resignation_frames_no_board_in_the_game_or_its_replay(
+    browser: Any, server: str, people: Callable[[], Person]
+) -> None:
+    _, _, game_id, a, b = start(people, "ultimate")
+    alternate(a, b, "55", "51")
+    assert a.act("resign")["type"] == "ack"
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(f"{server}/online#/game/{game_id}")
+    page.wait_for_selector("#result")
+    page.wait_for_selector(".local")
+    assert page.locator(".local.playable").count() == 0
+    page.goto(f"{server}/online#/replay/{game_id}")
+    page.wait_for_selector("#replay-label:has-text('after 2.')")
+    assert page.locator(".local.playable").count() == 0
+    page.click("text=◀")  # one move back: the game went on there, its board is framed
+    page.wait_for_selector("#replay-label:has-text('after 1.')")
+    assert page.locator(".local.playable").count() == 1
+    context.close()

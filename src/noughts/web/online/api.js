@@ -69,6 +69,13 @@ export function analysisButton(h, game, toast) {
   return button;
 }
 
+/** The position to draw once the game has ended by resignation, time, agreement or
+ * abandonment: the rules still see a game going on there, so its local boards would
+ * stay framed as playable (ultimate, nine-board); an ended game has no move to make. */
+export function ended(view) {
+  return view.board.playable ? { ...view, board: { ...view.board, playable: [] } } : view;
+}
+
 /** A websocket URL on this server. */
 export function socketUrl(path) {
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;

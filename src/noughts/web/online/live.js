@@ -4,7 +4,7 @@
 
 import { BOARDS } from "/static/js/boards/index.js";
 import { h, markSvg } from "/static/js/dom.js";
-import { analysisButton, analysisLink, online, socketUrl } from "./api.js";
+import { analysisButton, analysisLink, ended, online, socketUrl } from "./api.js";
 import { sound } from "./sound.js";
 
 const ENDINGS = { normal: "", resignation: " by resignation", time: " on time", agreement: " by agreement", abandoned: ": the opponent left" };
@@ -205,7 +205,7 @@ export class LivePage {
       this.root.replaceChildren(h("section", { class: "page live" }, h("div", { class: "board-wrap" }, this.boardBox), this.sidePanel));
     }
     const interactive = game.state === "playing" && this.side !== null && game.view.turn === this.side && game.view.status === "ongoing";
-    this.board.render(game.view, { interactive, hint: null });
+    this.board.render(game.state === "playing" ? game.view : ended(game.view), { interactive, hint: null });
     this.sidePanel.replaceChildren(...this.panel(game, interactive));
     this.tick();
   }

@@ -2,7 +2,7 @@
 
 import { BOARDS } from "/static/js/boards/index.js";
 import { h } from "/static/js/dom.js";
-import { analysisButton, online } from "./api.js";
+import { analysisButton, ended, online } from "./api.js";
 import { resultText } from "./live.js";
 import { roomLine } from "./lobby.js";
 
@@ -42,7 +42,9 @@ export async function replayPage(root, id, { toast }) {
   const show = async () => {
     const ply = Number(slider.value);
     try {
-      board.render(await online.position(game.spec, game.moves.slice(0, ply)), { interactive: false, hint: null });
+      const view = await online.position(game.spec, game.moves.slice(0, ply));
+      // The last position of a game that is over has nothing playable left.
+      board.render(ply === game.moves.length && game.state !== "playing" ? ended(view) : view, { interactive: false, hint: null });
       label.textContent = ply ? `after ${ply}. ${game.moves[ply - 1]}` : "start";
     } catch (e) {
       toast(e.message, "error");
