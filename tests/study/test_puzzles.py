@@ -14,7 +14,7 @@ from noughts import parse_spec
 from noughts.ai.base import Limits, parse_player
 from noughts.cli import main
 from noughts.core import InvalidOptionError
-from noughts.study.puzzles import Puzzle, accepts, mine, prover, reply, verify
+from noughts.study.puzzles import Puzzle, ThreatProver, accepts, mine, prover, reply, verify
 
 
 @pytest.mark.parametrize("spec", ["classic", "classic:forget", "mnk:m=4:n=4:k=3"])
@@ -70,7 +70,7 @@ def test_solving_takes_the_answer_and_any_winning_follow_up() -> None:
 
 def test_a_game_without_an_exact_prover_is_refused() -> None:
     with pytest.raises(InvalidOptionError, match="no exact prover"):
-        prover(parse_spec("mnk:m=15:n=15:k=5"))
+        prover(parse_spec("gobblet"))
 
 
 @pytest.mark.slow
@@ -97,3 +97,21 @@ def test_the_command_mines_resumes_and_verifies(tmp_path: Path, capsys: pytest.C
     lines[0]["solution"] = ["nonsense"]
     out.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     assert main(["puzzles", "verify", str(out)]) == 1
+
+
+@pytest.mark.parametrize("spec", ["qubic", "mnk:m=7:n=7:k=4"])
+def test_the_threat_prover_makes_race_puzzles_whose_every_other_move_loses(spec: str) -> None:
+    """Qubic and the bigger m,n,k boards: the threat searches prove one move winning
+    and every other losing (the opponent wins by threats after it)."""
+    game = parse_spec(spec)
+    player = prover(game)
+    assert isinstance(player, ThreatProver)
+    puzzle = next(mine(game, 1, seed=2))
+    assert verify(puzzle) is None
+    state = game.parse_position(puzzle.position)
+    analysis = player.analyze(state)
+    assert [m.value.kind.value for m in analysis.moves].count("win") == 1
+    assert all(m.value.kind.value == "loss" for m in analysis.moves[1:])
+    for text in puzzle.solution:
+        state = state.play_text(text)
+    assert state.outcome is not None and state.outcome.winner is not None

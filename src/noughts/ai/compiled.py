@@ -463,6 +463,16 @@ class KernelAlphaBetaPlayer(AIPlayer):
             values[move] = Value.loss(plies + 1)
 
 
+def qubic_threat_win(state: State[Any], nodes: int = THREAT_NODES) -> tuple[int, int] | None:
+    """The qubic (4x4x4) threat-sequence win of the player to move, as (move, plies),
+    or None when the threat search finds none within `nodes`."""
+    from noughts.kernels.games import encode
+
+    prepare()
+    move, plies, _ = _forced_win(encode(state), 0.0, nodes)
+    return None if move < 0 else (move, plies)
+
+
 def _forced_win(root: npt.NDArray[np.int64], deadline: float, nodes: int | None) -> tuple[int, int, int]:
     """A qubic threat-sequence win for the player to move in `root`: (move, plies,
     nodes searched), move -1 when none was found."""

@@ -7,10 +7,11 @@ solving, any winning follow-up of the winner is accepted (`accepts`); the first 
 has one answer by construction.
 
 The provers (`prover`): the solved tables of the small games (`perfect`: classic,
-classic Forget mode, m,n,k up to 4x4, matryoshka) and the compiled alpha-beta of
-ultimate, nine-board and qubic, whose values are exact where its search reached every
-end (late in a game). Where a prover cannot prove every move, the position is no
-puzzle: nothing is guessed.
+classic Forget mode, m,n,k up to 4x4, matryoshka); the compiled alpha-beta of ultimate
+and nine-board, whose values are exact where its search reached every end (late in a
+game); and for qubic and the bigger m,n,k boards the threat searches (`ThreatProver`: a
+race, one move wins by threats and every other lets the opponent win by threats). Where
+a prover cannot prove every move, the position is no puzzle: nothing is guessed.
 
 `mine` finds puzzles in seeded self-play of the levels; `verify` proves a stored puzzle
 again from scratch. Themes and the first difficulty estimate come from the position and
@@ -20,20 +21,29 @@ the line (`themes`, `difficulty`); ratings take over once people solve them.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, parse_player
+from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, parse_player, require_moves
 from noughts.ai.levels import level_player
 from noughts.core import Game, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
-from noughts.games.mnk import Mnk
+from noughts.games.mnk import Mnk, MnkState
 
-__all__ = ["Puzzle", "accepts", "difficulty", "mine", "prover", "puzzle_at", "reply", "themes", "verify"]
-
-#: The compiled search proves the late positions of these games within its budget.
-_KERNEL_GAMES = ("ultimate", "nine-board", "qubic")
+__all__ = [
+    "Puzzle",
+    "ThreatProver",
+    "accepts",
+    "difficulty",
+    "mine",
+    "prover",
+    "puzzle_at",
+    "reply",
+    "themes",
+    "verify",
+]
 
 
 @dataclass(frozen=True)
@@ -64,20 +74,73 @@ class Puzzle:
         return cls(**data)
 
 
+class ThreatProver(AIPlayer):
+    """Proves values by threat searches alone, where the games are too big to search
+    to the end (qubic, m,n,k from 5x5 with k >= 4): a move wins when the threat search
+    finds the mover's forced win starting with it (or it wins at once), and loses when,
+    after it, the threat search finds the opponent's forced win. Every other move stays
+    unvalued (Kind.UNKNOWN): such a position is no puzzle. So a puzzle here is a race:
+    one move wins by threats, every other lets the opponent win by threats first."""
+
+    name = "threats"
+
+    def __init__(self, nodes: int = 200_000) -> None:
+        self.nodes = nodes
+
+    def _win(self, state: State[Any]) -> tuple[Any, int] | None:
+        if isinstance(state, MnkState):
+            from noughts.ai.threats import forced_win
+
+            found = forced_win(state, self.nodes)
+            return None if found is None else (found.move, found.plies)
+        from noughts.ai.compiled import qubic_threat_win
+
+        return qubic_threat_win(state, self.nodes)
+
+    def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+        started = time.perf_counter()
+        moves = require_moves(state)
+        ours = self._win(state)
+        values: dict[Any, Value] = {}
+        for move in moves:
+            child = state.play(move)
+            if child.is_over:
+                winner = child.outcome.winner if child.outcome else None
+                values[move] = Value.draw() if winner is None else Value.win(1)
+            elif ours is not None and move == ours[0]:
+                values[move] = Value.win(ours[1])
+            elif (theirs := self._win(child)) is not None:
+                values[move] = Value.loss(theirs[1] + 1)
+            else:
+                values[move] = Value(Kind.UNKNOWN)
+        order = sorted(
+            moves, key=lambda m: values[m].sort_key() if values[m].kind is not Kind.UNKNOWN else (1, 0.0), reverse=True
+        )
+        infos = [MoveInfo(m, state.move_text(m), values[m]) for m in order]
+        return Analysis(self.name, infos, [infos[0].text], None, 0, time.perf_counter() - started)
+
+
 def prover(game: Game[Any, Any]) -> AIPlayer:
     """The exact prover for `game`; InvalidOptionError for a game without one."""
     if isinstance(game, Mnk) and ((game.forget and game.cells <= 9) or (not game.forget and game.cells <= 16)):
         return parse_player("perfect")
     if isinstance(game, Gobblet) and not game.moves:
         return parse_player("perfect")
-    if game.key in _KERNEL_GAMES and not getattr(game, "forget", False):
+    if game.key == "qubic" and getattr(game, "n", 0) == 4 and getattr(game, "d", 0) == 3:
+        return ThreatProver()
+    if isinstance(game, Mnk) and not game.forget:
+        from noughts.ai.threats import applies
+
+        if applies(game):
+            return ThreatProver()
+    if game.key in ("ultimate", "nine-board") and not getattr(game, "forget", False):
         from noughts.kernels import supports
 
         if supports(game):
             return parse_player("kalphabeta")
     raise InvalidOptionError(
-        f"no exact prover for {game.spec} yet: puzzles come from classic, m,n,k up to 4x4, matryoshka, "
-        "ultimate, nine-board and qubic"
+        f"no exact prover for {game.spec} yet: puzzles come from classic, m,n,k up to 4x4 and from 5x5 "
+        "with k >= 4 (threats), matryoshka, ultimate, nine-board and qubic"
     )
 
 
