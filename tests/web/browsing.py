@@ -79,6 +79,13 @@ AXE = Path(__file__).with_name("vendor") / "axe.min.js"
 def serious_violations(page: Any) -> list[str]:
     """axe-core (vendored in tests/web/vendor) run in `page`: its serious and critical
     violations, each as ``rule: the first elements``."""
+    # Colours are measured as drawn: a banner still popping in (opacity, scale) reads as
+    # low contrast, so the finite animations end first (endless ones, a pulse, stay).
+    page.evaluate(
+        "() => Promise.all(document.getAnimations()"
+        ".filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)"
+        ".map(a => a.finished.catch(() => null)))"
+    )
     page.add_script_tag(path=str(AXE))
     found: list[str] = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
