@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, parse_player, require_moves
@@ -31,6 +31,7 @@ from noughts.ai.levels import level_player
 from noughts.core import Game, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk, MnkState
+from noughts.registry import parse_spec
 
 __all__ = [
     "Puzzle",
@@ -164,7 +165,7 @@ def puzzle_at(state: State[Any], player: AIPlayer, limits: Limits, source: str =
     if line is None:
         return None
     puzzle = Puzzle(state.game.spec, state.to_text(), line, wins[0].value.plies or len(line), source=source)
-    return Puzzle(**{**puzzle.to_json(), "themes": themes(state, line), "difficulty": difficulty(state, puzzle)})
+    return replace(puzzle, themes=themes(state, line), difficulty=difficulty(state, puzzle))
 
 
 def _solution(state: State[Any], first: MoveInfo, player: AIPlayer, limits: Limits) -> list[str] | None:
@@ -332,6 +333,4 @@ def mine(
 
 
 def _game(puzzle: Puzzle) -> Game[Any, Any]:
-    from noughts.registry import parse_spec
-
     return parse_spec(puzzle.spec)

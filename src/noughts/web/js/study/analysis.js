@@ -40,7 +40,7 @@ export class AnalysisPage {
       toast(`The variations in the address cannot be read: ${e.message}`, "error");
     }
     const at = (params.get("at") || "").split(",").filter(Boolean);
-    this.node = (at.length ? this.tree.find(at) : null) || this.lastOfMainLine();
+    this.node = (at.length ? this.tree.find(at) : null) || this.endOfLine(this.tree.root);
     this.keys = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keys);
     this.layout();
@@ -66,11 +66,6 @@ export class AnalysisPage {
     if (this.board) this.render();
   }
 
-  lastOfMainLine() {
-    let node = this.tree.root;
-    while (node.children.length) node = node.children[0];
-    return node;
-  }
 
   game(moves) {
     return { spec: this.spec, start: this.start, moves };
@@ -151,7 +146,7 @@ export class AnalysisPage {
         const game = await api.onlineGame(this.online);
         this.spec = game.spec;
         this.tree = Tree.line(game.moves);
-        this.node = this.lastOfMainLine();
+        this.node = this.endOfLine(this.tree.root);
         this.heading.textContent = this.title;
       } catch (e) {
         this.toast(e.message, "error");
@@ -280,7 +275,7 @@ export class AnalysisPage {
     this.views.clear();
     this.review = null;
     this.heading.textContent = this.title;
-    this.node = this.lastOfMainLine();
+    this.node = this.endOfLine(this.tree.root);
     this.boardBox.replaceChildren();
     this.open(false);
   }
