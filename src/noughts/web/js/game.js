@@ -402,7 +402,7 @@ export class GamePage {
   analysisLink(review = false) {
     const moves = this.view.moves.slice(0, this.reviewing ?? this.view.moves.length);
     const params = new URLSearchParams({ spec: this.view.spec });
-    if (this.view.start) params.set("start", this.view.start);
+    if (this.startPosition) params.set("start", this.startPosition); // only a set-up one: short links
     if (this.view.moves.length) params.set("tree", this.view.moves.join(","));
     if (moves.length) params.set("at", moves.join(","));
     if (review) params.set("review", "1");

@@ -485,7 +485,9 @@ export class AnalysisPage {
     items.push(this.moveButton(start, "start"));
     this.walk(start, items, 0);
     this.moveTree.replaceChildren(...items);
-    this.moveTree.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
+    // Scroll the list, not the page: the board stays where the eye is.
+    const current = this.moveTree.querySelector(".current");
+    if (current) this.moveTree.scrollTop = current.offsetTop - this.moveTree.clientHeight / 2;
     const node = this.node;
     const side = node.parent && !node.onMainLine;
     this.tools.replaceChildren(
