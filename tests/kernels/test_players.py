@@ -306,18 +306,30 @@ def test_other_games_and_finished_games_are_refused(name: str) -> None:
 def test_qubic_keeps_time_to_check_the_chosen_move_under_a_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The search stops early enough for the check that the chosen move leaves the
     opponent no forced win: with a time limit it used to take every second, and the
-    check then never ran."""
-    left: list[float] = []
-    refute = KernelAlphaBetaPlayer._refute
+    check then never ran. Checked on the deadlines the search and the check are given
+    (REFUTE_SHARE of the time kept back), not on a clock: how far a search overruns its
+    deadline depends on the machine's load."""
+    from noughts.kernels import negamax
 
-    def timed(self: KernelAlphaBetaPlayer, state: State[Any], order: list[Any], values: Any, end: float) -> None:
-        left.append(end - time.perf_counter())
+    searched_until: list[float] = []
+    checked_until: list[float] = []
+    search_root, refute = negamax.search_root, KernelAlphaBetaPlayer._refute
+
+    def search(*args: Any) -> Any:
+        searched_until.append(float(args[13]))  # search_end
+        return search_root(*args)
+
+    def check(self: KernelAlphaBetaPlayer, state: State[Any], order: list[Any], values: Any, end: float) -> None:
+        checked_until.append(end)
         refute(self, state, order, values, end)
 
     player = KernelAlphaBetaPlayer(seed=1)
     player.choose(parse_spec("qubic").initial(), Limits(depth=1))  # the kernels loaded
-    monkeypatch.setattr(KernelAlphaBetaPlayer, "_refute", timed)
+    monkeypatch.setattr(negamax, "search_root", search)
+    monkeypatch.setattr(KernelAlphaBetaPlayer, "_refute", check)
     for state, _ in playout("qubic", 0)[4:20:4]:  # no forced win for the player to move
+        searched_until.clear()
         player.analyze(state, Limits(time=0.5))
-    assert len(left) == 4
-    assert all(t > 0.5 * KernelAlphaBetaPlayer.REFUTE_SHARE / 2 for t in left), left
+        assert searched_until  # the search ran, every depth with the same deadline
+        assert set(searched_until) == {checked_until[-1] - 0.5 * KernelAlphaBetaPlayer.REFUTE_SHARE}
+    assert len(checked_until) == 4
