@@ -19,8 +19,8 @@ def _head() -> str | None:
     return ScriptDirectory.from_config(config).get_current_head()
 
 
-def test_the_newest_migration_is_the_reviews() -> None:
-    assert _head() == "0002"
+def test_the_newest_migration_is_the_puzzles() -> None:
+    assert _head() == "0003"
 
 
 def test_migrations_match_the_models(database_url: str) -> None:
@@ -31,7 +31,9 @@ def test_migrations_match_the_models(database_url: str) -> None:
         differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
         assert differences == []
         assert MigrationContext.configure(connection).get_current_revision() == _head()
-    assert {"users", "sessions", "games", "moves", "ratings", "reviews"} <= set(inspect(engine).get_table_names())
+    assert {"users", "sessions", "games", "moves", "ratings", "reviews", "puzzles", "puzzle_attempts"} <= set(
+        inspect(engine).get_table_names()
+    )
     engine.dispose()
 
 

@@ -22,6 +22,7 @@ from noughts.ai.base import AIPlayer, Analysis, Limits
 from noughts.ai.levels import level_player
 from noughts.core import Game
 from noughts.server.replay import replay
+from noughts.study.puzzles import Judged
 
 #: Added to the thinking time before a request gives up on its worker: players stop on
 #: their own budget, and a table build or a cold worker may take some seconds more.
@@ -58,6 +59,22 @@ def think(
         player = _players[key] = level_player(state.game, level, seed, mistakes)
     limits = Limits(time=time)
     return player.analyze(state, limits) if every_move else player.decide(state, limits)
+
+
+def judge_puzzle(puzzle: dict[str, Any], played: list[str], time: float) -> Judged:
+    """Runs in a worker: `noughts.study.puzzles.judge` with the game's prover (kept per
+    game, like the levels' players)."""
+    from noughts.study.puzzles import Puzzle, judge, prover
+
+    found = Puzzle.from_json(puzzle)
+    game = replay(found.spec, None, []).state.game
+    key = (game, "prover", None, False)
+    player = _players.get(key)
+    if player is None:
+        if len(_players) >= _MAX_PLAYERS:
+            _players.clear()
+        player = _players[key] = prover(game)
+    return judge(found, played, player, Limits(time=time))
 
 
 def _warm_up() -> None:
@@ -149,6 +166,11 @@ class ThinkingPool:
             analyses.append(await self._run(work, time + GRACE_SECONDS, "the review did not finish"))
         name = f"{level} ({level_spec(replayed.game, level)})"
         return review_from_analyses(list(replayed.states), replayed.moves, analyses, name).to_json()
+
+    async def judge(self, puzzle: dict[str, Any], played: list[str], time: float) -> Judged:
+        """A puzzle solver's move judged in a worker (`judge_puzzle`)."""
+        answer: Judged = await self._run((judge_puzzle, puzzle, played, time), time + GRACE_SECONDS, "no judgement")
+        return answer
 
     async def _run(self, work: tuple[Any, ...], budget: float, late: str) -> Any:
         """`work` (a function and its arguments) in a worker, within `budget` seconds."""

@@ -20,10 +20,14 @@ the line (`themes`, `difficulty`); ratings take over once people solve them.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, parse_player, require_moves
@@ -34,17 +38,26 @@ from noughts.games.mnk import Mnk, MnkState
 from noughts.registry import parse_spec
 
 __all__ = [
+    "SHIPPED",
+    "Judged",
     "Puzzle",
     "ThreatProver",
     "accepts",
     "difficulty",
+    "judge",
     "mine",
     "prover",
     "puzzle_at",
+    "read_puzzles",
     "reply",
+    "shipped",
     "themes",
     "verify",
 ]
+
+#: The puzzles that come with Noughts: mined by `noughts puzzles make`, proved by
+#: `noughts puzzles verify` (and by the slow tests, every one of them).
+SHIPPED = Path(__file__).resolve().parent / "data" / "puzzles.jsonl"
 
 
 @dataclass(frozen=True)
@@ -73,6 +86,26 @@ class Puzzle:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
         return cls(**data)
+
+    @property
+    def id(self) -> str:
+        """A short name that stays the same wherever the puzzle is stored: drawn from
+        its game and position (one puzzle per position), as lichess names puzzles."""
+        digest = hashlib.sha256(f"{self.spec}\n{self.position}".encode()).digest()
+        return base64.b32encode(digest).decode("ascii")[:8].lower()
+
+
+def read_puzzles(path: Path) -> list[Puzzle]:
+    """The puzzles of a file of them (one JSON object a line); none if it is missing."""
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [Puzzle.from_json(json.loads(line)) for line in lines if line.strip()]
+
+
+def shipped() -> list[Puzzle]:
+    """The puzzles that come with Noughts (`SHIPPED`)."""
+    return read_puzzles(SHIPPED)
 
 
 class ThreatProver(AIPlayer):
@@ -209,6 +242,45 @@ def reply(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = 
     for text in played:
         state = state.play_text(text)
     return None if state.is_over else player.analyze(state, limits).moves[0].text
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The answer to a solver's move (`judge`)."""
+
+    correct: bool
+    #: The puzzle is solved: the move won, or it kept the win and the line is over.
+    solved: bool
+    #: The defender's answer to a correct move, the refutation's first move after a
+    #: wrong one (None when the game is over).
+    reply: str | None
+    #: After a wrong move: the defender's line from there (its reply first), as far as
+    #: the prover gives it, and what the position is now worth, in words.
+    refutation: list[str] = field(default_factory=list)
+    verdict: str = ""
+
+
+def judge(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = Limits(time=2)) -> Judged:
+    """Judges the solver's last move of `played` (both sides' moves from the puzzle's
+    position, the solver's last): correct when it keeps the forced win (`accepts`);
+    then the defender's reply (`reply`), else the refutation. The moves before the last
+    must be legal; InvalidMoveError or IllegalMoveError says which is not."""
+    from noughts.study.verdicts import verdict
+
+    state = _game(puzzle).parse_position(puzzle.position)
+    for text in played:
+        state = state.play_text(text)
+    if accepts(puzzle, played, player, limits):
+        if state.is_over:
+            return Judged(True, True, None)
+        answer = reply(puzzle, played, player, limits)
+        return Judged(True, answer is None, answer)
+    if state.is_over:
+        return Judged(False, False, None, [], "a draw: the win is gone")
+    analysis = player.analyze(state, limits)
+    best = analysis.moves[0]
+    line = list(best.line) if best.line and best.line[0] == best.text else [best.text]
+    return Judged(False, False, best.text, line, verdict(best.value, state.turn))
 
 
 def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = Limits(time=10)) -> str | None:

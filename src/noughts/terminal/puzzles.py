@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from noughts.ai.base import Limits
 from noughts.registry import parse_spec
-from noughts.study.puzzles import Puzzle, mine, verify
+from noughts.study.puzzles import mine, read_puzzles, verify
 
 __all__ = ["add_puzzle_commands"]
 
@@ -48,13 +48,6 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     check.set_defaults(run=_verify)
 
 
-def _read(path: Path) -> list[Puzzle]:
-    if not path.exists():
-        return []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [Puzzle.from_json(json.loads(line)) for line in lines if line.strip()]
-
-
 def _mine_job(job: tuple[str, int, int, float, str, list[str]]) -> list[dict[str, Any]]:
     spec, count, seed, seconds, level, known = job
     found = mine(parse_spec(spec), count, seed, Limits(time=seconds), level, known=set(known))
@@ -65,7 +58,7 @@ def _make(args: argparse.Namespace) -> int:
     if args.count < 1 or args.jobs < 1 or not args.time > 0:
         raise SystemExit("noughts puzzles make: --count and --jobs take whole numbers from 1, --time seconds above 0")
     game = parse_spec(args.game)
-    known = [p.position for p in _read(args.out) if p.spec == game.spec]
+    known = [p.position for p in read_puzzles(args.out) if p.spec == game.spec]
     errors = Console(stderr=True)
     progress = Progress(
         TextColumn(f"mining {game.spec}"),
@@ -107,7 +100,7 @@ def _make(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    puzzles = _read(args.file)
+    puzzles = read_puzzles(args.file)
     failed = 0
     for number, puzzle in enumerate(puzzles, start=1):
         problem = verify(puzzle, limits=Limits(time=args.time))

@@ -18,7 +18,7 @@ from noughts.server.online import ws
 from noughts.server.online.accounts import AccountError, TooManyAttemptsError
 from noughts.server.online.actions import ActionError
 from noughts.server.online.config import default_database_url
-from noughts.server.online.routes import accounts, analysis, games, players
+from noughts.server.online.routes import accounts, analysis, games, players, puzzles
 from noughts.server.online.service import Online
 from noughts.server.settings import Settings
 
@@ -26,14 +26,15 @@ __all__ = ["install"]
 
 #: HTTP status of each refused action; the rest are 409 (the game's state forbids it).
 _STATUS = {"no-such-game": 404, "not-a-player": 403, "not-yours": 403, "invalid-spec": 400, "invalid-side": 400,
-           "invalid-clock": 400, "guest-rated": 403, "own-room": 409}  # fmt: skip
+           "invalid-clock": 400, "guest-rated": 403, "own-room": 409, "no-such-puzzle": 404,
+           "no-puzzle-left": 404}  # fmt: skip
 
 
 def install(app: FastAPI, settings: Settings) -> Online:
     """Adds online play to `app`."""
     online = Online(settings.database or default_database_url(), settings.redis, settings.online)
     app.state.online = online
-    for module in (accounts, games, players, analysis):
+    for module in (accounts, games, players, analysis, puzzles):
         # Set per router, not on the app: FastAPI's app-wide limit answers in plain text.
         app.include_router(module.router, max_body_size=MAX_BODY)
     app.include_router(ws.router)

@@ -28,6 +28,7 @@ from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import make_presence
 from noughts.server.online.realtime import Fanout, Listener, make_fanout
 from noughts.server.online.snapshots import move_patch, snapshot, summary
+from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import NameTakenError, NotFoundError, Store, UserRow
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,7 @@ class Online:
         self.config = config
         self.database_url = database_url
         self.store = Store(database_url)
+        self.puzzles = PuzzleBook(self.store)
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
         self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
         self.throttle = make_throttle(redis_url, config)
@@ -86,6 +88,8 @@ class Online:
             if self._started:
                 return
             await self.store.call(self.store.migrate)
+            # Puzzles of a newer release than the one that migrated the database.
+            await self.store.call(self.puzzles.sync_shipped, now_ms())
             await self.fanout.start()
             await self.presence.start()
             self._sweeper = asyncio.create_task(self._sweep_abandoned(), name="noughts-abandoned")

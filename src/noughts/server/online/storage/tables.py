@@ -8,7 +8,7 @@ key (game, ply): of two moves racing for the same ply, the database accepts one.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -127,3 +127,72 @@ class Review(Base):
     data: Mapped[str] = mapped_column(Text)
     requested_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class Puzzle(Base):
+    """A proved puzzle (`noughts.study.puzzles.Puzzle`) and its Glicko-2 rating, which
+    starts at the search's difficulty estimate and moves with every first attempt."""
+
+    __tablename__ = "puzzles"
+    __table_args__ = (Index("ix_puzzles_spec_rating", "spec", "rating"),)
+
+    #: `Puzzle.id`: from the game and the position, the same in every database.
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    spec: Mapped[str] = mapped_column(String(200))
+    position: Mapped[str] = mapped_column(Text)
+    #: The solution's move texts as a JSON list.
+    solution: Mapped[str] = mapped_column(Text)
+    plies: Mapped[int] = mapped_column(Integer)
+    #: The themes between bars ("|win in 2|double threat|"): a theme is found with LIKE.
+    themes: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(Text)
+    #: The online game it was found in (offered to that game's players), if any.
+    origin_game: Mapped[str | None] = mapped_column(String(16), index=True)
+    rating: Mapped[float] = mapped_column()
+    deviation: Mapped[float] = mapped_column()
+    volatility: Mapped[float] = mapped_column()
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class PuzzlePlayer(Base):
+    """A player's puzzle rating (one for all games, as lichess keeps one) and record."""
+
+    __tablename__ = "puzzle_players"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    rating: Mapped[float] = mapped_column()
+    deviation: Mapped[float] = mapped_column()
+    volatility: Mapped[float] = mapped_column()
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class PuzzleAttempt(Base):
+    """A player's first attempt at a puzzle: the one that counts for both ratings. The
+    primary key makes a second submission (a double click, another process) a no-op."""
+
+    __tablename__ = "puzzle_attempts"
+    __table_args__ = (Index("ix_puzzle_attempts_user_created", "user_id", "created_at"),)
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id", ondelete="CASCADE"), primary_key=True)
+    solved: Mapped[bool] = mapped_column(Boolean)
+    rating_before: Mapped[float] = mapped_column()
+    rating_after: Mapped[float] = mapped_column()
+    puzzle_rating_before: Mapped[float] = mapped_column()
+    puzzle_rating_after: Mapped[float] = mapped_column()
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class PuzzleDaily(Base):
+    """The daily puzzle: chosen by the first request of the day (UTC), the same for
+    everyone and every process from then on."""
+
+    __tablename__ = "puzzle_daily"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id", ondelete="CASCADE"))

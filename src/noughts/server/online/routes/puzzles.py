@@ -1,0 +1,326 @@
+"""Puzzles: positions where exactly one move wins by force (`noughts.study.puzzles`),
+for everyone; ratings, history and the best streak for players who are signed in.
+
+A solver plays the puzzle's moves one at a time through `check`: a move of the stored
+solution is answered at once from it; any other is judged by the exact prover in the
+worker pool (a different follow-up that still wins is accepted; a wrong move gets its
+refutation). The page then reports the outcome with `attempt`, which counts the
+player's first attempt at each puzzle for both ratings, once.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from noughts.server.models import GUARDED, MAX_MOVES, ErrorBody, MoveText, Spec
+from noughts.server.online.actions import ActionError
+from noughts.server.online.clock import now_ms
+from noughts.server.online.routes.players import PROVISIONAL
+from noughts.server.online.sessions import LoggedIn, current_user, online_of
+from noughts.server.online.snapshots import title
+from noughts.server.online.storage.puzzles import AttemptRow, PuzzleRow
+from noughts.server.online.storage.store import NotFoundError
+from noughts.server.replay import replay
+from noughts.server.thinking import ThinkingPool
+
+router = APIRouter(
+    prefix="/api/puzzles",
+    tags=["puzzles"],
+    # 400: a body that is not JSON, an illegal move; 409: moves that do not end with the
+    # solver's; 422: a body of the wrong shape.
+    responses={
+        400: {"model": ErrorBody},
+        404: {"model": ErrorBody},
+        409: {"model": ErrorBody},
+        422: {"model": ErrorBody},
+    },  # fmt: skip
+)
+
+#: Seconds the prover may take to judge a move off the stored line.
+JUDGE_SECONDS = 2.0
+#: Puzzles in one streak run: more than anybody solves in a row at rising difficulty.
+STREAK_LENGTH = 40
+#: The rating a visitor's next puzzle is chosen near, without one given.
+VISITOR_RATING = 1500.0
+_ID = Annotated[str, Field(min_length=1, max_length=12, pattern="^[a-z2-7]+$")]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PuzzleView(_Model):
+    """A puzzle: the position (its side to move solves), the solution (the solver's
+    moves and the defender's best replies, in turn), its themes and rating."""
+
+    id: str
+    spec: str
+    title: str
+    position: str
+    solution: list[str]
+    plies: int = Field(description="the forced win's length in plies")
+    themes: list[str]
+    rating: int
+    attempts: int
+    solved: int
+    source: str
+    origin_game: str | None = Field(description="the online game it was found in, if any")
+
+
+class GameCount(_Model):
+    spec: str
+    title: str
+    count: int
+
+
+class ThemeCount(_Model):
+    theme: str
+    count: int
+
+
+class PuzzleCatalogue(_Model):
+    total: int
+    games: list[GameCount]
+    themes: list[ThemeCount]
+
+
+class DailyPuzzle(_Model):
+    day: str = Field(description="the day (UTC), YYYY-MM-DD")
+    puzzle: PuzzleView
+
+
+class StreakRun(_Model):
+    """Puzzles of rising rating: solved in a row until the first mistake."""
+
+    seed: int
+    puzzles: list[PuzzleView]
+
+
+class CheckRequest(_Model):
+    moves: Annotated[
+        list[MoveText],
+        Field(
+            min_length=1,
+            max_length=MAX_MOVES,
+            description="the moves from the puzzle's position so far, both sides', ending with the solver's",
+        ),
+    ]
+
+
+class CheckView(_Model):
+    correct: bool = Field(description="the last move keeps the forced win")
+    solved: bool = Field(description="the puzzle is solved: the game is won, or the line is over")
+    reply: str | None = Field(description="the defender's answer (after a wrong move: the refutation's first move)")
+    refutation: list[str] = Field(description="after a wrong move: the defender's line from there")
+    verdict: str = Field(description="after a wrong move: what the position is worth now")
+
+
+class AttemptRequest(_Model):
+    solved: bool = Field(description="whether the player solved it without a wrong move (a hint or the solution "
+                         "viewed counts as not solved)")  # fmt: skip
+
+
+class AttemptView(_Model):
+    puzzle_id: str
+    solved: bool
+    first: bool = Field(description="false when this player's attempt had been counted already: nothing changed")
+    rating_before: int
+    rating_after: int
+    puzzle_rating_before: int
+    puzzle_rating_after: int
+
+
+class PuzzleRating(_Model):
+    rating: int
+    deviation: int
+    provisional: bool
+    attempts: int
+    solved: int
+    best_streak: int
+
+
+class HistoryEntry(_Model):
+    attempt: AttemptView
+    puzzle: PuzzleView
+    at: int = Field(description="milliseconds since 1970")
+
+
+class PuzzleProfile(_Model):
+    rating: PuzzleRating
+    history: list[HistoryEntry]
+
+
+class StreakRequest(_Model):
+    score: int = Field(ge=0, le=STREAK_LENGTH, description="puzzles solved in a row")
+
+
+class StreakBest(_Model):
+    best_streak: int
+
+
+def _view(row: PuzzleRow) -> PuzzleView:
+    return PuzzleView(
+        id=row.id, spec=row.spec, title=title(row.spec), position=row.position, solution=row.solution,
+        plies=row.plies, themes=row.themes, rating=round(row.rating), attempts=row.attempts, solved=row.solved,
+        source=row.source, origin_game=row.origin_game,
+    )  # fmt: skip
+
+
+def _attempt(row: AttemptRow) -> AttemptView:
+    return AttemptView(
+        puzzle_id=row.puzzle_id, solved=row.solved, first=row.first, rating_before=round(row.rating_before),
+        rating_after=round(row.rating_after), puzzle_rating_before=round(row.puzzle_rating_before),
+        puzzle_rating_after=round(row.puzzle_rating_after),
+    )  # fmt: skip
+
+
+async def _puzzle(request: Request, puzzle_id: str) -> PuzzleRow:
+    online = online_of(request)
+    await online.start()
+    try:
+        return await online.store.call(online.puzzles.puzzle, puzzle_id)
+    except NotFoundError:
+        raise ActionError("no-such-puzzle", f"there is no puzzle {puzzle_id!r}") from None
+
+
+@router.get("", response_model=PuzzleCatalogue)
+async def catalogue(request: Request) -> PuzzleCatalogue:
+    """How many puzzles there are in each game and of each theme: the filters."""
+    online = online_of(request)
+    await online.start()
+    games, themes = await online.store.call(online.puzzles.catalogue)
+    return PuzzleCatalogue(
+        total=sum(n for _, n in games),
+        games=[GameCount(spec=s, title=title(s), count=n) for s, n in games],
+        themes=[ThemeCount(theme=t, count=n) for t, n in themes],
+    )
+
+
+@router.get("/next", response_model=PuzzleView)
+async def next_puzzle(
+    request: Request,
+    spec: Annotated[Spec | None, Query(description="only this game's puzzles")] = None,
+    theme: Annotated[str | None, Query(max_length=40, description="only puzzles of this theme")] = None,
+    rating: Annotated[int | None, Query(ge=0, le=4000, description="near this rating (default: yours)")] = None,
+    exclude: Annotated[str, Query(max_length=2000, description="ids to leave out, comma separated")] = "",
+) -> PuzzleView:
+    """A puzzle near the player's puzzle rating (or `rating`) that a signed-in player
+    has not tried yet; 404 no-puzzle-left when the filters leave none."""
+    online = online_of(request)
+    user = await current_user(request)
+    near = float(rating) if rating is not None else VISITOR_RATING
+    if user is not None and rating is None:
+        near = (await online.store.call(online.puzzles.player, user.id, now_ms())).rating
+    skipped = [part for part in exclude.split(",") if part][:200]
+    found = await online.store.call(
+        online.puzzles.choose, near, spec, theme, None if user is None else user.id, skipped
+    )
+    if found is None:
+        raise ActionError("no-puzzle-left", "no puzzle left with these filters: try another game or theme")
+    return _view(found)
+
+
+@router.get("/daily", response_model=DailyPuzzle)
+async def daily(request: Request) -> DailyPuzzle:
+    """Today's puzzle (UTC), the same for everyone."""
+    online = online_of(request)
+    await online.start()
+    day = datetime.now(UTC).strftime("%Y-%m-%d")
+    found = await online.store.call(online.puzzles.daily, day)
+    if found is None:
+        raise ActionError("no-puzzle-left", "there are no puzzles yet")
+    return DailyPuzzle(day=day, puzzle=_view(found))
+
+
+@router.get("/streak", response_model=StreakRun)
+async def streak(
+    request: Request,
+    spec: Annotated[Spec | None, Query(description="only this game's puzzles")] = None,
+    theme: Annotated[str | None, Query(max_length=40, description="only puzzles of this theme")] = None,
+    seed: Annotated[int | None, Query(ge=0, le=2**31 - 1, description="the same seed gives the same run")] = None,
+) -> StreakRun:
+    """A streak run: puzzles from easy to hard, to be solved in a row."""
+    online = online_of(request)
+    await online.start()
+    seed = random.randrange(2**31) if seed is None else seed
+    found = await online.store.call(online.puzzles.streak, STREAK_LENGTH, spec, theme, seed)
+    if not found:
+        raise ActionError("no-puzzle-left", "no puzzle with these filters")
+    return StreakRun(seed=seed, puzzles=[_view(p) for p in found])
+
+
+@router.post("/streak", response_model=StreakBest, responses={401: {"model": ErrorBody}, **GUARDED})
+async def record_streak(body: StreakRequest, request: Request, user: LoggedIn) -> StreakBest:
+    """Keeps a finished streak run's score if it is the player's best."""
+    online = online_of(request)
+    best = await online.store.call(online.puzzles.record_streak, user.id, body.score, now_ms())
+    return StreakBest(best_streak=best)
+
+
+@router.get("/me", response_model=PuzzleProfile, responses={401: {"model": ErrorBody}})
+async def mine(
+    request: Request,
+    user: LoggedIn,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> PuzzleProfile:
+    """The signed-in player's puzzle rating and attempts, the newest first."""
+    online = online_of(request)
+    row = await online.store.call(online.puzzles.player, user.id, now_ms())
+    history = await online.store.call(online.puzzles.history, user.id, limit, offset)
+    return PuzzleProfile(
+        rating=PuzzleRating(
+            rating=round(row.rating),
+            deviation=round(row.deviation),
+            provisional=row.deviation > PROVISIONAL,
+            attempts=row.attempts,
+            solved=row.solved,
+            best_streak=row.best_streak,
+        ),
+        history=[HistoryEntry(attempt=_attempt(a), puzzle=_view(p), at=a.created_at) for a, p in history],
+    )
+
+
+@router.get("/{puzzle_id}", response_model=PuzzleView)
+async def puzzle(puzzle_id: _ID, request: Request) -> PuzzleView:
+    """One puzzle."""
+    return _view(await _puzzle(request, puzzle_id))
+
+
+@router.post("/{puzzle_id}/check", response_model=CheckView, responses={503: {"model": ErrorBody}, **GUARDED})
+async def check(puzzle_id: _ID, body: CheckRequest, request: Request) -> CheckView:
+    """Judges the solver's last move: a move of the stored solution at once, any other
+    by the exact prover (a different follow-up that still wins is correct). Illegal
+    moves are refused with 400 and the field at fault."""
+    row = await _puzzle(request, puzzle_id)
+    replay(row.spec, row.position, body.moves)  # 400 with the move at fault
+    if len(body.moves) % 2 == 0:
+        raise ActionError("not-your-turn", "the moves must end with the solver's (an odd number of them)")
+    if body.moves == row.solution[: len(body.moves)]:
+        answer = row.solution[len(body.moves)] if len(body.moves) < len(row.solution) else None
+        return CheckView(correct=True, solved=answer is None, reply=answer, refutation=[], verdict="")
+    pool: ThinkingPool = request.app.state.thinking
+    puzzle = {"spec": row.spec, "position": row.position, "solution": row.solution, "plies": row.plies}
+    judged = await pool.judge(puzzle, list(body.moves), JUDGE_SECONDS)
+    return CheckView(
+        correct=judged.correct, solved=judged.solved, reply=judged.reply, refutation=judged.refutation,
+        verdict=judged.verdict,
+    )  # fmt: skip
+
+
+@router.post("/{puzzle_id}/attempt", response_model=AttemptView, responses={401: {"model": ErrorBody}, **GUARDED})
+async def attempt(puzzle_id: _ID, body: AttemptRequest, request: Request, user: LoggedIn) -> AttemptView:
+    """Counts the player's first attempt at the puzzle: their puzzle rating and the
+    puzzle's move (Glicko-2, one game between them). A later attempt, or the same one
+    sent twice, changes nothing (`first` false)."""
+    online = online_of(request)
+    try:
+        row = await online.store.call(online.puzzles.attempt, user.id, puzzle_id, body.solved, now_ms())
+    except NotFoundError:
+        raise ActionError("no-such-puzzle", f"there is no puzzle {puzzle_id!r}") from None
+    return _attempt(row)

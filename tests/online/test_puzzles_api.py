@@ -1,0 +1,116 @@
+"""The puzzle routes over HTTP on a real server (SQLite and PostgreSQL): choosing,
+solving move by move (the stored line at once, other moves judged by the prover),
+attempts counted once, the profile, streaks and the daily puzzle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from noughts.registry import parse_spec
+from noughts.server.online.storage.puzzles import PuzzleBook
+from noughts.server.online.storage.store import Store
+from noughts.study.puzzles import Puzzle, mine
+from online.people import Person
+
+NOW = 1_800_000_000_000
+
+
+@pytest.fixture
+def puzzles(database_url: str, server: str) -> list[Puzzle]:
+    """Classic puzzles (proved by its exact table) added to the server's database."""
+    found = list(mine(parse_spec("classic"), 4, seed=11))
+    store = Store(database_url)
+    PuzzleBook(store).add(found, NOW)
+    store.close()
+    return found
+
+
+def _long(found: list[Puzzle]) -> Puzzle:
+    """A puzzle of more than one move of the solver's."""
+    return next(p for p in found if len(p.solution) >= 3)
+
+
+def test_a_visitor_solves_a_puzzle_move_by_move(people: Callable[[], Person], puzzles: list[Puzzle]) -> None:
+    visitor = people()
+    catalogue = visitor.http.get("/api/puzzles").json()
+    assert any(g["spec"] == "classic" and g["count"] >= 1 for g in catalogue["games"])
+    assert catalogue["themes"] and catalogue["total"] >= len(puzzles)
+    chosen = visitor.http.get("/api/puzzles/next", params={"spec": "classic"}).json()
+    assert chosen["spec"] == "classic" and chosen["title"]
+    puzzle = _long(puzzles)
+    shown = visitor.http.get(f"/api/puzzles/{puzzle.id}").json()
+    assert shown["solution"] == puzzle.solution and shown["position"] == puzzle.position
+
+    played: list[str] = []
+    for ply in range(0, len(puzzle.solution), 2):
+        played.append(puzzle.solution[ply])
+        answer = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": played}).json()
+        assert answer["correct"]
+        last = ply + 1 >= len(puzzle.solution)
+        assert answer["solved"] == last
+        assert answer["reply"] == (None if last else puzzle.solution[ply + 1])
+        if answer["reply"]:
+            played.append(answer["reply"])
+
+
+def test_a_wrong_move_is_refuted_and_bad_moves_refused(people: Callable[[], Person], puzzles: list[Puzzle]) -> None:
+    visitor = people()
+    puzzle = puzzles[0]
+    state = parse_spec(puzzle.spec).parse_position(puzzle.position)
+    wrong = next(state.move_text(m) for m in state.legal_moves() if state.move_text(m) != puzzle.solution[0])
+    answer = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": [wrong]})
+    assert answer.status_code == 200, answer.text
+    refuted = answer.json()
+    assert not refuted["correct"] and not refuted["solved"]
+    if not state.play_text(wrong).is_over:
+        assert refuted["reply"] and refuted["refutation"][0] == refuted["reply"] and refuted["verdict"]
+
+    occupied = next(
+        str(cell) for cell in range(1, 10) if str(cell) not in {state.move_text(m) for m in state.legal_moves()}
+    )
+    bad = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": [occupied]})
+    assert bad.status_code == 400 and bad.json()["field"] == "moves[0]"
+    two = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": puzzle.solution[:2]})
+    assert two.status_code == 409 and two.json()["error"] == "not-your-turn"
+    assert visitor.http.get("/api/puzzles/zzzzzzzz").status_code == 404
+    assert visitor.http.post("/api/puzzles/zzzzzzzz/check", json={"moves": ["5"]}).json()["error"] == "no-such-puzzle"
+    assert visitor.http.get("/api/puzzles/next", params={"theme": "no such theme"}).json()["error"] == "no-puzzle-left"
+
+
+def test_attempts_count_once_and_make_a_history(people: Callable[[], Person], puzzles: list[Puzzle]) -> None:
+    visitor = people()
+    puzzle = puzzles[0]
+    assert visitor.http.post(f"/api/puzzles/{puzzle.id}/attempt", json={"solved": True}).status_code == 401
+    assert visitor.http.get("/api/puzzles/me").status_code == 401
+    ann = people().sign_up()
+    before = ann.http.get(f"/api/puzzles/{puzzle.id}").json()
+    first = ann.http.post(f"/api/puzzles/{puzzle.id}/attempt", json={"solved": True}).json()
+    assert first["first"] and first["rating_before"] == 1500 and first["rating_after"] > 1500
+    assert first["puzzle_rating_before"] == before["rating"] and first["puzzle_rating_after"] < before["rating"]
+    again = ann.http.post(f"/api/puzzles/{puzzle.id}/attempt", json={"solved": False}).json()
+    assert not again["first"] and again["solved"] and again["rating_after"] == first["rating_after"]
+    profile: dict[str, Any] = ann.http.get("/api/puzzles/me").json()
+    assert profile["rating"]["rating"] == first["rating_after"] and profile["rating"]["provisional"]
+    assert (profile["rating"]["attempts"], profile["rating"]["solved"]) == (1, 1)
+    assert [h["puzzle"]["id"] for h in profile["history"]] == [puzzle.id]
+    # The next puzzle is never one already tried.
+    for _ in range(5):
+        assert ann.http.get("/api/puzzles/next", params={"spec": "classic"}).json().get("id") != puzzle.id
+
+
+def test_streaks_and_the_daily_puzzle(people: Callable[[], Person], puzzles: list[Puzzle]) -> None:
+    ann, bob = people().sign_up(), people()
+    run = ann.http.get("/api/puzzles/streak", params={"spec": "classic", "seed": 5}).json()
+    ratings = [p["rating"] for p in run["puzzles"]]
+    assert run["seed"] == 5 and ratings == sorted(ratings) and len(ratings) >= 2
+    assert ann.http.post("/api/puzzles/streak", json={"score": 3}).json() == {"best_streak": 3}
+    assert ann.http.post("/api/puzzles/streak", json={"score": 1}).json() == {"best_streak": 3}
+    assert ann.http.post("/api/puzzles/streak", json={"score": -1}).status_code == 422
+    assert bob.http.post("/api/puzzles/streak", json={"score": 1}).status_code == 401
+    assert ann.http.get("/api/puzzles/me").json()["rating"]["best_streak"] == 3
+    daily = ann.http.get("/api/puzzles/daily").json()
+    assert daily == bob.http.get("/api/puzzles/daily").json()
+    assert len(daily["day"]) == 10 and daily["puzzle"]["id"]
