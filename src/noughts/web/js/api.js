@@ -41,4 +41,20 @@ export const api = {
   onlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`),
   requestOnlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`, {}),
   onlineRooms: () => call("/api/online/rooms"),
+  // Puzzles: for everyone; the rating and history for players signed in online.
+  puzzleCatalogue: () => call("/api/puzzles"),
+  puzzle: (id) => call(`/api/puzzles/${encodeURIComponent(id)}`),
+  nextPuzzle: (filters) => call(`/api/puzzles/next?${query(filters)}`),
+  dailyPuzzle: () => call("/api/puzzles/daily"),
+  streakRun: (filters) => call(`/api/puzzles/streak?${query(filters)}`),
+  checkPuzzle: (id, moves) => call(`/api/puzzles/${encodeURIComponent(id)}/check`, { moves }),
+  attemptPuzzle: (id, solved) => call(`/api/puzzles/${encodeURIComponent(id)}/attempt`, { solved }),
+  recordStreak: (score) => call("/api/puzzles/streak", { score }),
+  puzzleProfile: () => call("/api/puzzles/me?limit=20"),
+  onlineMe: () => call("/api/online/me"),
 };
+
+/** A query string of the set values of `params`. */
+function query(params) {
+  return new URLSearchParams(Object.entries(params).filter(([, v]) => v !== null && v !== undefined && v !== "")).toString();
+}

@@ -320,7 +320,11 @@ function seeks() {
     h("p", { class: "muted study-links" },
       h("a", { href: "#/analysis?spec=ultimate", id: "analysis-board-link" }, "Analysis board"),
       ": any position, your variations, the engine's best lines; exact values where a game is solved. ",
-      "Finished games have a “Review the game” button."));
+      "Finished games have a “Review the game” button. ",
+      h("a", { href: "#/puzzles", id: "puzzles-home-link" }, "Puzzles"),
+      ": find the one winning move, proved by exact search; a ",
+      h("a", { href: "#/puzzles?mode=daily", id: "daily-puzzle-link" }, "daily puzzle"), " and ",
+      h("a", { href: "#/puzzles?mode=streak" }, "streaks"), "."));
 }
 
 function onlineArt() {

@@ -7,6 +7,7 @@ import { homePage } from "./home.js";
 import { applyTheme, prefs } from "./prefs.js";
 import { rulesPage } from "./rules.js";
 import { AnalysisPage } from "./study/analysis.js";
+import { PuzzlePage } from "./study/puzzles.js";
 import { resumeMusicOnGesture, setMusic } from "./sound.js";
 
 const view = document.getElementById("view");
@@ -69,6 +70,9 @@ async function route() {
     document.title = `${current.title} · Noughts`;
   } else if (path.startsWith("/analysis")) {
     current = new AnalysisPage(view, catalogue, params, { toast });
+    document.title = `${current.title} · Noughts`;
+  } else if (path.startsWith("/puzzles")) {
+    current = new PuzzlePage(view, catalogue, params, { toast });
     document.title = `${current.title} · Noughts`;
   } else if (path.startsWith("/rules")) {
     rulesPage(view, catalogue, path.split("/")[2]);

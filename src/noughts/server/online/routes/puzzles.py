@@ -38,7 +38,7 @@ router = APIRouter(
         404: {"model": ErrorBody},
         409: {"model": ErrorBody},
         422: {"model": ErrorBody},
-    },  # fmt: skip
+    },
 )
 
 #: Seconds the prover may take to judge a move off the stored line.

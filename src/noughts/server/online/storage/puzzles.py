@@ -167,7 +167,7 @@ class PuzzleBook:
                 for theme in text.split("|"):
                     if theme:
                         themes[theme] = themes.get(theme, 0) + 1
-        return sorted(games), sorted(themes.items(), key=lambda item: (-item[1], item[0]))
+        return sorted(games), sorted(themes.items(), key=_theme_order)
 
     def choose(
         self,
@@ -390,6 +390,14 @@ class PuzzleBook:
         with self.engine.connect() as c:
             rows = c.execute(select(_puzzles.c.origin_game).where(_puzzles.c.origin_game.in_(game_ids)).distinct())
             return {r[0] for r in rows}
+
+
+def _theme_order(item: tuple[str, int]) -> tuple[int, int, str]:
+    """The themes of ideas first, the most common first; then "win in N" by N."""
+    theme, count = item
+    if theme.startswith("win in ") and theme[7:].isdigit():
+        return (1, int(theme[7:]), theme)
+    return (0, -count, theme)
 
 
 def _attempt_row(m: Any, first: bool) -> AttemptRow:

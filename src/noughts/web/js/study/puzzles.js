@@ -1,0 +1,418 @@
+// Puzzles: a position where exactly one move wins by force. The solver plays its moves;
+// each is judged by the server (the stored line at once, any other move by the exact
+// prover: a different follow-up that still wins counts); the defender's answers come
+// from there. A wrong move is told at once, with the refutation played on the board.
+// Modes: puzzles near your rating (filters by game and theme), the daily puzzle, and a
+// streak run (easy to hard, until the first mistake). Signed in online, the first
+// attempt at each puzzle moves your puzzle rating and the puzzle's (Glicko-2).
+// #/puzzles?mode=rated|daily|streak&spec=ultimate&theme=double%20threat&id=abcd1234
+
+import { api } from "../api.js";
+import { BOARDS } from "../boards/index.js";
+import { h } from "../dom.js";
+
+/** How long the defender "thinks" before its reply shows: the eye follows the move. */
+const REPLY_DELAY = 450;
+/** Puzzles a visitor saw lately, not offered again (their attempts are not stored). */
+const SEEN_KEY = "noughts.puzzles.seen";
+const BEST_STREAK_KEY = "noughts.puzzles.bestStreak";
+
+function seen() {
+  try {
+    return JSON.parse(localStorage.getItem(SEEN_KEY) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+function remember(id) {
+  const list = [id, ...seen().filter((x) => x !== id)].slice(0, 100);
+  localStorage.setItem(SEEN_KEY, JSON.stringify(list));
+}
+
+export class PuzzlePage {
+  constructor(root, catalogue, params, { toast }) {
+    this.root = root;
+    this.toast = toast;
+    this.catalogue = catalogue;
+    this.mode = ["daily", "streak"].includes(params.get("mode")) ? params.get("mode") : "rated";
+    this.filters = { spec: params.get("spec") || "", theme: params.get("theme") || "" };
+    this.requested = params.get("id");
+    this.puzzle = null;
+    this.played = []; // the moves from the puzzle's position, both sides'
+    this.view = null;
+    this.failed = false; // a wrong move, a hint or the solution: the attempt is lost
+    this.done = false;
+    this.busy = false;
+    this.profile = null; // the signed-in player's puzzle rating, else null
+    this.streak = { run: [], index: 0, score: 0 };
+    this.token = 0;
+    this.layout();
+    this.start();
+  }
+
+  get title() {
+    return this.mode === "daily" ? "Daily puzzle" : this.mode === "streak" ? "Puzzle streak" : "Puzzles";
+  }
+
+  destroy() {
+    this.token++;
+  }
+
+  redraw() {
+    if (this.view) this.drawBoard();
+  }
+
+  // -- layout ------------------------------------------------------------------------
+
+  layout() {
+    this.heading = h("h1", {}, this.title);
+    this.status = h("p", { class: "status", id: "status", "aria-live": "polite" });
+    this.boardBox = h("div", { class: "board-box" });
+    this.feedback = h("div", { class: "puzzle-feedback", id: "feedback", "aria-live": "polite" });
+    this.info = h("section", { class: "puzzle-info", id: "puzzle-info", "aria-label": "this puzzle" });
+    this.actions = h("div", { class: "puzzle-actions" });
+    this.ratingBox = h("section", { class: "puzzle-rating", id: "puzzle-rating", "aria-label": "your puzzle rating" });
+    this.filterBox = h("section", { class: "puzzle-filters", "aria-label": "filters" });
+    const tab = (mode, label) =>
+      h("a", { class: ["tab", this.mode === mode && "current"], href: this.link({ mode }), "aria-current": this.mode === mode ? "page" : null, id: `mode-${mode}` }, label);
+    this.root.replaceChildren(
+      h(
+        "section",
+        { class: "page game-page puzzle-page" },
+        h("div", { class: "board-column" }, h("div", { class: "game-head" }, this.heading), this.status, h("div", { class: "board-wrap" }, this.boardBox)),
+        h(
+          "aside",
+          { class: "panel" },
+          h("nav", { class: "tabs", "aria-label": "puzzle modes" }, tab("rated", "Puzzles"), tab("daily", "Daily"), tab("streak", "Streak")),
+          this.feedback,
+          this.actions,
+          this.info,
+          this.filterBox,
+          this.ratingBox,
+        ),
+      ),
+    );
+  }
+
+  link(change) {
+    const values = { mode: this.mode, ...this.filters, ...change };
+    const params = new URLSearchParams(Object.entries(values).filter(([k, v]) => v && !(k === "mode" && v === "rated")));
+    const text = params.toString();
+    return `#/puzzles${text ? `?${text}` : ""}`;
+  }
+
+  async start() {
+    // Signed in (asked first: a visitor's 401 would be an error in the console)?
+    api.onlineMe().then(
+      ({ user }) => (user ? api.puzzleProfile() : null),
+    ).then(
+      (profile) => ((this.profile = profile), this.drawRating()),
+      () => ((this.profile = null), this.drawRating()),
+    );
+    api.puzzleCatalogue().then(
+      (found) => this.drawFilters(found),
+      () => this.filterBox.replaceChildren(),
+    );
+    if (this.requested) return this.load(() => api.puzzle(this.requested));
+    if (this.mode === "daily") return this.load(async () => (await api.dailyPuzzle()).puzzle);
+    if (this.mode === "streak") return this.newStreak();
+    return this.next();
+  }
+
+  // -- choosing ----------------------------------------------------------------------
+
+  next() {
+    const filters = { ...this.filters, exclude: this.profile ? "" : seen().slice(0, 60).join(",") };
+    return this.load(() => api.nextPuzzle(filters));
+  }
+
+  async newStreak() {
+    try {
+      const run = await api.streakRun(this.filters);
+      this.streak = { run: run.puzzles, index: 0, score: 0 };
+    } catch (e) {
+      return this.nothing(e);
+    }
+    this.load(async () => this.streak.run[0]);
+  }
+
+  nothing(e) {
+    this.status.textContent = "";
+    this.boardBox.replaceChildren(h("p", { class: "muted", id: "no-puzzle" }, e.status === 404 ? `${e.message}.` : `The puzzles cannot be loaded: ${e.message}`));
+    this.actions.replaceChildren(this.filters.spec || this.filters.theme ? h("a", { class: "button", href: this.link({ spec: "", theme: "" }) }, "Clear the filters") : "");
+  }
+
+  async load(fetchPuzzle) {
+    const token = ++this.token;
+    let puzzle, view;
+    try {
+      puzzle = await fetchPuzzle();
+      view = await api.newGame(puzzle.spec, [], puzzle.position);
+    } catch (e) {
+      if (token === this.token) this.nothing(e);
+      return;
+    }
+    if (token !== this.token) return;
+    this.puzzle = puzzle;
+    this.played = [];
+    this.failed = false;
+    this.done = false;
+    this.solver = view.turn;
+    this.view = view;
+    this.views = new Map([["", view]]);
+    this.hint = null;
+    this.refuted = null;
+    this.ratingChange = null;
+    if (!this.profile) remember(puzzle.id);
+    const Board = BOARDS[view.board.kind];
+    this.boardBox.replaceChildren();
+    this.boardBox.className = `board-box game-${puzzle.spec.split(/[:\s]/)[0]}`;
+    this.board = new Board(this.boardBox, { onMove: (text) => this.move(text), onSelect: () => {} });
+    this.feedback.replaceChildren(h("p", { class: "puzzle-task" }, h("strong", {}, `Your turn: find the winning move for ${this.solver.toUpperCase()}.`), ` It wins by force in ${Math.ceil(puzzle.plies / 2)} ${Math.ceil(puzzle.plies / 2) === 1 ? "move" : "moves"}.`));
+    this.draw();
+  }
+
+  // -- solving -----------------------------------------------------------------------
+
+  async viewAfter(moves) {
+    const key = moves.join(",");
+    if (!this.views.has(key)) this.views.set(key, await api.newGame(this.puzzle.spec, moves, this.puzzle.position));
+    return this.views.get(key);
+  }
+
+  async move(text) {
+    if (this.busy || this.done || this.view.turn !== this.solver) return;
+    this.busy = true;
+    this.hint = null;
+    const token = this.token;
+    const tried = [...this.played, text];
+    try {
+      this.view = await this.viewAfter(tried); // the move shows at once
+      this.played = tried;
+      this.drawBoard();
+      this.status.textContent = "Checking…";
+      const judged = await api.checkPuzzle(this.puzzle.id, tried);
+      if (token !== this.token) return;
+      if (judged.correct) await this.correct(judged, token);
+      else await this.wrong(text, judged, token);
+    } catch (e) {
+      this.toast(e.message, "error");
+    } finally {
+      this.busy = false;
+      if (token === this.token) this.draw();
+    }
+  }
+
+  async correct(judged, token) {
+    if (judged.solved) return this.solved();
+    this.feedback.replaceChildren(h("p", { class: "puzzle-good", id: "good-move" }, "✓ Best move! Keep going…"));
+    await new Promise((r) => setTimeout(r, REPLY_DELAY));
+    if (token !== this.token) return;
+    this.played = [...this.played, judged.reply];
+    this.view = await this.viewAfter(this.played);
+  }
+
+  async wrong(text, judged, token) {
+    this.fail();
+    this.refuted = this.played.length;
+    this.feedback.replaceChildren(
+      h("p", { class: "puzzle-bad", id: "wrong-move" }, h("strong", {}, `✗ ${text} is not the move.`), judged.reply ? ` ${judged.reply} refutes it: ${judged.verdict}.` : ` ${judged.verdict}.`),
+    );
+    if (judged.reply) {
+      await new Promise((r) => setTimeout(r, REPLY_DELAY));
+      if (token !== this.token) return;
+      this.played = [...this.played, judged.reply];
+      this.view = await this.viewAfter(this.played);
+    }
+    if (this.mode === "streak") this.endStreak();
+  }
+
+  /** Back to the position before the wrong move. */
+  async retry() {
+    this.played = this.played.slice(0, this.refuted - 1);
+    this.refuted = null;
+    this.view = await this.viewAfter(this.played);
+    this.feedback.replaceChildren(h("p", {}, "Try again: find the winning move."));
+    this.draw();
+  }
+
+  /** The attempt is lost: counted once, as a failure, for a signed-in player. */
+  fail() {
+    if (this.failed) return;
+    this.failed = true;
+    this.report(false);
+  }
+
+  solved() {
+    this.done = true;
+    const clean = !this.failed;
+    this.feedback.replaceChildren(h("p", { class: "puzzle-good", id: "solved" }, h("strong", {}, clean ? "✓ Solved!" : "✓ Solved, with help."), clean ? " That was the only winning move." : ""));
+    if (clean) this.report(true);
+    if (this.mode === "streak" && clean) {
+      this.streak.score++;
+      this.drawRating();
+    }
+  }
+
+  async report(solved) {
+    if (!this.profile) return;
+    try {
+      const counted = await api.attemptPuzzle(this.puzzle.id, solved);
+      if (counted.first) {
+        const change = counted.rating_after - counted.rating_before;
+        this.profile.rating.rating = counted.rating_after;
+        this.ratingChange = `${change >= 0 ? "+" : "−"}${Math.abs(change)}`;
+      } else this.ratingChange = "tried before: not rated again";
+      this.profile = { ...(await api.puzzleProfile()), };
+      this.drawRating();
+    } catch (e) {
+      this.toast(e.message, "error");
+    }
+  }
+
+  async showHint() {
+    const next = this.puzzle.solution[this.played.length];
+    if (!next || this.view.turn !== this.solver) return;
+    this.fail();
+    this.hint = next;
+    this.feedback.replaceChildren(h("p", { id: "hint-text" }, "The marked move is the one (a hint counts as a failed attempt)."));
+    this.draw();
+  }
+
+  /** The stored solution from the puzzle's position, move after move. */
+  async showSolution() {
+    this.fail();
+    this.done = true;
+    const token = ++this.token;
+    this.played = [];
+    this.view = await this.viewAfter([]);
+    this.feedback.replaceChildren(h("p", { id: "solution-text" }, "The solution: ", h("code", {}, this.puzzle.solution.join(" "))));
+    this.draw();
+    for (const text of this.puzzle.solution) {
+      await new Promise((r) => setTimeout(r, REPLY_DELAY * 1.5));
+      if (token !== this.token) return;
+      this.played = [...this.played, text];
+      this.view = await this.viewAfter(this.played);
+      this.draw();
+    }
+    if (this.mode === "streak") this.endStreak();
+  }
+
+  endStreak() {
+    this.streak.over = true;
+    const best = Math.max(this.streak.score, Number(localStorage.getItem(BEST_STREAK_KEY) || 0));
+    localStorage.setItem(BEST_STREAK_KEY, String(best));
+    if (this.profile) api.recordStreak(this.streak.score).then((r) => ((this.profile.rating.best_streak = r.best_streak), this.drawRating()), () => {});
+    this.drawRating();
+  }
+
+  continueStreak() {
+    this.streak.index++;
+    const puzzle = this.streak.run[this.streak.index];
+    if (!puzzle) {
+      this.endStreak();
+      this.draw();
+      return;
+    }
+    this.load(async () => puzzle);
+  }
+
+  // -- drawing -----------------------------------------------------------------------
+
+  draw() {
+    this.drawBoard();
+    this.drawActions();
+    this.drawInfo();
+    this.drawRating();
+  }
+
+  drawBoard() {
+    const view = this.view;
+    const playable = !this.done && !this.busy && view.status === "ongoing" && view.turn === this.solver && !this.refuted;
+    this.board.render(view, { interactive: playable, hint: this.hint });
+    const turn = view.turn.toUpperCase();
+    this.status.dataset.turn = view.status === "ongoing" ? view.turn : "";
+    this.status.textContent =
+      view.status !== "ongoing" ? (view.status === "draw" ? "Draw" : `${view.status[0].toUpperCase()} wins`) : view.turn === this.solver ? `${turn} to move: your turn` : `${turn} to move`;
+  }
+
+  drawActions() {
+    const button = (id, label, action, extra = {}) => h("button", { class: "button", type: "button", id, onclick: action, ...extra }, label);
+    const items = [];
+    const streakOver = this.mode === "streak" && this.streak.over;
+    if (this.refuted && !streakOver && !this.done) items.push(button("retry", "Retry", () => this.retry()));
+    if (!this.done && !this.refuted) items.push(button("hint", "Hint", () => this.showHint(), { title: "mark the move (the attempt then counts as failed)" }));
+    if (!this.done) items.push(button("solution", "View the solution", () => this.showSolution()));
+    if (streakOver) items.push(button("new-streak", "New streak", () => this.newStreak(), { class: "button primary" }));
+    else if (this.mode === "streak" && this.done) items.push(button("next", "Next puzzle", () => this.continueStreak(), { class: "button primary" }));
+    else if (this.mode !== "streak" && (this.done || this.failed)) items.push(button("next", this.mode === "daily" ? "More puzzles" : "Next puzzle", () => (this.mode === "daily" ? (location.hash = this.link({ mode: "rated" })) : this.next()), { class: "button primary" }));
+    if (this.puzzle) {
+      const params = new URLSearchParams({ spec: this.puzzle.spec, start: this.puzzle.position });
+      if (this.played.length) params.set("tree", this.played.join(","));
+      items.push(h("a", { class: "button subtle", id: "analyse", href: `#/analysis?${params.toString()}` }, "Analyse"));
+    }
+    this.actions.replaceChildren(...items);
+  }
+
+  drawInfo() {
+    const p = this.puzzle;
+    if (!p) return;
+    this.info.dataset.id = p.id;
+    const rate = p.attempts ? `${Math.round((100 * p.solved) / p.attempts)}% of ${p.attempts} solved it` : "nobody has tried it yet";
+    this.info.replaceChildren(
+      h("h2", {}, `Puzzle ${p.id}`),
+      h("p", {}, h("strong", {}, p.title), ` · rating ${p.rating} · ${rate}`),
+      h("p", { class: "themes" }, p.themes.map((t) => h("a", { class: "theme", href: this.link({ mode: this.mode === "daily" ? "rated" : this.mode, theme: t, id: "" }) }, t))),
+      p.origin_game ? h("p", { class: "muted" }, "From ", h("a", { href: `/online#/game/${encodeURIComponent(p.origin_game)}` }, "an online game"), ".") : h("p", { class: "muted" }, `Found in ${p.source}; proved by exact search.`),
+    );
+  }
+
+  drawFilters(found) {
+    const select = (id, label, value, options, key) =>
+      h(
+        "label",
+        { class: "filter", for: id },
+        label,
+        h(
+          "select",
+          { id, onchange: (e) => (location.hash = this.link({ [key]: e.target.value })) },
+          h("option", { value: "" }, key === "spec" ? "every game" : "every theme"),
+          options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
+        ),
+      );
+    if (this.mode === "daily") return this.filterBox.replaceChildren();
+    this.filterBox.replaceChildren(
+      h("h2", {}, "Filters"),
+      select("filter-game", "Game", this.filters.spec, found.games.map((g) => [g.spec, `${g.title} (${g.count})`]), "spec"),
+      select("filter-theme", "Theme", this.filters.theme, found.themes.map((t) => [t.theme, `${t.theme} (${t.count})`]), "theme"),
+    );
+  }
+
+  drawRating() {
+    const items = [];
+    if (this.mode === "streak") {
+      const best = Math.max(Number(localStorage.getItem(BEST_STREAK_KEY) || 0), this.profile?.rating.best_streak || 0);
+      items.push(h("p", { class: "streak-score" }, h("span", { id: "streak-score" }, String(this.streak.score)), " solved in a row", this.streak.over ? " · the streak is over" : "", h("span", { class: "muted" }, ` · best ${best}`)));
+    }
+    if (this.profile) {
+      const r = this.profile.rating;
+      items.push(
+        h("h2", {}, "Your puzzle rating"),
+        h("p", { class: "rating-line" }, h("strong", { id: "my-puzzle-rating" }, `${r.rating}${r.provisional ? "?" : ""}`), this.ratingChange ? h("span", { class: "rating-change", id: "rating-change" }, ` ${this.ratingChange}`) : "", h("span", { class: "muted" }, ` · ${r.solved} of ${r.attempts} solved`)),
+      );
+      const recent = this.profile.history.slice(0, 8);
+      if (recent.length)
+        items.push(
+          h(
+            "ol",
+            { class: "puzzle-history", "aria-label": "your recent puzzles" },
+            recent.map((entry) => h("li", {}, h("a", { href: this.link({ mode: "rated", id: entry.puzzle.id }), class: entry.attempt.solved ? "solved" : "failed" }, `${entry.attempt.solved ? "✓" : "✗"} ${entry.puzzle.id}`))),
+          ),
+        );
+    } else {
+      items.push(h("p", { class: "muted", id: "sign-in-note" }, h("a", { href: "/online" }, "Sign in online"), " to get a puzzle rating and keep your history."));
+    }
+    this.ratingBox.replaceChildren(...items);
+  }
+}

@@ -1,0 +1,95 @@
+"""Puzzles in a real browser: one solved by clicking, the defender answering from the
+stored line; a wrong move refuted on the board, then a retry; a streak counted; the
+page audited (axe) and photographed on a desktop and a phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from web.browsing import PHONE, SCREENSHOTS, Tab, serious_violations
+
+
+def _puzzle(server_url: str, long: bool = True) -> dict[str, Any]:
+    """A shipped ultimate puzzle (its cells are buttons with the move's text), of more
+    than one move of the solver's when `long`."""
+    run = httpx.get(f"{server_url}/api/puzzles/streak", params={"spec": "ultimate", "seed": 7}).json()
+    return next(p for p in run["puzzles"] if (len(p["solution"]) >= 3) == long)
+
+
+def test_a_puzzle_is_solved_by_clicking(tab: Tab, server_url: str) -> None:
+    puzzle = _puzzle(server_url)
+    tab.open(f"#/puzzles?id={puzzle['id']}")
+    page = tab.page
+    page.wait_for_selector(f"#puzzle-info[data-id='{puzzle['id']}']")
+    assert "find the winning move" in page.locator("#feedback").inner_text()
+    for ply in range(0, len(puzzle["solution"]), 2):
+        page.click(f".cell[data-move='{puzzle['solution'][ply]}']")
+        if ply + 1 < len(puzzle["solution"]):
+            page.wait_for_selector("#good-move")
+            # The reply shows, and the board takes the solver's next move.
+            page.wait_for_selector(f".cell[data-move='{puzzle['solution'][ply + 2]}']")
+    page.wait_for_selector("#solved")
+    assert "Solved!" in page.locator("#feedback").inner_text()
+    assert page.locator("#next").is_visible()
+    assert "Sign in" in page.locator("#sign-in-note").inner_text()  # a visitor: no rating
+    page.screenshot(path=str(SCREENSHOTS / "puzzle-solved.png"))
+    tab.assert_clean()
+
+
+def test_a_wrong_move_is_refuted_on_the_board_then_retried(tab: Tab, server_url: str) -> None:
+    puzzle = _puzzle(server_url)
+    tab.open(f"#/puzzles?id={puzzle['id']}")
+    page = tab.page
+    page.wait_for_selector(f"#puzzle-info[data-id='{puzzle['id']}']")
+    playable = page.eval_on_selector_all(".cell.playable[data-move]", "cells => cells.map(c => c.dataset.move)")
+    wrong = next(move for move in playable if move != puzzle["solution"][0])
+    page.click(f".cell[data-move='{wrong}']")
+    page.wait_for_selector("#wrong-move")
+    said = page.locator("#wrong-move").inner_text()
+    assert f"{wrong} is not the move" in said
+    # The refutation is played on the board: the defender's move is the last one now.
+    page.wait_for_function("() => !document.querySelector('.cell.playable')")
+    assert page.locator(".cell.last").count() >= 1
+    page.click("#retry")
+    page.wait_for_selector(f".cell.playable[data-move='{wrong}']")
+    page.click(f".cell[data-move='{puzzle['solution'][0]}']")
+    page.wait_for_selector("#good-move, #solved")
+    tab.assert_clean()
+
+
+def test_a_streak_counts_solved_puzzles(tab: Tab, server_url: str) -> None:
+    tab.open("#/puzzles?mode=streak&spec=ultimate")
+    page = tab.page
+    page.wait_for_selector("#puzzle-info[data-id]")
+    assert page.locator("#streak-score").inner_text() == "0"
+    puzzle_id = page.locator("#puzzle-info").get_attribute("data-id")
+    solution = httpx.get(f"{server_url}/api/puzzles/{puzzle_id}").json()["solution"]
+    for ply in range(0, len(solution), 2):
+        page.click(f".cell[data-move='{solution[ply]}']")
+        if ply + 2 < len(solution):
+            page.wait_for_selector(f".cell[data-move='{solution[ply + 2]}']")
+    page.wait_for_selector("#solved")
+    assert page.locator("#streak-score").inner_text() == "1"
+    page.click("#next")
+    page.wait_for_function("id => document.querySelector('#puzzle-info').dataset.id !== id", arg=puzzle_id)
+    assert page.locator("#streak-score").inner_text() == "1"
+    tab.assert_clean()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_puzzle_page_passes_the_audit_on_a_phone(make_tab: Any, server_url: str, theme: str) -> None:
+    tab = make_tab(PHONE, theme)
+    puzzle = _puzzle(server_url)
+    tab.open(f"#/puzzles?id={puzzle['id']}")
+    page = tab.page
+    page.wait_for_selector("#puzzle-info[data-id]")
+    # The board and whose turn it is on the first screen.
+    board = page.locator(".board-box").bounding_box()
+    assert board is not None and board["y"] + board["height"] <= PHONE["height"]
+    assert page.locator("#status").is_visible()
+    page.screenshot(path=str(SCREENSHOTS / f"puzzle-phone-{theme}.png"))
+    assert serious_violations(page) == []
+    tab.assert_clean()
