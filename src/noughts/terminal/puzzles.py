@@ -5,6 +5,7 @@ and proving a file's puzzles again."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -15,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from noughts.ai.base import Limits
+from noughts.core import NoughtsError
 from noughts.registry import parse_spec
 from noughts.study.puzzles import mine, read_puzzles, verify
 
@@ -25,6 +27,18 @@ _SEED_STRIDE = 1_000_000
 
 
 def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    solve = sub.add_parser(
+        "puzzle",
+        help="solve puzzles: find the one move that wins by force",
+        description="Puzzles from the shipped file (or --file), easiest first: type the winning move; the "
+        "defender answers; a wrong move gets its refutation. h: hint, s: solution, n: next, q: quit.",
+    )
+    solve.add_argument("--game", help="only this game's puzzles (a spec: ultimate, qubic, mnk:m=15:n=15:k=5...)")
+    solve.add_argument("--theme", help="only puzzles of this theme ('double threat', 'win in 2'...)")
+    solve.add_argument("--id", dest="puzzle_id", help="this puzzle alone")
+    solve.add_argument("--file", type=Path, help="a file of puzzles made by 'noughts puzzles make'")
+    solve.add_argument("--seed", type=int, help="the order within each difficulty band")
+    solve.set_defaults(run=_solve)
     puzzles = sub.add_parser("puzzles", help="mine proved puzzles from self-play, or prove a file of them again")
     what = puzzles.add_subparsers(dest="puzzles_command", metavar="make|verify", required=True)
     make = what.add_parser(
@@ -97,6 +111,22 @@ def _make(args: argparse.Namespace) -> int:
                     progress.update(task, completed=added)
     print(f"{added} puzzles added to {args.out} ({len(known) + added} of {game.spec} there)")
     return 0
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from noughts.study.puzzles import SHIPPED
+    from noughts.terminal.solving import Solving, choose_puzzles
+
+    try:
+        found = choose_puzzles(args.file or SHIPPED, args.game, args.theme, args.seed)
+    except NoughtsError as e:
+        raise SystemExit(f"noughts puzzle: {e}") from None
+    if args.puzzle_id:
+        found = [p for p in found if p.id == args.puzzle_id]
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (history and cursor keys at the prompt)
+    return Solving(Console(highlight=False), input).run(found)
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -1,0 +1,73 @@
+"""``noughts puzzle`` as a person uses it (a real terminal through pexpect): a wrong
+move refuted, the right one answered by the defender, the puzzle solved; hints, the
+solution and the filters."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+from noughts.registry import parse_spec
+from noughts.study.puzzles import Puzzle, mine
+
+
+@pytest.fixture
+def puzzle_file(tmp_path: Path) -> tuple[Path, Puzzle]:
+    """Classic puzzles (its exact table proves them at once), one of two moves."""
+    found = list(mine(parse_spec("classic"), 6, seed=3))
+    path = tmp_path / "puzzles.jsonl"
+    path.write_text("".join(json.dumps(p.to_json()) + "\n" for p in found), encoding="utf-8")
+    return path, next(p for p in found if len(p.solution) >= 3)
+
+
+def test_a_wrong_move_is_refuted_then_the_puzzle_solved(
+    spawn: Callable[..., Any], puzzle_file: tuple[Path, Puzzle]
+) -> None:
+    path, puzzle = puzzle_file
+    state = parse_spec(puzzle.spec).parse_position(puzzle.position)
+    wrong = next(t for t in state.legal_move_texts() if t != puzzle.solution[0])
+    child = spawn("puzzle", "--file", str(path), "--id", puzzle.id)
+    child.expect_exact(f"puzzle 1 of 1 · {puzzle.id}")
+    child.expect_exact("find the winning move")
+    child.expect_exact("puzzle> ")
+    child.sendline("55")
+    child.expect_exact("puzzle> ")  # not a move: said, and asked again
+    child.sendline(wrong)
+    child.expect_exact(f"✗ {wrong} is not the move")
+    child.expect_exact("puzzle> ")
+    for ply in range(0, len(puzzle.solution), 2):
+        child.sendline(puzzle.solution[ply])
+        if ply + 1 < len(puzzle.solution):
+            child.expect_exact(f"answers {puzzle.solution[ply + 1]}")
+            child.expect_exact("puzzle> ")
+    child.expect_exact("✓ solved, with help")  # the wrong move came first
+    child.expect_exact("0 of 1 solved at the first try")
+    child.expect(pexpect.EOF)
+
+
+def test_solved_at_once_hints_and_the_solution(spawn: Callable[..., Any], puzzle_file: tuple[Path, Puzzle]) -> None:
+    path, _ = puzzle_file
+    child = spawn("puzzle", "--file", str(path), "--game", "classic", "--seed", "1")
+    child.expect_exact("puzzle 1 of 6")
+    child.expect_exact("puzzle> ")
+    child.sendline("h")
+    child.expect_exact("hint: ")
+    child.expect_exact("puzzle> ")
+    child.sendline("s")
+    child.expect_exact("solution: ")
+    child.expect_exact("puzzle 2 of 6")
+    child.sendline("q")
+    child.expect_exact("0 of 2 solved at the first try")
+    child.expect(pexpect.EOF)
+
+
+def test_no_puzzle_of_a_filter_is_said(spawn: Callable[..., Any], puzzle_file: tuple[Path, Puzzle]) -> None:
+    path, _ = puzzle_file
+    child = spawn("puzzle", "--file", str(path), "--theme", "no such theme")
+    child.expect_exact("no puzzle matches")
+    child.expect(pexpect.EOF)
