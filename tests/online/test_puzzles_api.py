@@ -4,6 +4,7 @@ attempts counted once, the profile, streaks and the daily puzzle."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,7 @@ from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import Store
 from noughts.study.puzzles import Puzzle, mine
 from online.people import Person
+from online.test_play import alternate, start
 
 NOW = 1_800_000_000_000
 
@@ -114,3 +116,25 @@ def test_streaks_and_the_daily_puzzle(people: Callable[[], Person], puzzles: lis
     daily = ann.http.get("/api/puzzles/daily").json()
     assert daily == bob.http.get("/api/puzzles/daily").json()
     assert len(daily["day"]) == 10 and daily["puzzle"]["id"]
+
+
+def test_a_finished_games_puzzles_are_offered_to_its_players(people: Callable[[], Person]) -> None:
+    ann, bob, game_id, a, b = start(people)
+    moves = ["2", "9", "8", "4", "1", "3", "5"]  # x wins; the positions after 2 plies, 3 and 6 are puzzles
+    alternate(a, b, *moves)
+    found: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 60
+    while not found and time.monotonic() < deadline:
+        time.sleep(0.3)  # the search runs in the worker pool after the game's end
+        found = bob.http.get("/api/puzzles/yours").json()
+    assert found, "no puzzle was found in the game"
+    assert all(p["origin_game"] == game_id for p in found)
+    states = [parse_spec("classic").initial()]
+    for move in moves:
+        states.append(states[-1].play_text(move))
+    assert {p["position"] for p in found} == {states[ply].to_text() for ply in (2, 3, 6)}
+    assert ann.http.get("/api/puzzles/yours").json() == found  # both players'
+    assert people().http.get("/api/puzzles/yours").status_code == 401
+    # Tried, it is no longer offered.
+    bob.http.post(f"/api/puzzles/{found[0]['id']}/attempt", json={"solved": True})
+    assert found[0]["id"] not in {p["id"] for p in bob.http.get("/api/puzzles/yours").json()}

@@ -64,17 +64,43 @@ def think(
 def judge_puzzle(puzzle: dict[str, Any], played: list[str], time: float) -> Judged:
     """Runs in a worker: `noughts.study.puzzles.judge` with the game's prover (kept per
     game, like the levels' players)."""
+    from noughts.registry import parse_spec
     from noughts.study.puzzles import Puzzle, judge, prover
 
     found = Puzzle.from_json(puzzle)
-    game = replay(found.spec, None, []).state.game
+    player = _prover_for(replay(found.spec, None, []).state.game) or prover(parse_spec(found.spec))
+    return judge(found, played, player, Limits(time=time))
+
+
+def _prover_for(game: Game[Any, Any]) -> AIPlayer | None:
+    """The game's exact prover, kept like the levels' players; None for a game without one."""
+    from noughts.core import InvalidOptionError
+    from noughts.study.puzzles import prover
+
     key = (game, "prover", None, False)
     player = _players.get(key)
     if player is None:
+        try:
+            found = prover(game)
+        except InvalidOptionError:
+            return None
         if len(_players) >= _MAX_PLAYERS:
             _players.clear()
-        player = _players[key] = prover(game)
-    return judge(found, played, player, Limits(time=time))
+        player = _players[key] = found
+    return player
+
+
+def mine_position(spec: str, moves: list[str], time: float, source: str) -> dict[str, Any] | None:
+    """Runs in a worker: the puzzle at the position after `moves`, as JSON, if it is one
+    (`noughts.study.puzzles.puzzle_at`)."""
+    from noughts.study.puzzles import puzzle_at
+
+    state = replay(spec, None, moves).state
+    player = _prover_for(state.game)
+    if player is None or state.is_over:
+        return None
+    found = puzzle_at(state, player, Limits(time=time), source)
+    return None if found is None else found.to_json()
 
 
 def _warm_up() -> None:
@@ -171,6 +197,17 @@ class ThinkingPool:
         """A puzzle solver's move judged in a worker (`judge_puzzle`)."""
         answer: Judged = await self._run((judge_puzzle, puzzle, played, time), time + GRACE_SECONDS, "no judgement")
         return answer
+
+    async def mine_game(self, spec: str, moves: list[str], time: float, source: str, last: int) -> list[dict[str, Any]]:
+        """The puzzles among the last `last` positions of a game (`mine_position`), one
+        position a task, so that computer moves in other games take their turns."""
+        found = []
+        for ply in range(max(0, len(moves) - last), len(moves)):
+            work = (mine_position, spec, moves[:ply], time, source)
+            puzzle = await self._run(work, time * 4 + GRACE_SECONDS, "the puzzle search did not finish")
+            if puzzle is not None:
+                found.append(puzzle)
+        return found
 
     async def _run(self, work: tuple[Any, ...], budget: float, late: str) -> Any:
         """`work` (a function and its arguments) in a worker, within `budget` seconds."""

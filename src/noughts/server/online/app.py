@@ -34,6 +34,8 @@ def install(app: FastAPI, settings: Settings) -> Online:
     """Adds online play to `app`."""
     online = Online(settings.database or default_database_url(), settings.redis, settings.online)
     app.state.online = online
+    # Puzzles from every game that ends (the pool is the app's, set before this runs).
+    online.on_finished = lambda row: puzzles.mine_finished_game(app.state.thinking, online, row)
     for module in (accounts, games, players, analysis, puzzles):
         # Set per router, not on the app: FastAPI's app-wide limit answers in plain text.
         app.include_router(module.router, max_body_size=MAX_BODY)

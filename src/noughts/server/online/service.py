@@ -14,7 +14,7 @@ import functools
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +80,9 @@ class Online:
         self._arrivals: set[asyncio.Task[None]] = set()
         self._started = False
         self._starting = asyncio.Lock()
+        #: Called with each game that ends in this process (the app looks for puzzles in it).
+        self.on_finished: Callable[[GameRow], Awaitable[None]] | None = None
+        self._after_games: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -100,9 +103,10 @@ class Online:
             for live in self.live.values():
                 if live.timer:
                     live.timer.cancel()
-            for task in [*self._arrivals, *([self._sweeper] if self._sweeper else [])]:
+            tasks = [*self._arrivals, *self._after_games, *([self._sweeper] if self._sweeper else [])]
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(*self._arrivals, *([self._sweeper] if self._sweeper else []), return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
             self._sweeper = None
             await self.presence.close()
             await self.fanout.close()
@@ -272,10 +276,21 @@ class Online:
         if acknowledge is not None:
             acknowledge(change)
         await self.publish_change(change)
+        if change.finished and change.row.state == actions.OVER and self.on_finished is not None:
+            task = asyncio.create_task(self._after_game(change.row), name=f"noughts-finished-{game_id}")
+            self._after_games.add(task)
+            task.add_done_callback(self._after_games.discard)
         started = change.row if change.kind == "start" else change.created
         if started is not None:
             self._await_arrivals(started)
         return change
+
+    async def _after_game(self, row: GameRow) -> None:
+        assert self.on_finished is not None
+        try:
+            await self.on_finished(row)
+        except Exception:
+            log.exception("the work after game %s ended failed", row.id)
 
     async def _sweep_abandoned(self) -> None:
         """Ends, now and then, the games whose players have all been gone for

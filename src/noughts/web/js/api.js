@@ -51,6 +51,7 @@ export const api = {
   attemptPuzzle: (id, solved) => call(`/api/puzzles/${encodeURIComponent(id)}/attempt`, { solved }),
   recordStreak: (score) => call("/api/puzzles/streak", { score }),
   puzzleProfile: () => call("/api/puzzles/me?limit=20"),
+  yourPuzzles: () => call("/api/puzzles/yours"),
   onlineMe: () => call("/api/online/me"),
 };
 

@@ -10,6 +10,7 @@ player's first attempt at each puzzle for both ratings, once.
 
 from __future__ import annotations
 
+import logging
 import random
 from datetime import UTC, datetime
 from typing import Annotated
@@ -18,15 +19,19 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from noughts.server.models import GUARDED, MAX_MOVES, ErrorBody, MoveText, Spec
-from noughts.server.online.actions import ActionError
+from noughts.server.online.actions import ActionError, GameRow
 from noughts.server.online.clock import now_ms
 from noughts.server.online.routes.players import PROVISIONAL
+from noughts.server.online.service import Online
 from noughts.server.online.sessions import LoggedIn, current_user, online_of
 from noughts.server.online.snapshots import title
 from noughts.server.online.storage.puzzles import AttemptRow, PuzzleRow
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay
 from noughts.server.thinking import ThinkingPool
+from noughts.study.puzzles import Puzzle
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(
     prefix="/api/puzzles",
@@ -45,6 +50,10 @@ router = APIRouter(
 JUDGE_SECONDS = 2.0
 #: Puzzles in one streak run: more than anybody solves in a row at rising difficulty.
 STREAK_LENGTH = 40
+#: A finished online game's last positions searched for puzzles, and the prover's time
+#: on each: the end of a game is where wins are forced and proved.
+MINED_PLIES = 30
+MINE_SECONDS = 0.3
 #: The rating a visitor's next puzzle is chosen near, without one given.
 VISITOR_RATING = 1500.0
 _ID = Annotated[str, Field(min_length=1, max_length=12, pattern="^[a-z2-7]+$")]
@@ -284,6 +293,28 @@ async def mine(
         ),
         history=[HistoryEntry(attempt=_attempt(a), puzzle=_view(p), at=a.created_at) for a, p in history],
     )
+
+
+@router.get("/yours", response_model=list[PuzzleView], responses={401: {"model": ErrorBody}})
+async def yours(request: Request, user: LoggedIn) -> list[PuzzleView]:
+    """Puzzles found in the signed-in player's own online games that they have not
+    tried, the newest first."""
+    online = online_of(request)
+    return [_view(p) for p in await online.store.call(online.puzzles.from_games_of, user.id)]
+
+
+async def mine_finished_game(pool: ThinkingPool, online: Online, row: GameRow) -> None:
+    """Looks for puzzles in a game that just ended (its last `MINED_PLIES` positions,
+    in the worker pool) and keeps them for its players. Games without an exact prover
+    (Forget mode, gobblet for now) have none."""
+    moves = row.moves.split()
+    if len(moves) < 2:
+        return
+    found = await pool.mine_game(row.spec, moves, MINE_SECONDS, f"online game {row.id}", MINED_PLIES)
+    if found:
+        puzzles = [Puzzle.from_json(data) for data in found]
+        await online.store.call(online.puzzles.add, puzzles, now_ms(), row.id)
+        log.info("%d puzzles found in game %s", len(puzzles), row.id)
 
 
 @router.get("/{puzzle_id}", response_model=PuzzleView)

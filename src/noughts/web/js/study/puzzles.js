@@ -107,7 +107,12 @@ export class PuzzlePage {
     api.onlineMe().then(
       ({ user }) => (user ? api.puzzleProfile() : null),
     ).then(
-      (profile) => ((this.profile = profile), this.drawRating()),
+      (profile) => {
+        this.profile = profile;
+        this.drawRating();
+        // Puzzles found in the player's own online games, offered to them.
+        if (profile) api.yourPuzzles().then((found) => ((this.yours = found), this.drawRating()), () => {});
+      },
       () => ((this.profile = null), this.drawRating()),
     );
     api.puzzleCatalogue().then(
@@ -408,6 +413,16 @@ export class PuzzlePage {
             "ol",
             { class: "puzzle-history", "aria-label": "your recent puzzles" },
             recent.map((entry) => h("li", {}, h("a", { href: this.link({ mode: "rated", id: entry.puzzle.id }), class: entry.attempt.solved ? "solved" : "failed" }, `${entry.attempt.solved ? "✓" : "✗"} ${entry.puzzle.id}`))),
+          ),
+        );
+      const yours = (this.yours || []).filter((p) => p.id !== this.puzzle?.id);
+      if (yours.length)
+        items.push(
+          h("h2", {}, "From your games"),
+          h(
+            "ul",
+            { class: "puzzle-history", id: "your-puzzles", "aria-label": "puzzles from your online games" },
+            yours.slice(0, 10).map((p) => h("li", {}, h("a", { href: this.link({ mode: "rated", id: p.id }) }, `${p.id} · ${p.title}`))),
           ),
         );
     } else {
