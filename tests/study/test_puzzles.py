@@ -14,7 +14,7 @@ from noughts import parse_spec
 from noughts.ai.base import Limits, parse_player
 from noughts.cli import main
 from noughts.core import InvalidOptionError
-from noughts.study.puzzles import Puzzle, ThreatProver, accepts, mine, prover, reply, verify
+from noughts.study.puzzles import Puzzle, ThreatProver, accepts, mine, prover, reply, themes, verify
 
 
 @pytest.mark.parametrize("spec", ["classic", "classic:forget", "mnk:m=4:n=4:k=3"])
@@ -115,3 +115,14 @@ def test_the_threat_prover_makes_race_puzzles_whose_every_other_move_loses(spec:
     for text in puzzle.solution:
         state = state.play_text(text)
     assert state.outcome is not None and state.outcome.winner is not None
+
+
+def test_an_ultimate_win_by_where_it_sends_is_themed_so() -> None:
+    # x's 11 decides no board and sends o to board 1, where every reply loses.
+    state = parse_spec("ultimate").parse_position(
+        "..oxx...o/o.xoo.oo./oxoxooxox/oxx.oo.x./xoxooxoxo/.x.oxxox./xxo.xo.ox/.xoxxoxo./..x.x.x.o x 1"
+    )
+    assert "send to board" in themes(state, ["11", "16", "81"])
+    # A move that takes a local board is no send: x's 16 takes board 1 (themes look at
+    # the first move and the line's length only, here).
+    assert "send to board" not in themes(state, ["16", "41", "11"])

@@ -35,6 +35,7 @@ from noughts.ai.levels import level_player
 from noughts.core import Game, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk, MnkState
+from noughts.games.ultimate import UltimateState
 from noughts.registry import parse_spec
 
 __all__ = [
@@ -312,7 +313,9 @@ def themes(state: State[Any], line: list[str]) -> list[str]:
       stops all of;
     * ``forcing sequence``: longer, and every reply of the defender was its only move
       that did not lose at once;
-    * ``block and win``: the first move is also where the opponent would have won next.
+    * ``block and win``: the first move is also where the opponent would have won next;
+    * ``send to board`` (ultimate, nine-board): the first move wins nothing itself, no
+      local board, no game: it wins by the one board it sends the opponent to.
     """
     game = state.game
     first = game.parse_move(line[0])
@@ -323,7 +326,19 @@ def themes(state: State[Any], line: list[str]) -> list[str]:
         found.append("forcing sequence")
     if _blocks(state, first):
         found.append("block and win")
+    if len(line) >= 3 and _sends(state, first):
+        found.append("send to board")
     return found
+
+
+def _sends(state: State[Any], first: Any) -> bool:
+    """Ultimate and nine-board: the first move decides no local board and confines the
+    opponent to one board."""
+    if not isinstance(state, UltimateState):
+        return False
+    after = state.play(first)
+    decided = [b for b in range(9) if after.board_outcome(b) != state.board_outcome(b)]
+    return not after.is_over and not decided and len(after.playable_boards()) == 1
 
 
 def _wins_now(state: State[Any]) -> list[Any]:
