@@ -122,6 +122,11 @@ class ThreatProver(AIPlayer):
     def __init__(self, nodes: int = 200_000) -> None:
         self.nodes = nodes
 
+    def wins_by_threats(self, state: State[Any]) -> tuple[Any, int] | None:
+        """The mover's first move and plies of a forced win by threats, if one is found
+        (a win at once included)."""
+        return self._win(state)
+
     def _win(self, state: State[Any]) -> tuple[Any, int] | None:
         if isinstance(state, MnkState):
             from noughts.ai.threats import forced_win
@@ -191,6 +196,8 @@ def puzzle_at(state: State[Any], player: AIPlayer, limits: Limits, source: str =
     """The puzzle at `state`, if it is one (see the module's docstring), else None."""
     if state.is_over or len(state.legal_moves()) < 2:
         return None
+    if isinstance(player, ThreatProver) and player.wins_by_threats(state) is None:
+        return None  # no win for the mover at all: spare the search of every move
     analysis = player.analyze(state, limits)
     wins = _wins(analysis)
     if not _exact(analysis) or len(wins) != 1:
