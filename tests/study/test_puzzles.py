@@ -14,6 +14,7 @@ from noughts import parse_spec
 from noughts.ai.base import Limits, parse_player
 from noughts.cli import main
 from noughts.core import InvalidOptionError
+from noughts.records import GameRecord
 from noughts.study.puzzles import Puzzle, ThreatProver, accepts, mine, prover, reply, themes, verify
 
 
@@ -97,6 +98,28 @@ def test_the_command_mines_resumes_and_verifies(tmp_path: Path, capsys: pytest.C
     lines[0]["solution"] = ["nonsense"]
     out.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     assert main(["puzzles", "verify", str(out)]) == 1
+
+
+def test_the_command_mines_recorded_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    moves = ["2", "9", "8", "4", "1", "3", "5"]  # x wins; positions 2, 3 and 6 are puzzles
+    states = [parse_spec("classic").initial()]
+    for move in moves:
+        states.append(states[-1].play_text(move))
+    record = GameRecord.from_states(states, [states[0].game.parse_move(m) for m in moves], x="ann", o="bob")
+    (tmp_path / "game.txt").write_text(record.to_text(), encoding="utf-8")
+    other = GameRecord.from_states([parse_spec("qubic").initial()], [])
+    (tmp_path / "other.json").write_text(other.to_json_text(), encoding="utf-8")
+    out = tmp_path / "p.jsonl"
+    files = [str(tmp_path / "game.txt"), str(tmp_path / "other.json")]
+    assert main(["puzzles", "make", "classic", "--from", *files, "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "3 puzzles added" in said and "1 records of other games skipped" in said
+    found = [Puzzle.from_json(json.loads(line)) for line in out.read_text().splitlines()]
+    assert {p.position for p in found} == {states[ply].to_text() for ply in (2, 3, 6)}
+    assert all(p.source == "record game.txt" for p in found)
+    # Again: the positions are there already.
+    assert main(["puzzles", "make", "classic", "--from", files[0], "--out", str(out)]) == 0
+    assert "0 puzzles added" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("spec", ["qubic", "mnk:m=7:n=7:k=4"])

@@ -47,6 +47,7 @@ __all__ = [
     "difficulty",
     "judge",
     "mine",
+    "mine_states",
     "prover",
     "puzzle_at",
     "read_puzzles",
@@ -424,6 +425,22 @@ def mine(
                     yield puzzle
             state = state.play(mover.choose(state, Limits(time=0.05)))
         number += 1
+
+
+def mine_states(
+    states: list[State[Any]], player: AIPlayer, limits: Limits, source: str, known: set[str] | None = None
+) -> Iterator[Puzzle]:
+    """The puzzles among `states` (the positions of one game, a record's or an online
+    game's), none whose position is in `known` (which grows with those found)."""
+    known = set() if known is None else known
+    for state in states:
+        text = state.to_text()
+        if text in known or state.is_over:
+            continue
+        puzzle = puzzle_at(state, player, limits, source)
+        if puzzle is not None:
+            known.add(text)
+            yield puzzle
 
 
 def _game(puzzle: Puzzle) -> Game[Any, Any]:

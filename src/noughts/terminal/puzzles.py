@@ -17,8 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from noughts.ai.base import Limits
 from noughts.core import NoughtsError
+from noughts.records import GameRecord
 from noughts.registry import parse_spec
-from noughts.study.puzzles import mine, read_puzzles, verify
+from noughts.study.puzzles import mine, mine_states, prover, read_puzzles, verify
 
 __all__ = ["add_puzzle_commands"]
 
@@ -55,6 +56,15 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     make.add_argument("--time", type=float, default=0.5, help="seconds the prover may take per position")
     make.add_argument("--level", default="medium", help="the level that plays the self-play games")
     make.add_argument("--jobs", type=int, default=1, help="processes mining at once")
+    make.add_argument(
+        "--from",
+        dest="records",
+        type=Path,
+        nargs="+",
+        metavar="RECORD",
+        help="look in these game records (text or JSON, one game a file) instead of self-play; "
+        "records of other games are skipped",
+    )
     make.set_defaults(run=_make)
     check = what.add_parser("verify", help="prove every puzzle of a file again; exit 1 if one fails")
     check.add_argument("file", type=Path)
@@ -73,6 +83,8 @@ def _make(args: argparse.Namespace) -> int:
         raise SystemExit("noughts puzzles make: --count and --jobs take whole numbers from 1, --time seconds above 0")
     game = parse_spec(args.game)
     known = [p.position for p in read_puzzles(args.out) if p.spec == game.spec]
+    if args.records:
+        return _make_from_records(args, game, set(known))
     errors = Console(stderr=True)
     progress = Progress(
         TextColumn(f"mining {game.spec}"),
@@ -127,6 +139,32 @@ def _solve(args: argparse.Namespace) -> int:
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401  (history and cursor keys at the prompt)
     return Solving(Console(highlight=False), input).run(found)
+
+
+def _make_from_records(args: argparse.Namespace, game: Any, known: set[str]) -> int:
+    """`noughts puzzles make GAME --from RECORD...`: the puzzles in recorded games."""
+    player = prover(game)
+    added = skipped = 0
+    with args.out.open("a", encoding="utf-8") as out:
+        for path in args.records:
+            try:
+                record = GameRecord.parse(path.read_text(encoding="utf-8"))
+            except (OSError, NoughtsError) as e:
+                raise SystemExit(f"noughts puzzles make: {path}: {e}") from None
+            if record.game.spec != game.spec:
+                skipped += 1
+                continue
+            for puzzle in mine_states(record.replay(), player, Limits(time=args.time), f"record {path.name}", known):
+                out.write(json.dumps(puzzle.to_json()) + "\n")
+                out.flush()
+                added += 1
+                if added >= args.count:
+                    break
+            if added >= args.count:
+                break
+    note = f"; {skipped} records of other games skipped" if skipped else ""
+    print(f"{added} puzzles added to {args.out} from {len(args.records)} records{note}")
+    return 0
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -1,0 +1,53 @@
+"""The puzzles that come with Noughts (`noughts.study.puzzles.SHIPPED`): enough of them in
+every game the issue names, well formed, and, in the slow step, every one proved again
+from scratch by the exact search: its first move wins by force, no other move does, and
+its line is legal and ends in the solver's win."""
+
+from __future__ import annotations
+
+import collections
+from functools import cache
+from typing import Any
+
+import pytest
+
+from noughts.ai.base import AIPlayer, Limits
+from noughts.registry import parse_spec
+from noughts.study.puzzles import Puzzle, prover, shipped, themes, verify
+
+PUZZLES = shipped()
+#: The games puzzles are promised in, with the fewest each must have.
+PROMISED = {"ultimate": 100, "nine-board": 50, "qubic": 30, "mnk:m=15:n=15:k=5": 10}
+
+
+@cache
+def _prover(spec: str) -> AIPlayer:
+    return prover(parse_spec(spec))
+
+
+def test_there_are_enough_puzzles_in_every_promised_game() -> None:
+    counts = collections.Counter(p.spec for p in PUZZLES)
+    assert len(PUZZLES) >= 500
+    for spec, least in PROMISED.items():
+        assert counts[spec] >= least, (spec, counts[spec])
+
+
+def test_every_shipped_puzzle_is_well_formed() -> None:
+    assert len({p.id for p in PUZZLES}) == len(PUZZLES)  # one puzzle per position
+    for puzzle in PUZZLES:
+        game = parse_spec(puzzle.spec)
+        assert game.spec == puzzle.spec
+        state: Any = game.parse_position(puzzle.position)
+        assert state.to_text() == puzzle.position
+        assert len(puzzle.solution) % 2 == 1  # the solver's moves begin and end it
+        assert puzzle.themes == themes(state, puzzle.solution)
+        solver = state.turn
+        for text in puzzle.solution:
+            state = state.play_text(text)
+        assert state.outcome is not None and state.outcome.winner is solver
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.id for p in PUZZLES])
+def test_every_shipped_puzzle_is_proved_again(puzzle: Puzzle) -> None:
+    assert verify(puzzle, _prover(puzzle.spec), Limits(time=30)) is None
