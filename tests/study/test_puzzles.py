@@ -11,11 +11,22 @@ from pathlib import Path
 import pytest
 
 from noughts import parse_spec
-from noughts.ai.base import Limits, parse_player
+from noughts.ai.base import Analysis, Limits, MoveInfo, Value, parse_player
 from noughts.cli import main
 from noughts.core import InvalidOptionError
 from noughts.records import GameRecord
-from noughts.study.puzzles import Puzzle, ThreatProver, accepts, mine, prover, reply, themes, verify
+from noughts.study.puzzles import (
+    Puzzle,
+    ThreatProver,
+    accepts,
+    difficulty,
+    mine,
+    prover,
+    reply,
+    tempting,
+    themes,
+    verify,
+)
 
 
 @pytest.mark.parametrize("spec", ["classic", "classic:forget", "mnk:m=4:n=4:k=3"])
@@ -149,3 +160,14 @@ def test_an_ultimate_win_by_where_it_sends_is_themed_so() -> None:
     # A move that takes a local board is no send: x's 16 takes board 1 (themes look at
     # the first move and the line's length only, here).
     assert "send to board" not in themes(state, ["16", "41", "11"])
+
+
+def test_the_difficulty_counts_the_tempting_moves_that_fail() -> None:
+    values = [Value.win(3), Value.draw(), Value.loss(6), Value.loss(4), Value.loss(2), Value.loss(1)]
+    analysis = Analysis("perfect", [MoveInfo(i, str(i), v) for i, v in enumerate(values)])
+    assert tempting(analysis) == 3  # the draw, the losses in 6 and in 4
+    state = parse_spec("classic").initial()
+    puzzle = Puzzle("classic", state.to_text(), ["5", "1", "9"], 3)
+    plain = difficulty(state, puzzle)
+    assert plain == 1000 + 120 * 2 + 5 * 9
+    assert difficulty(state, puzzle, analysis) == plain + 3 * 25

@@ -53,6 +53,7 @@ __all__ = [
     "read_puzzles",
     "reply",
     "shipped",
+    "tempting",
     "themes",
     "verify",
 ]
@@ -207,7 +208,7 @@ def puzzle_at(state: State[Any], player: AIPlayer, limits: Limits, source: str =
     if line is None:
         return None
     puzzle = Puzzle(state.game.spec, state.to_text(), line, wins[0].value.plies or len(line), source=source)
-    return replace(puzzle, themes=themes(state, line), difficulty=difficulty(state, puzzle))
+    return replace(puzzle, themes=themes(state, line), difficulty=difficulty(state, puzzle, analysis))
 
 
 def _solution(state: State[Any], first: MoveInfo, player: AIPlayer, limits: Limits) -> list[str] | None:
@@ -381,11 +382,28 @@ def _forced(state: State[Any], line: list[str]) -> bool:
     return True
 
 
-def difficulty(state: State[Any], puzzle: Puzzle) -> int:
-    """A first rating estimate: longer wins and more legal moves are harder; a win in
-    one with few moves is easiest. 1000 + 120 per ply of the win beyond one, + 5 per
-    legal move, capped at 2600."""
-    return min(2600, 1000 + 120 * max(0, puzzle.plies - 1) + 5 * len(state.legal_moves()))
+#: A failing first move is tempting when the search shows it does not lose at once: it
+#: draws, or it loses only after this many plies or more (two replies of the opponent).
+TEMPTING_PLIES = 4
+
+
+def tempting(analysis: Analysis) -> int:
+    """How many of the moves that do not win would not be seen to fail at a glance: the
+    ones that draw, or lose only after `TEMPTING_PLIES` or more."""
+    return sum(
+        1
+        for info in analysis.moves
+        if info.value.kind is Kind.DRAW or (info.value.kind is Kind.LOSS and (info.value.plies or 0) >= TEMPTING_PLIES)
+    )
+
+
+def difficulty(state: State[Any], puzzle: Puzzle, analysis: Analysis | None = None) -> int:
+    """A first rating estimate from the search: longer wins are harder, and so are
+    positions with many moves and with many tempting moves that fail (`tempting`).
+    1000 + 120 a ply of the win beyond the first + 5 a legal move + 25 a tempting move,
+    at most 2600."""
+    lure = 0 if analysis is None else tempting(analysis)
+    return min(2600, 1000 + 120 * max(0, puzzle.plies - 1) + 5 * len(state.legal_moves()) + 25 * lure)
 
 
 def mine(
