@@ -106,6 +106,11 @@ def test_the_command_mines_resumes_and_verifies(tmp_path: Path, capsys: pytest.C
     assert len(lines) == 5 and len({line["position"] for line in lines}) == 5
     assert main(["puzzles", "verify", str(out)]) == 0
     assert "5 of 5 puzzles proved" in capsys.readouterr().out
+    # --refresh derives the themes and difficulties again (after a change to them).
+    stale = [{**line, "themes": ["stale"], "difficulty": 1} for line in lines]
+    out.write_text("".join(json.dumps(line) + "\n" for line in stale))
+    assert main(["puzzles", "verify", str(out), "--refresh"]) == 0
+    assert [json.loads(line) for line in out.read_text().splitlines()] == lines
     lines[0]["solution"] = ["nonsense"]
     out.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     assert main(["puzzles", "verify", str(out)]) == 1

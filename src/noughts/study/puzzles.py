@@ -51,6 +51,7 @@ __all__ = [
     "prover",
     "puzzle_at",
     "read_puzzles",
+    "refresh",
     "reply",
     "shipped",
     "tempting",
@@ -312,6 +313,14 @@ def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = Limi
     if state.outcome is None or state.outcome.winner is None:
         return "the line does not end in the winner's win"
     return None
+
+
+def refresh(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = Limits(time=10)) -> Puzzle:
+    """`puzzle` with its themes and first difficulty derived again, as `puzzle_at`
+    derives them now (after a change to `themes` or `difficulty`)."""
+    state = _game(puzzle).parse_position(puzzle.position)
+    analysis = (player or prover(state.game)).analyze(state, limits)
+    return replace(puzzle, themes=themes(state, puzzle.solution), difficulty=difficulty(state, puzzle, analysis))
 
 
 def themes(state: State[Any], line: list[str]) -> list[str]:

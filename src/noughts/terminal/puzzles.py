@@ -19,7 +19,7 @@ from noughts.ai.base import Limits
 from noughts.core import NoughtsError
 from noughts.records import GameRecord
 from noughts.registry import parse_spec
-from noughts.study.puzzles import mine, mine_states, prover, read_puzzles, verify
+from noughts.study.puzzles import mine, mine_states, prover, read_puzzles, refresh, verify
 
 __all__ = ["add_puzzle_commands"]
 
@@ -69,6 +69,11 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     check = what.add_parser("verify", help="prove every puzzle of a file again; exit 1 if one fails")
     check.add_argument("file", type=Path)
     check.add_argument("--time", type=float, default=10.0, help="seconds the prover may take per puzzle")
+    check.add_argument(
+        "--refresh",
+        action="store_true",
+        help="when every puzzle holds, write the file again with themes and difficulties derived anew",
+    )
     check.set_defaults(run=_verify)
 
 
@@ -170,10 +175,18 @@ def _make_from_records(args: argparse.Namespace, game: Any, known: set[str]) -> 
 def _verify(args: argparse.Namespace) -> int:
     puzzles = read_puzzles(args.file)
     failed = 0
+    provers: dict[str, Any] = {}
+    refreshed = []
     for number, puzzle in enumerate(puzzles, start=1):
-        problem = verify(puzzle, limits=Limits(time=args.time))
+        player = provers.get(puzzle.spec) or provers.setdefault(puzzle.spec, prover(parse_spec(puzzle.spec)))
+        problem = verify(puzzle, player, limits=Limits(time=args.time))
         if problem is not None:
             failed += 1
             print(f"puzzle {number} ({puzzle.spec}, {puzzle.position}): {problem}", file=sys.stderr)
+        elif args.refresh:
+            refreshed.append(refresh(puzzle, player, Limits(time=args.time)))
     print(f"{len(puzzles) - failed} of {len(puzzles)} puzzles proved")
+    if args.refresh and not failed:
+        args.file.write_text("".join(json.dumps(p.to_json()) + "\n" for p in refreshed), encoding="utf-8")
+        print(f"themes and difficulties written again to {args.file}")
     return 1 if failed else 0
