@@ -35,6 +35,7 @@ _INTEGRATION = {
     "arena/test_tune.py",
     "terminal/test_play.py",
     "terminal/test_review.py",
+    "terminal/test_puzzle_command.py",
     "test_cli.py",
 }
 

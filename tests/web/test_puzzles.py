@@ -4,6 +4,7 @@ page audited (axe) and photographed on a desktop and a phone."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import httpx
@@ -92,4 +93,22 @@ def test_the_puzzle_page_passes_the_audit_on_a_phone(make_tab: Any, server_url: 
     assert page.locator("#status").is_visible()
     page.screenshot(path=str(SCREENSHOTS / f"puzzle-phone-{theme}.png"))
     assert serious_violations(page) == []
+    tab.assert_clean()
+
+
+def test_a_signed_in_solver_sees_the_rating_move(tab: Tab, server_url: str) -> None:
+    page = tab.page
+    name = f"solver{secrets.token_hex(3)}"
+    answer = page.request.post(f"{server_url}/api/online/signup", data={"name": name, "password": "correct horse"})
+    assert answer.status == 201, answer.text()
+    puzzle = _puzzle(server_url, long=False)  # one move: its answer is the solution's first
+    tab.open(f"#/puzzles?id={puzzle['id']}")
+    page.wait_for_selector("#my-puzzle-rating")
+    assert page.locator("#my-puzzle-rating").inner_text() == "1500?"  # provisional
+    page.click(f".cell[data-move='{puzzle['solution'][0]}']")
+    page.wait_for_selector("#solved")
+    page.wait_for_selector("#rating-change")
+    assert page.locator("#rating-change").inner_text().strip().startswith("+")
+    assert int(page.locator("#my-puzzle-rating").inner_text().rstrip("?")) > 1500
+    page.wait_for_selector(f".puzzle-history a.solved >> text={puzzle['id']}")
     tab.assert_clean()
