@@ -424,10 +424,13 @@ def mine(
     opening_plies: int = 4,
     known: set[str] | None = None,
     progress: Callable[[int], None] | None = None,
+    from_ply: int = 0,
 ) -> Iterator[Puzzle]:
     """Puzzles from seeded self-play of `level` (games opened by random plies), at most
     one per game position, none whose position is in `known`, until `count` are found.
-    Games are numbered from `seed`: the same seed finds the same puzzles."""
+    Games are numbered from `seed`: the same seed finds the same puzzles. Positions
+    before ply `from_ply` are played through unexamined: where the prover cannot reach
+    the end of the game from them (early in ultimate), looking costs its whole time."""
     player = prover(game)
     known = set() if known is None else known
     found = 0
@@ -440,9 +443,10 @@ def mine(
             if state.is_over:
                 break
             state = state.play(rng.choice(state.legal_moves()))
+        ply = opening_plies
         while not state.is_over and found < count:
             text = state.to_text()
-            if text not in known:
+            if ply >= from_ply and text not in known:
                 puzzle = puzzle_at(state, player, limits, source=f"self-play {level}, game {number}")
                 if puzzle is not None:
                     known.add(text)
@@ -451,6 +455,7 @@ def mine(
                         progress(found)
                     yield puzzle
             state = state.play(mover.choose(state, Limits(time=0.05)))
+            ply += 1
         number += 1
 
 

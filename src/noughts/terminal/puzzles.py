@@ -57,6 +57,13 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     make.add_argument("--level", default="medium", help="the level that plays the self-play games")
     make.add_argument("--jobs", type=int, default=1, help="processes mining at once")
     make.add_argument(
+        "--from-ply",
+        type=int,
+        default=0,
+        help="examine self-play positions from this ply on (earlier ones are rarely provable: ultimate's "
+        "puzzles start near ply 45)",
+    )
+    make.add_argument(
         "--from",
         dest="records",
         type=Path,
@@ -77,15 +84,18 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     check.set_defaults(run=_verify)
 
 
-def _mine_job(job: tuple[str, int, int, float, str, list[str]]) -> list[dict[str, Any]]:
-    spec, count, seed, seconds, level, known = job
-    found = mine(parse_spec(spec), count, seed, Limits(time=seconds), level, known=set(known))
+def _mine_job(job: tuple[str, int, int, float, str, list[str], int]) -> list[dict[str, Any]]:
+    spec, count, seed, seconds, level, known, from_ply = job
+    found = mine(parse_spec(spec), count, seed, Limits(time=seconds), level, known=set(known), from_ply=from_ply)
     return [puzzle.to_json() for puzzle in found]
 
 
 def _make(args: argparse.Namespace) -> int:
-    if args.count < 1 or args.jobs < 1 or not args.time > 0:
-        raise SystemExit("noughts puzzles make: --count and --jobs take whole numbers from 1, --time seconds above 0")
+    if args.count < 1 or args.jobs < 1 or not args.time > 0 or args.from_ply < 0:
+        raise SystemExit(
+            "noughts puzzles make: --count and --jobs take whole numbers from 1, --from-ply from 0, "
+            "--time seconds above 0"
+        )
     game = parse_spec(args.game)
     known = [p.position for p in read_puzzles(args.out) if p.spec == game.spec]
     if args.records:
@@ -101,7 +111,7 @@ def _make(args: argparse.Namespace) -> int:
     )
     shares = [args.count // args.jobs + (1 if j < args.count % args.jobs else 0) for j in range(args.jobs)]
     jobs = [
-        (game.spec, share, args.seed + j * _SEED_STRIDE, args.time, args.level, known)
+        (game.spec, share, args.seed + j * _SEED_STRIDE, args.time, args.level, known, args.from_ply)
         for j, share in enumerate(shares)
         if share
     ]
@@ -109,7 +119,9 @@ def _make(args: argparse.Namespace) -> int:
     with progress, args.out.open("a", encoding="utf-8") as out:
         task = progress.add_task("mine", total=args.count)
         if args.jobs == 1:
-            for puzzle in mine(game, args.count, args.seed, Limits(time=args.time), args.level, known=set(known)):
+            limits = Limits(time=args.time)
+            found = mine(game, args.count, args.seed, limits, args.level, known=set(known), from_ply=args.from_ply)
+            for puzzle in found:
                 out.write(json.dumps(puzzle.to_json()) + "\n")
                 out.flush()
                 added += 1
