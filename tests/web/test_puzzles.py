@@ -54,6 +54,7 @@ def test_a_wrong_move_is_refuted_on_the_board_then_retried(tab: Tab, server_url:
     # The refutation is played on the board: the defender's move is the last one now.
     page.wait_for_function("() => !document.querySelector('.cell.playable')")
     assert page.locator(".cell.last").count() >= 1
+    assert serious_violations(page) == []  # the desktop page, with its verdict shown
     page.click("#retry")
     page.wait_for_selector(f".cell.playable[data-move='{wrong}']")
     page.click(f".cell[data-move='{puzzle['solution'][0]}']")
