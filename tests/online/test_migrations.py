@@ -19,8 +19,8 @@ def _head() -> str | None:
     return ScriptDirectory.from_config(config).get_current_head()
 
 
-def test_the_newest_migration_is_the_puzzles() -> None:
-    assert _head() == "0003"
+def test_the_newest_migration_is_the_seeks() -> None:
+    assert _head() == "0004"
 
 
 def test_migrations_match_the_models(database_url: str) -> None:

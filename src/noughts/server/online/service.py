@@ -26,8 +26,10 @@ from noughts.server.online.actions import ActionError, Change, GameRow
 from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, now_ms
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import make_presence
+from noughts.server.online.ratings import Glicko
 from noughts.server.online.realtime import Fanout, Listener, make_fanout
 from noughts.server.online.snapshots import move_patch, snapshot, summary
+from noughts.server.online.storage.pairing import Pairing, SeekRow
 from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import NameTakenError, NotFoundError, Store, UserRow
 
@@ -37,6 +39,22 @@ LOBBY = "lobby"
 _DEADLINE = re.compile(r'\{"type": "event", "deadline": (null|\d+)')
 #: Moves of one online game at most: far beyond any real game of the family.
 MAX_PLIES = 2000
+
+
+def room_row(
+    spec: str, rated: bool, creator: int, side: str, private: bool, minutes: float | None, increment: float, now: int
+) -> GameRow:
+    """A new open room (checked by the caller)."""
+    return GameRow(
+        id=actions.new_game_id(), spec=spec, rated=rated, private=private, creator_id=creator,
+        creator_side=side, x_id=None, o_id=None, state=actions.OPEN, result="ongoing", termination=None,
+        moves="", ply=0, version=0,
+        clock_initial_ms=round(minutes * 60_000) if minutes is not None else None,
+        clock_increment_ms=round(increment * 1000) if minutes is not None else None,
+        x_ms=None, o_ms=None, turn_started_at=None, draw_offer=None, takeback_offer=None, rematch_offer=None,
+        rematch_id=None, x_left_at=None, o_left_at=None, x_rating_before=None, x_rating_after=None,
+        o_rating_before=None, o_rating_after=None, created_at=now, started_at=None, ended_at=None,
+    )  # fmt: skip
 
 
 def game_channel(game_id: str) -> str:
@@ -67,6 +85,7 @@ class Online:
         self.database_url = database_url
         self.store = Store(database_url)
         self.puzzles = PuzzleBook(self.store)
+        self.pairing = Pairing(self.store)
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
         self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
         self.throttle = make_throttle(redis_url, config)
@@ -179,36 +198,67 @@ class Online:
 
     # -- rooms --------------------------------------------------------------------------
 
-    async def create_room(
-        self, user: UserRow, spec: str, rated: bool, side: str, private: bool, minutes: float | None, increment: float
-    ) -> GameRow:
+    @staticmethod
+    def _checked(user: UserRow, spec: str, rated: bool, minutes: float | None, increment: float) -> str:
+        """The canonical spec of a game `user` may ask for, or the ActionError saying why not."""
         try:
             game = parse_spec(spec)
         except NoughtsError as e:
             raise ActionError("invalid-spec", str(e)) from None
         if rated and user.guest:
             raise ActionError("guest-rated", "guests play casual games only: sign up to play rated games")
-        if side not in ("x", "o", "random"):
-            raise ActionError("invalid-side", "side is x, o or random")
         if minutes is not None and not 0 < minutes <= MAX_MINUTES:
             raise ActionError("invalid-clock", f"a clock has more than 0 and at most {MAX_MINUTES} minutes")
         if not 0 <= increment <= MAX_INCREMENT:
             raise ActionError("invalid-clock", f"the increment is 0 to {MAX_INCREMENT} seconds")
-        now = now_ms()
-        row = GameRow(
-            id=actions.new_game_id(), spec=game.spec, rated=rated, private=private, creator_id=user.id,
-            creator_side=side, x_id=None, o_id=None, state=actions.OPEN, result="ongoing", termination=None,
-            moves="", ply=0, version=0,
-            clock_initial_ms=round(minutes * 60_000) if minutes is not None else None,
-            clock_increment_ms=round(increment * 1000) if minutes is not None else None,
-            x_ms=None, o_ms=None, turn_started_at=None, draw_offer=None, takeback_offer=None, rematch_offer=None,
-            rematch_id=None, x_left_at=None, o_left_at=None, x_rating_before=None, x_rating_after=None,
-            o_rating_before=None, o_rating_after=None, created_at=now, started_at=None, ended_at=None,
-        )  # fmt: skip
+        return game.spec
+
+    async def create_room(
+        self, user: UserRow, spec: str, rated: bool, side: str, private: bool, minutes: float | None, increment: float
+    ) -> GameRow:
+        if side not in ("x", "o", "random"):
+            raise ActionError("invalid-side", "side is x, o or random")
+        canonical = self._checked(user, spec, rated, minutes, increment)
+        row = room_row(canonical, rated, user.id, side, private, minutes, increment, now_ms())
         await self.store.call(self.store.add_game, row)
         if not private:
             await self.publish_lobby()
         return row
+
+    # -- quick pairing --------------------------------------------------------------------
+
+    async def seek(self, user: UserRow, spec: str, rated: bool, minutes: float | None, increment: float) -> SeekRow:
+        """Puts `user` in the quick-pairing pool for this game and clock (instead of any
+        earlier seek), and pairs them at once if someone fits."""
+        canonical = self._checked(user, spec, rated, minutes, increment)
+        now = now_ms()
+        ratings = {r.spec: r for r in await self.store.call(self.store.ratings_of, user.id)}
+        stored = ratings.get(canonical)
+        rating = stored.rating if stored is not None else Glicko().rating
+        initial = round(minutes * 60_000) if minutes is not None else None
+        increment_ms = round(increment * 1000) if minutes is not None else None
+        row = SeekRow(user.id, canonical, rated, initial, increment_ms, rating, now)
+        await self.store.call(self.pairing.seek, row)
+        return await self.pairing_status(user) or row
+
+    async def pairing_status(self, user: UserRow) -> SeekRow | None:
+        """`user`'s seek after trying to pair it again (its window widens while it waits)."""
+        now = now_ms()
+
+        def start(me: SeekRow, other: SeekRow, me_x: bool) -> GameRow:
+            minutes = None if me.clock_initial_ms is None else me.clock_initial_ms / 60_000
+            increment = (me.clock_increment_ms or 0) / 1000
+            room = room_row(me.spec, me.rated, me.user_id, "x" if me_x else "o", False, minutes, increment, now)
+            return actions.join(room, other.user_id, False, now).row
+
+        game = await self.store.call(self.pairing.pair, user.id, now, start)
+        if game is not None:
+            self._await_arrivals(game)
+        return await self.store.call(self.pairing.status, user.id)
+
+    async def leave_pool(self, user: UserRow) -> SeekRow | None:
+        """Leaves the pool; a seek paired already is answered (its game has started)."""
+        return await self.store.call(self.pairing.cancel, user.id)
 
     async def join(self, game_id: str, user: UserRow) -> Change:
         return await self.change(game_id, lambda row: actions.join(row, user.id, user.guest, now_ms()))

@@ -196,3 +196,21 @@ class PuzzleDaily(Base):
 
     day: Mapped[str] = mapped_column(String(10), primary_key=True)
     puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id", ondelete="CASCADE"))
+
+
+class Seek(Base):
+    """A player waiting in quick pairing for a game of `spec` with this clock (one seek a
+    player). Paired, it keeps the game's id until the player has seen it."""
+
+    __tablename__ = "seeks"
+    __table_args__ = (Index("ix_seeks_pool", "spec", "rated", "clock_initial_ms", "clock_increment_ms"),)
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    spec: Mapped[str] = mapped_column(String(200))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger)
+    clock_increment_ms: Mapped[int | None] = mapped_column(BigInteger)
+    #: The player's rating in the game when they joined (the pairing window is around it).
+    rating: Mapped[float] = mapped_column()
+    joined_at: Mapped[int] = mapped_column(BigInteger)
+    game_id: Mapped[str | None] = mapped_column(String(16))

@@ -1,0 +1,107 @@
+"""Quick pairing: "play now" puts the player in a pool for a game and a clock; two
+players whose ratings are close enough (the window widening while they wait) are paired
+into a game that starts at once. The page asks every second or so; any request of
+either player, to any server process, may make the pairing (`storage.pairing`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Request, Response
+from pydantic import ConfigDict, Field
+
+from noughts.server.models import GUARDED, ErrorBody, Spec
+from noughts.server.online.actions import ActionError
+from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, now_ms
+from noughts.server.online.schemas import _Model
+from noughts.server.online.sessions import LoggedIn, online_of
+from noughts.server.online.snapshots import title
+from noughts.server.online.storage.pairing import SeekRow, window
+
+router = APIRouter(
+    prefix="/api/online/pairing",
+    tags=["quick pairing"],
+    responses={
+        400: {"model": ErrorBody},
+        401: {"model": ErrorBody},
+        403: {"model": ErrorBody},
+        404: {"model": ErrorBody},
+        422: {"model": ErrorBody},
+    },
+)
+
+
+class SeekRequest(_Model):
+    """The game and clock to be paired for. Strict, as a room's request."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    spec: Spec
+    rated: bool = False
+    minutes: Annotated[
+        float | None,
+        Field(description=f"null: no clock; else more than 0 and at most {MAX_MINUTES} (400 invalid-clock)"),
+    ] = None
+    increment: Annotated[
+        float, Field(description=f"seconds added after each move, 0 to {MAX_INCREMENT} (400 invalid-clock)")
+    ] = 0
+
+
+class SeekView(_Model):
+    state: Literal["waiting", "paired"]
+    game_id: str | None = Field(description="the game, once paired: it has started")
+    spec: str
+    title: str
+    rated: bool
+    minutes: float | None
+    increment: float
+    rating: int = Field(description="the rating the window is around")
+    waited_ms: int
+    window: int = Field(description="how far from `rating` an opponent may be now")
+    waiting: int = Field(description="players waiting for the same game and clock, this one included")
+
+
+async def _view(request: Request, seek: SeekRow) -> SeekView:
+    online = online_of(request)
+    now = now_ms()
+    same = [
+        s
+        for s in await online.store.call(online.pairing.waiting, seek.spec)
+        if (s.rated, s.clock_initial_ms, s.clock_increment_ms)
+        == (seek.rated, seek.clock_initial_ms, seek.clock_increment_ms)
+    ]
+    return SeekView(
+        state="waiting" if seek.game_id is None else "paired", game_id=seek.game_id, spec=seek.spec,
+        title=title(seek.spec), rated=seek.rated,
+        minutes=None if seek.clock_initial_ms is None else seek.clock_initial_ms / 60_000,
+        increment=(seek.clock_increment_ms or 0) / 1000, rating=round(seek.rating), waited_ms=now - seek.joined_at,
+        window=round(window(now - seek.joined_at)), waiting=len(same),
+    )  # fmt: skip
+
+
+@router.post("", response_model=SeekView, status_code=201, responses=GUARDED)
+async def play_now(body: SeekRequest, request: Request, user: LoggedIn) -> SeekView:
+    """Joins the pool (replacing the player's earlier seek) and pairs at once if someone
+    fits. 400 invalid-spec or invalid-clock; 403 guest-rated."""
+    seek = await online_of(request).seek(user, body.spec, body.rated, body.minutes, body.increment)
+    return await _view(request, seek)
+
+
+@router.get("", response_model=SeekView)
+async def pairing(request: Request, user: LoggedIn) -> SeekView:
+    """The player's seek, after trying to pair it again: `paired` with the game's id, or
+    still `waiting`. 404 not-seeking when the player is not in the pool."""
+    seek = await online_of(request).pairing_status(user)
+    if seek is None:
+        raise ActionError("not-seeking", "you are not waiting for a game: press play now first")
+    return await _view(request, seek)
+
+
+@router.delete("", status_code=204, responses={200: {"model": SeekView}, **GUARDED})
+async def leave(request: Request, user: LoggedIn) -> Response:
+    """Leaves the pool (204). Paired already: 200 with the game, which has started."""
+    seek = await online_of(request).leave_pool(user)
+    if seek is None:
+        return Response(status_code=204)
+    view = await _view(request, seek)
+    return Response(view.model_dump_json(), status_code=200, media_type="application/json")
