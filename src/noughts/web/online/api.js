@@ -35,6 +35,10 @@ export const online = {
   logOut: () => call("POST", "/api/online/logout"),
   createRoom: (room) => call("POST", "/api/online/rooms", room),
   rooms: () => call("GET", "/api/online/rooms"),
+  // Quick pairing: join the pool, ask again (it pairs), leave.
+  seek: (seek) => call("POST", "/api/online/pairing", seek),
+  pairing: () => call("GET", "/api/online/pairing"),
+  leavePool: () => call("DELETE", "/api/online/pairing"),
   game: (id) => call("GET", `/api/online/games/${encodeURIComponent(id)}`),
   join: (id) => call("POST", `/api/online/games/${encodeURIComponent(id)}/join`),
   close: (id) => call("DELETE", `/api/online/games/${encodeURIComponent(id)}`),

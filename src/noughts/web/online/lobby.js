@@ -8,6 +8,20 @@ export function roomLine(room) {
   return `${room.title} · ${room.rated ? "rated" : "casual"} · ${clock}`;
 }
 
+/** Quick pairing's presets: the common games and clocks, a click from a game. */
+const QUICK = [
+  { spec: "ultimate", minutes: 3, increment: 2 },
+  { spec: "ultimate", minutes: 5, increment: 3 },
+  { spec: "ultimate", minutes: 10, increment: 5 },
+  { spec: "classic", minutes: 1, increment: 1 },
+  { spec: "mnk:m=15:n=15:k=5", minutes: 5, increment: 5, title: "Gomoku" },
+  { spec: "qubic", minutes: 5, increment: 3 },
+  { spec: "gobblet", minutes: 3, increment: 2 },
+  { spec: "nine-board", minutes: 3, increment: 2 },
+];
+/** How often a waiting player asks again (each request may make the pairing). */
+const POLL_MS = 1000;
+
 export class LobbyPage {
   constructor(root, context) {
     this.root = root;
@@ -23,6 +37,9 @@ export class LobbyPage {
   destroy() {
     this.closed = true;
     this.socket?.close();
+    // Leaving the lobby while waiting leaves the pool, as on lichess.
+    if (this.seeking) online.leavePool().catch(() => {});
+    clearTimeout(this.pollTimer);
   }
 
   connect() {
@@ -84,7 +101,7 @@ export class LobbyPage {
       h(
         "section",
         { class: "page online-home" },
-        h("div", {}, h("h1", {}, "Play online"), h("h2", {}, "Open rooms"), this.rooms, h("h2", {}, "Being played"), this.live),
+        h("div", {}, h("h1", {}, "Play online"), user ? this.quickPairing(user) : null, h("h2", {}, "Open rooms"), this.rooms, h("h2", {}, "Being played"), this.live),
         user ? this.createForm(user) : this.welcome(),
       ),
     );
@@ -107,6 +124,77 @@ export class LobbyPage {
       h("p", {}, "Log in or sign up to play rated games and appear on the leaderboard; guests play casual games."),
       h("div", { class: "row" }, h("a", { class: "button primary", href: "#/login" }, "Log in"), " ", h("a", { class: "button", href: "#/signup" }, "Sign up"), " ", h("button", { class: "button", type: "button", id: "guest", onclick: guest }, "Play as a guest")),
     );
+  }
+
+  // -- quick pairing ------------------------------------------------------------------
+
+  quickPairing(user) {
+    const games = this.context.session.catalogue.games;
+    const name = (spec) => QUICK.find((q) => q.spec === spec && q.title)?.title || games.find((g) => g.key === spec.split(":")[0])?.title || spec;
+    this.quickRated = h("input", { type: "checkbox", id: "quick-rated", disabled: user.guest || null, checked: !user.guest || null });
+    this.quickStatus = h("div", { class: "quick-status", id: "quick-status", "aria-live": "polite" });
+    return h(
+      "section",
+      { class: "quick", "aria-labelledby": "quick-title" },
+      h("h2", { id: "quick-title" }, "Quick pairing"),
+      h(
+        "div",
+        { class: "quick-grid" },
+        QUICK.map((q) =>
+          h("button", { class: "quick-tile", type: "button", "data-spec": q.spec, "data-clock": `${q.minutes}+${q.increment}`, onclick: () => this.playNow(q) }, h("strong", {}, `${q.minutes}+${q.increment}`), h("span", {}, name(q.spec))),
+        ),
+      ),
+      h("label", { class: "check" }, this.quickRated, user.guest ? "Rated (sign up to play rated games)" : "Rated"),
+      this.quickStatus,
+    );
+  }
+
+  async playNow(q) {
+    try {
+      const seek = await online.seek({ spec: q.spec, rated: this.quickRated.checked, minutes: q.minutes, increment: q.increment });
+      this.seeking = true;
+      this.showSeek(seek);
+    } catch (e) {
+      this.context.toast(e.message, "error");
+    }
+  }
+
+  showSeek(seek) {
+    if (seek.state === "paired") {
+      this.seeking = false;
+      this.context.navigate(`#/game/${seek.game_id}`);
+      return;
+    }
+    const others = seek.waiting - 1;
+    this.quickStatus.replaceChildren(
+      h("p", {}, h("span", { class: "spinner", "aria-hidden": "true" }), h("strong", {}, `Looking for an opponent: ${seek.title} ${seek.minutes ?? "–"}+${seek.increment}${seek.rated ? ", rated" : ""}`)),
+      h("p", { class: "muted" }, `${Math.round(seek.waited_ms / 1000)} s · ${others} other ${others === 1 ? "player" : "players"} waiting · ratings ${seek.rating - seek.window} to ${seek.rating + seek.window}`),
+      h("button", { class: "button", type: "button", id: "quick-cancel", onclick: () => this.cancelSeek() }, "Cancel"),
+    );
+    clearTimeout(this.pollTimer);
+    this.pollTimer = setTimeout(() => this.poll(), POLL_MS);
+  }
+
+  async poll() {
+    if (this.closed || !this.seeking) return;
+    try {
+      this.showSeek(await online.pairing());
+    } catch (e) {
+      this.seeking = false;
+      this.quickStatus.replaceChildren(h("p", { class: "field-error" }, e.message));
+    }
+  }
+
+  async cancelSeek() {
+    clearTimeout(this.pollTimer);
+    try {
+      const paired = await online.leavePool();
+      this.seeking = false;
+      if (paired) return this.showSeek(paired); // paired meanwhile: the game has started
+      this.quickStatus.replaceChildren(h("p", { class: "muted" }, "You left the pool."));
+    } catch (e) {
+      this.context.toast(e.message, "error");
+    }
   }
 
   createForm(user) {
