@@ -38,6 +38,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not slow"
 
@@ -49,6 +50,7 @@ test-slow: $(STAMP)
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(BIN)/pytest -n auto --dist worksteal -m "not slow and not integration"
 

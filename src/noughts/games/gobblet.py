@@ -34,8 +34,9 @@ counting: x has as many figures on the board as o (x to move) or one more (o to 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, TypeGuard
+from typing import Any, ClassVar, TypeGuard
 
 from noughts.core import (
     Game,
@@ -116,6 +117,10 @@ class Gobblet(Game["GobbletState", GobbletMove]):
     moves: bool = True
 
     title: ClassVar[str] = "Gobblet Gobblers"
+    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "matryoshka": {"moves": False},
+        "gobblet": {"moves": True},
+    }
 
     def __post_init__(self) -> None:
         if not isinstance(self.moves, bool):
