@@ -70,9 +70,11 @@ GAMES: dict[str, Entry] = {
         Entry("gobblet", Gobblet, "Gobblet Gobblers: nesting figures that can move"),
     ]
 }
+"""Every game by its stable key, in menu order: its class, a one-line summary and its options."""
 
 
 def game_keys() -> list[str]:
+    """The registry's keys, in the order of `GAMES`."""
     return list(GAMES)
 
 

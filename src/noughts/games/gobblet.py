@@ -84,6 +84,7 @@ class Shift:
 
 
 GobbletMove = Place | Shift
+"""A move of gobblet or matryoshka: a figure from the hand, or (gobblet) one on the board."""
 
 # Shared move values: legal_moves hands out these instead of allocating new ones.
 _PLACES = {(size, cell): Place(size, cell) for size in SIZES for cell in range(CELLS)}
@@ -212,6 +213,8 @@ def _tops(board: int) -> tuple[int, int, int]:
 
 
 class GobbletState(State[GobbletMove]):
+    """A position of gobblet or matryoshka: every cell's stack of figures, and so the hands."""
+
     __slots__ = ("board", "history", "o_tops", "x_tops")
 
     game: Gobblet

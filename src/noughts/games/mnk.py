@@ -142,6 +142,9 @@ class Mnk(MarksGame["MnkState"]):
 
 
 class MnkState(MarksState):
+    """A position of an m,n,k game (classic included); in forget mode, with each side's marks
+    in the order they were placed."""
+
     __slots__ = ("ages", "history")
 
     game: Mnk
