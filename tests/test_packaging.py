@@ -61,7 +61,8 @@ def test_the_wheel_holds_the_web_app_the_weights_and_the_command(dist: Path) -> 
     # The core's requirements: nothing compiled; the rest only with an extra.
     requires = metadata.get_all("Requires-Dist") or []
     assert [r for r in requires if "extra ==" not in r] == ["rich==15.0.0"]
-    assert {"kernels", "server", "arena", "rl", "docs", "dev"} <= set(metadata.get_all("Provides-Extra") or [])
+    extras = set(metadata.get_all("Provides-Extra") or [])
+    assert {"kernels", "server", "arena", "rl", "openspiel", "docs", "dev"} <= extras
 
 
 def test_the_sdist_builds_tests_and_documents(dist: Path) -> None:
