@@ -13,7 +13,15 @@ from noughts.encoding import Encoding
 from noughts.registry import GAMES
 from noughts.spiel import load, short_name
 
-SPECS = [*GAMES, "classic:forget", "mnk:m=4:n=4:k=3", "ultimate:forget", "ultimate:tiebreak=boards", "qubic:n=3"]
+# Random games of ultimate's forget mode last hundreds of plies (up to the 1000-ply bound).
+SPECS = [
+    *GAMES,
+    "classic:forget",
+    "mnk:m=4:n=4:k=3",
+    pytest.param("ultimate:forget", marks=pytest.mark.slow),
+    "ultimate:tiebreak=boards",
+    "qubic:n=3",
+]
 
 
 @pytest.mark.parametrize("spec", SPECS)
