@@ -17,6 +17,19 @@ from noughts.registry import GAMES, parse_spec
 GAME_HELP = "a game key with options, e.g. classic, classic:forget, mnk:m=4:n=4:k=4, ultimate, qubic"
 
 
+#: The optional packages, by the extra that installs them (pyproject.toml): a command
+#: that needs one that is missing says which extra to install.
+_EXTRAS = {
+    **dict.fromkeys(["numba", "llvmlite"], "kernels"),
+    **dict.fromkeys(["numpy", "matplotlib", "cma"], "arena"),
+    **dict.fromkeys(
+        ["fastapi", "fastapi_offline", "starlette", "pydantic", "uvicorn", "sqlalchemy", "alembic", "psycopg", "redis"],
+        "server",
+    ),
+    "argon2": "server",
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -29,6 +42,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return result
     except NoughtsError as e:
         print(f"noughts: {e}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as e:
+        extra = _EXTRAS.get((e.name or "").partition(".")[0])
+        if extra is None:
+            raise
+        print(f"noughts {args.command}: this needs {e.name}: pip install 'noughts[{extra}]'", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader left (`noughts ... | head`): nothing to say. As Python's docs advise,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -32,6 +32,7 @@ __all__ = [
     "Reason",
     "State",
     "UnknownGameError",
+    "option_text",
 ]
 
 
@@ -129,6 +130,11 @@ M = TypeVar("M", bound=Hashable)
 S = TypeVar("S", bound="State[Any]")
 
 
+def option_text(value: Any) -> str:
+    """An option's value as a spec writes it (``true``, ``4``, ``nine-board``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 class Game(ABC, Generic[S, M]):
     """A rule set with its options; subclasses are frozen dataclasses whose fields are
     the options, so ``repr(game)`` is valid code and equal options mean equal games."""
@@ -147,15 +153,33 @@ class Game(ABC, Generic[S, M]):
         with ``init=False``, are not options)."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.init}  # type: ignore[arg-type]
 
+    #: Per registry key this class serves, the options the key pins (classic is mnk
+    #: with m=n=k=3): a spec never writes them, and a user cannot set them.
+    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    #: Per key, options a spec writes even at their defaults ("mnk:m=5:n=3:k=3" reads
+    #: better than "mnk:m=5").
+    shown_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    @property
+    def spec_options(self) -> dict[str, Any]:
+        """The options a user would have to give to get this game from its key: those
+        that differ from the key's defaults, and those the key always shows."""
+        pinned = self.pinned_options.get(self.key, {})
+        defaults = type(self)(**pinned).options
+        shown = self.shown_options.get(self.key, ())
+        return {
+            name: value
+            for name, value in self.options.items()
+            if name not in pinned and (defaults.get(name) != value or name in shown)
+        }
+
     @property
     def spec(self) -> str:
         """Canonical text naming game and options: ``classic``, ``mnk:m=4:n=4:k=4``.
 
         Only options that differ from the key's defaults are written; `registry.parse_spec`
         reads it back."""
-        from noughts.registry import spec_text
-
-        return spec_text(self)
+        return ":".join([self.key, *(f"{name}={option_text(v)}" for name, v in self.spec_options.items())])
 
     @abstractmethod
     def initial(self) -> S:

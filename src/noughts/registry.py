@@ -11,10 +11,11 @@ from __future__ import annotations
 import dataclasses
 import re
 import typing
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from noughts.core import Game, InvalidOptionError, State, UnknownGameError
+from noughts.core import Game, InvalidOptionError, State, UnknownGameError, option_text
 from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk
 from noughts.games.qubic import Qubic
@@ -38,11 +39,16 @@ class Entry:
     key: str
     cls: type[Game[Any, Any]]
     summary: str
-    #: Options this key pins (classic is mnk with m=n=k=3); users cannot set them.
-    fixed: dict[str, Any] = field(default_factory=dict)
-    #: Options written in the spec even at their defaults ("mnk:m=5:n=3:k=3" reads
-    #: better than "mnk:m=5").
-    always: tuple[str, ...] = ()
+
+    @property
+    def fixed(self) -> Mapping[str, Any]:
+        """Options this key pins (classic is mnk with m=n=k=3); users cannot set them."""
+        return self.cls.pinned_options.get(self.key, {})
+
+    @property
+    def always(self) -> tuple[str, ...]:
+        """Options written in the spec even at their defaults."""
+        return self.cls.shown_options.get(self.key, ())
 
     def option_names(self) -> list[str]:
         return [f.name for f in dataclasses.fields(self.cls) if f.init and f.name not in self.fixed]  # type: ignore[arg-type]
@@ -55,24 +61,20 @@ class Entry:
 GAMES: dict[str, Entry] = {
     e.key: e
     for e in [
-        Entry("classic", Mnk, "tic-tac-toe: 3x3, three in a row", {"m": 3, "n": 3, "k": 3}),
-        Entry("mnk", Mnk, "the m,n,k-game: m columns, n rows, k in a row", always=("m", "n", "k")),
-        # The tie-break by won boards is ultimate's: nine-board ends at its first line.
-        Entry(
-            "nine-board",
-            Ultimate,
-            "nine boards, a line in any one of them wins",
-            {"rule": "nine-board", "tiebreak": "none"},
-        ),
-        Entry("ultimate", Ultimate, "Ultimate tic-tac-toe: win three local boards in a line", {"rule": "ultimate"}),
+        Entry("classic", Mnk, "tic-tac-toe: 3x3, three in a row"),
+        Entry("mnk", Mnk, "the m,n,k-game: m columns, n rows, k in a row"),
+        Entry("nine-board", Ultimate, "nine boards, a line in any one of them wins"),
+        Entry("ultimate", Ultimate, "Ultimate tic-tac-toe: win three local boards in a line"),
         Entry("qubic", Qubic, "4x4x4 tic-tac-toe (n, d parameters)"),
-        Entry("matryoshka", Gobblet, "nesting figures, placement only", {"moves": False}),
-        Entry("gobblet", Gobblet, "Gobblet Gobblers: nesting figures that can move", {"moves": True}),
+        Entry("matryoshka", Gobblet, "nesting figures, placement only"),
+        Entry("gobblet", Gobblet, "Gobblet Gobblers: nesting figures that can move"),
     ]
 }
+"""Every game by its stable key, in menu order: its class, a one-line summary and its options."""
 
 
 def game_keys() -> list[str]:
+    """The registry's keys, in the order of `GAMES`."""
     return list(GAMES)
 
 
@@ -142,23 +144,14 @@ def parse_spec(text: str) -> Game[Any, Any]:
 
 
 def spec_options(game: Game[Any, Any]) -> dict[str, Any]:
-    """The options a user would have to give to get this game from its key: those that
-    differ from the key's defaults, and those the key always shows."""
-    entry = _entry(game.key)
-    defaults = entry.defaults()
-    return {
-        name: value
-        for name, value in game.options.items()
-        if name not in entry.fixed and (defaults.get(name) != value or name in entry.always)
-    }
-
-
-def option_text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    """The options a user would have to give to get this game from its key
+    (`Game.spec_options`)."""
+    return game.spec_options
 
 
 def spec_text(game: Game[Any, Any]) -> str:
-    return ":".join([game.key, *(f"{name}={option_text(v)}" for name, v in spec_options(game).items())])
+    """The game's canonical spec (`Game.spec`)."""
+    return game.spec
 
 
 def parse_position(spec: str | Game[Any, Any], text: str) -> State[Any]:

@@ -82,6 +82,8 @@ class Deadline:
 
 
 class Kind(enum.Enum):
+    """What a `Value` is: exact (a win or loss in some plies, a draw), an estimate, unknown."""
+
     WIN = "win"  # a forced win in `plies`
     LOSS = "loss"  # a forced loss in `plies`
     DRAW = "draw"  # a proven draw
@@ -313,6 +315,7 @@ register_player("random", RandomPlayer)
 
 
 def player_names() -> list[str]:
+    """The names `make_player` knows, in the order they were registered."""
     return list(_PLAYERS)
 
 

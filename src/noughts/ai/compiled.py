@@ -39,8 +39,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
 from noughts.ai.base import (
     AIPlayer,
     Analysis,
@@ -54,8 +52,10 @@ from noughts.ai.base import (
     with_lines,
 )
 from noughts.core import Game, InvalidOptionError, State
+from noughts.kernels import require_kernels
 
 if TYPE_CHECKING:
+    import numpy as np
     import numpy.typing as npt
 
     from noughts.kernels.negamax import Tables
@@ -131,6 +131,7 @@ class KernelMCTSPlayer(AIPlayer):
         guided: bool = True,
         contempt: float = 0.0,
     ) -> None:
+        require_kernels(self.name)
         self.time = _number("time", time, False, 1e-9)
         self.iterations = _number("iterations", iterations, True, 1)
         self.c = float(_number("c", c, False, 0))
@@ -150,6 +151,8 @@ class KernelMCTSPlayer(AIPlayer):
         self._tree = None
 
     def analyze(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
+        import numpy as np
+
         from noughts.kernels import tree
         from noughts.kernels.games import encode, game_code
         from noughts.kernels.rng import new_rng
@@ -321,6 +324,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
         threats: bool = True,
         proof: bool = False,
     ) -> None:
+        require_kernels(self.name)
         self.defaults = Limits(
             time=_number("time", time, False, 1e-9),
             nodes=_number("nodes", nodes, True, 1),
@@ -350,6 +354,8 @@ class KernelAlphaBetaPlayer(AIPlayer):
         return analysis
 
     def _run(self, state: State[Any], limits: Limits, exact: bool) -> Analysis:
+        import numpy as np
+
         from noughts.kernels import negamax
         from noughts.kernels.evaluate import LOCAL_LINES
         from noughts.kernels.games import encode, game_code
@@ -476,6 +482,8 @@ def qubic_threat_win(state: State[Any], nodes: int = THREAT_NODES) -> tuple[int,
 def _forced_win(root: npt.NDArray[np.int64], deadline: float, nodes: int | None) -> tuple[int, int, int]:
     """A qubic threat-sequence win for the player to move in `root`: (move, plies,
     nodes searched), move -1 when none was found."""
+    import numpy as np
+
     from noughts.kernels import threats
     from noughts.kernels.layout import TURN
 
@@ -501,6 +509,8 @@ def _proven_win(tree: ProofTree, root: npt.NDArray[np.int64], deadline: float) -
 
 
 def _principal_line(state: State[Any], code: int, root: Any, best: Any, depth: int, tables: Tables) -> list[str]:
+    import numpy as np
+
     from noughts.kernels import negamax
 
     out = np.zeros(max(depth, 1), dtype=np.int64)
@@ -556,6 +566,7 @@ def prepare(progress: Callable[[str], None] | None = None) -> float:
     one preparing. `progress` hears a line per step while it compiles (not when the
     cache only has to be loaded)."""
     global _ready
+    require_kernels("the fast engine")
     if _ready or getattr(_preparing, "active", False):
         # Ready, or called by the warm-up's own players.
         return 0.0

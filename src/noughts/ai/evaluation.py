@@ -42,7 +42,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -61,6 +60,7 @@ __all__ = [
     "HAND",
     "HAND_SEPARATOR",
     "Evaluator",
+    "all_evaluator_names",
     "evaluator",
     "evaluator_names",
     "evaluator_scale",
@@ -617,25 +617,14 @@ def _gobblet_fill(game: Gobblet) -> Callable[[GobbletState], float]:
     return evaluate
 
 
-# -- MCTS ----------------------------------------------------------------------------
+# -- every name -----------------------------------------------------------------------
 
 
-def _register_with_mcts() -> None:
-    """Offer every evaluator name to ``mcts:evaluator=NAME``: the score squashed by
-    ``tanh(score / scale)`` with the scale of the evaluator for the state's game."""
-    from noughts.ai import mcts
-
+def all_evaluator_names() -> list[str]:
+    """Every evaluator name of any game (with ``@hand`` for those with weights): the
+    names ``mcts:evaluator=NAME`` accepts besides its playouts."""
     names = {name for entries in _REGISTRY.values() for name in entries}
     names |= {
         f"{name}{HAND_SEPARATOR}{HAND}" for entries in _REGISTRY.values() for name, e in entries.items() if e.weights
     }
-    for name in sorted(names):
-
-        def squashed(state: State[Any], rng: random.Random, name: str = name) -> float:
-            game = state.game
-            return math.tanh(evaluator(game, name)(state) / evaluator_scale(game, name))
-
-        mcts.register_evaluator(name, squashed)
-
-
-_register_with_mcts()
+    return sorted(names)

@@ -42,6 +42,7 @@ __all__ = [
 ]
 
 LEVELS = ("easy", "medium", "hard", "max")
+"""The levels of the app, weakest first (`level_player`)."""
 
 #: easy's chance, per move, of ignoring its search and playing another move.
 EASY_MISTAKES = 0.35

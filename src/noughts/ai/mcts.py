@@ -25,13 +25,13 @@ compiled kernel can later take over the hot path (selection and playouts).
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from noughts.ai import evaluation
 from noughts.ai.base import (
     AIPlayer,
     Analysis,
@@ -109,30 +109,33 @@ _EVALUATORS: dict[str, Evaluator] = {"random": random_playout}
 
 
 def register_evaluator(name: str, evaluator: Evaluator) -> None:
-    """Make an evaluator available to ``mcts:evaluator=NAME``.
-
-    This is the hook for noughts.ai.evaluation: that module is imported the first time
-    an unknown name is asked for, so it can register its functions (wrapped with
-    `from_score`) when it is imported."""
+    """Make an evaluator available to ``mcts:evaluator=NAME``. The static evaluations
+    of `noughts.ai.evaluation` are available by their names without this."""
     _EVALUATORS[name.strip().lower()] = evaluator
 
 
 def evaluator_names() -> list[str]:
-    return list(_EVALUATORS)
+    return [*_EVALUATORS, *(name for name in evaluation.all_evaluator_names() if name not in _EVALUATORS)]
+
+
+def _static_evaluator(name: str) -> Evaluator:
+    """A static evaluation by name, for whatever game the state is of: its score
+    squashed by ``tanh(score / scale)`` with that game's evaluator's scale."""
+
+    def squashed(state: State[Any], rng: random.Random) -> float:
+        game = state.game
+        return math.tanh(evaluation.evaluator(game, name)(state) / evaluation.evaluator_scale(game, name))
+
+    return squashed
 
 
 def _find_evaluator(name: str) -> Evaluator:
     key = name.strip().lower()
-    if key not in _EVALUATORS:
-        try:
-            importlib.import_module("noughts.ai.evaluation")
-        except ModuleNotFoundError as e:
-            if e.name != "noughts.ai.evaluation":
-                raise
-    try:
+    if key in _EVALUATORS:
         return _EVALUATORS[key]
-    except KeyError:
-        raise InvalidOptionError(f"unknown evaluator {name!r}; the evaluators are: {', '.join(_EVALUATORS)}") from None
+    if key in evaluation.all_evaluator_names():
+        return _static_evaluator(key)
+    raise InvalidOptionError(f"unknown evaluator {name!r}; the evaluators are: {', '.join(evaluator_names())}")
 
 
 class Node:

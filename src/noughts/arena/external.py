@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from noughts.ai import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value
-from noughts.arena.entrants import StateTracker
+from noughts.arena.tracker import StateTracker
 from noughts.core import InvalidOptionError, NoughtsError, State
 from noughts.match import ForfeitError
 

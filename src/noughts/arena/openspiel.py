@@ -21,7 +21,7 @@ from typing import Any
 
 from noughts.ai import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value
 from noughts.ai.base import coerce_option, require_moves
-from noughts.arena.entrants import StateTracker
+from noughts.arena.tracker import StateTracker
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.geometry import bits
 from noughts.games.mnk import Mnk, MnkState

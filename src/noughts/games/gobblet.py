@@ -34,8 +34,9 @@ counting: x has as many figures on the board as o (x to move) or one more (o to 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, TypeGuard
+from typing import Any, ClassVar, TypeGuard
 
 from noughts.core import (
     Game,
@@ -83,6 +84,7 @@ class Shift:
 
 
 GobbletMove = Place | Shift
+"""A move of gobblet or matryoshka: a figure from the hand, or (gobblet) one on the board."""
 
 # Shared move values: legal_moves hands out these instead of allocating new ones.
 _PLACES = {(size, cell): Place(size, cell) for size in SIZES for cell in range(CELLS)}
@@ -116,6 +118,10 @@ class Gobblet(Game["GobbletState", GobbletMove]):
     moves: bool = True
 
     title: ClassVar[str] = "Gobblet Gobblers"
+    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "matryoshka": {"moves": False},
+        "gobblet": {"moves": True},
+    }
 
     def __post_init__(self) -> None:
         if not isinstance(self.moves, bool):
@@ -207,6 +213,8 @@ def _tops(board: int) -> tuple[int, int, int]:
 
 
 class GobbletState(State[GobbletMove]):
+    """A position of gobblet or matryoshka: every cell's stack of figures, and so the hands."""
+
     __slots__ = ("board", "history", "o_tops", "x_tops")
 
     game: Gobblet

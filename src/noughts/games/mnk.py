@@ -15,8 +15,9 @@ the player to move; in Forget mode then each player's marks oldest first::
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from noughts.core import (
     InvalidMoveError,
@@ -45,6 +46,8 @@ class Mnk(MarksGame["MnkState"]):
     keep: int = 3
 
     title: ClassVar[str] = "m,n,k-game"
+    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {"classic": {"m": 3, "n": 3, "k": 3}}
+    shown_options: ClassVar[Mapping[str, tuple[str, ...]]] = {"mnk": ("m", "n", "k")}
 
     def __post_init__(self) -> None:
         for name in ("m", "n", "k", "keep"):
@@ -139,6 +142,9 @@ class Mnk(MarksGame["MnkState"]):
 
 
 class MnkState(MarksState):
+    """A position of an m,n,k game (classic included); in forget mode, with each side's marks
+    in the order they were placed."""
+
     __slots__ = ("ages", "history")
 
     game: Mnk

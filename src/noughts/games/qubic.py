@@ -182,6 +182,8 @@ def _split(text: str, separators: tuple[str, ...], n: int) -> str | None:
 
 
 class QubicState(MarksState):
+    """A position of qubic: the cells of the cube, numbered layer by layer."""
+
     __slots__ = ()
 
     game: Qubic

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from noughts.core import (
     Game,
@@ -95,6 +96,11 @@ class Ultimate(Game["UltimateState", int]):
     tiebreak: str = "none"
 
     title: ClassVar[str] = "Ultimate tic-tac-toe and nine-board"
+    # The tie-break by won boards is ultimate's: nine-board ends at its first line.
+    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        NINE_BOARD: {"rule": NINE_BOARD, "tiebreak": "none"},
+        ULTIMATE: {"rule": ULTIMATE},
+    }
 
     def __post_init__(self) -> None:
         if self.rule not in (ULTIMATE, NINE_BOARD):

@@ -23,20 +23,42 @@ recursive functions (numba issue 6061: a segmentation fault when loaded).
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from typing import Any
 
-from noughts.core import Game
+from noughts.core import Game, NoughtsError
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate
 
-__all__ = ["SUPPORTED", "supports"]
+__all__ = ["SUPPORTED", "KernelsMissingError", "available", "require_kernels", "supports"]
 
 #: The games the kernels play, for messages.
 SUPPORTED = "ultimate and nine-board (without forget mode) and qubic (4x4x4)"
 
 
+class KernelsMissingError(NoughtsError):
+    """The compiled kernels were asked for where numba is not installed."""
+
+
+@functools.cache
+def available() -> bool:
+    """Whether numba is installed (the ``noughts[kernels]`` extra). Imports no numba."""
+    return importlib.util.find_spec("numba") is not None
+
+
+def require_kernels(who: str) -> None:
+    """Raise KernelsMissingError, naming `who` and the extra to install, without numba."""
+    if not available():
+        raise KernelsMissingError(f"{who} needs the compiled kernels: pip install 'noughts[kernels]' (numba)")
+
+
 def supports(game: Game[Any, Any]) -> bool:
-    """Whether the kernels play `game` (with these options). Imports no numba."""
+    """Whether the kernels play `game` (with these options) here: numba is installed and
+    the game is one of theirs. Imports no numba; where this is false, the levels and
+    the tools play with the readable engines."""
+    if not available():
+        return False
     if isinstance(game, Ultimate):
         return not game.forget
     return isinstance(game, Qubic) and game.n == 4 and game.d == 3

@@ -1,0 +1,133 @@
+"""Moves as action numbers and positions as arrays, one encoding per game family: what
+the reinforcement-learning environments (`noughts.rl`) and the OpenSpiel games
+(`noughts.spiel`) share. Needs numpy.
+
+* actions: one per move the game can ever have: a cell in the m,n,k games, ultimate,
+  nine-board and qubic (the move's own number); in gobblet and matryoshka the 27
+  placements (size, cell), then in gobblet the 81 board moves (from, to).
+* planes: a (rows, columns, planes) int8 picture of the board seen by one player: its
+  marks, then its opponent's (in gobblet, its figures by size, then the opponent's,
+  covered ones included); ultimate and nine-board add the cells the player to move may
+  play (which board is forced). Forget mode's order of marks is not in the planes.
+
+>>> from noughts import parse_spec
+>>> encoding = Encoding(parse_spec("gobblet"))
+>>> encoding.actions, encoding.shape
+(108, (3, 3, 6))
+>>> encoding.moves[encoding.index[parse_spec("gobblet").parse_move("L5")]]
+Place(size=3, cell=4)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.core import Game, InvalidOptionError, Player, State
+from noughts.games.gobblet import CELLS, SIZES, Gobblet, GobbletState, Place, Shift
+from noughts.games.marks import MarksGame, MarksState
+from noughts.games.mnk import Mnk
+from noughts.games.qubic import Qubic
+from noughts.games.ultimate import Ultimate, UltimateState
+
+__all__ = ["Array", "Encoding"]
+
+_CELL_PIXELS = 24
+_COLOURS = {Player.X: (200, 50, 50), Player.O: (40, 90, 200)}
+Array = npt.NDArray[np.int8]
+
+
+class Encoding:
+    """Moves as action numbers and states as arrays, for one game."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+        if isinstance(game, Gobblet):
+            places: list[Any] = [Place(size, cell) for size in SIZES for cell in range(CELLS)]
+            shifts = [Shift(src, dst) for src in range(CELLS) for dst in range(CELLS)] if game.moves else []
+            self.moves: list[Any] = places + shifts
+            self.shape: tuple[int, int, int] = (3, 3, 2 * len(SIZES))
+        elif isinstance(game, Ultimate):
+            self.moves = list(range(81))
+            self.shape = (9, 9, 3)
+        elif isinstance(game, MarksGame):
+            self.moves = list(range(game.cells))
+            # mnk: n rows of m; qubic: its n-cell rows, one after another, layer by layer.
+            rows = game.n if isinstance(game, Mnk) else game.cells // game.n if isinstance(game, Qubic) else 1
+            self.shape = (rows, game.cells // rows, 2)
+        else:  # pragma: no cover - every registered game is one of the above
+            raise InvalidOptionError(f"no encoding for {game.spec}")
+        self.index = {move: i for i, move in enumerate(self.moves)}
+
+    @property
+    def actions(self) -> int:
+        return len(self.moves)
+
+    def mask(self, state: State[Any]) -> Array:
+        """1 for each action the player to move may take (all 0 once it is over)."""
+        mask = np.zeros(self.actions, dtype=np.int8)
+        for move in state.legal_moves():
+            mask[self.index[move]] = 1
+        return mask
+
+    def planes(self, state: State[Any], me: Player) -> Array:
+        """The board as `me` sees it: (rows, columns, planes) of 0 and 1."""
+        out = np.zeros(self.shape, dtype=np.int8)
+        rows, cols, _ = self.shape
+        if isinstance(state, GobbletState):
+            for cell in range(CELLS):
+                for owner, size in state.stack(cell):
+                    plane = (size - 1) + (0 if owner is me else len(SIZES))
+                    out[cell // 3, cell % 3, plane] = 1
+        elif isinstance(state, UltimateState):
+            mine, theirs = (state.x, state.o) if me is Player.X else (state.o, state.x)
+            legal = set(state.legal_moves())
+            for move in range(81):
+                row, col = self._ultimate_square(move)
+                out[row, col] = (mine >> move & 1, theirs >> move & 1, move in legal)
+        elif isinstance(state, MarksState):
+            mine, theirs = (state.x, state.o) if me is Player.X else (state.o, state.x)
+            for cell in range(rows * cols):
+                out[cell // cols, cell % cols] = (mine >> cell & 1, theirs >> cell & 1)
+        return out
+
+    @staticmethod
+    def _ultimate_square(move: int) -> tuple[int, int]:
+        """Where a move (board * 9 + cell) is on the 9x9 picture of the nine boards."""
+        board, cell = divmod(move, 9)
+        return (board // 3) * 3 + cell // 3, (board % 3) * 3 + cell % 3
+
+    def image(self, state: State[Any]) -> npt.NDArray[np.uint8]:
+        """A picture of the position: a grid, X's figures red and O's blue, bigger
+        figures bigger (gobblet), the boards of ultimate separated by thicker lines."""
+        rows, cols, _ = self.shape
+        size = _CELL_PIXELS
+        picture = np.full((rows * size + 1, cols * size + 1, 3), 255, dtype=np.uint8)
+        for r in range(rows + 1):
+            thick = isinstance(state, UltimateState) and r % 3 == 0
+            picture[max(0, r * size - thick) : r * size + 1 + thick, :] = 120 if thick else 190
+        for c in range(cols + 1):
+            thick = isinstance(state, UltimateState) and c % 3 == 0
+            picture[:, max(0, c * size - thick) : c * size + 1 + thick] = 120 if thick else 190
+        for (row, col), (owner, figure) in self._tops(state).items():
+            inset = {1: 8, 2: 6, 3: 4}[figure]
+            top, left = row * size + inset, col * size + inset
+            picture[top : (row + 1) * size + 1 - inset, left : (col + 1) * size + 1 - inset] = _COLOURS[owner]
+        return picture
+
+    def _tops(self, state: State[Any]) -> dict[tuple[int, int], tuple[Player, int]]:
+        """What shows on each square: (owner, size), size 3 for a mark."""
+        _, cols, _ = self.shape
+        if isinstance(state, GobbletState):
+            return {divmod(cell, 3): top for cell in range(CELLS) if (top := state.top(cell)) is not None}
+        if isinstance(state, UltimateState | MarksState):
+            square = self._ultimate_square if isinstance(state, UltimateState) else (lambda m: divmod(m, cols))
+            return {
+                square(m): (player, 3)
+                for player, marks in ((Player.X, state.x), (Player.O, state.o))
+                for m in range(len(self.moves))
+                if marks >> m & 1
+            }
+        return {}  # pragma: no cover

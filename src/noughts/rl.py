@@ -1,0 +1,265 @@
+"""Reinforcement learning: every game as a PettingZoo AEC environment (two agents,
+``player_0`` for X, who moves first, and ``player_1`` for O) and as a Gymnasium
+environment for one agent against any Noughts player.
+Needs ``noughts[rl]`` (pettingzoo, gymnasium, numpy).
+
+The encoding is `noughts.encoding.Encoding`, the same for both classes:
+
+* actions: ``Discrete(N)``, one per move the game can ever have: a cell in the m,n,k
+  games, ultimate, nine-board and qubic (the move's own number); in gobblet and
+  matryoshka the 27 placements (size, cell), then in gobblet the 81 board moves (from,
+  to). `NoughtsEnv.move` and `NoughtsEnv.action` translate.
+* observations: ``{"observation": planes, "action_mask": mask}``, int8 arrays of 0 and
+  1. The planes are a (rows, columns, planes) picture of the board seen by the agent
+  observing: its marks, then its opponent's (in gobblet, its figures by size, then the
+  opponent's, covered ones included); ultimate and nine-board add the cells the player
+  to move may play (which board is forced). Forget mode's order of marks is not in the
+  planes: a learner there sees the marks but not which one vanishes next.
+* rewards: +1 for a win, -1 for a loss, 0 for a draw, at the end of the game. An
+  action the position does not allow loses the game for the agent who took it (-1, and
+  ``infos[agent]["illegal"]`` says why), as PettingZoo's classic games do.
+* ``render_mode``: ``"ansi"`` (the text diagram) or ``"rgb_array"`` (a picture, 24
+  pixels a cell).
+
+>>> env = NoughtsEnv("classic")
+>>> env.reset(seed=1)
+>>> env.agent_selection, int(env.action_space("player_0").n)
+('player_0', 9)
+>>> env.step(env.action("5"))
+>>> observation, reward, terminated, truncated, info = env.last()
+>>> env.agent_selection, observation["action_mask"].tolist()
+('player_1', [1, 1, 1, 1, 0, 1, 1, 1, 1])
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import AgentSelector  # type: ignore[import-untyped]
+
+from noughts.ai import AIPlayer, Limits, parse_player
+from noughts.ai.levels import LEVELS, level_player
+from noughts.core import Game, InvalidOptionError, Player, State
+from noughts.encoding import Array, Encoding
+from noughts.registry import parse_spec
+
+__all__ = ["NoughtsEnv", "SingleAgentEnv"]
+
+#: The agents, named as PettingZoo recommends: X (who moves first) and O.
+_AGENTS = {Player.X: "player_0", Player.O: "player_1"}
+_RENDER_MODES = ("ansi", "rgb_array")
+
+
+class NoughtsEnv(AECEnv):  # type: ignore[misc]
+    """A game as a PettingZoo AEC environment: agents ``player_0`` (X, moves first) and
+    ``player_1`` (O).
+
+    `game` is a spec or a Game; `max_plies` truncates a game that goes on that long
+    (None: the rules end every game, by repetition where the game can cycle)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(_RENDER_MODES),
+        "name": "noughts_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, game: str | Game[Any, Any] = "classic", render_mode: str | None = None, max_plies: int | None = None
+    ):
+        super().__init__()
+        self.game = parse_spec(game) if isinstance(game, str) else game
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise InvalidOptionError(f"render_mode is one of {', '.join(_RENDER_MODES)}, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.max_plies = max_plies
+        self.encoding = Encoding(self.game)
+        self.possible_agents = list(_AGENTS.values())
+        self.agents = list(self.possible_agents)
+        self.action_spaces = {a: spaces.Discrete(self.encoding.actions) for a in self.possible_agents}
+        self.observation_spaces = {a: _observation_space(self.encoding) for a in self.possible_agents}
+        self.state_now: State[Any] = self.game.initial()
+        self._reset_bookkeeping()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def action(self, text: str) -> int:
+        """The action number of a move written in the game's notation."""
+        return self.encoding.index[self.game.parse_move(text)]
+
+    def move(self, action: int) -> Any:
+        """The move an action number stands for."""
+        return self.encoding.moves[action]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # Nothing here is random: the seed is accepted, as the API asks, and not needed.
+        self.state_now = self.game.initial()
+        self.agents = list(self.possible_agents)
+        self._reset_bookkeeping()
+
+    def _reset_bookkeeping(self) -> None:
+        self.plies = 0
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._selector = AgentSelector(self.agents)
+        self.agent_selection = self._selector.reset()
+
+    def observe(self, agent: str) -> dict[str, Array]:
+        me = Player.X if agent == _AGENTS[Player.X] else Player.O
+        on_move = agent == self.agent_selection and not self.state_now.is_over
+        mask = self.encoding.mask(self.state_now) if on_move else np.zeros(self.encoding.actions, dtype=np.int8)
+        return {"observation": self.encoding.planes(self.state_now, me), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0
+        self.rewards = dict.fromkeys(self.agents, 0)
+        move = self.encoding.moves[int(action)] if 0 <= int(action) < self.encoding.actions else None
+        if move is None or move not in self.state_now.legal_moves():
+            self.rewards[agent] = -1
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos[agent]["illegal"] = f"action {action} is not a legal move here"
+        else:
+            self.state_now = self.state_now.play(move)
+            self.plies += 1
+            outcome = self.state_now.outcome
+            if outcome is not None:
+                if outcome.winner is not None:
+                    winner = _AGENTS[outcome.winner]
+                    self.rewards[winner] = 1
+                    self.rewards[_AGENTS[outcome.winner.other]] = -1
+                self.terminations = dict.fromkeys(self.agents, True)
+            elif self.max_plies is not None and self.plies >= self.max_plies:
+                self.truncations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self._selector.next()
+        self._accumulate_rewards()
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        return _render(self.render_mode, self.encoding, self.state_now)
+
+    def close(self) -> None:
+        pass
+
+
+class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """One side of a game as a Gymnasium environment, against a Noughts player.
+
+    `opponent` is a level (``easy`` ... ``max``), a player spec (``mcts:iterations=200``)
+    or an `AIPlayer`; given as text, it is built again at each reset with a seed drawn
+    from the environment's, so that a seeded episode replays exactly. `side` is the
+    learner's (``x`` moves first); `limits` is the opponent's budget a move.
+
+    >>> env = SingleAgentEnv("classic", opponent="random", side="o")
+    >>> observation, info = env.reset(seed=3)
+    >>> int(observation["observation"][:, :, 1].sum())  # the opponent has moved
+    1
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(_RENDER_MODES)}  # noqa: RUF012 - gymnasium's own attribute
+
+    def __init__(
+        self,
+        game: str | Game[Any, Any] = "classic",
+        opponent: str | AIPlayer = "random",
+        side: str = "x",
+        limits: Limits = Limits(),
+        render_mode: str | None = None,
+        max_plies: int | None = None,
+    ) -> None:
+        self.game = parse_spec(game) if isinstance(game, str) else game
+        if side not in ("x", "o"):
+            raise InvalidOptionError(f"side is x or o, not {side!r}")
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise InvalidOptionError(f"render_mode is one of {', '.join(_RENDER_MODES)}, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.me = Player.X if side == "x" else Player.O
+        self.opponent_spec = opponent
+        self.opponent = opponent if isinstance(opponent, AIPlayer) else self._build(opponent, None)
+        self.limits = limits
+        self.max_plies = max_plies
+        self.encoding = Encoding(self.game)
+        self.action_space = spaces.Discrete(self.encoding.actions)
+        self.observation_space = _observation_space(self.encoding)
+        self.state_now: State[Any] = self.game.initial()
+        self.plies = 0
+
+    def _build(self, spec: str, seed: int | None) -> AIPlayer:
+        return (
+            level_player(self.game, spec, seed)
+            if spec in LEVELS
+            else parse_player(spec + (f":seed={seed}" if seed is not None else ""))
+        )
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Array], dict[str, Any]]:
+        super().reset(seed=seed)
+        if isinstance(self.opponent_spec, str):
+            self.opponent = self._build(self.opponent_spec, int(self.np_random.integers(2**31)))
+        self.opponent.reset()
+        self.state_now = self.game.initial()
+        self.plies = 0
+        if self.state_now.turn is not self.me:
+            self._reply()
+        return self._observation(), {}
+
+    def step(self, action: Any) -> tuple[dict[str, Array], float, bool, bool, dict[str, Any]]:
+        index = int(action)
+        move = self.encoding.moves[index] if 0 <= index < self.encoding.actions else None
+        if self.state_now.is_over:
+            raise InvalidOptionError("the episode is over: call reset()")
+        if move is None or move not in self.state_now.legal_moves():
+            return self._observation(), -1.0, True, False, {"illegal": f"action {action} is not a legal move here"}
+        self.state_now = self.state_now.play(move)
+        self.plies += 1
+        if not self.state_now.is_over:
+            self._reply()
+        outcome = self.state_now.outcome
+        reward = 0.0 if outcome is None or outcome.winner is None else (1.0 if outcome.winner is self.me else -1.0)
+        truncated = outcome is None and self.max_plies is not None and self.plies >= self.max_plies
+        return self._observation(), reward, outcome is not None, truncated, {}
+
+    def _reply(self) -> None:
+        self.state_now = self.state_now.play(self.opponent.choose(self.state_now, self.limits))
+        self.plies += 1
+
+    def _observation(self) -> dict[str, Array]:
+        return {
+            "observation": self.encoding.planes(self.state_now, self.me),
+            "action_mask": self.encoding.mask(self.state_now),
+        }
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        return _render(self.render_mode, self.encoding, self.state_now)
+
+
+def _observation_space(encoding: Encoding) -> spaces.Dict:
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=0, high=1, shape=encoding.shape, dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(encoding.actions,), dtype=np.int8),
+        }
+    )
+
+
+def _render(mode: str | None, encoding: Encoding, state: State[Any]) -> str | npt.NDArray[np.uint8] | None:
+    if mode is None:
+        gymnasium.logger.warn("render() called without a render_mode (ansi or rgb_array)")
+        return None
+    if mode == "ansi":
+        return state.diagram()
+    return encoding.image(state)

@@ -1,0 +1,174 @@
+"""Every Noughts game as an OpenSpiel Python game, so that OpenSpiel's algorithms (MCTS,
+alpha-beta, CFR where it applies, the Python AlphaZero) run on them. Needs
+``noughts[openspiel]`` (and numpy).
+
+Importing this module registers ``noughts_KEY`` for every registry key (``-`` as
+``_``: ``noughts_nine_board``), with the game's options as OpenSpiel parameters:
+
+>>> import pyspiel
+>>> game = load("ultimate")  # the same as pyspiel.load_game("noughts_ultimate")
+>>> state = game.new_initial_state()
+>>> state.apply_action(state.string_to_action("53"))
+>>> state.legal_actions()[:3], state.current_player()
+([18, 19, 20], 1)
+>>> pyspiel.load_game("noughts_mnk", {"m": 4, "n": 4, "k": 3}).num_distinct_actions()
+16
+
+Actions and observations are those of `noughts.encoding.Encoding` (an action per move the
+game can have; the observation tensor is the board's planes seen by the player
+observing), player 0 is X, returns are +1/-1/0. Games that can repeat positions
+(forget mode, gobblet) end by the rules' threefold repetition; OpenSpiel needs a
+bound on the length besides, so a game reaching `MAX_GAME_LENGTH` plies is a draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found, unused-ignore]
+from open_spiel.python.observation import IIGObserverForPublicInfoGame  # type: ignore[import-untyped]
+
+from noughts.core import Game, InvalidMoveError, Player, State
+from noughts.encoding import Encoding
+from noughts.registry import GAMES, make_game, parse_spec
+
+__all__ = ["MAX_GAME_LENGTH", "load", "short_name"]
+
+#: Plies after which a game that can cycle is declared a draw.
+MAX_GAME_LENGTH = 1000
+
+
+def short_name(key: str) -> str:
+    """The OpenSpiel name of a registry key: ``noughts_nine_board``."""
+    return "noughts_" + key.replace("-", "_")
+
+
+def load(spec: str) -> Any:
+    """``pyspiel.load_game`` of a Noughts game spec (``classic:forget``, ``mnk:m=4:n=4:k=4``)."""
+    game = parse_spec(spec)
+    settable = GAMES[game.key].option_names()
+    return pyspiel.load_game(short_name(game.key), {k: v for k, v in game.options.items() if k in settable})
+
+
+def _game_class(key: str) -> tuple[Any, type]:
+    entry = GAMES[key]
+    defaults = entry.defaults()
+    # OpenSpiel parameters are int, bool, float or str: our options are all of these.
+    game_type = pyspiel.GameType(
+        short_name=short_name(key),
+        long_name=f"Noughts {key}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(defaults),
+    )
+
+    class SpielGame(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            options = {**defaults, **(params or {})}
+            self.noughts: Game[Any, Any] = make_game(key, **options)
+            self.encoding = Encoding(self.noughts)
+            can_cycle = getattr(self.noughts, "forget", False) or key == "gobblet"
+            length = MAX_GAME_LENGTH if can_cycle else len(self.encoding.moves)
+            if key == "matryoshka":
+                length = 12  # six figures each
+            info = pyspiel.GameInfo(
+                num_distinct_actions=self.encoding.actions,
+                max_chance_outcomes=0,
+                num_players=2,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0,
+                max_game_length=length,
+            )
+            super().__init__(game_type, info, options)
+            self.max_length = length
+
+        def new_initial_state(self) -> SpielState:
+            return SpielState(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+            if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+                return Observer(self.encoding, params)
+            # The information state (perfect recall) of a perfect-information game: the
+            # moves so far, as OpenSpiel's own Python games give it.
+            return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+    SpielGame.__name__ = SpielGame.__qualname__ = f"Noughts_{key.replace('-', '_')}"
+    return game_type, SpielGame
+
+
+class SpielState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state holding a Noughts state (`state_now`)."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.noughts: Game[Any, Any] = game.noughts
+        self.encoding: Encoding = game.encoding
+        self.max_length: int = game.max_length
+        self.state_now: State[Any] = self.noughts.initial()
+        self.plies = 0
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return 0 if self.state_now.turn is Player.X else 1
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.encoding.index[move] for move in self.state_now.legal_moves())
+
+    def _apply_action(self, action: int) -> None:
+        self.state_now = self.state_now.play(self.encoding.moves[action])
+        self.plies += 1
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(self.noughts.move_text(self.encoding.moves[action]))
+
+    def _string_to_action(self, player: int, text: str) -> int:
+        try:
+            return self.encoding.index[self.noughts.parse_move(text)]
+        except InvalidMoveError as e:
+            raise ValueError(str(e)) from None
+
+    def is_terminal(self) -> bool:
+        return self.state_now.is_over or self.plies >= self.max_length
+
+    def returns(self) -> list[float]:
+        outcome = self.state_now.outcome
+        if outcome is None or outcome.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if outcome.winner is Player.X else [-1.0, 1.0]
+
+    def __str__(self) -> str:
+        return str(self.state_now.to_text())
+
+
+class Observer:
+    """The PyObserver of OpenSpiel: the board's planes seen by `player`, flat in `tensor`."""
+
+    def __init__(self, encoding: Encoding, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.encoding = encoding
+        self.tensor = np.zeros(int(np.prod(encoding.shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(encoding.shape)}
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        me = Player.X if player == 0 else Player.O
+        self.dict["observation"][...] = self.encoding.planes(state.state_now, me)
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        return str(state.state_now.to_text())
+
+
+for _key in GAMES:
+    pyspiel.register_game(*_game_class(_key))

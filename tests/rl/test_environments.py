@@ -1,0 +1,156 @@
+"""The games as PettingZoo and Gymnasium environments: PettingZoo's own API and seed
+tests on every game, and what the encoding and the rewards mean."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from noughts import parse_spec
+from noughts.rl import NoughtsEnv, SingleAgentEnv
+
+#: Every game key, and option sets that change the encoding or the rules' ending.
+SPECS = [
+    "classic",
+    "classic:forget",
+    "mnk:m=5:n=4:k=4",
+    "nine-board",
+    "ultimate",
+    "ultimate:forget",
+    "qubic",
+    "qubic:n=3",
+    "matryoshka",
+    "gobblet",
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_pettingzoos_api_test(spec: str) -> None:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error")
+        # Two warnings PettingZoo's own board games (tictactoe, connect four, chess) get
+        # too, or are exempted from by name: the empty board is all zeros, and the
+        # observation is a dict holding the action mask beside the planes.
+        warnings.filterwarnings("ignore", message="Observation numpy array is all zeros")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        api_test(NoughtsEnv(spec), num_cycles=200)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_pettingzoos_seed_test(spec: str) -> None:
+    seed_test(lambda: NoughtsEnv(spec), num_cycles=200)
+
+
+def play(env: NoughtsEnv, texts: list[str]) -> None:
+    for text in texts:
+        env.step(env.action(text))
+
+
+def test_the_winner_gets_one_and_the_loser_minus_one() -> None:
+    env = NoughtsEnv("classic")
+    env.reset()
+    play(env, ["1", "4", "2", "5", "3"])
+    assert env.terminations == {"player_0": True, "player_1": True}
+    seen = {}
+    for agent in env.agent_iter():  # each agent sees the end, then leaves
+        seen[agent] = env.last()[1]
+        env.step(None)
+    assert seen == {"player_1": -1, "player_0": 1}
+
+
+def test_a_draw_is_zero_for_both() -> None:
+    env = NoughtsEnv("classic")
+    env.reset()
+    play(env, ["5", "1", "3", "7", "4", "6", "8", "2", "9"])
+    assert all(env.terminations.values())
+    assert env.rewards == {"player_0": 0, "player_1": 0}
+
+
+def test_an_illegal_action_loses_for_whoever_took_it() -> None:
+    env = NoughtsEnv("classic")
+    env.reset()
+    play(env, ["5"])
+    env.step(env.action("5"))
+    assert env.rewards == {"player_0": 0, "player_1": -1}
+    assert "not a legal move" in env.infos["player_1"]["illegal"]
+
+
+def test_observations_are_from_the_observers_side() -> None:
+    env = NoughtsEnv("classic")
+    env.reset()
+    play(env, ["5", "1"])
+    x, o = env.observe("player_0")["observation"], env.observe("player_1")["observation"]
+    assert x.shape == (3, 3, 2)
+    assert x[1, 1, 0] == 1 and x[0, 0, 1] == 1  # x's own mark in the centre, o's in the corner
+    assert np.array_equal(o[:, :, 0], x[:, :, 1]) and np.array_equal(o[:, :, 1], x[:, :, 0])
+    assert env.observe("player_1")["action_mask"].sum() == 0  # not o's turn
+
+
+def test_ultimate_shows_the_forced_board_and_masks_the_rest() -> None:
+    env = NoughtsEnv("ultimate")
+    env.reset()
+    play(env, ["53"])  # centre board, its top-right cell: o must play in board 3
+    seen = env.observe("player_1")
+    legal = {env.move(i) for i in np.flatnonzero(seen["action_mask"])}
+    state = parse_spec("ultimate").initial().play_text("53")
+    assert legal == set(state.legal_moves())
+    assert seen["observation"][:, :, 2].sum() == 9  # the playable plane: board 3's nine cells
+    assert seen["observation"][0:3, 6:9, 2].all()  # board 3 is the top-right block of the picture
+
+
+def test_gobblet_actions_cover_placements_and_board_moves() -> None:
+    env = NoughtsEnv("gobblet")
+    assert env.action_space("player_0").n == 27 + 81
+    assert NoughtsEnv("matryoshka").action_space("player_0").n == 27
+    env.reset()
+    play(env, ["L5", "s1"])
+    assert env.move(env.action("5-9")) == parse_spec("gobblet").parse_move("5-9")
+    planes = env.observe("player_0")["observation"]
+    assert planes[1, 1, 2] == 1 and planes[0, 0, 3] == 1  # x's large in the centre, o's small in a corner
+
+
+@pytest.mark.parametrize("spec", ["classic", "ultimate", "gobblet", "qubic"])
+def test_render_as_text_and_as_a_picture(spec: str) -> None:
+    text = NoughtsEnv(spec, render_mode="ansi")
+    text.reset()
+    assert text.render() == parse_spec(spec).initial().diagram()
+    picture = NoughtsEnv(spec, render_mode="rgb_array")
+    picture.reset()
+    empty = picture.render()
+    picture.step(int(np.flatnonzero(picture.observe(picture.agent_selection)["action_mask"])[0]))
+    after = picture.render()
+    assert isinstance(after, np.ndarray) and after.dtype == np.uint8 and after.shape[2] == 3
+    assert not np.array_equal(empty, after)  # the move shows
+
+
+def test_max_plies_truncates() -> None:
+    env = NoughtsEnv("gobblet", max_plies=4)
+    env.reset()
+    play(env, ["L5", "L1", "M9", "M3"])
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+
+
+@pytest.mark.parametrize("spec", ["classic", "ultimate", "gobblet"])
+def test_gymnasiums_env_checker(spec: str) -> None:
+    check_env(SingleAgentEnv(spec, opponent="random", side="o"), skip_render_check=True)
+
+
+def test_the_single_agent_loses_to_max_and_the_seed_replays_it() -> None:
+    env = SingleAgentEnv("classic", opponent="max", side="x")
+    outcomes = []
+    for _ in range(2):
+        observation, _ = env.reset(seed=7)
+        trace = []
+        reward, done = 0.0, False
+        while not done:
+            action = int(np.flatnonzero(observation["action_mask"])[-1])  # always the last free cell
+            observation, reward, done, _, _ = env.step(action)
+            trace.append(action)
+        outcomes.append((trace, reward))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][1] == -1.0

@@ -1,0 +1,80 @@
+"""Every game as an OpenSpiel game: OpenSpiel's own random-simulation checks on each
+key and option set, and OpenSpiel's algorithms playing them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import mcts, minimax
+
+from noughts import parse_spec
+from noughts.encoding import Encoding
+from noughts.registry import GAMES
+from noughts.spiel import load, short_name
+
+# Random games of ultimate's forget mode last hundreds of plies (up to the 1000-ply bound).
+SPECS = [
+    *GAMES,
+    "classic:forget",
+    "mnk:m=4:n=4:k=3",
+    pytest.param("ultimate:forget", marks=pytest.mark.slow),
+    "ultimate:tiebreak=boards",
+    "qubic:n=3",
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_openspiels_random_simulation_checks(spec: str) -> None:
+    game = load(spec)
+    assert game.get_type().short_name == short_name(parse_spec(spec).key)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_every_key_is_registered_under_its_name() -> None:
+    registered = set(pyspiel.registered_names())
+    assert {f"noughts_{key.replace('-', '_')}" for key in GAMES} <= registered
+    assert pyspiel.load_game("noughts_nine_board").num_distinct_actions() == 81
+
+
+def test_options_are_parameters() -> None:
+    game = pyspiel.load_game("noughts_mnk", {"m": 15, "n": 15, "k": 5})
+    assert game.num_distinct_actions() == 225
+    assert game.max_game_length() == 225
+    assert load("classic:forget").max_game_length() == 1000  # forget mode can cycle
+
+
+def play(game: pyspiel.Game, texts: list[str]) -> pyspiel.State:
+    state = game.new_initial_state()
+    for text in texts:
+        state.apply_action(state.string_to_action(text))
+    return state
+
+
+def test_a_won_game_returns_one_and_minus_one() -> None:
+    state = play(load("classic"), ["1", "4", "2", "5", "3"])
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    assert str(state) == parse_spec("classic").parse_position("xxx/oo./... o").to_text()
+
+
+def test_the_observation_tensor_is_the_encodings_planes() -> None:
+    state = play(load("ultimate"), ["53", "31"])
+    planes = Encoding(parse_spec("ultimate")).planes(
+        parse_spec("ultimate").initial().play_text("53").play_text("31"), parse_spec("classic").initial().turn
+    )
+    assert np.array_equal(np.asarray(state.observation_tensor(0)).reshape(9, 9, 3), planes)
+
+
+def test_openspiels_alpha_beta_solves_a_position() -> None:
+    # x to move with two ways to win and o threatening: the search finds a win in one.
+    state = play(load("classic"), ["1", "4", "2", "5"])
+    value, action = minimax.alpha_beta_search(state.get_game(), state=state, maximizing_player_id=0)
+    assert value == 1.0 and state.action_to_string(0, action) in ("3", "6")
+
+
+def test_openspiels_mcts_bot_finds_the_win_in_ultimate() -> None:
+    # OpenSpiel's Python MCTS (its C++ bot expects C++ states to clone).
+    game = load("nine-board")
+    state = play(game, ["51", "15", "52", "25"])  # x to move: 53 completes a line in board 5
+    bot = mcts.MCTSBot(game, 1.4, 300, mcts.RandomRolloutEvaluator(1, np.random.RandomState(7)), solve=True)
+    assert state.action_to_string(0, bot.step(state)) == "53"
