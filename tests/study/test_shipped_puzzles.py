@@ -6,23 +6,16 @@ its line is legal and ends in the solver's win."""
 from __future__ import annotations
 
 import collections
-from functools import cache
 from typing import Any
 
 import pytest
 
-from noughts.ai.base import AIPlayer, Limits
 from noughts.registry import parse_spec
-from noughts.study.puzzles import Puzzle, prover, shipped, themes, verify
+from noughts.study.puzzles import Puzzle, shipped, themes, verify
 
 PUZZLES = shipped()
 #: The games puzzles are promised in, with the fewest each must have.
 PROMISED = {"ultimate": 100, "nine-board": 50, "qubic": 30, "mnk:m=15:n=15:k=5": 10}
-
-
-@cache
-def _prover(spec: str) -> AIPlayer:
-    return prover(parse_spec(spec))
 
 
 def test_there_are_enough_puzzles_in_every_promised_game() -> None:
@@ -50,4 +43,6 @@ def test_every_shipped_puzzle_is_well_formed() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.id for p in PUZZLES])
 def test_every_shipped_puzzle_is_proved_again(puzzle: Puzzle) -> None:
-    assert verify(puzzle, _prover(puzzle.spec), Limits(time=30)) is None
+    # A new prover each time and a budget of nodes, not seconds: the same answer on a
+    # busy machine and a quiet one, whatever was proved before.
+    assert verify(puzzle) is None

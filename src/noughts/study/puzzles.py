@@ -40,6 +40,7 @@ from noughts.registry import parse_spec
 
 __all__ = [
     "SHIPPED",
+    "VERIFY_LIMITS",
     "Judged",
     "Puzzle",
     "ThreatProver",
@@ -294,9 +295,17 @@ def judge(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = 
     return Judged(False, False, best.text, line, verdict(best.value, state.turn))
 
 
-def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = Limits(time=10)) -> str | None:
+#: The search a puzzle is proved again with (`verify`): a count of nodes, not seconds, so
+#: that the answer is the same on a busy machine and a quiet one. The searches' other
+#: budgets (the threat searches' nodes, the solved tables) are fixed already.
+VERIFY_LIMITS = Limits(nodes=5_000_000)
+
+
+def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERIFY_LIMITS) -> str | None:
     """Prove `puzzle` again: None when it holds, else what fails (its first move does
-    not win, another move wins too, a value is not proven, the line is not legal)."""
+    not win, another move wins too, a value is not proven, the line is not legal).
+    Without `player`, a new prover: nothing learnt from other positions helps, so the
+    answer is the same whatever was proved before."""
     game = _game(puzzle)
     player = player or prover(game)
     state = game.parse_position(puzzle.position)
@@ -315,7 +324,7 @@ def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = Limi
     return None
 
 
-def refresh(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = Limits(time=10)) -> Puzzle:
+def refresh(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERIFY_LIMITS) -> Puzzle:
     """`puzzle` with its themes and first difficulty derived again, as `puzzle_at`
     derives them now (after a change to `themes` or `difficulty`)."""
     state = _game(puzzle).parse_position(puzzle.position)
