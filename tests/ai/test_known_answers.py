@@ -87,9 +87,16 @@ def test_takes_the_win_and_makes_the_block(spec: str, name: str) -> None:
     for position, answer in wins + blocks:
         player = _player(spec, name)
         # A second is plenty for a level to find a win in one or a lone block, and caps
-        # the levels that would otherwise deepen for their whole 3 s on every position;
-        # the other players keep their own fixed budgets (depth, iterations), under a
-        # cap of 5 s that only the readable MCTS on 15x15 reaches.
-        limits = Limits(time=1) if name.startswith("level:") else Limits(time=5)
-        move = player.choose(game.parse_position(position), limits)
+        # the levels that would otherwise deepen for their whole 3 s on every position.
+        # The other players keep their own fixed budgets (depth, iterations), never a
+        # time, so that a busy machine gets the same answers: only the readable MCTS on
+        # 15x15 and qubic get fewer iterations (300: 3,000 take many seconds there).
+        state = game.parse_position(position)
+        if name.startswith("level:"):
+            limits = Limits(time=1)
+        elif name.startswith("mcts") and len(state.legal_moves()) > 40:
+            limits = Limits(nodes=300)
+        else:
+            limits = Limits()
+        move = player.choose(state, limits)
         assert game.move_text(move) == answer, f"{name} in {spec} at {position}"
