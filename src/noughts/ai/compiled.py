@@ -589,10 +589,9 @@ def is_cached() -> bool:
 def _warm_up(progress: Callable[[str], None] | None) -> float:
     """Runs both players on a small position of every game, with the argument types
     play uses, so that every kernel is compiled or loaded; the seconds it took."""
+    from noughts.ai import gobblet_table
     from noughts.kernels.games import perft
     from noughts.registry import parse_spec
-
-    from noughts.ai import gobblet_table
 
     started = time.perf_counter()
     steps = len(_WARM_UP_SPECS) + 1
