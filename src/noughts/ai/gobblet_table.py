@@ -23,6 +23,7 @@ and build in a second: the tests check them against a plain search over the rule
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import resource
@@ -85,6 +86,7 @@ def stderr_progress(phase: str, fraction: float, seconds: float) -> None:
 _last_line = [0.0]
 
 
+@functools.cache
 def _layout(game: Gobblet) -> Any:
     from noughts.kernels.gobblet import layout
 
