@@ -1,83 +1,130 @@
-"""A second, plain solver for gobblet's figure sets, for checking the compiled one: it
-sees only the State protocol (legal_moves, play, outcome, turn), explores every position
-reachable from the start, and solves the graph with a different algorithm from the
-kernels' (which walk back through un-moves with child counters): forward induction by
-rounds, where a position is won in d plies when a move reaches a position lost in d - 1,
-and lost in d when every move reaches one won in at most d - 1; whatever no round
-decides is a draw. No symmetry, no colour swap: each position is keyed by its board and
-the player to move, as the rules see it.
+"""A second method for gobblet's solved table, for checking the compiled solver on a
+smaller figure set. It sees only the State protocol (legal_moves, play, outcome, turn)
+and the board's 6 bits per cell, and shares no code with the kernels: it walks every
+position reachable from the start breadth first, one position per class under the
+board's 8 symmetries (its own cell maps), and counts the positions, the classes and the
+finished ones; `check` then holds the table to the rules at every reached class.
 
-Codes as in noughts.ai.solve: 0 a draw, d + 1 a win in d plies, -(d + 1) a loss.
+That check is complete: a finished position's code must say who has the line, every
+other's must be the best of its moves' codes (``noughts.ai.solve``'s codes: 0 a draw,
+d + 1 a win in d plies, -(d + 1) a loss). By induction on the true distance, a table
+that passes at every reachable position is right there: a true win or loss in d plies
+has children decided in fewer, which are right, so it is too; and every win or loss the
+table claims is realised by the table's own moves, so no draw is mislabelled either.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from noughts.core import Player
 from noughts.games.gobblet import Gobblet, GobbletState
 
-Key = tuple[int, Player]
+
+def _cell_maps() -> list[list[int]]:
+    maps = []
+    for transpose in (False, True):
+        for flip_rows in (False, True):
+            for flip_cols in (False, True):
+                cell_map = []
+                for cell in range(9):
+                    row, col = divmod(cell, 3)
+                    if transpose:
+                        row, col = col, row
+                    cell_map.append(3 * (2 - row if flip_rows else row) + (2 - col if flip_cols else col))
+                maps.append(cell_map)
+    return maps
+
+
+_MAPS = _cell_maps()
+
+
+def images(board: int) -> set[int]:
+    """The board under the 8 symmetries (each cell's 6 bits moved to its image)."""
+    cells = [board >> 6 * c & 63 for c in range(9)]
+    return {sum(v << 6 * m[c] for c, v in enumerate(cells)) for m in _MAPS}
+
+
+def colour_swapped(board: int) -> int:
+    """The same figures with the colours exchanged (x's 3 bits and o's in each cell)."""
+    out = 0
+    for c in range(9):
+        v = board >> 6 * c & 63
+        out |= ((v & 7) << 3 | v >> 3) << 6 * c
+    return out
 
 
 @dataclass
-class Solved:
-    codes: dict[Key, int]
-    #: Positions (board, player to move) reachable from the start, finished ones included.
+class Reached:
+    #: One state per reached class under the symmetries (and the player to move).
+    states: list[GobbletState]
+    #: Positions, classes under the symmetries (with the player to move), classes under
+    #: symmetry and colour; the same for the finished ones.
     positions: int
-    terminal: int
+    symmetric_positions: int
+    classes: int
+    terminal_positions: int
+    terminal_symmetric_positions: int
+    terminal_classes: int
 
 
 def _fresh(state: GobbletState) -> GobbletState:
-    # Without its history: the graph's positions are boards and turns, repetition is
-    # what makes a draw in the solution, not a property of one node.
+    # Without its history: repetition belongs to a game, not to a position.
     return GobbletState._make(state.game, state.board, state.turn, ())
 
 
-def solve_by_rules(game: Gobblet) -> Solved:
+def reach(game: Gobblet) -> Reached:
+    """Every position reachable from the start, one per class under the symmetries."""
     start = _fresh(game.initial())
-    index: dict[Key, int] = {(start.board, start.turn): 0}
+    seen = {(min(images(start.board)), start.turn)}
     states = [start]
-    children: list[list[int]] = []
-    finished: list[int | None] = []
     i = 0
     while i < len(states):
         state = states[i]
         i += 1
-        kids: list[int] = []
-        children.append(kids)
         if state.outcome is not None:
-            # Only lines end a gobblet game here (no history, no repetition).
-            finished.append(1 if state.outcome.winner is state.turn else -1)
             continue
-        finished.append(None)
         for move in state.legal_moves():
             child = _fresh(state.play(move))
-            key = (child.board, child.turn)
-            j = index.get(key)
-            if j is None:
-                j = index[key] = len(states)
+            key = (min(images(child.board)), child.turn)
+            if key not in seen:
+                seen.add(key)
                 states.append(child)
-            kids.append(j)
-    codes: list[int | None] = list(finished)
-    depth = 0
-    while True:
-        depth += 1
-        changed = []
-        for node, kids in enumerate(children):
-            if codes[node] is not None:
-                continue
-            kid_codes = [codes[k] for k in kids]
-            if any(c is not None and c < 0 and -c - 1 == depth - 1 for c in kid_codes):
-                changed.append((node, depth + 1))
-            elif all(c is not None and 0 < c <= depth for c in kid_codes):
-                changed.append((node, -(depth + 1)))
-        if not changed and all(c is None or abs(c) <= depth for c in codes):
-            break
-        for node, code in changed:
-            codes[node] = code
-    return Solved(
-        {key: codes[j] or 0 for key, j in index.items()},
-        len(states),
-        sum(c is not None for c in finished),
+    positions = terminal = terminal_positions = 0
+    colourless: set[int] = set()
+    terminal_colourless: set[int] = set()
+    for state in states:
+        orbit = len(images(state.board))
+        positions += orbit
+        mover_first = state.board if state.turn is Player.X else colour_swapped(state.board)
+        key = min(images(mover_first))
+        colourless.add(key)
+        if state.outcome is not None:
+            terminal += 1
+            terminal_positions += orbit
+            terminal_colourless.add(key)
+    return Reached(
+        states, positions, len(states), len(colourless), terminal_positions, terminal, len(terminal_colourless)
     )
+
+
+def check(reached: Reached, code: Callable[[GobbletState], int]) -> list[str]:
+    """The positions where `code` (the table) disagrees with the rules; none if right."""
+    wrong = []
+    for state in reached.states:
+        if state.outcome is not None:
+            expected = 1 if state.outcome.winner is state.turn else -1
+        else:
+            expected = max((_negate(code(_fresh(state.play(m)))) for m in state.legal_moves()), key=_rank)
+        if code(state) != expected:
+            wrong.append(state.to_text())
+    return wrong
+
+
+def _negate(code: int) -> int:
+    return -code - 1 if code > 0 else -code + 1 if code < 0 else 0
+
+
+def _rank(code: int) -> int:
+    return (1 << 20) - code if code > 0 else 0 if code == 0 else -(1 << 20) - code
