@@ -68,9 +68,25 @@ def test_solve_reports_positions_and_value(tmp_path: Path) -> None:
 
 
 def test_solve_refuses_what_has_no_table() -> None:
-    out = noughts("solve", "gobblet")
+    out = noughts("solve", "ultimate")
     assert out.returncode == 2
-    assert "too large for an exact table" in out.stderr
+    assert "no exact table" in out.stderr
+
+
+def test_solve_reports_gobblets_counts(tmp_path: Path) -> None:
+    # The smallest figure set, through the same build and count as the published game.
+    out = subprocess.run(
+        [sys.executable, "-m", "noughts.cli", "solve", "gobblet:copies=1"],
+        capture_output=True,
+        text=True,
+        timeout=280,
+        env={**os.environ, "NOUGHTS_CACHE_DIR": str(tmp_path)},
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "positions:   1,494,118 reachable, 188,674 up to the board's symmetries, 94,342 up to" in out.stdout
+    assert "finished:    94,080 of them" in out.stdout
+    assert "start value: draw" in out.stdout
 
 
 def test_record_converts_and_checks(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from noughts import __version__
 from noughts.core import NoughtsError, State
+from noughts.games.gobblet import Gobblet
 from noughts.records import GameRecord
 from noughts.registry import GAMES, parse_spec
 
@@ -105,8 +106,8 @@ def _parser() -> argparse.ArgumentParser:
     record.add_argument("--json", action="store_true", help="print the JSON form")
     record.set_defaults(run=_record)
 
-    solve = sub.add_parser("solve", help="build (or load) the exact table of a small game and report it")
-    solve.add_argument("game", help="classic, classic:forget, or mnk up to 4x4")
+    solve = sub.add_parser("solve", help="build (or load) the exact table of a solved game and report it")
+    solve.add_argument("game", help="classic, classic:forget, mnk up to 4x4, or gobblet (most of an hour, once)")
     solve.set_defaults(run=_solve)
 
     _add_adapter_commands(sub)
@@ -208,12 +209,56 @@ def _solve(args: argparse.Namespace) -> int:
     from noughts.ai.solve import cache_dir, solve
 
     game = parse_spec(args.game)
+    if isinstance(game, Gobblet) and game.moves:
+        return _solve_gobblet(game)
     started = time.perf_counter()
     table = solve(game)
     print(f"game:        {game.spec}")
     stored = f" ({table.classes:,} stored up to symmetry)" if table.classes < table.positions else ""
     print(f"positions:   {table.positions:,} reachable{stored}")
     print(f"start value: {table.start_value.text} (for x, who moves first)")
+    print(f"time:        {time.perf_counter() - started:.2f} s (cached in {cache_dir()})")
+    return 0
+
+
+def _solve_gobblet(game: Gobblet) -> int:
+    """Builds (or loads) gobblet's table with a progress bar, counts its reachable
+    positions and reports them with the start's value and best first moves."""
+    import time
+
+    from noughts.ai import gobblet_table
+    from noughts.ai.base import Limits
+    from noughts.ai.solve import PerfectPlayer, cache_dir
+
+    started = time.perf_counter()
+    table = gobblet_table.solve(game, gobblet_table.stderr_progress)
+    counts = gobblet_table.counts(game, gobblet_table.stderr_progress)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    build = gobblet_table.build_report(game) or {}
+    analysis = PerfectPlayer().analyze(game.initial(), Limits())
+    best = [info.text for info in analysis.moves if info.value == analysis.moves[0].value]
+    print(f"game:        {game.spec}")
+    print(
+        f"positions:   {counts['positions']:,} reachable, {counts['symmetric_positions']:,} up to the board's"
+        f" symmetries, {counts['classes']:,} up to symmetry and colour"
+    )
+    print(
+        f"finished:    {counts['terminal_positions']:,} of them ({counts['terminal_symmetric_positions']:,}"
+        f" up to symmetry, {counts['terminal_classes']:,} up to symmetry and colour)"
+    )
+    print(
+        f"classes:     {counts['classes_won']:,} won, {counts['classes_drawn']:,} drawn, {counts['classes_lost']:,}"
+        " lost for the side to move"
+    )
+    print(f"start value: {table.start_value.text} (for x, who moves first)")
+    print(f"best first:  {' '.join(best)} ({len(best)} of {len(analysis.moves)} moves)")
+    print(f"line:        {' '.join(analysis.pv)}")
+    if build:
+        print(
+            f"build:       {build['seconds'] / 60:.1f} min, peak memory {build['peak_memory_mb']:,} MB,"
+            f" {build['levels']} levels; counting {counts['seconds'] / 60:.1f} min"
+        )
     print(f"time:        {time.perf_counter() - started:.2f} s (cached in {cache_dir()})")
     return 0
 

@@ -131,3 +131,12 @@ def test_a_bad_record_is_refused_and_says_why(client: TestClient, text: str, say
     body = answer.json()
     assert body["field"] == "text"
     assert says in body["message"]
+
+
+def test_gobblet_positions_get_exact_values_from_its_table(client: TestClient) -> None:
+    # Two sizes, two copies each: a table built in seconds on first use, through the same
+    # path as the published game's (built by `noughts solve gobblet`).
+    body = {"spec": "gobblet:sizes=2", "moves": ["M2", "M7", "M9", "S1"], "level": "max"}
+    answer = client.post("/api/analysis", json=body).json()
+    assert answer["verdict"] == "X wins in 33 plies"
+    assert answer["value"]["exact"] and all(m["value"]["exact"] for m in answer["moves"])

@@ -210,6 +210,14 @@ LEVEL_TABLE: tuple[LevelRow, ...] = (
     LevelRow("hard", "every game", "alphabeta:time=0.5", "medium < hard 63% in classic (60 games) (2026-11-22)"),
     LevelRow(
         "max",
+        "gobblet",
+        "perfect",
+        "exact play from the solved table (retrograde analysis, docs/strength.md) once `noughts solve gobblet` "
+        "has built it; until then the search alphabeta:time=3 (2026-11-25)",
+        ".venv/bin/noughts solve gobblet",
+    ),
+    LevelRow(
+        "max",
         "solved",
         "perfect",
         "exact play from the solved table (matryoshka: an exact search); hard < max 62-72% (2026-11-22)",

@@ -15,7 +15,7 @@ the plain games are stored up to the board's symmetries, `Table.classes` entries
     mnk:m=4:n=4:k=3      6,036,001   756,387     win in 5      20 s
     mnk:m=4:n=4:k=4      9,722,011  1,217,977    draw          38 s
     matryoshka          > 25 M (no table)        draw          search: 14 s
-    gobblet             refused: too large for an exact table
+    gobblet             see noughts.ai.gobblet_table and docs/strength.md
 
 A built table loads from the cache in milliseconds (classic) to about a second (4x4).
 
@@ -34,12 +34,11 @@ A built table loads from the cache in milliseconds (classic) to about a second (
   instead: alpha-beta with distance-to-end scores and a table of proven bounds that
   lives as long as the player. The start's value takes 14 s; a full analysis of the
   start (every move's exact value and the pv) about 50 s, later moves far less.
-* gobblet: exploring from the start finds 7,323,658 positions within 6 plies (layers of
-  0.9 M and 6.3 M at plies 5-6, growing sevenfold per ply, and board moves never let
-  the game end by filling up); the encoding allows 1423^3 x 2 = 5.8 x 10^9 positions
-  (per size: each player's two figures in hand or on distinct cells). A retrograde
-  table needs billions of entries with their move graph: far beyond Python in minutes
-  and a few GB, so `solve` and the player refuse it with InvalidOptionError.
+* gobblet is solved by retrograde analysis in compiled kernels, over its positions up
+  to symmetry and colour (`noughts.ai.gobblet_table`): a table of hundreds of millions
+  of entries, built once with ``noughts solve gobblet`` into the cache folder, and looked
+  up here like the others. Its smaller figure sets (``gobblet:copies=1``) build in a
+  second, on first use.
 
 Values in a table are stored as one signed code per position, from the point of view of
 the player to move: ``0`` a draw, ``d + 1`` a win in d plies, ``-(d + 1)`` a loss in d
@@ -62,7 +61,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from noughts.ai.base import (
     AIPlayer,
@@ -86,8 +85,7 @@ __all__ = ["FORMAT_VERSION", "PerfectPlayer", "Table", "cache_dir", "solve", "so
 FORMAT_VERSION = 1
 _MAGIC = b"NOUGHTS-TABLE\n"
 _HEADER = struct.Struct("<IQQI")  # version, positions, entries, crc32 of the payload
-_SUPPORTED = "classic, mnk up to 4x4, classic:forget (forget mode up to 3x3), matryoshka"
-_TOO_LARGE = "gobblet is too large for an exact table (billions of positions with repetitions); use alphabeta/mcts"
+_SUPPORTED = "classic, mnk up to 4x4, classic:forget (forget mode up to 3x3), matryoshka, gobblet"
 
 
 # -- value codes ------------------------------------------------------------------
@@ -228,13 +226,35 @@ def _load(path: Path, game: Game[Any, Any]) -> Table | None:
 
 _TABLES: dict[Game[Any, Any], Table] = {}
 _LOCK = threading.Lock()
-_BUILDS: dict[Game[Any, Any], concurrent.futures.Future[Table]] = {}
+_BUILDS: dict[Game[Any, Any], concurrent.futures.Future[ExactTable]] = {}
 
 
-def solve(game: Game[Any, Any]) -> Table:
+class ExactTable(Protocol):
+    """What every solved table answers: `Table`, and gobblet's `GobbletTable`."""
+
+    @property
+    def positions(self) -> int: ...
+
+    @property
+    def classes(self) -> int: ...
+
+    @property
+    def start_value(self) -> Value: ...
+
+    def value(self, state: Any) -> Value: ...
+
+
+def solve(game: Game[Any, Any]) -> ExactTable:
     """The solved table of `game`: from memory, else from the disk cache, else built
-    (and cached). Raises InvalidOptionError for a game without a table."""
+    (and cached). Raises InvalidOptionError for a game without a table.
+
+    gobblet's table takes most of an hour to build (`noughts.ai.gobblet_table`): this
+    builds it, silently; ``noughts solve gobblet`` shows the progress."""
     _check_table_game(game)
+    if isinstance(game, Gobblet):
+        from noughts.ai import gobblet_table
+
+        return gobblet_table.solve(game)
     with _LOCK:
         table = _TABLES.get(game)
         if table is None:
@@ -249,7 +269,7 @@ def solve(game: Game[Any, Any]) -> Table:
         return table
 
 
-def solve_in_background(game: Game[Any, Any]) -> concurrent.futures.Future[Table]:
+def solve_in_background(game: Game[Any, Any]) -> concurrent.futures.Future[ExactTable]:
     """`solve(game)` on a worker thread, so that a user interface stays responsive.
 
     One build per game, however often this is asked. The thread is a daemon: a program
@@ -268,7 +288,7 @@ def solve_in_background(game: Game[Any, Any]) -> concurrent.futures.Future[Table
 _LOCK_BUILDS = threading.Lock()
 
 
-def _build_into(game: Game[Any, Any], future: concurrent.futures.Future[Table]) -> None:
+def _build_into(game: Game[Any, Any], future: concurrent.futures.Future[ExactTable]) -> None:
     try:
         future.set_result(solve(game))
     except BaseException as e:  # handed to whoever waits on the future
@@ -282,7 +302,7 @@ def _check_table_game(game: Game[Any, Any]) -> None:
         if not game.forget and game.m <= 4 and game.n <= 4:
             return
     elif isinstance(game, Gobblet) and game.moves:
-        raise InvalidOptionError(_TOO_LARGE)
+        return
     elif isinstance(game, Gobblet):
         raise InvalidOptionError("matryoshka has over 25 million positions: no table; the perfect player searches it")
     raise InvalidOptionError(f"no exact table for {game.spec}: solved are {_SUPPORTED}")
@@ -603,8 +623,8 @@ _PV_LIMIT = 24  # plies of a principal line; a drawn line in forget mode never e
 
 class PerfectPlayer(AIPlayer):
     """Exact play: the fastest win, else a draw, else the slowest loss, for classic, mnk
-    up to 4x4, forget mode up to 3x3 (from `solve` tables) and matryoshka (exhaustive
-    search). Every legal move gets its exact value; the pv follows the optimal line.
+    up to 4x4, forget mode up to 3x3, gobblet (from `solve` tables) and matryoshka
+    (exhaustive search). Every legal move gets its exact value; the pv follows the optimal line.
     Ties between equal moves go to the first in legal order, so play is deterministic.
 
     A table not built yet is built first (classic: instantly; 4x4: a minute, see the
@@ -635,6 +655,11 @@ class PerfectPlayer(AIPlayer):
                 assert isinstance(s, GobbletState)
                 return search.value(s, deadline)
 
+        elif isinstance(game, Gobblet):
+            table = _gobblet_table(game, limits)
+            if table is None:
+                return self._unvalued(state, moves, started)
+            evaluate = table.value
         else:
             _check_table_game(game)
             future = solve_in_background(game)
@@ -644,7 +669,7 @@ class PerfectPlayer(AIPlayer):
                 return self._unvalued(state, moves, started)
         try:
             infos = _move_values(state, moves, evaluate)
-            if not isinstance(game, Gobblet):  # table lookups are cheap; a search is not
+            if not isinstance(game, Gobblet) or game.moves:  # table lookups are cheap; a search is not
                 infos = _prefer_traps(state, infos, evaluate)
             infos = with_lines(infos, lambda move: _principal_line(state, move, evaluate))
             pv = list(infos[0].line)
@@ -658,6 +683,20 @@ class PerfectPlayer(AIPlayer):
         ordered = wins + [m for m in moves if m not in wins]
         infos = [MoveInfo(m, state.move_text(m), Value.win(1) if m in wins else Value(Kind.UNKNOWN)) for m in ordered]
         return Analysis(self.name, infos, [infos[0].text], None, 0, time.perf_counter() - started)
+
+
+def _gobblet_table(game: Gobblet, limits: Limits) -> ExactTable | None:
+    """gobblet's table when it is built or quick to build (the smaller figure sets);
+    else built now, with its progress on stderr, when the player has all the time it
+    wants; else None: a player with a clock (a level, the server) never starts a build
+    of most of an hour, it plays by search until ``noughts solve gobblet`` has run."""
+    from noughts.ai import gobblet_table
+
+    table = gobblet_table.load(game)
+    if table is None and (gobblet_table.small(game) or limits.time is None):
+        progress = None if gobblet_table.small(game) else gobblet_table.stderr_progress
+        table = gobblet_table.solve(game, progress)
+    return table
 
 
 def _winner(state: State[Any]) -> Player | None:

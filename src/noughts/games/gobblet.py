@@ -113,9 +113,15 @@ _TOP_SIDE = tuple(-1 if not _TOP_SIZE[v] else 0 if v >> (_TOP_SIZE[v] - 1) & 1 e
 
 @dataclass(frozen=True)
 class Gobblet(Game["GobbletState", GobbletMove]):
-    """Gobblet Gobblers; ``moves=False`` is matryoshka (placement only)."""
+    """Gobblet Gobblers; ``moves=False`` is matryoshka (placement only).
+
+    `sizes` and `copies` shrink the figure set (each player has `copies` figures of each
+    of the `sizes` smallest sizes): the published game is 3 and 2. The smaller sets are
+    study variants, small enough for the exact solver's checks to cover every position."""
 
     moves: bool = True
+    sizes: int = len(SIZES)
+    copies: int = COPIES
 
     title: ClassVar[str] = "Gobblet Gobblers"
     pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {
@@ -126,6 +132,10 @@ class Gobblet(Game["GobbletState", GobbletMove]):
     def __post_init__(self) -> None:
         if not isinstance(self.moves, bool):
             raise InvalidOptionError(f"option moves takes true or false, not {self.moves!r}")
+        if not _is_int(self.sizes) or not 1 <= self.sizes <= len(SIZES):
+            raise InvalidOptionError(f"option sizes takes 1 to {len(SIZES)}, not {self.sizes!r}")
+        if not _is_int(self.copies) or not 1 <= self.copies <= COPIES:
+            raise InvalidOptionError(f"option copies takes 1 to {COPIES}, not {self.copies!r}")
 
     @property
     def key(self) -> str:
@@ -164,6 +174,7 @@ class Gobblet(Game["GobbletState", GobbletMove]):
                 f"a {self.key} position is 'ROWS TURN', like '.,sL,./M,.,./.,.,l x'; got {text!r}"
             )
         board = _parse_board(parts[0])
+        _check_figures(self, board)
         try:
             turn = Player.from_text(parts[1])
         except ValueError as e:
@@ -240,7 +251,7 @@ class GobbletState(State[GobbletMove]):
             outcome = Outcome(turn.other)
         elif game.moves:
             outcome = repetition_outcome(history, key)
-        elif max((s for s in SIZES if _in_hand(board, _side(turn), s)), default=0) <= smallest:
+        elif max((s for s in SIZES if _in_hand(game, board, _side(turn), s)), default=0) <= smallest:
             # Gobblet needs no such check: a player's two large figures are either in hand
             # or on top (nothing covers them), and at most four of the nine cells hold a
             # large, so one of them can always be placed or moved.
@@ -268,7 +279,7 @@ class GobbletState(State[GobbletMove]):
                     moves.extend(_SHIFTS[src, dst] for dst in range(CELLS) if dst != src and sizes[dst] < size)
         # Large first, so that the whole list is in ascending order of move text.
         for size in reversed(SIZES):
-            if _in_hand(board, side, size):
+            if _in_hand(self.game, board, side, size):
                 moves.extend(_PLACES[size, cell] for cell in range(CELLS) if sizes[cell] < size)
         return moves
 
@@ -276,7 +287,7 @@ class GobbletState(State[GobbletMove]):
         _validate(move)
         side = _side(self.turn)
         if isinstance(move, Place):
-            if not _in_hand(self.board, side, move.size):
+            if not _in_hand(self.game, self.board, side, move.size):
                 raise IllegalMoveError(f"you have no {_SIZE_NAMES[move.size - 1]} figures left in hand")
             self._check_cover(move.cell, move.size)
             return
@@ -320,7 +331,7 @@ class GobbletState(State[GobbletMove]):
         >>> Gobblet().initial().play_text("L5").hand(Player.X)
         {1: 2, 2: 2, 3: 1}
         """
-        return {size: _in_hand(self.board, _side(player), size) for size in SIZES}
+        return {size: _in_hand(self.game, self.board, _side(player), size) for size in SIZES}
 
     def stack(self, cell: int) -> list[tuple[Player, int]]:
         """The figures on `cell` (0-8) as (owner, size), bottom to top."""
@@ -385,8 +396,10 @@ class GobbletState(State[GobbletMove]):
         return board + "\n" + "\n".join(hands)
 
 
-def _in_hand(board: int, side: int, size: int) -> int:
-    return COPIES - (board & _ON_BOARD[side, size]).bit_count()
+def _in_hand(game: Gobblet, board: int, side: int, size: int) -> int:
+    if size > game.sizes:
+        return 0
+    return game.copies - (board & _ON_BOARD[side, size]).bit_count()
 
 
 def _figure_letter(player: Player, size: int) -> str:
@@ -422,3 +435,12 @@ def _parse_board(text: str) -> int:
             if (board & _ON_BOARD[side, size]).bit_count() > COPIES:
                 raise InvalidPositionError(f"{player} has more than {COPIES} {_SIZE_NAMES[size - 1]} figures")
     return board
+
+
+def _check_figures(game: Gobblet, board: int) -> None:
+    """The figure set of a smaller variant (`_parse_board` checked the published one)."""
+    for side, player in enumerate(_PLAYERS):
+        for size in SIZES:
+            allowed = game.copies if size <= game.sizes else 0
+            if (board & _ON_BOARD[side, size]).bit_count() > allowed:
+                raise InvalidPositionError(f"{player} has more than {allowed} {_SIZE_NAMES[size - 1]} figures")

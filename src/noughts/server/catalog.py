@@ -101,6 +101,10 @@ _OPTIONS: dict[str, tuple[str, str, int | None, int | None, list[str] | None]] =
     "d": ("dimensions (d)", "2 is flat, 3 a cube", 2, 3, None),
 }
 
+#: Options of the rules that the page does not offer: gobblet's smaller figure sets exist
+#: for the exact solver's checks, not for play.
+_STUDY_OPTIONS = frozenset({"sizes", "copies"})
+
 _QUBIC_SIDE = ("side (n)", "the cube's side: n in a line wins", 2, 5, None)
 
 LEVEL_TEXT = {
@@ -116,6 +120,8 @@ def catalogue() -> Catalogue:
     for key, entry in GAMES.items():
         options = []
         for name, default in entry.defaults().items():
+            if name in _STUDY_OPTIONS:
+                continue
             label, help_, low, high, choices = _QUBIC_SIDE if (key, name) == ("qubic", "n") else _OPTIONS[name]
             kind: Literal["bool", "int", "choice"] = (
                 "bool" if isinstance(default, bool) else "choice" if choices else "int"

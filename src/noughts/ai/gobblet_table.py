@@ -1,0 +1,426 @@
+"""Gobblet Gobblers solved: the exact value of every position, by retrograde analysis in
+the compiled kernels of `noughts.kernels.gobblet`, built once into the cache folder.
+
+The build (``noughts solve gobblet``) first gives every class of positions (up to the
+board's 8 symmetries and the colour swap) its number of distinct children, or its value
+when it is finished; then it walks back from the finished positions in order of
+distance: a loss in d plies makes each parent a win in d + 1, and a parent whose children
+are all wins is a loss in one more than its slowest. What is never decided is a draw:
+with repetitions drawn, neither side can force anything else, and a winner following the
+table strictly shortens the distance, so it never lets a win slip into a repetition.
+
+The table holds one value code per class (`noughts.ai.solve`'s codes: 0 a draw, d + 1 a
+win in d plies, -(d + 1) a loss, for the side to move), stored uncompressed as a numpy
+file that the players map into memory: opening it costs nothing, and the processes of a
+server share one copy through the page cache. The build checkpoints to the cache folder
+every couple of minutes and resumes from there when interrupted; afterwards a second pass
+counts the positions reachable from the start (the report of ``noughts solve``).
+
+Smaller figure sets (``gobblet:copies=1``, ``gobblet:sizes=2``) go through the same code
+and build in a second: the tests check them against a plain search over the rules.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import resource
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.ai.base import Value
+from noughts.core import Player
+from noughts.games.gobblet import Gobblet, GobbletState
+
+__all__ = [
+    "BUILD_NOTE",
+    "GobbletTable",
+    "Progress",
+    "build_report",
+    "counts",
+    "is_built",
+    "load",
+    "small",
+    "solve",
+    "stderr_progress",
+    "warm_up",
+]
+
+#: Part of the files' names: bump it when the index or the codes change.
+FORMAT_VERSION = 1
+#: Slots of the index below which a build takes seconds, so a player may build it on
+#: first use like the other games' tables (the published game has 390 million).
+SMALL_SLOTS = 5_000_000
+#: How the published game's table gets built, for messages.
+BUILD_NOTE = "noughts solve gobblet builds it once (an estimated half hour of one idle core, 1.5 GB of memory)"
+_CHUNK = 1 << 20
+_CHECKPOINT_EVERY = 300.0  # seconds
+
+#: Called with the phase ("classes", "depth 7", "reachable"), the fraction of the whole
+#: build done so far and the seconds spent.
+Progress = Callable[[str, float, float], None]
+
+
+def stderr_progress(phase: str, fraction: float, seconds: float) -> None:
+    """A progress bar on stderr, redrawn in place (a line a minute when not a terminal)."""
+    now = time.monotonic()
+    tty = sys.stderr.isatty()
+    if not tty and now - _last_line[0] < 60 and fraction < 1:
+        return
+    _last_line[0] = now
+    filled = int(30 * fraction)
+    line = f"solving gobblet [{'#' * filled}{'.' * (30 - filled)}] {fraction:6.1%} {phase}, {seconds / 60:.1f} min"
+    print(("\r" + line) if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True)
+
+
+_last_line = [0.0]
+
+
+@functools.cache
+def _layout(game: Gobblet) -> Any:
+    from noughts.kernels.gobblet import layout
+
+    return layout(game.sizes, game.copies)
+
+
+def _file(game: Gobblet, what: str) -> Path:
+    """The cache file `what` of `game`'s table (``values.npy``, ``counts.json``...)."""
+    from noughts.ai.solve import cache_dir
+
+    name = "".join(ch if ch.isalnum() or ch in "-=" else "_" for ch in game.spec)
+    return cache_dir() / f"{name}.v{FORMAT_VERSION}.{what}"
+
+
+def _values_path(game: Gobblet) -> Path:
+    return _file(game, "values.npy")
+
+
+def _counts_path(game: Gobblet) -> Path:
+    return _file(game, "counts.json")
+
+
+def _partial(game: Gobblet, what: str) -> Path:
+    return _file(game, f"partial.{what}")
+
+
+def small(game: Gobblet) -> bool:
+    """Whether `game`'s table builds in seconds (the smaller figure sets)."""
+    return bool(_layout(game).slots <= SMALL_SLOTS)
+
+
+@dataclass
+class GobbletTable:
+    """The solved values of one gobblet figure set, looked up by position."""
+
+    game: Gobblet
+    values: npt.NDArray[np.integer[Any]]
+
+    def __post_init__(self) -> None:
+        lay = _layout(self.game)
+        # Plain lists: indexing them from Python is several times faster than numpy's.
+        self._comp_of = lay.comp_of.tolist()
+        self._sym = lay.sym.tolist()
+        self._rank = lay.rank.tolist()
+        self._k = lay.components
+
+    @property
+    def classes(self) -> int:
+        """Classes of positions (up to symmetry and colour) among the reachable ones,
+        when counted (`counts`), else the table's slots."""
+        known = _read_counts(self.game)
+        return int(known["classes"]) if known else len(self.values)
+
+    @property
+    def positions(self) -> int:
+        """Reachable positions, the start and the finished ones included (0 until counted)."""
+        known = _read_counts(self.game)
+        return int(known["positions"]) if known else 0
+
+    @property
+    def start_value(self) -> Value:
+        return self.value(self.game.initial())
+
+    def index(self, state: GobbletState) -> int:
+        """The slot of `state`'s class."""
+        board, k = state.board, self._k
+        mover = 0 if state.turn is Player.X else 1
+        comps = []
+        for size in range(3):
+            masks = [0, 0]
+            for cell in range(9):
+                v = board >> (6 * cell + size) & 9  # the x bit and, 3 higher, the o bit
+                if v & 1:
+                    masks[0] |= 1 << cell
+                if v & 8:
+                    masks[1] |= 1 << cell
+            comps.append(self._comp_of[masks[mover] << 9 | masks[1 - mover]])
+        kk = k * k
+        best = min(sym[comps[2]] * kk + sym[comps[1]] * k + sym[comps[0]] for sym in self._sym)
+        return int(self._rank[best // kk] * kk + best % kk)
+
+    def code(self, state: GobbletState) -> int:
+        """The value code of `state` for the player to move (finished or not: a finished
+        position's code says who has the line; repetitions are the state's business)."""
+        return int(self.values[self.index(state)])
+
+    def value(self, state: Any) -> Value:
+        """The exact value of `state` for the player to move."""
+        from noughts.ai.solve import _outcome_value, _value
+
+        if state.is_over:
+            return _outcome_value(state)
+        return _value(self.code(state))
+
+
+_TABLES: dict[Gobblet, GobbletTable] = {}
+_LOCK = threading.Lock()
+
+
+def is_built(game: Gobblet) -> bool:
+    """Whether `game`'s table is in memory or in the cache folder."""
+    return game in _TABLES or _values_path(game).exists()
+
+
+def load(game: Gobblet) -> GobbletTable | None:
+    """The table if it is built, else None (nothing is built here)."""
+    with _LOCK:
+        table = _TABLES.get(game)
+        if table is None and _values_path(game).exists():
+            try:
+                values = np.load(_values_path(game), mmap_mode="r")
+            except (OSError, ValueError):
+                return None
+            if len(values) != _layout(game).slots:
+                return None
+            table = _TABLES[game] = GobbletTable(game, values)
+        return table
+
+
+def solve(game: Gobblet, progress: Progress | None = None) -> GobbletTable:
+    """The table of `game`: from memory, the cache folder, or built now (resuming a
+    build that was interrupted), then its reachable positions counted."""
+    table = load(game)
+    if table is None:
+        with _BUILD_LOCK:
+            table = load(game)
+            if table is None:
+                _build(game, progress)
+                table = load(game)
+                if table is None:
+                    raise OSError(f"could not write the gobblet table to {_values_path(game).parent}")
+    return table
+
+
+_BUILD_LOCK = threading.Lock()
+
+
+def counts(game: Gobblet, progress: Progress | None = None) -> dict[str, Any]:
+    """The reachable positions of the solved `game` (see `_count`), counted once and kept
+    beside the table."""
+    known = _read_counts(game)
+    if known is None:
+        table = solve(game, progress)
+        known = _count(game, np.asarray(table.values), progress)
+        with contextlib.suppress(OSError):
+            _write_json(_counts_path(game), known)
+    return known
+
+
+def _read_counts(game: Gobblet) -> dict[str, Any] | None:
+    try:
+        data: dict[str, Any] = json.loads(_counts_path(game).read_text())
+    except (OSError, ValueError):
+        return None
+    return data
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    os.replace(tmp, path)
+
+
+def _save_array(path: Path, array: npt.NDArray[Any]) -> None:
+    # Written aside and renamed, so that a reader never sees half a file.
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npy")
+    np.save(tmp, array)
+    os.replace(tmp, path)
+
+
+def _peak_mb() -> float:
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (1 << 20) if sys.platform == "darwin" else rss / 1024
+
+
+def warm_up() -> None:
+    """Compiles (or loads from numba's cache) every kernel of the solver, with the
+    argument types a build uses, on a few slots of the smallest figure set; writes
+    nothing. `noughts prepare` runs it: the table itself is built by ``noughts solve``."""
+    from noughts.kernels import gobblet as kernels
+
+    lay = kernels.layout(3, 1)
+    tables = lay.arrays()
+    values = np.zeros(lay.slots, dtype=np.int16)
+    counts_ = np.zeros(lay.slots, dtype=np.uint8)
+    reach = np.zeros(lay.slots, dtype=np.uint8)
+    kernels.init_pass(0, 64, values, counts_, tables)
+    kernels.level_pass(0, 64, 0, values, counts_, tables)
+    kernels.reach_pass(0, 64, reach, tables)
+    kernels.reach_advance(reach)
+    kernels.count_reached(reach, values, tables)
+
+
+# -- the build ----------------------------------------------------------------------
+
+
+def _build(game: Gobblet, progress: Progress | None) -> None:
+    from noughts.kernels import gobblet as kernels
+
+    lay = _layout(game)
+    tables = lay.arrays()
+    slots = lay.slots
+    started = time.perf_counter()
+    state_path = _partial(game, "json")
+    values: npt.NDArray[np.int16]
+    counts_: npt.NDArray[np.uint8]
+    resumed = _resume(game, slots)
+    if resumed is None:
+        values = np.zeros(slots, dtype=np.int16)
+        counts_ = np.zeros(slots, dtype=np.uint8)
+        phase = {"init_done": 0, "depth": 0, "seconds": 0.0}
+    else:
+        values, counts_, phase = resumed
+    spent_before = float(phase["seconds"])
+    last_save = time.perf_counter()
+
+    def elapsed() -> float:
+        return spent_before + time.perf_counter() - started
+
+    def checkpoint(force: bool = False) -> None:
+        nonlocal last_save
+        if small(game) or (not force and time.perf_counter() - last_save < _CHECKPOINT_EVERY):
+            return
+        phase["seconds"] = elapsed()
+        with contextlib.suppress(OSError):
+            _save_array(_partial(game, "values.npy"), values)
+            _save_array(_partial(game, "counts.npy"), counts_)
+            _write_json(state_path, {**phase, "slots": slots})
+        last_save = time.perf_counter()
+
+    # The first pass is about half the work, the levels the other half.
+    done = int(phase["init_done"])
+    while done < slots:
+        hi = min(done + _CHUNK, slots)
+        kernels.init_pass(done, hi, values, counts_, tables)
+        done = hi
+        phase["init_done"] = done
+        if progress:
+            progress("classes", 0.5 * done / slots, elapsed())
+        checkpoint()
+    depth = int(phase["depth"])
+    decided = int(np.count_nonzero(values))
+    total = int(np.count_nonzero(counts_ != kernels.UNUSED))
+    while True:
+        seen = 0
+        for lo in range(0, slots, _CHUNK * 8):
+            s, d = kernels.level_pass(lo, min(lo + _CHUNK * 8, slots), depth, values, counts_, tables)
+            seen += s
+            decided += d
+            if progress:
+                progress(f"depth {depth}", 0.5 + 0.5 * decided / max(total, 1), elapsed())
+        depth += 1
+        phase["depth"] = depth
+        checkpoint()
+        if seen == 0:
+            break
+    peak = max(np.abs(values).max(initial=0), 1)
+    stored = values.astype(np.int8) if peak <= 127 else values
+    _save_array(_values_path(game), stored)
+    _write_json(
+        _file(game, "build.json"),
+        {"seconds": round(elapsed(), 1), "peak_memory_mb": round(_peak_mb()), "slots": slots, "levels": depth},
+    )
+    for what in ("values.npy", "counts.npy", "json"):
+        with contextlib.suppress(OSError):
+            _partial(game, what).unlink(missing_ok=True)
+
+
+def _resume(game: Gobblet, slots: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8], dict[str, Any]] | None:
+    """The checkpoint of an interrupted build, if there is a sound one."""
+    try:
+        phase: dict[str, Any] = json.loads(_partial(game, "json").read_text())
+        if phase.get("slots") != slots:
+            return None
+        values = np.load(_partial(game, "values.npy"))
+        counts_ = np.load(_partial(game, "counts.npy"))
+    except (OSError, ValueError):
+        return None
+    if values.shape != (slots,) or counts_.shape != (slots,) or values.dtype != np.int16 or counts_.dtype != np.uint8:
+        return None
+    return values, counts_, phase
+
+
+def build_report(game: Gobblet) -> dict[str, Any] | None:
+    """The build's time, peak memory and levels, as recorded when it finished."""
+    try:
+        data: dict[str, Any] = json.loads(_file(game, "build.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return data
+
+
+# -- counting the reachable positions ---------------------------------------------------
+
+
+def _count(game: Gobblet, values: npt.NDArray[Any], progress: Progress | None) -> dict[str, Any]:
+    """Breadth first from the start over the classes, each with the colours to move it
+    was reached with: the positions reachable from the start, raw (each class stands for
+    its orbit under the symmetries, per colour), up to the board's symmetries (per
+    colour) and up to symmetry and colour (classes); the finished ones among them; and
+    the classes won, drawn and lost for the side to move."""
+    from noughts.kernels import gobblet as kernels
+
+    lay = _layout(game)
+    tables = lay.arrays()
+    slots = lay.slots
+    started = time.perf_counter()
+    reach = np.zeros(slots, dtype=np.uint8)
+    start = GobbletTable(game, values).index(game.initial())
+    reach[start] = kernels.REACHED | kernels.FRONTIER  # x to move
+    plies = 0
+    while True:
+        for lo in range(0, slots, _CHUNK * 8):
+            kernels.reach_pass(lo, min(lo + _CHUNK * 8, slots), reach, tables)
+        plies += 1
+        if progress:
+            progress(f"reachable, ply {plies}", 1.0, time.perf_counter() - started)
+        if kernels.reach_advance(reach) == 0:
+            break
+    totals = kernels.count_reached(reach, np.asarray(values, dtype=np.int16), tables)
+    names = [
+        "classes",
+        "symmetric_positions",
+        "positions",
+        "terminal_classes",
+        "terminal_symmetric_positions",
+        "terminal_positions",
+        "classes_won",
+        "classes_drawn",
+        "classes_lost",
+    ]
+    result: dict[str, Any] = {name: int(n) for name, n in zip(names, totals, strict=True)}
+    result["plies"] = plies
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    return result
