@@ -95,7 +95,7 @@ def _layout(game: Gobblet) -> Any:
 
 def _file(game: Gobblet, what: str) -> Path:
     """The cache file `what` of `game`'s table (``values.npy``, ``counts.json``...)."""
-    from noughts.ai.solve import cache_dir
+    from noughts.ai.exact import cache_dir
 
     name = "".join(ch if ch.isalnum() or ch in "-=" else "_" for ch in game.spec)
     return cache_dir() / f"{name}.v{FORMAT_VERSION}.{what}"
@@ -175,11 +175,11 @@ class GobbletTable:
 
     def value(self, state: Any) -> Value:
         """The exact value of `state` for the player to move."""
-        from noughts.ai.solve import _outcome_value, _value
+        from noughts.ai.exact import code_value, outcome_value
 
         if state.is_over:
-            return _outcome_value(state)
-        return _value(self.code(state))
+            return outcome_value(state)
+        return code_value(self.code(state))
 
 
 _TABLES: dict[Gobblet, GobbletTable] = {}

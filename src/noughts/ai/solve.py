@@ -75,6 +75,7 @@ from noughts.ai.base import (
     require_moves,
     with_lines,
 )
+from noughts.ai.exact import cache_dir, code_value, outcome_value
 from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player, State
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
@@ -101,21 +102,8 @@ def _rank(code: int) -> int:
     return (1 << 20) - code if code > 0 else 0 if code == 0 else -(1 << 20) - code
 
 
-def _value(code: int) -> Value:
-    if code > 0:
-        return Value.win(code - 1)
-    if code < 0:
-        return Value.loss(-code - 1)
-    return Value.draw()
-
-
-def _outcome_value(state: State[Any]) -> Value:
-    """The value of a finished game for the player who would move next."""
-    assert state.outcome is not None
-    winner = state.outcome.winner
-    if winner is None:
-        return Value.draw()
-    return Value.win(0) if winner is state.turn else Value.loss(0)
+_value = code_value
+_outcome_value = outcome_value
 
 
 # -- the table --------------------------------------------------------------------
@@ -157,16 +145,6 @@ class Table:
         if i == len(self._keys) or self._keys[i] != key:
             raise InvalidPositionError(f"{state.to_text()!r} cannot be reached from the start of {self.game.spec}")
         return int(self._codes[i])
-
-
-def cache_dir() -> Path:
-    """Where tables are cached: ``$NOUGHTS_CACHE_DIR``, else ``$XDG_CACHE_HOME/noughts``,
-    else ``~/.cache/noughts``."""
-    explicit = os.environ.get("NOUGHTS_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "noughts"
 
 
 def _cache_path(game: Game[Any, Any]) -> Path:
