@@ -91,6 +91,7 @@ def test_the_window_widens_with_the_wait(database_url: str) -> None:
     store.close()
 
 
+@pytest.mark.slow  # two servers and twelve players: a minute on two cores
 @pytest.mark.timeout(180)
 def test_two_processes_pair_every_player_exactly_once(postgres_url: str) -> None:
     spec = f"mnk:m=8:n=8:k=4:forget=true:keep={10 + secrets.randbelow(50)}"  # this test's own pool

@@ -29,7 +29,8 @@ from noughts.study.puzzles import (
 )
 
 
-@pytest.mark.parametrize("spec", ["classic", "classic:forget", "mnk:m=4:n=4:k=3"])
+# 4x4 builds its solved table first (45 s): among the slow checks.
+@pytest.mark.parametrize("spec", ["classic", "classic:forget", pytest.param("mnk:m=4:n=4:k=3", marks=pytest.mark.slow)])
 def test_mined_puzzles_are_proved_and_unique(spec: str) -> None:
     game = parse_spec(spec)
     puzzles = list(mine(game, 4, seed=2))
