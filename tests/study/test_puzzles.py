@@ -56,6 +56,7 @@ def test_a_puzzle_with_a_second_winning_move_or_a_wrong_line_fails_verification(
     assert "winning moves" in (verify(Puzzle(**{**good.to_json(), "solution": [other]})) or "")
 
 
+@pytest.mark.slow  # 104 s on a fresh clone (its prover's table): among the slow checks until made cheaper
 def test_solving_takes_the_answer_and_any_winning_follow_up() -> None:
     game = parse_spec("mnk:m=4:n=4:k=3")
     perfect = parse_player("perfect")
