@@ -49,6 +49,16 @@ class MeAnswer(_Model):
     user: Me | None
 
 
+#: A clock's minutes each (None: no clock) and seconds added a move: rooms and quick pairing.
+Minutes = Annotated[
+    float | None,
+    Field(description=f"null: no clock; else more than 0 and at most {MAX_MINUTES} (400 invalid-clock)"),
+]
+Increment = Annotated[
+    float, Field(description=f"seconds added after each move, 0 to {MAX_INCREMENT} (400 invalid-clock)")
+]
+
+
 class RoomRequest(_Model):
     """A new room: the game, rated or casual, the creator's side, listed in the lobby or
     only by invite link, and an optional clock (minutes each, seconds added per move).
@@ -60,13 +70,8 @@ class RoomRequest(_Model):
     rated: bool = False
     side: Literal["x", "o", "random"] = "x"
     private: bool = False
-    minutes: Annotated[
-        float | None,
-        Field(description=f"null: no clock; else more than 0 and at most {MAX_MINUTES} (400 invalid-clock)"),
-    ] = None
-    increment: Annotated[
-        float, Field(description=f"seconds added after each move, 0 to {MAX_INCREMENT} (400 invalid-clock)")
-    ] = 0
+    minutes: Minutes = None
+    increment: Increment = 0
 
 
 class RoomAnswer(_Model):

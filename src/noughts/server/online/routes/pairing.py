@@ -5,15 +5,15 @@ either player, to any server process, may make the pairing (`storage.pairing`)."
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request, Response
 from pydantic import ConfigDict, Field
 
 from noughts.server.models import GUARDED, ErrorBody, Spec
 from noughts.server.online.actions import ActionError
-from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, now_ms
-from noughts.server.online.schemas import _Model
+from noughts.server.online.clock import now_ms
+from noughts.server.online.schemas import Increment, Minutes, _Model
 from noughts.server.online.sessions import LoggedIn, online_of
 from noughts.server.online.snapshots import title
 from noughts.server.online.storage.pairing import SeekRow, window
@@ -38,13 +38,8 @@ class SeekRequest(_Model):
 
     spec: Spec
     rated: bool = False
-    minutes: Annotated[
-        float | None,
-        Field(description=f"null: no clock; else more than 0 and at most {MAX_MINUTES} (400 invalid-clock)"),
-    ] = None
-    increment: Annotated[
-        float, Field(description=f"seconds added after each move, 0 to {MAX_INCREMENT} (400 invalid-clock)")
-    ] = 0
+    minutes: Minutes = None
+    increment: Increment = 0
 
 
 class SeekView(_Model):
