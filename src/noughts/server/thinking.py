@@ -20,7 +20,7 @@ from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Limits
 from noughts.ai.levels import level_player
-from noughts.core import Game
+from noughts.core import Game, InvalidOptionError
 from noughts.server.replay import replay
 from noughts.study.puzzles import Judged
 
@@ -65,16 +65,17 @@ def judge_puzzle(puzzle: dict[str, Any], played: list[str], time: float) -> Judg
     """Runs in a worker: `noughts.study.puzzles.judge` with the game's prover (kept per
     game, like the levels' players)."""
     from noughts.registry import parse_spec
-    from noughts.study.puzzles import Puzzle, judge, prover
+    from noughts.study.puzzles import Puzzle, judge
 
     found = Puzzle.from_json(puzzle)
-    player = _prover_for(replay(found.spec, None, []).state.game) or prover(parse_spec(found.spec))
+    player = _prover_for(parse_spec(found.spec))
+    if player is None:
+        raise InvalidOptionError(f"no exact prover for {found.spec}")  # stored puzzles all have one
     return judge(found, played, player, Limits(time=time))
 
 
 def _prover_for(game: Game[Any, Any]) -> AIPlayer | None:
     """The game's exact prover, kept like the levels' players; None for a game without one."""
-    from noughts.core import InvalidOptionError
     from noughts.study.puzzles import prover
 
     key = (game, "prover", None, False)

@@ -49,6 +49,7 @@ __all__ = [
     "judge",
     "mine",
     "mine_states",
+    "on_line",
     "prover",
     "puzzle_at",
     "read_puzzles",
@@ -272,13 +273,26 @@ class Judged:
     verdict: str = ""
 
 
+def on_line(puzzle: Puzzle, played: list[str]) -> Judged | None:
+    """The judgement of `played` when it follows the stored solution (proved when the
+    puzzle was made: no search needed), else None."""
+    if played != puzzle.solution[: len(played)]:
+        return None
+    answer = puzzle.solution[len(played)] if len(played) < len(puzzle.solution) else None
+    return Judged(True, answer is None, answer)
+
+
 def judge(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = Limits(time=2)) -> Judged:
     """Judges the solver's last move of `played` (both sides' moves from the puzzle's
-    position, the solver's last): correct when it keeps the forced win (`accepts`);
-    then the defender's reply (`reply`), else the refutation. The moves before the last
-    must be legal; InvalidMoveError or IllegalMoveError says which is not."""
+    position, the solver's last): on the stored line at once (`on_line`); else correct
+    when it keeps the forced win (`accepts`), then the defender's reply (`reply`), or
+    wrong, with the refutation. The moves before the last must be legal;
+    InvalidMoveError or IllegalMoveError says which is not."""
     from noughts.study.verdicts import verdict
 
+    known = on_line(puzzle, played)
+    if known is not None:
+        return known
     state = _game(puzzle).parse_position(puzzle.position)
     for text in played:
         state = state.play_text(text)

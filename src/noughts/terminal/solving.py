@@ -19,7 +19,7 @@ from rich.text import Text
 from noughts.ai.base import AIPlayer, Limits
 from noughts.core import NoughtsError, State
 from noughts.registry import parse_spec
-from noughts.study.puzzles import SHIPPED, Puzzle, judge, prover, read_puzzles
+from noughts.study.puzzles import SHIPPED, Puzzle, judge, on_line, prover, read_puzzles
 from noughts.terminal.render import render
 
 __all__ = ["Solving", "choose_puzzles"]
@@ -136,13 +136,10 @@ class Solving:
                 self.console.print(f"[red]{e}[/red]", highlight=False)
                 continue
             tried = [*played, state.move_text(move)]
-            if tried == puzzle.solution[: len(tried)]:
-                answer = puzzle.solution[len(tried)] if len(tried) < len(puzzle.solution) else None
-                correct, done, refutation, verdict = True, answer is None, [], ""
-            else:
-                judged = judge(puzzle, tried, self._prover(puzzle), self.limits)
-                correct, done, answer = judged.correct, judged.solved, judged.reply
-                refutation, verdict = judged.refutation, judged.verdict
+            # The prover is built (a table, a compiled search) only for a move off the line.
+            judged = on_line(puzzle, tried) or judge(puzzle, tried, self._prover(puzzle), self.limits)
+            correct, done, answer = judged.correct, judged.solved, judged.reply
+            refutation, verdict = judged.refutation, judged.verdict
             if not correct:
                 clean = False
                 said = f"{tried[-1]} is not the move"

@@ -29,7 +29,7 @@ from noughts.server.online.storage.puzzles import AttemptRow, PuzzleRow
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay
 from noughts.server.thinking import ThinkingPool
-from noughts.study.puzzles import Puzzle
+from noughts.study.puzzles import Puzzle, on_line
 
 log = logging.getLogger(__name__)
 
@@ -332,12 +332,11 @@ async def check(puzzle_id: _ID, body: CheckRequest, request: Request) -> CheckVi
     replay(row.spec, row.position, body.moves)  # 400 with the move at fault
     if len(body.moves) % 2 == 0:
         raise ActionError("not-your-turn", "the moves must end with the solver's (an odd number of them)")
-    if body.moves == row.solution[: len(body.moves)]:
-        answer = row.solution[len(body.moves)] if len(body.moves) < len(row.solution) else None
-        return CheckView(correct=True, solved=answer is None, reply=answer, refutation=[], verdict="")
-    pool: ThinkingPool = request.app.state.thinking
-    puzzle = {"spec": row.spec, "position": row.position, "solution": row.solution, "plies": row.plies}
-    judged = await pool.judge(puzzle, list(body.moves), JUDGE_SECONDS)
+    puzzle = Puzzle(row.spec, row.position, row.solution, row.plies)
+    judged = on_line(puzzle, list(body.moves))  # the stored line: no trip to the pool
+    if judged is None:
+        pool: ThinkingPool = request.app.state.thinking
+        judged = await pool.judge(puzzle.to_json(), list(body.moves), JUDGE_SECONDS)
     return CheckView(
         correct=judged.correct, solved=judged.solved, reply=judged.reply, refutation=judged.refutation,
         verdict=judged.verdict,

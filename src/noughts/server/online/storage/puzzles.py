@@ -296,25 +296,10 @@ class PuzzleBook:
                 c.execute(
                     update(_players)
                     .where(_players.c.user_id == user_id)
-                    .values(
-                        rating=player_new.rating,
-                        deviation=player_new.deviation,
-                        volatility=player_new.volatility,
-                        attempts=_players.c.attempts + 1,
-                        solved=_players.c.solved + int(solved),
-                        updated_at=now,
-                    )
+                    .values(**_scored(_players, player_new, solved), updated_at=now)
                 )
                 c.execute(
-                    update(_puzzles)
-                    .where(_puzzles.c.id == puzzle_id)
-                    .values(
-                        rating=puzzle_new.rating,
-                        deviation=puzzle_new.deviation,
-                        volatility=puzzle_new.volatility,
-                        attempts=_puzzles.c.attempts + 1,
-                        solved=_puzzles.c.solved + int(solved),
-                    )
+                    update(_puzzles).where(_puzzles.c.id == puzzle_id).values(**_scored(_puzzles, puzzle_new, solved))
                 )
                 c.execute(
                     update(_attempts)
@@ -385,11 +370,16 @@ class PuzzleBook:
             )
             return [PuzzleRow.from_mapping(r._mapping) for r in rows]
 
-    def mined_games(self, game_ids: list[str]) -> set[str]:
-        """Which of the games have had their puzzles looked for already (any found)."""
-        with self.engine.connect() as c:
-            rows = c.execute(select(_puzzles.c.origin_game).where(_puzzles.c.origin_game.in_(game_ids)).distinct())
-            return {r[0] for r in rows}
+
+def _scored(table: Table, rating: Glicko, solved: bool) -> dict[str, Any]:
+    """A rating row's new values after one more attempt (the player's or the puzzle's)."""
+    return {
+        "rating": rating.rating,
+        "deviation": rating.deviation,
+        "volatility": rating.volatility,
+        "attempts": table.c.attempts + 1,
+        "solved": table.c.solved + int(solved),
+    }
 
 
 def _theme_order(item: tuple[str, int]) -> tuple[int, int, str]:

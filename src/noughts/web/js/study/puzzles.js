@@ -269,7 +269,7 @@ export class PuzzlePage {
         this.profile.rating.rating = counted.rating_after;
         this.ratingChange = `${change >= 0 ? "+" : "−"}${Math.abs(change)}`;
       } else this.ratingChange = "tried before: not rated again";
-      this.profile = { ...(await api.puzzleProfile()), };
+      this.profile = await api.puzzleProfile();
       this.drawRating();
     } catch (e) {
       this.toast(e.message, "error");
