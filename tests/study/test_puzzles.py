@@ -140,7 +140,7 @@ def test_the_command_mines_recorded_games(tmp_path: Path, capsys: pytest.Capture
     assert "0 puzzles added" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("spec", ["qubic", "mnk:m=7:n=7:k=4"])
+@pytest.mark.parametrize("spec", [pytest.param("qubic", marks=pytest.mark.slow), "mnk:m=7:n=7:k=4"])  # qubic: 36 s
 def test_the_threat_prover_makes_race_puzzles_whose_every_other_move_loses(spec: str) -> None:
     """Qubic and the bigger m,n,k boards: the threat searches prove one move winning
     and every other losing (the opponent wins by threats after it)."""

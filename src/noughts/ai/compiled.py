@@ -600,12 +600,11 @@ def is_cached() -> bool:
 def _warm_up(progress: Callable[[str], None] | None) -> float:
     """Runs both players on a small position of every game, with the argument types
     play uses, so that every kernel is compiled or loaded; the seconds it took."""
-    from noughts.ai import gobblet_table
     from noughts.kernels.games import perft
     from noughts.registry import parse_spec
 
     started = time.perf_counter()
-    steps = len(_WARM_UP_SPECS) + 1
+    steps = len(_WARM_UP_SPECS)
     for step, spec in enumerate(_WARM_UP_SPECS, 1):
         if progress is not None:
             progress(f"compiling the fast engine: {spec} ({step}/{steps})")
@@ -620,10 +619,8 @@ def _warm_up(progress: Callable[[str], None] | None) -> float:
             best = player.choose(state, Limits(nodes=256, depth=2))
             after = state.play(best)
             player.analyze(after.play(after.legal_moves()[0]), Limits(nodes=256, depth=2))
-    if progress is not None:
-        progress(f"compiling the fast engine: gobblet's solver ({steps}/{steps})")
-    # The solver's kernels only: its table is built by `noughts solve gobblet`.
-    gobblet_table.warm_up()
+    # Not gobblet's solver: its kernels serve only `noughts solve gobblet`, which
+    # compiles them as it starts a build of most of an hour.
     return time.perf_counter() - started
 
 

@@ -53,7 +53,6 @@ __all__ = [
     "small",
     "solve",
     "stderr_progress",
-    "warm_up",
 ]
 
 #: Part of the files' names: bump it when the index or the codes change.
@@ -262,24 +261,6 @@ def _save_array(path: Path, array: npt.NDArray[Any]) -> None:
 def _peak_mb() -> float:
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return rss / (1 << 20) if sys.platform == "darwin" else rss / 1024
-
-
-def warm_up() -> None:
-    """Compiles (or loads from numba's cache) every kernel of the solver, with the
-    argument types a build uses, on a few slots of the smallest figure set; writes
-    nothing. `noughts prepare` runs it: the table itself is built by ``noughts solve``."""
-    from noughts.kernels import gobblet as kernels
-
-    lay = kernels.layout(3, 1)
-    tables = lay.arrays()
-    values = np.zeros(lay.slots, dtype=np.int16)
-    counts_ = np.zeros(lay.slots, dtype=np.uint8)
-    reach = np.zeros(lay.slots, dtype=np.uint8)
-    kernels.init_pass(0, 64, values, counts_, tables)
-    kernels.level_pass(0, 64, 0, values, counts_, tables)
-    kernels.reach_pass(0, 64, reach, tables)
-    kernels.reach_advance(reach)
-    kernels.count_reached(reach, values, tables)
 
 
 # -- the build ----------------------------------------------------------------------
