@@ -48,9 +48,21 @@ def redis_url() -> str:
     return REDIS
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`make test` runs each behaviour on SQLite (the default) and on PostgreSQL only
+    where the database's own concurrency is what is tested (tests marked
+    `both_databases`); `make test-slow` runs every other test's PostgreSQL variant."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is None or callspec.params.get("database_url") != "postgresql":
+            continue
+        if item.get_closest_marker("both_databases") is None:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Each test that takes it runs on SQLite and on PostgreSQL."""
+    """Each test that takes it runs on SQLite and on PostgreSQL (see above for when)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'online.db'}"
     url: str = request.getfixturevalue("postgres_url")

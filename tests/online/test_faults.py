@@ -115,6 +115,7 @@ def test_cross_site_sockets_are_refused(people: Callable[[], Person]) -> None:
         ann.socket(game_id, Origin="https://evil.example")
 
 
+@pytest.mark.both_databases
 def test_two_sockets_racing_for_one_ply_one_wins(people: Callable[[], Person]) -> None:
     """The same player in two tabs sends different moves for ply 1 at once."""
     ann, _, game_id, a, b = start(people)

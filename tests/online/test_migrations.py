@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
@@ -23,6 +24,7 @@ def test_the_newest_migration_is_the_seeks() -> None:
     assert _head() == "0004"
 
 
+@pytest.mark.both_databases
 def test_migrations_match_the_models(database_url: str) -> None:
     engine = make_engine(database_url)
     migrate(engine)

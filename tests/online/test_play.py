@@ -38,6 +38,7 @@ def alternate(x: GameSocket, o: GameSocket, *moves: str) -> None:
         other.event("move")
 
 
+@pytest.mark.both_databases
 def test_a_game_to_the_end_with_acks_events_and_ply_numbers(people: Callable[[], Person]) -> None:
     ann, bob, game_id, a, b = start(people, rated=True)
     assert (a.state["x"]["name"], a.state["o"]["name"]) == (ann.name, bob.name)

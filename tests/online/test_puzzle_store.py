@@ -157,6 +157,7 @@ store.close()
 """
 
 
+@pytest.mark.both_databases
 @pytest.mark.integration
 def test_an_attempt_sent_from_two_processes_at_once_counts_once(book: PuzzleBook, fresh_url: str) -> None:
     puzzle = _classic(1, seed=505)[0]

@@ -82,6 +82,7 @@ def test_a_wrong_move_is_refuted_and_bad_moves_refused(people: Callable[[], Pers
     assert visitor.http.get("/api/puzzles/next", params={"theme": "no such theme"}).json()["error"] == "no-puzzle-left"
 
 
+@pytest.mark.both_databases
 def test_attempts_count_once_and_make_a_history(people: Callable[[], Person], puzzles: list[Puzzle]) -> None:
     visitor = people()
     puzzle = puzzles[0]

@@ -23,8 +23,10 @@ from noughts.server.online.sessions import COOKIE
 from online.people import FAST, Person
 from online.servers import in_thread
 
-#: Examples per operation: about 20 operations, each example sent twice, in a few seconds.
-EXAMPLES = 20
+#: Examples per operation, each sent twice: a few in `make test` (every operation is
+#: still probed, valid and invalid), many more in `make test-slow`.
+EXAMPLES = 2
+THOROUGH_EXAMPLES = 25
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
@@ -51,14 +53,25 @@ def player(base: str) -> Iterator[str]:
 schema = schemathesis.openapi.from_dict(create_app(Settings(ai_workers=1)).openapi())
 
 
-@schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-def test_every_operation_answers_as_declared(case: Any, base: str, player: str) -> None:
+def _probe(case: Any, base: str, player: str) -> None:
     if isinstance(case.body, dict) and case.path in ("/api/computer", "/api/analysis"):
         # The computer's thinking is not what this probes: a twentieth of a second each.
         case.body["time"] = 0.05
     case.call_and_validate(base_url=base, checks=CHECKS)
     case.call_and_validate(base_url=base, checks=CHECKS, cookies={COOKIE: player})
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_operation_answers_as_declared(case: Any, base: str, player: str) -> None:
+    _probe(case, base, player)
+
+
+@pytest.mark.slow
+@schema.parametrize()
+@settings(max_examples=THOROUGH_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_operation_answers_as_declared_thoroughly(case: Any, base: str, player: str) -> None:
+    _probe(case, base, player)
 
 
 def test_the_probe_covers_every_operation() -> None:

@@ -81,8 +81,6 @@ def _weights(base: dict[str, float], x: Any) -> dict[str, float]:
 def _start(
     game_spec: str, eval_name: str, depths: tuple[int, ...], games: int, seed: int, opening_plies: int
 ) -> TuneState:
-    import cma  # type: ignore[import-untyped]
-
     game = parse_spec(game_spec)
     base = evaluator_weights(game, eval_name)
     if not base:
@@ -90,6 +88,11 @@ def _start(
         raise InvalidOptionError(
             f"{eval_name} has no weights to tune; in {game.key} these do: {', '.join(tunable) or 'none'}"
         )
+    if opening_plies < 0:
+        raise InvalidOptionError(f"the opening plies must be 0 or more, not {opening_plies}")
+    # Imported once the request is known to be sound: cma brings scipy and matplotlib.
+    import cma  # type: ignore[import-untyped]
+
     name = _bare(eval_name)
     hand = name != eval_name.strip().lower()
     against = "shipped" if not hand and shipped_weights(game, name) is not None else "hand-set"
@@ -97,8 +100,6 @@ def _start(
     # A step of 1 scales a weight by e: weights that matter differ by factors, not by
     # percents, and smaller steps rarely change a move (the games hardly tell them apart).
     optimizer = cma.CMAEvolutionStrategy([0.0] * len(base), 1.0, options)
-    if opening_plies < 0:
-        raise InvalidOptionError(f"the opening plies must be 0 or more, not {opening_plies}")
     return TuneState(game.spec, name, depths, games, seed, optimizer, base, against, opening_plies=opening_plies)
 
 
