@@ -11,7 +11,10 @@ from typing import Any
 
 import pytest
 
-# Solved tables are cached on disk; tests must not read or fill the user's cache.
+# Solved tables are cached on disk; tests must not read or fill the user's cache (the
+# published gobblet table's slow checks read it when it was built: the folder is kept in
+# NOUGHTS_TEST_USER_CACHE_DIR, "" for the default, before the first process overrides it).
+os.environ.setdefault("NOUGHTS_TEST_USER_CACHE_DIR", os.environ.get("NOUGHTS_CACHE_DIR", ""))
 os.environ.setdefault("NOUGHTS_CACHE_DIR", tempfile.mkdtemp(prefix="noughts-test-cache-"))
 # ... nor the user's online-play database (the default SQLite file lives in this folder).
 os.environ.setdefault("NOUGHTS_DATA_DIR", tempfile.mkdtemp(prefix="noughts-test-data-"))

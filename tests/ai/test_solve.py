@@ -197,7 +197,7 @@ def test_matryoshka_search_agrees_with_minimax(seed: int) -> None:
 
 
 def test_gobblet_with_a_clock_answers_unvalued_and_ultimate_is_refused() -> None:
-    # gobblet's table takes most of an hour: a player with a time limit never starts it
+    # gobblet's table takes minutes (about 8 on an idle core): a player with a time limit never starts it
     # (tests/ai/test_gobblet_table.py checks the table on the smaller figure sets).
     analysis = PerfectPlayer().analyze(parse_spec("gobblet").initial(), Limits(time=0.1))
     assert all(info.value.kind is Kind.UNKNOWN for info in analysis.moves)

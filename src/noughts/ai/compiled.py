@@ -620,7 +620,7 @@ def _warm_up(progress: Callable[[str], None] | None) -> float:
             after = state.play(best)
             player.analyze(after.play(after.legal_moves()[0]), Limits(nodes=256, depth=2))
     # Not gobblet's solver: its kernels serve only `noughts solve gobblet`, which
-    # compiles them as it starts a build of most of an hour.
+    # compiles them as it starts a build of minutes.
     return time.perf_counter() - started
 
 

@@ -226,7 +226,7 @@ def solve(game: Game[Any, Any]) -> ExactTable:
     """The solved table of `game`: from memory, else from the disk cache, else built
     (and cached). Raises InvalidOptionError for a game without a table.
 
-    gobblet's table takes most of an hour to build (`noughts.ai.gobblet_table`): this
+    gobblet's table takes minutes to build (about 8 on an idle core) (`noughts.ai.gobblet_table`): this
     builds it, silently; ``noughts solve gobblet`` shows the progress."""
     _check_table_game(game)
     if isinstance(game, Gobblet):
@@ -667,7 +667,7 @@ def _gobblet_table(game: Gobblet, limits: Limits) -> ExactTable | None:
     """gobblet's table when it is built or quick to build (the smaller figure sets);
     else built now, with its progress on stderr, when the player has all the time it
     wants; else None: a player with a clock (a level, the server) never starts a build
-    of most of an hour, it plays by search until ``noughts solve gobblet`` has run."""
+    of minutes, it plays by search until ``noughts solve gobblet`` has run."""
     from noughts.ai import gobblet_table
 
     table = gobblet_table.load(game)
