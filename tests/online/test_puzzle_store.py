@@ -68,6 +68,22 @@ def test_the_shipped_puzzles_are_there_after_the_migration(book: PuzzleBook) -> 
     assert book.sync_shipped(NOW) == 0  # nothing new to add on the next start
 
 
+def test_a_game_this_server_cannot_judge_is_kept_but_never_offered(book: PuzzleBook) -> None:
+    """gobblet's puzzles on a server without its solved table: stored (they come with the
+    release), but neither listed nor chosen, in a streak or as the daily puzzle."""
+    hidden = PuzzleBook(book.store, ["gobblet"])
+    gobblet_ids = {p.id for p in shipped() if p.spec == "gobblet"}
+    assert gobblet_ids and book.puzzle(next(iter(gobblet_ids))).spec == "gobblet"
+    assert "gobblet" in dict(book.catalogue()[0])
+    assert "gobblet" not in dict(hidden.catalogue()[0])
+    assert book.choose(1500, spec="gobblet") is not None
+    assert hidden.choose(1500, spec="gobblet") is None
+    assert hidden.streak(10, "gobblet", None, seed=1) == []
+    assert all(p.spec != "gobblet" for p in hidden.streak(30, None, None, seed=1))
+    for day in range(1, 29):
+        assert hidden.daily(f"2030-02-{day:02d}").spec != "gobblet"
+
+
 def test_puzzles_are_added_once_and_read_back_as_they_were(book: PuzzleBook) -> None:
     found = _classic(3, seed=101)
     assert book.add(found, NOW) == len({p.id for p in found})

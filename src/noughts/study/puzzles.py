@@ -169,8 +169,15 @@ def prover(game: Game[Any, Any]) -> AIPlayer:
     """The exact prover for `game`; InvalidOptionError for a game without one."""
     if isinstance(game, Mnk) and ((game.forget and game.cells <= 9) or (not game.forget and game.cells <= 16)):
         return parse_player("perfect")
-    if isinstance(game, Gobblet) and not game.moves:
-        return parse_player("perfect")
+    if isinstance(game, Gobblet):
+        if not game.moves:
+            return parse_player("perfect")
+        from noughts.ai import gobblet_table
+
+        # Gobblet's exact values come from its solved table, which the user builds once.
+        if gobblet_table.small(game) or gobblet_table.is_built(game):
+            return parse_player("perfect")
+        raise InvalidOptionError(f"{game.spec}'s puzzles are proved from its solved table: {gobblet_table.BUILD_NOTE}")
     if game.key == "qubic" and getattr(game, "n", 0) == 4 and getattr(game, "d", 0) == 3:
         return ThreatProver()
     if isinstance(game, Mnk) and not game.forget:
@@ -185,8 +192,17 @@ def prover(game: Game[Any, Any]) -> AIPlayer:
             return parse_player("kalphabeta")
     raise InvalidOptionError(
         f"no exact prover for {game.spec} yet: puzzles come from classic, m,n,k up to 4x4 and from 5x5 "
-        "with k >= 4 (threats), matryoshka, ultimate, nine-board and qubic"
+        "with k >= 4 (threats), matryoshka, gobblet, ultimate, nine-board and qubic"
     )
+
+
+def unprovable_here() -> list[str]:
+    """The games of the shipped puzzles whose prover needs what this machine lacks:
+    gobblet's until ``noughts solve gobblet`` has built its table. A server keeps their
+    puzzles but does not offer them, since it could not judge a move off the stored line."""
+    from noughts.ai import gobblet_table
+
+    return [] if gobblet_table.is_built(Gobblet()) else [Gobblet().spec]
 
 
 def _exact(analysis: Analysis) -> bool:

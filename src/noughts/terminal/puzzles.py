@@ -49,7 +49,9 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         "exact prover values, with exactly one winning move, becomes a puzzle. Appends to --out; positions "
         "already there are skipped, so a stopped run goes on.",
     )
-    make.add_argument("game", help="classic, classic:forget, mnk, matryoshka, ultimate, nine-board, qubic")
+    make.add_argument(
+        "game", help="classic, classic:forget, mnk, matryoshka, gobblet (once solved), ultimate, nine-board, qubic"
+    )
     make.add_argument("--count", type=int, default=20, help="puzzles to add (default 20)")
     make.add_argument("--out", type=Path, default=Path("puzzles.jsonl"), help="the file (default puzzles.jsonl)")
     make.add_argument("--seed", type=int, default=0, help="the first self-play game's number")

@@ -32,6 +32,7 @@ from noughts.server.online.snapshots import move_patch, snapshot, summary
 from noughts.server.online.storage.pairing import Pairing, SeekRow
 from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import NameTakenError, NotFoundError, Store, UserRow
+from noughts.study.puzzles import unprovable_here
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,7 @@ class Online:
         self.config = config
         self.database_url = database_url
         self.store = Store(database_url)
-        self.puzzles = PuzzleBook(self.store)
+        self.puzzles = PuzzleBook(self.store, unprovable_here())
         self.pairing = Pairing(self.store)
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
         self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)

@@ -134,9 +134,15 @@ def _theme_like(theme: str) -> Any:
 class PuzzleBook:
     """The puzzles of online play's database (`store`)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, hidden_specs: Iterable[str] = ()) -> None:
         self.store = store
         self.engine = store.engine
+        #: Games whose puzzles this server cannot judge (gobblet's before its table is
+        #: built): kept, but never offered.
+        self.hidden_specs = sorted(set(hidden_specs))
+
+    def _shown(self) -> ColumnElement[bool]:
+        return not_(_puzzles.c.spec.in_(self.hidden_specs))
 
     def _insert_ignore(self, table: Table, values: dict[str, Any]) -> Any:
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
@@ -161,9 +167,12 @@ class PuzzleBook:
     def catalogue(self) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
         """How many puzzles each game has, and each theme (in any game)."""
         with self.engine.connect() as c:
-            games = [(r[0], int(r[1])) for r in c.execute(select(_puzzles.c.spec, func.count()).group_by("spec"))]
+            games = [
+                (r[0], int(r[1]))
+                for r in c.execute(select(_puzzles.c.spec, func.count()).where(self._shown()).group_by("spec"))
+            ]
             themes: dict[str, int] = {}
-            for (text,) in c.execute(select(_puzzles.c.themes)):
+            for (text,) in c.execute(select(_puzzles.c.themes).where(self._shown())):
                 for theme in text.split("|"):
                     if theme:
                         themes[theme] = themes.get(theme, 0) + 1
@@ -180,7 +189,7 @@ class PuzzleBook:
     ) -> PuzzleRow | None:
         """A puzzle near `rating`, of `spec` and `theme` if given, that `user_id` has
         not tried and not in `exclude`: drawn among the nearest few. None if none is left."""
-        conditions: list[ColumnElement[bool]] = [not_(_puzzles.c.id.in_(list(exclude)))]
+        conditions: list[ColumnElement[bool]] = [not_(_puzzles.c.id.in_(list(exclude))), self._shown()]
         if spec is not None:
             conditions.append(_puzzles.c.spec == spec)
         if theme is not None:
@@ -202,7 +211,7 @@ class PuzzleBook:
     def streak(self, count: int, spec: str | None, theme: str | None, seed: int) -> list[PuzzleRow]:
         """`count` puzzles of rising rating for streak mode, drawn from `seed`: the
         puzzles sorted by rating, one drawn from each of `count` equal slices."""
-        conditions: list[ColumnElement[bool]] = []
+        conditions: list[ColumnElement[bool]] = [self._shown()]
         if spec is not None:
             conditions.append(_puzzles.c.spec == spec)
         if theme is not None:
@@ -227,10 +236,10 @@ class PuzzleBook:
                 candidates = list(
                     c.execute(
                         select(_puzzles.c.id)
-                        .where(_puzzles.c.rating.between(1300, 2000), not_(_puzzles.c.id.in_(earlier)))
+                        .where(_puzzles.c.rating.between(1300, 2000), not_(_puzzles.c.id.in_(earlier)), self._shown())
                         .order_by(_puzzles.c.id)
                     ).scalars()
-                ) or list(c.execute(select(_puzzles.c.id).order_by(_puzzles.c.id)).scalars())
+                ) or list(c.execute(select(_puzzles.c.id).where(self._shown()).order_by(_puzzles.c.id)).scalars())
             if not candidates:
                 return None
             pick = (rng or random.Random(day)).choice(candidates)
