@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
+
+import pytest
 
 from noughts import State, parse_spec
 
@@ -39,3 +42,13 @@ def playout(spec: str, seed: int, max_plies: int = 400) -> list[tuple[State[Any]
         state = state.play(move)
     steps.append((state, None))
     return steps
+
+
+def use_the_users_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Points the cache folder back at the user's (where ``noughts solve gobblet`` built
+    its table; tests/conftest.py kept it), for checks that only read what is there."""
+    user_cache = os.environ.get("NOUGHTS_TEST_USER_CACHE_DIR")
+    if user_cache:
+        monkeypatch.setenv("NOUGHTS_CACHE_DIR", user_cache)
+    else:
+        monkeypatch.delenv("NOUGHTS_CACHE_DIR")

@@ -12,7 +12,6 @@ minutes) on samples and games.
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,8 @@ from noughts.ai.solve import PerfectPlayer, _negate, _rank
 from noughts.core import Player, State
 from noughts.games.gobblet import Gobblet, GobbletState
 from reference import gobblet_solve_ref as gobblet_rules_reference
+
+from support import use_the_users_cache
 
 SMALL = Gobblet(copies=1)
 
@@ -153,12 +154,7 @@ def full_table(monkeypatch: pytest.MonkeyPatch) -> gobblet_table.GobbletTable:
     """The published game's table from the user's cache. Building it takes about 8
     minutes of a core and 2.3 GB, so these tests skip (saying so) until ``noughts solve
     gobblet`` has run, rather than making every ``make test-slow`` on a fresh clone build it."""
-    # The user's cache folder, where `noughts solve gobblet` put it, not the test's.
-    user_cache = os.environ.get("NOUGHTS_TEST_USER_CACHE_DIR")
-    if user_cache:
-        monkeypatch.setenv("NOUGHTS_CACHE_DIR", user_cache)
-    else:
-        monkeypatch.delenv("NOUGHTS_CACHE_DIR")
+    use_the_users_cache(monkeypatch)
     table = gobblet_table.load(Gobblet())
     if table is None:
         pytest.skip(f"gobblet's table is not built: {gobblet_table.BUILD_NOTE}")

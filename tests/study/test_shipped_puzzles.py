@@ -6,7 +6,6 @@ its line is legal and ends in the solver's win."""
 from __future__ import annotations
 
 import collections
-import os
 from typing import Any
 
 import pytest
@@ -15,6 +14,8 @@ from noughts.ai import gobblet_table
 from noughts.games.gobblet import Gobblet
 from noughts.registry import parse_spec
 from noughts.study.puzzles import Puzzle, shipped, themes, verify
+
+from support import use_the_users_cache
 
 PUZZLES = shipped()
 #: The games puzzles are promised in, with the fewest each must have.
@@ -56,11 +57,7 @@ def test_every_shipped_puzzle_is_proved_again(puzzle: Puzzle, monkeypatch: pytes
     if puzzle.spec == "gobblet":
         # Proved from gobblet's solved table, read from the user's cache folder where
         # `noughts solve gobblet` built it (the tests' own folder is a fresh one).
-        user_cache = os.environ.get("NOUGHTS_TEST_USER_CACHE_DIR")
-        if user_cache:
-            monkeypatch.setenv("NOUGHTS_CACHE_DIR", user_cache)
-        else:
-            monkeypatch.delenv("NOUGHTS_CACHE_DIR")
+        use_the_users_cache(monkeypatch)
         if not gobblet_table.is_built(Gobblet()):
             pytest.skip(f"gobblet's puzzles are proved from its solved table: {gobblet_table.BUILD_NOTE}")
     # A new prover each time and a budget of nodes, not seconds: the same answer on a
