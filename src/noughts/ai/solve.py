@@ -226,8 +226,8 @@ def solve(game: Game[Any, Any]) -> ExactTable:
     """The solved table of `game`: from memory, else from the disk cache, else built
     (and cached). Raises InvalidOptionError for a game without a table.
 
-    gobblet's table takes minutes to build (about 8 on an idle core) (`noughts.ai.gobblet_table`): this
-    builds it, silently; ``noughts solve gobblet`` shows the progress."""
+    gobblet's table takes about 8 minutes of a core to build (`noughts.ai.gobblet_table`):
+    this builds it, silently; ``noughts solve gobblet`` shows the progress."""
     _check_table_game(game)
     if isinstance(game, Gobblet):
         from noughts.ai import gobblet_table
