@@ -13,7 +13,7 @@ import pytest
 from noughts.registry import parse_spec
 from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import Store
-from noughts.study.puzzles import Puzzle, mine
+from noughts.study.puzzles import Puzzle, mine, shipped
 from online.people import Person
 from online.test_play import alternate, start
 
@@ -80,6 +80,25 @@ def test_a_wrong_move_is_refuted_and_bad_moves_refused(people: Callable[[], Pers
     assert visitor.http.get("/api/puzzles/zzzzzzzz").status_code == 404
     assert visitor.http.post("/api/puzzles/zzzzzzzz/check", json={"moves": ["5"]}).json()["error"] == "no-such-puzzle"
     assert visitor.http.get("/api/puzzles/next", params={"theme": "no such theme"}).json()["error"] == "no-puzzle-left"
+
+
+def test_gobblet_puzzles_are_offered_and_judged_without_the_table(people: Callable[[], Person]) -> None:
+    """The test server has no gobblet table (its cache folder is the tests'): the shipped
+    answer keys judge a move off the stored line, so its puzzles are offered too."""
+    visitor = people()
+    catalogue = visitor.http.get("/api/puzzles").json()
+    assert any(g["spec"] == "gobblet" and g["count"] >= 30 for g in catalogue["games"])
+    puzzle = next(p for p in shipped() if p.spec == "gobblet" and p.plies >= 3)
+    state = parse_spec(puzzle.spec).parse_position(puzzle.position)
+    wrong = next(state.move_text(m) for m in state.legal_moves() if state.move_text(m) != puzzle.solution[0])
+    refuted = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": [wrong]}).json()
+    assert not refuted["correct"] and refuted["verdict"]
+    after = state.play_text(puzzle.solution[0])
+    other = next(m for m in after.legal_moves() if after.move_text(m) != puzzle.solution[1])
+    third = after.play(other).legal_moves()[0]
+    moves = [puzzle.solution[0], after.move_text(other), after.play(other).move_text(third)]
+    strayed = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": moves})
+    assert strayed.status_code == 409 and strayed.json()["error"] == "not-the-reply"
 
 
 @pytest.mark.both_databases

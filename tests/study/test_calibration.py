@@ -15,6 +15,7 @@ from noughts.ai.evaluation import evaluator_scale
 from noughts.study.calibration import fit_scale, log_loss
 
 
+@pytest.mark.slow  # make test-slow, for make test's 6 minutes
 def test_the_fit_finds_the_scale_that_made_the_results() -> None:
     rng = random.Random(1)
     points = []

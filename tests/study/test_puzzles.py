@@ -15,19 +15,23 @@ from noughts.ai.base import Analysis, Limits, MoveInfo, Value, parse_player
 from noughts.cli import main
 from noughts.core import InvalidOptionError
 from noughts.records import GameRecord
+from noughts.study import answer_keys
+from noughts.study.answer_keys import unprovable_here
 from noughts.study.puzzles import (
     Puzzle,
     ThreatProver,
     accepts,
     difficulty,
+    judge,
     mine,
     prover,
     reply,
     tempting,
     themes,
-    unprovable_here,
     verify,
 )
+
+from support import without_the_gobblet_table
 
 
 # 4x4 builds its solved table first (45 s): among the slow checks.
@@ -58,21 +62,29 @@ def test_a_puzzle_with_a_second_winning_move_or_a_wrong_line_fails_verification(
 
 
 @pytest.mark.slow  # 104 s on a fresh clone (its prover's table): among the slow checks until made cheaper
-def test_solving_takes_the_answer_and_any_winning_follow_up() -> None:
+def test_solving_takes_the_answer_and_any_follow_up_that_wins_in_time() -> None:
+    """A follow-up that wins within the puzzle's count is accepted; one that wins more
+    slowly is not (a "win in 2" is won in 2), nor is another first move."""
     game = parse_spec("mnk:m=4:n=4:k=3")
     perfect = parse_player("perfect")
+    slower: list[tuple[Puzzle, str]] = []
+    found = None
     for puzzle in mine(game, 30, seed=2):
         if puzzle.plies < 3:
             continue
         state = game.parse_position(puzzle.position).play_text(puzzle.solution[0]).play_text(puzzle.solution[1])
-        wins = [m.text for m in perfect.analyze(state).moves if m.value.kind.value == "win"]
-        if len(wins) > 1:
-            break
-    else:
-        pytest.fail("no puzzle with two winning follow-ups in 30")
+        left = puzzle.plies - 2
+        wins = [m for m in perfect.analyze(state).moves if m.value.kind.value == "win"]
+        slower += [(puzzle, m.text) for m in wins if (m.value.plies or 0) > left]
+        in_time = [m.text for m in wins if (m.value.plies or 0) <= left]
+        if found is None and len(in_time) > 1:
+            found = puzzle, state, in_time
+    if found is None or not slower:
+        pytest.fail("no puzzle with two follow-ups that win in time, or none with a slower win, in 30")
+    puzzle, state, in_time = found
     assert accepts(puzzle, puzzle.solution[:1], perfect)
     assert reply(puzzle, puzzle.solution[:1], perfect) == puzzle.solution[1]  # from the stored line
-    other = next(w for w in wins if w != puzzle.solution[2])
+    other = next(w for w in in_time if w != puzzle.solution[2])
     followed = [*puzzle.solution[:2], other]
     assert accepts(puzzle, followed, perfect)
     answer = reply(puzzle, followed, perfect)  # off the line: the prover's longest resistance
@@ -81,14 +93,22 @@ def test_solving_takes_the_answer_and_any_winning_follow_up() -> None:
     start = game.parse_position(puzzle.position)
     wrong = next(game.move_text(m) for m in start.legal_moves() if game.move_text(m) != puzzle.solution[0])
     assert not accepts(puzzle, [wrong], perfect)
+    late, move = slower[0]
+    assert not accepts(late, [*late.solution[:2], move], perfect)
+    said = judge(late, [*late.solution[:2], move], perfect).verdict
+    assert "wins in" in said and "a quicker win was there" in said
 
 
-def test_a_game_without_an_exact_prover_is_refused() -> None:
+def test_a_game_without_an_exact_prover_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     with pytest.raises(InvalidOptionError, match="no exact prover"):
         prover(parse_spec("ultimate:forget=true"))
-    # gobblet's prover is its solved table, not built in the tests' cache folder.
+    # gobblet's prover is its solved table, not built here: its shipped puzzles are
+    # judged from their answer keys, without which they could not be offered.
+    without_the_gobblet_table(monkeypatch, tmp_path)
     with pytest.raises(InvalidOptionError, match="noughts solve gobblet"):
         prover(parse_spec("gobblet"))
+    assert unprovable_here() == []
+    monkeypatch.setattr(answer_keys, "KEYS", tmp_path / "no-keys.jsonl.gz")
     assert unprovable_here() == ["gobblet"]
 
 

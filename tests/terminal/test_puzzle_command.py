@@ -13,7 +13,8 @@ import pexpect
 import pytest
 
 from noughts.registry import parse_spec
-from noughts.study.puzzles import Puzzle, mine
+from noughts.study.answer_keys import answer_key
+from noughts.study.puzzles import Puzzle, mine, shipped
 
 
 @pytest.fixture
@@ -47,6 +48,34 @@ def test_a_wrong_move_is_refuted_then_the_puzzle_solved(
             child.expect_exact("puzzle> ")
     child.expect_exact("✓ solved, with help")  # the wrong move came first
     child.expect_exact("0 of 1 solved at the first try")
+    child.expect(pexpect.EOF)
+
+
+def test_a_shipped_gobblet_puzzle_is_judged_off_its_line_without_the_table(spawn: Callable[..., Any]) -> None:
+    """The tests' cache folder has no gobblet table: a wrong move, and a second winning
+    move off the stored line, are judged from the puzzle's answer key."""
+    keyed = []
+    for puzzle in (p for p in shipped() if p.spec == "gobblet" and p.plies >= 3):
+        key = answer_key(puzzle)
+        assert key is not None
+        after = key[puzzle.solution[0]]["next"]
+        alternatives = [m for m, e in after.items() if "value" not in e and m != puzzle.solution[2]]
+        if alternatives:
+            keyed.append((puzzle, alternatives[0]))
+    puzzle, other = keyed[0]
+    wrong = next(m for m, e in answer_key(puzzle).items() if e.get("line"))  # type: ignore[union-attr]
+    child = spawn("puzzle", "--id", puzzle.id)
+    child.expect_exact(f"puzzle 1 of 1 · {puzzle.id}")
+    child.expect_exact("puzzle> ")
+    child.sendline(wrong)
+    child.expect_exact(f"✗ {wrong} is not the move")
+    child.expect_exact("puzzle> ")
+    child.sendline(puzzle.solution[0])
+    child.expect_exact(f"answers {puzzle.solution[1]}")
+    child.expect_exact("puzzle> ")
+    child.sendline(other)
+    child.expect("✓ (solved, with help|best move)")
+    child.sendline("q")
     child.expect(pexpect.EOF)
 
 

@@ -63,15 +63,13 @@ def think(
 
 def judge_puzzle(puzzle: dict[str, Any], played: list[str], time: float) -> Judged:
     """Runs in a worker: `noughts.study.puzzles.judge` with the game's prover (kept per
-    game, like the levels' players)."""
+    game, like the levels' players). The route has read the puzzle's answer key first:
+    a puzzle that has one never comes here."""
     from noughts.registry import parse_spec
     from noughts.study.puzzles import Puzzle, judge
 
     found = Puzzle.from_json(puzzle)
-    player = _prover_for(parse_spec(found.spec))
-    if player is None:
-        raise InvalidOptionError(f"no exact prover for {found.spec}")  # stored puzzles all have one
-    return judge(found, played, player, Limits(time=time))
+    return judge(found, played, _prover_for(parse_spec(found.spec)), Limits(time=time))
 
 
 def _prover_for(game: Game[Any, Any]) -> AIPlayer | None:

@@ -32,7 +32,8 @@ from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, parse_player, require_moves
 from noughts.ai.levels import level_player
-from noughts.core import Game, InvalidOptionError, State
+from noughts.ai.solve import PerfectPlayer
+from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk, MnkState
 from noughts.games.ultimate import UltimateState
@@ -46,9 +47,11 @@ __all__ = [
     "ThreatProver",
     "accepts",
     "difficulty",
+    "ended",
     "judge",
     "mine",
     "mine_states",
+    "missed",
     "on_line",
     "prover",
     "puzzle_at",
@@ -196,15 +199,6 @@ def prover(game: Game[Any, Any]) -> AIPlayer:
     )
 
 
-def unprovable_here() -> list[str]:
-    """The games of the shipped puzzles whose prover needs what this machine lacks:
-    gobblet's until ``noughts solve gobblet`` has built its table. A server keeps their
-    puzzles but does not offer them, since it could not judge a move off the stored line."""
-    from noughts.ai import gobblet_table
-
-    return [] if gobblet_table.is_built(Gobblet()) else [Gobblet().spec]
-
-
 def _exact(analysis: Analysis) -> bool:
     return all(info.value.exact for info in analysis.moves)
 
@@ -249,7 +243,9 @@ def accepts(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits 
     """Whether the solver's last move keeps the forced win. `played`: the moves from the
     puzzle's position so far, both sides', ending with the solver's. The first must be
     the solution's (the puzzle has one answer); a later one may be any move after which
-    the defender is still lost (several follow-ups may win)."""
+    the defender is still lost (several follow-ups may win). Where the prover counts
+    the plies exactly (the solved tables: `perfect`), the win must also come within
+    the puzzle's count: a "win in N" is won in N, as the answer keys judge it."""
     game = _game(puzzle)
     state = game.parse_position(puzzle.position)
     solver = state.turn
@@ -259,7 +255,10 @@ def accepts(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits 
         return played[0] == puzzle.solution[0]
     if state.is_over:
         return state.outcome is not None and state.outcome.winner is solver
-    return player.analyze(state, limits).value.kind is Kind.LOSS
+    value = player.analyze(state, limits).value
+    if value.kind is not Kind.LOSS:
+        return False
+    return not isinstance(player, PerfectPlayer) or (value.plies or 0) <= puzzle.plies - len(played)
 
 
 def reply(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = Limits(time=5)) -> str | None:
@@ -298,31 +297,51 @@ def on_line(puzzle: Puzzle, played: list[str]) -> Judged | None:
     return Judged(True, answer is None, answer)
 
 
-def judge(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = Limits(time=2)) -> Judged:
+def judge(puzzle: Puzzle, played: list[str], player: AIPlayer | None, limits: Limits = Limits(time=2)) -> Judged:
     """Judges the solver's last move of `played` (both sides' moves from the puzzle's
-    position, the solver's last): on the stored line at once (`on_line`); else correct
-    when it keeps the forced win (`accepts`), then the defender's reply (`reply`), or
-    wrong, with the refutation. The moves before the last must be legal;
-    InvalidMoveError or IllegalMoveError says which is not."""
-    from noughts.study.verdicts import verdict
-
+    position, the solver's last): on the stored line at once (`on_line`); else by the
+    prover `player`: correct when it keeps the forced win (`accepts`), then the
+    defender's reply (`reply`), or wrong, with the refutation. The moves must be legal;
+    InvalidMoveError or IllegalMoveError says which is not. InvalidOptionError when the
+    move needs a prover and `player` is None (the game has none here: a shipped puzzle
+    is then judged from its answer key, `noughts.study.answer_keys`, before this)."""
     known = on_line(puzzle, played)
     if known is not None:
         return known
     state = _game(puzzle).parse_position(puzzle.position)
     for text in played:
         state = state.play_text(text)
+    if player is None:
+        raise InvalidOptionError(f"no exact prover for {puzzle.spec} here to judge puzzle {puzzle.id} off its line")
     if accepts(puzzle, played, player, limits):
         if state.is_over:
             return Judged(True, True, None)
         answer = reply(puzzle, played, player, limits)
         return Judged(True, answer is None, answer)
     if state.is_over:
-        return Judged(False, False, None, [], "a draw: the win is gone")
+        return Judged(False, False, None, [], ended(state))
     analysis = player.analyze(state, limits)
     best = analysis.moves[0]
     line = list(best.line) if best.line and best.line[0] == best.text else [best.text]
-    return Judged(False, False, best.text, line, verdict(best.value, state.turn))
+    return Judged(False, False, best.text, line, missed(puzzle, played, best.value, state.turn))
+
+
+def missed(puzzle: Puzzle, played: list[str], value: Value, mover: Player) -> str:
+    """What a wrong move left, in words: `value` belongs to `mover`, the defender, to
+    move after `played`. A win still there but too slow for the puzzle's count says so."""
+    from noughts.study.verdicts import verdict
+
+    said = verdict(value, mover)
+    if value.kind is Kind.LOSS:
+        said += f": more than the {puzzle.plies - len(played)} plies left, a quicker win was there"
+    return said
+
+
+def ended(state: State[Any]) -> str:
+    """How a game that a wrong move ended stands, in words (a gobblet move may lift a
+    figure off the opponent's line and lose at once)."""
+    winner = None if state.outcome is None else state.outcome.winner
+    return "a draw: the win is gone" if winner is None else f"{winner.value.upper()} wins: the move lost"
 
 
 #: The search a puzzle is proved again with (`verify`): a count of nodes, not seconds, so

@@ -41,7 +41,7 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     solve.add_argument("--seed", type=int, help="the order within each difficulty band")
     solve.set_defaults(run=_solve)
     puzzles = sub.add_parser("puzzles", help="mine proved puzzles from self-play, or prove a file of them again")
-    what = puzzles.add_subparsers(dest="puzzles_command", metavar="make|verify", required=True)
+    what = puzzles.add_subparsers(dest="puzzles_command", metavar="make|verify|keys", required=True)
     make = what.add_parser(
         "make",
         help="find positions where exactly one move wins by force, proved, in self-play",
@@ -88,6 +88,17 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         help="write the file again without the puzzles that do not hold (with --refresh: the rest refreshed)",
     )
     check.set_defaults(run=_verify)
+    keys = what.add_parser(
+        "keys",
+        help="work out the answer keys of a file's puzzles, for servers without their game's prover",
+        description="Judges, with the exact prover, every move a solver can make on the way to each "
+        "puzzle's win, and writes it all down (noughts.study.answer_keys): gobblet's shipped puzzles are "
+        "judged from these keys where its table is not built. Needs the prover: noughts solve gobblet first.",
+    )
+    keys.add_argument("file", type=Path, nargs="?", help="the puzzles (default: the shipped ones)")
+    keys.add_argument("--game", default="gobblet", help="the game whose puzzles get keys (default gobblet)")
+    keys.add_argument("--out", type=Path, help="the keys' file (default: the shipped one)")
+    keys.set_defaults(run=_keys)
 
 
 def _mine_job(job: tuple[str, int, int, float, str, list[str], int]) -> list[dict[str, Any]]:
@@ -209,3 +220,24 @@ def _verify(args: argparse.Namespace) -> int:
         args.file.write_text("".join(json.dumps(p.to_json()) + "\n" for p in kept), encoding="utf-8")
         print(f"{len(kept)} puzzles written again to {args.file}")
     return 1 if failed and not args.drop_unproved else 0
+
+
+def _keys(args: argparse.Namespace) -> int:
+    from noughts.study.answer_keys import write_keys
+    from noughts.study.puzzles import SHIPPED
+
+    try:
+        game = parse_spec(args.game)
+        player = prover(game)
+    except NoughtsError as e:
+        raise SystemExit(f"noughts puzzles keys: {e}") from None
+    puzzles = [p for p in read_puzzles(args.file or SHIPPED) if p.spec == game.spec]
+    errors = Console(stderr=True)
+    with Progress(
+        TextColumn(f"keys of {game.spec}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=errors,
+        disable=not errors.is_terminal,
+    ) as progress:  # fmt: skip
+        task = progress.add_task("keys", total=len(puzzles))
+        written = write_keys(progress.track(puzzles, task_id=task), lambda _: player, args.out)
+    print(f"{written} answer keys of {game.spec} written")
+    return 0

@@ -18,7 +18,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from noughts.server.models import GUARDED, MAX_MOVES, ErrorBody, MoveText, Spec
+from noughts.core import IllegalMoveError
+from noughts.server.models import GUARDED, MAX_MOVES, MoveText, Spec, error_answers
 from noughts.server.online.actions import ActionError, GameRow
 from noughts.server.online.clock import now_ms
 from noughts.server.online.routes.players import PROVISIONAL
@@ -29,7 +30,8 @@ from noughts.server.online.storage.puzzles import AttemptRow, PuzzleRow
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay
 from noughts.server.thinking import ThinkingPool
-from noughts.study.puzzles import Puzzle, on_line
+from noughts.study.answer_keys import judge_by_key
+from noughts.study.puzzles import Judged, Puzzle, on_line
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +40,7 @@ router = APIRouter(
     tags=["puzzles"],
     # 400: a body that is not JSON, an illegal move; 409: moves that do not end with the
     # solver's; 422: a body of the wrong shape.
-    responses={
-        400: {"model": ErrorBody},
-        404: {"model": ErrorBody},
-        409: {"model": ErrorBody},
-        422: {"model": ErrorBody},
-    },
+    responses=error_answers(400, 404, 409, 422),
 )
 
 #: Seconds the prover may take to judge a move off the stored line.
@@ -263,7 +260,7 @@ async def streak(
     return StreakRun(seed=seed, puzzles=[_view(p) for p in found])
 
 
-@router.post("/streak", response_model=StreakBest, responses={401: {"model": ErrorBody}, **GUARDED})
+@router.post("/streak", response_model=StreakBest, responses={**error_answers(401), **GUARDED})
 async def record_streak(body: StreakRequest, request: Request, user: LoggedIn) -> StreakBest:
     """Keeps a finished streak run's score if it is the player's best."""
     online = online_of(request)
@@ -271,7 +268,7 @@ async def record_streak(body: StreakRequest, request: Request, user: LoggedIn) -
     return StreakBest(best_streak=best)
 
 
-@router.get("/me", response_model=PuzzleProfile, responses={401: {"model": ErrorBody}})
+@router.get("/me", response_model=PuzzleProfile, responses=error_answers(401))
 async def mine(
     request: Request,
     user: LoggedIn,
@@ -295,7 +292,7 @@ async def mine(
     )
 
 
-@router.get("/yours", response_model=list[PuzzleView], responses={401: {"model": ErrorBody}})
+@router.get("/yours", response_model=list[PuzzleView], responses=error_answers(401))
 async def yours(request: Request, user: LoggedIn) -> list[PuzzleView]:
     """Puzzles found in the signed-in player's own online games that they have not
     tried, the newest first."""
@@ -323,7 +320,7 @@ async def puzzle(puzzle_id: _ID, request: Request) -> PuzzleView:
     return _view(await _puzzle(request, puzzle_id))
 
 
-@router.post("/{puzzle_id}/check", response_model=CheckView, responses={503: {"model": ErrorBody}, **GUARDED})
+@router.post("/{puzzle_id}/check", response_model=CheckView, responses={**error_answers(503), **GUARDED})
 async def check(puzzle_id: _ID, body: CheckRequest, request: Request) -> CheckView:
     """Judges the solver's last move: a move of the stored solution at once, any other
     by the exact prover (a different follow-up that still wins is correct). Illegal
@@ -333,7 +330,8 @@ async def check(puzzle_id: _ID, body: CheckRequest, request: Request) -> CheckVi
     if len(body.moves) % 2 == 0:
         raise ActionError("not-your-turn", "the moves must end with the solver's (an odd number of them)")
     puzzle = Puzzle(row.spec, row.position, row.solution, row.plies)
-    judged = on_line(puzzle, list(body.moves))  # the stored line: no trip to the pool
+    # The stored line and the answer keys need no search: no trip to the pool.
+    judged = on_line(puzzle, list(body.moves)) or _by_key(puzzle, list(body.moves))
     if judged is None:
         pool: ThinkingPool = request.app.state.thinking
         judged = await pool.judge(puzzle.to_json(), list(body.moves), JUDGE_SECONDS)
@@ -343,7 +341,16 @@ async def check(puzzle_id: _ID, body: CheckRequest, request: Request) -> CheckVi
     )  # fmt: skip
 
 
-@router.post("/{puzzle_id}/attempt", response_model=AttemptView, responses={401: {"model": ErrorBody}, **GUARDED})
+def _by_key(puzzle: Puzzle, moves: list[str]) -> Judged | None:
+    """The judgement from the puzzle's answer key, if it has one; 400 when the moves
+    leave the key's line (a defender's move that is not the puzzle's reply)."""
+    try:
+        return judge_by_key(puzzle, moves)
+    except IllegalMoveError as e:
+        raise ActionError("not-the-reply", str(e)) from None
+
+
+@router.post("/{puzzle_id}/attempt", response_model=AttemptView, responses={**error_answers(401), **GUARDED})
 async def attempt(puzzle_id: _ID, body: AttemptRequest, request: Request, user: LoggedIn) -> AttemptView:
     """Counts the player's first attempt at the puzzle: their puzzle rating and the
     puzzle's move (Glicko-2, one game between them). A later attempt, or the same one

@@ -95,7 +95,9 @@ class AttemptRow:
 
 
 def add_puzzles(c: Connection, puzzles: Iterable[ProvedPuzzle], now: int, origin_game: str | None = None) -> int:
-    """Adds the puzzles not stored yet (by id); how many were added."""
+    """Adds the puzzles not stored yet (by id); how many were added (as far as this
+    transaction saw: another process may add some of the same at the same moment, two
+    games reaching one position, and the one that comes second skips them)."""
     wanted = {p.id: p for p in puzzles}
     if not wanted:
         return 0
@@ -121,7 +123,8 @@ def add_puzzles(c: Connection, puzzles: Iterable[ProvedPuzzle], now: int, origin
         if id_ not in have
     ]
     if rows:
-        c.execute(insert(_puzzles), rows)
+        dialect = postgresql if c.dialect.name == "postgresql" else sqlite
+        c.execute(dialect.insert(_puzzles).on_conflict_do_nothing(), rows)
     return len(rows)
 
 

@@ -1,0 +1,155 @@
+"""Answer keys: a puzzle's judgement of every move the solver can make on the way to the
+win, worked out once by the exact prover and shipped with the puzzles, so that any
+server or terminal judges them as the prover would, without it.
+
+Why: gobblet's prover is its solved table, which each user builds once (``noughts solve
+gobblet``: minutes of a core and 443 MB). Without keys a new installation could not
+judge a gobblet puzzle's move off the stored line, so it could not offer them at all.
+
+What a key holds: at each of the solver's turns, every legal move, judged. A move that
+still wins within the puzzle's count of plies (a "win in N" is won in N: for an exact
+prover that is a quickest move) is correct, and the key goes on after the defender's
+longest resistance, the reply the prover gives; any other move is wrong, and the key
+holds the defender's best line against it and what the position is then worth. So the
+key branches only where several moves win equally fast, and stays small: the shipped
+gobblet keys come to a few hundred kilobytes, compressed.
+
+A key is a tree of plain JSON: ``{move: entry}`` for one turn of the solver, where a
+correct entry is ``{"reply": MOVE, "next": {...}}`` (or without "next" when the reply
+ends the game, or ``{}`` when the move itself wins), and a wrong one is ``{"value":
+CODE, "line": [MOVE, ...]}``: the value for the defender, to move, in the solved
+tables' code (`noughts.ai.exact.code_value`; null when the move ended the game), and
+the defender's best line. The file holds one
+JSON object a line, ``{"id": PUZZLE_ID, "key": {...}}``, compressed with gzip.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from noughts.ai.base import AIPlayer, Kind, Limits
+from noughts.ai.exact import code_value, value_code
+from noughts.core import IllegalMoveError, State
+from noughts.games.gobblet import Gobblet
+from noughts.registry import parse_spec
+from noughts.study.puzzles import Judged, Puzzle, ended, missed, shipped
+
+__all__ = ["KEYS", "answer_key", "answer_keys", "build_key", "judge_by_key", "keyed", "unprovable_here", "write_keys"]
+
+#: The answer keys of the shipped puzzles whose prover a user builds (gobblet's).
+KEYS = Path(__file__).resolve().parent / "data" / "answer-keys.jsonl.gz"
+
+Key = dict[str, dict[str, Any]]
+
+
+def build_key(puzzle: Puzzle, player: AIPlayer, limits: Limits = Limits()) -> Key:
+    """`puzzle`'s answer key from the exact prover `player`: see the module's docstring.
+    ValueError when a value along the way is not proven."""
+    state = parse_spec(puzzle.spec).parse_position(puzzle.position)
+    return _turn(state, puzzle.plies, player, limits)
+
+
+def _turn(state: State[Any], left: int, player: AIPlayer, limits: Limits) -> Key:
+    """The key from `state`, the solver to move, with `left` plies to win in."""
+    node: Key = {}
+    for info in player.analyze(state, limits).moves:
+        child = state.play(info.move)
+        won = info.value.kind is Kind.WIN and (info.value.plies or 0) <= left
+        if child.is_over:
+            node[info.text] = {} if won else {"value": None, "line": []}
+            continue
+        answer = player.analyze(child, limits)
+        best = answer.moves[0]
+        if not won:
+            line = list(best.line) if best.line and best.line[0] == best.text else [best.text]
+            node[info.text] = {"value": value_code(best.value), "line": line}
+            continue
+        after = child.play(best.move)
+        entry: dict[str, Any] = {"reply": best.text}
+        if not after.is_over:
+            entry["next"] = _turn(after, left - 2, player, limits)
+        node[info.text] = entry
+    return node
+
+
+def write_keys(puzzles: Iterable[Puzzle], player_of: Callable[[Puzzle], AIPlayer], path: Path | None = None) -> int:
+    """Writes the answer keys of `puzzles` to `path` (default `KEYS`; `player_of(puzzle)`
+    gives each one's prover); how many were written."""
+    path = path or KEYS
+    lines = [json.dumps({"id": p.id, "key": build_key(p, player_of(p))}, separators=(",", ":")) for p in puzzles]
+    # mtime=0: the same keys make the same bytes, so a rebuild shows no change in git.
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
+        out.write("".join(line + "\n" for line in lines).encode("utf-8"))
+    _read.cache_clear()
+    return len(lines)
+
+
+def answer_keys(path: Path | None = None) -> dict[str, Key]:
+    """The keys of the file at `path` (default `KEYS`), by puzzle id; none if it is missing."""
+    return _read(path or KEYS)
+
+
+@functools.cache
+def _read(path: Path) -> dict[str, Key]:
+    if not path.exists():
+        return {}
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        return {entry["id"]: entry["key"] for entry in map(json.loads, lines) if entry}
+
+
+def answer_key(puzzle: Puzzle) -> Key | None:
+    """The shipped answer key of `puzzle`, if it has one."""
+    return answer_keys().get(puzzle.id)
+
+
+def keyed(puzzles: Iterable[Puzzle]) -> bool:
+    """Whether every one of `puzzles` has a shipped answer key."""
+    keys = answer_keys()
+    return all(p.id in keys for p in puzzles)
+
+
+def judge_by_key(puzzle: Puzzle, played: list[str]) -> Judged | None:
+    """The judgement of the solver's last move of `played` (both sides' moves from the
+    puzzle's position) from the puzzle's answer key; None when it has none. The moves
+    must be legal (InvalidMoveError, IllegalMoveError) and the defender's the key's
+    replies (IllegalMoveError: the key judges the puzzle's line, not other games)."""
+    key = answer_key(puzzle)
+    if key is None:
+        return None
+    state = parse_spec(puzzle.spec).parse_position(puzzle.position)
+    for text in played:
+        state = state.play_text(text)
+    node = key
+    for ply in range(0, len(played) - 1, 2):
+        entry = node[played[ply]]
+        if "reply" not in entry or entry["reply"] != played[ply + 1] or "next" not in entry:
+            raise IllegalMoveError(
+                f"move {ply + 2} ({played[ply + 1]}) is not the defender's: the puzzle answers "
+                f"{played[ply]} with {entry.get('reply', 'nothing')}"
+            )
+        node = entry["next"]
+    entry = node[played[-1]]
+    if "value" not in entry:
+        return Judged(True, "next" not in entry, entry.get("reply"))
+    if state.is_over:
+        return Judged(False, False, None, [], ended(state))
+    line = entry["line"]
+    return Judged(False, False, line[0], line, missed(puzzle, played, code_value(entry["value"]), state.turn))
+
+
+def unprovable_here() -> list[str]:
+    """The games of the shipped puzzles that this machine could not judge off the stored
+    line: gobblet's when ``noughts solve gobblet`` has not built its table and the
+    shipped answer keys do not cover them. A server keeps their puzzles but does not
+    offer them."""
+    from noughts.ai import gobblet_table
+
+    game = Gobblet()
+    if gobblet_table.is_built(game) or keyed(p for p in shipped() if p.spec == game.spec):
+        return []
+    return [game.spec]

@@ -1,0 +1,133 @@
+"""Answer keys: a key judges every move as its prover does (checked on classic, whose
+table is instant); the shipped keys cover every shipped gobblet puzzle and follow its
+line, so gobblet puzzles are judged off the line without the solved table; a defender's
+move that is not the key's reply is refused; and (slow, with the table) the shipped
+keys are the ones the table gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from noughts import parse_spec
+from noughts.ai.base import Value, parse_player
+from noughts.ai.exact import code_value, value_code
+from noughts.ai.gobblet_table import is_built
+from noughts.core import IllegalMoveError, InvalidOptionError, State
+from noughts.games.gobblet import Gobblet
+from noughts.study import answer_keys
+from noughts.study.answer_keys import Key, answer_key, build_key, judge_by_key, unprovable_here, write_keys
+from noughts.study.puzzles import Puzzle, judge, mine, shipped
+
+from support import use_the_users_cache, without_the_gobblet_table
+
+
+def _nodes(puzzle: Puzzle, key: Key) -> list[tuple[list[str], State[Any], Key]]:
+    """Every turn of the solver in `key`: the moves to it, its position, its node."""
+    start = parse_spec(puzzle.spec).parse_position(puzzle.position)
+    found = []
+    todo: list[tuple[list[str], State[Any], Key]] = [([], start, key)]
+    while todo:
+        played, state, node = todo.pop()
+        found.append((played, state, node))
+        for move, entry in node.items():
+            if "next" in entry:
+                after = state.play_text(move).play_text(entry["reply"])
+                todo.append(([*played, move, entry["reply"]], after, entry["next"]))
+    return found
+
+
+def test_value_codes_read_back() -> None:
+    for value in (Value.win(1), Value.win(13), Value.loss(0), Value.loss(4), Value.draw()):
+        assert code_value(value_code(value)) == value
+    with pytest.raises(ValueError, match="only a proven value"):
+        value_code(Value.estimate(0.3))
+
+
+def test_a_key_judges_every_move_as_its_prover_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    perfect = parse_player("perfect")
+    puzzles = [p for p in mine(parse_spec("classic"), 8, seed=7) if p.plies >= 3]
+    assert puzzles
+    assert write_keys(puzzles, lambda _: perfect, tmp_path / "keys.jsonl.gz") == len(puzzles)
+    monkeypatch.setattr(answer_keys, "KEYS", tmp_path / "keys.jsonl.gz")
+    judged = 0
+    for puzzle in puzzles:
+        key = answer_key(puzzle)
+        assert key is not None
+        assert [m for m, e in key.items() if "value" not in e] == [puzzle.solution[0]]
+        for played, state, node in _nodes(puzzle, key):
+            assert sorted(node) == sorted(state.move_text(m) for m in state.legal_moves())
+            for move in node:
+                assert judge_by_key(puzzle, [*played, move]) == judge(puzzle, [*played, move], perfect)
+                judged += 1
+    assert judged > 3 * len(puzzles)
+
+
+def test_every_shipped_gobblet_puzzle_has_a_key_that_follows_its_line() -> None:
+    puzzles = [p for p in shipped() if p.spec == Gobblet().spec]
+    assert len(puzzles) >= 30
+    for puzzle in puzzles:
+        key = answer_key(puzzle)
+        assert key is not None, puzzle.id
+        assert [m for m, e in key.items() if "value" not in e] == [puzzle.solution[0]]  # one answer
+        node: Key | None = key
+        for ply in range(0, len(puzzle.solution), 2):
+            assert node is not None
+            entry = node[puzzle.solution[ply]]
+            assert "value" not in entry
+            if ply + 1 < len(puzzle.solution):
+                assert entry["reply"] == puzzle.solution[ply + 1]
+            node = entry.get("next")
+        assert node is None  # the line ends where the key does
+        for _, state, node in _nodes(puzzle, key):
+            assert sorted(node) == sorted(state.move_text(m) for m in state.legal_moves())
+
+
+def test_gobblet_puzzles_are_judged_off_their_line_without_the_table(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    without_the_gobblet_table(monkeypatch, tmp_path)
+    assert unprovable_here() == []
+    alternatives = 0
+    # Every move of every turn of the first 20 keys (the slow check compares every key
+    # with the table's).
+    for puzzle in [p for p in shipped() if p.spec == Gobblet().spec][:20]:
+        key = answer_key(puzzle)
+        assert key is not None
+        for played, _, node in _nodes(puzzle, key):
+            for move, entry in node.items():
+                if [*played, move] == puzzle.solution[: len(played) + 1]:
+                    continue
+                judged = judge_by_key(puzzle, [*played, move])
+                assert judged is not None
+                assert judged.correct == ("value" not in entry)
+                if judged.correct:
+                    alternatives += 1  # another move that wins as quickly
+                    assert judged.reply == entry.get("reply")
+                elif judged.reply is not None:
+                    assert judged.refutation[0] == judged.reply
+                    assert "wins" in judged.verdict or "draw" in judged.verdict
+    assert alternatives > 0
+    puzzle = next(p for p in shipped() if p.spec == Gobblet().spec and p.plies >= 3)
+    state = parse_spec(puzzle.spec).parse_position(puzzle.position).play_text(puzzle.solution[0])
+    other = next(m for m in state.legal_moves() if state.move_text(m) != puzzle.solution[1])
+    after = state.play(other)
+    third = after.move_text(after.legal_moves()[0])
+    with pytest.raises(IllegalMoveError, match="not the defender's"):
+        judge_by_key(puzzle, [puzzle.solution[0], state.move_text(other), third])
+    unkeyed = Puzzle(puzzle.spec, parse_spec(puzzle.spec).initial().to_text(), ["L5"], 13)
+    assert judge_by_key(unkeyed, ["L1"]) is None
+    with pytest.raises(InvalidOptionError, match="no exact prover for gobblet here"):
+        judge(unkeyed, ["L1"], None)
+
+
+@pytest.mark.slow
+def test_the_shipped_gobblet_keys_are_those_its_table_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    use_the_users_cache(monkeypatch)
+    if not is_built(Gobblet()):
+        pytest.skip("gobblet's table is not built on this machine: noughts solve gobblet (about 8 minutes)")
+    perfect = parse_player("perfect")
+    for puzzle in (p for p in shipped() if p.spec == Gobblet().spec):
+        assert build_key(puzzle, perfect) == answer_key(puzzle), puzzle.id
