@@ -108,6 +108,11 @@ def _parser() -> argparse.ArgumentParser:
 
     solve = sub.add_parser("solve", help="build (or load) the exact table of a solved game and report it")
     solve.add_argument("game", help="classic, classic:forget, mnk up to 4x4, or gobblet (8 minutes of a core, once)")
+    solve.add_argument(
+        "--book",
+        action="store_true",
+        help="gobblet: also write the opening book shipped with Noughts from the table (for its developers)",
+    )
     solve.set_defaults(run=_solve)
 
     _add_adapter_commands(sub)
@@ -210,7 +215,9 @@ def _solve(args: argparse.Namespace) -> int:
 
     game = parse_spec(args.game)
     if isinstance(game, Gobblet) and game.moves:
-        return _solve_gobblet(game)
+        return _solve_gobblet(game, args.book)
+    if args.book:
+        raise SystemExit("noughts solve: --book is for gobblet, whose table is too big to ship")
     started = time.perf_counter()
     table = solve(game)
     print(f"game:        {game.spec}")
@@ -221,9 +228,10 @@ def _solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solve_gobblet(game: Gobblet) -> int:
+def _solve_gobblet(game: Gobblet, book: bool = False) -> int:
     """Builds (or loads) gobblet's table with a progress bar, counts its reachable
-    positions and reports them with the start's value and best first moves."""
+    positions and reports them with the start's value and best first moves; with `book`,
+    writes the shipped opening book from it (`noughts.ai.gobblet_book`)."""
     import time
 
     from noughts.ai import gobblet_table
@@ -260,6 +268,13 @@ def _solve_gobblet(game: Gobblet) -> int:
             f" {build['levels']} levels; counting {counts['seconds'] / 60:.1f} min"
         )
     print(f"time:        {time.perf_counter() - started:.2f} s (cached in {cache_dir()})")
+    if book:
+        from noughts.ai import gobblet_book
+
+        if game != Gobblet():
+            raise SystemExit("noughts solve: the opening book is standard gobblet's")
+        written = gobblet_book.write(PerfectPlayer(), game)
+        print(f"book:        {written:,} positions of the first {gobblet_book.PLIES} plies, in {gobblet_book.BOOK}")
     return 0
 
 

@@ -64,6 +64,7 @@ def _random_positions(game: Gobblet, seed: int, games: int) -> list[GobbletState
     return found
 
 
+@pytest.mark.slow  # make test-slow, for make test's 6 minutes
 def test_small_set_agrees_with_the_rules_move_by_move() -> None:
     table = gobblet_table.solve(SMALL)
     for state in _random_positions(SMALL, seed=1, games=100):
@@ -122,7 +123,7 @@ def test_perfect_never_loses_the_small_set() -> None:
 
 
 def test_a_player_with_a_clock_never_starts_the_big_build() -> None:
-    state = Gobblet().initial()
+    state = Gobblet().initial().play_text("L5").play_text("M1").play_text("S9")  # past the opening book
     analysis = PerfectPlayer().analyze(state, Limits(time=0.2))
     assert all(info.value.kind is Kind.UNKNOWN for info in analysis.moves)
     assert not gobblet_table.is_built(Gobblet())

@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from noughts.ai.base import Value
+from noughts.ai.base import Kind, Value
 from noughts.core import State
 
-__all__ = ["cache_dir", "code_value", "outcome_value"]
+__all__ = ["cache_dir", "code_value", "outcome_value", "value_code"]
 
 
 def cache_dir() -> Path:
@@ -31,6 +31,18 @@ def code_value(code: int) -> Value:
     if code < 0:
         return Value.loss(-code - 1)
     return Value.draw()
+
+
+def value_code(value: Value) -> int:
+    """A proven value as its stored code (`code_value` reads it back); ValueError for an
+    estimate."""
+    if value.kind is Kind.WIN:
+        return (value.plies or 0) + 1
+    if value.kind is Kind.LOSS:
+        return -(value.plies or 0) - 1
+    if value.kind is Kind.DRAW:
+        return 0
+    raise ValueError(f"only a proven value has a code, not {value}")
 
 
 def outcome_value(state: State[Any]) -> Value:

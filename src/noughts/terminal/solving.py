@@ -17,8 +17,9 @@ from rich.console import Console
 from rich.text import Text
 
 from noughts.ai.base import AIPlayer, Limits
-from noughts.core import NoughtsError, State
+from noughts.core import InvalidOptionError, NoughtsError, State
 from noughts.registry import parse_spec
+from noughts.study.answer_keys import judge_by_key
 from noughts.study.puzzles import SHIPPED, Puzzle, judge, on_line, prover, read_puzzles
 from noughts.terminal.render import render
 
@@ -57,13 +58,18 @@ class Solving:
         self.console = console
         self.read = read
         self.limits = limits
-        self.provers: dict[Any, AIPlayer] = {}
+        self.provers: dict[Any, AIPlayer | None] = {}
         self.score = _Score()
 
-    def _prover(self, puzzle: Puzzle) -> AIPlayer:
+    def _prover(self, puzzle: Puzzle) -> AIPlayer | None:
+        """The game's prover, or None where this machine has none (gobblet before its
+        table is built: its shipped puzzles are judged from their answer keys)."""
         game = parse_spec(puzzle.spec)
         if game not in self.provers:
-            self.provers[game] = prover(game)
+            try:
+                self.provers[game] = prover(game)
+            except InvalidOptionError:
+                self.provers[game] = None
         return self.provers[game]
 
     def run(self, puzzles: list[Puzzle]) -> int:
@@ -137,7 +143,11 @@ class Solving:
                 continue
             tried = [*played, state.move_text(move)]
             # The prover is built (a table, a compiled search) only for a move off the line.
-            judged = on_line(puzzle, tried) or judge(puzzle, tried, self._prover(puzzle), self.limits)
+            judged = (
+                on_line(puzzle, tried)
+                or judge_by_key(puzzle, tried)
+                or judge(puzzle, tried, self._prover(puzzle), self.limits)
+            )
             correct, done, answer = judged.correct, judged.solved, judged.reply
             refutation, verdict = judged.refutation, judged.verdict
             if not correct:

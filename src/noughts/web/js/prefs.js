@@ -1,7 +1,9 @@
 // Choices the page remembers in localStorage: theme, sound, music, the last setup.
+// Sound is off until the player turns it on (on either page: one choice for both), as
+// on lichess: a page that makes noise unasked is closed, not played.
 
 const KEY = "noughts.prefs";
-const DEFAULTS = { theme: null, sound: true, music: false, setup: null };
+const DEFAULTS = { theme: null, sound: false, music: false, setup: null };
 
 function load() {
   try {

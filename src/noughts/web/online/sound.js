@@ -1,21 +1,15 @@
-// Sound online: the offline page's effects (/static/js/sound.js), off until the player
-// turns them on here, and remembered (prefs.js's localStorage) from visit to visit.
+// Sound online: the offline page's effects (/static/js/sound.js) and its switch, one
+// remembered choice for both pages (prefs.js: off until the player turns it on).
 
 import { prefs } from "/static/js/prefs.js";
 import { effect } from "/static/js/sound.js";
 
-// Its own remembered choice: the offline page's "sound" is on by default, and a page that
-// plays to the opponent's moves should not start making noise unasked.
-const KEY = "onlineSound";
-
 export const sound = {
   get on() {
-    return prefs.get(KEY) === true;
+    return prefs.get("sound") === true;
   },
   set(on) {
-    prefs.set(KEY, on);
-    // The effects also obey the offline page's switch: turning sound on here turns it on.
-    if (on) prefs.set("sound", true);
+    prefs.set("sound", on);
   },
   /** Sound is a garnish: a failing audio stack must never stop a move. */
   play(name) {
