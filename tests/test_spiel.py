@@ -3,15 +3,18 @@ key and option set, and OpenSpiel's algorithms playing them."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import mcts, minimax
+from open_spiel.python.algorithms import cfr, exploitability, mcts, minimax
 
 from noughts import parse_spec
 from noughts.encoding import Encoding
 from noughts.registry import GAMES
-from noughts.spiel import load, short_name
+from noughts.spiel import load, short_name, tree_game
 
 # Random games of ultimate's forget mode last hundreds of plies (up to the 1000-ply bound).
 SPECS = [
@@ -65,6 +68,18 @@ def test_the_observation_tensor_is_the_encodings_planes() -> None:
     assert np.array_equal(np.asarray(state.observation_tensor(0)).reshape(9, 9, 3), planes)
 
 
+def test_forget_modes_tensor_holds_the_order_of_the_marks() -> None:
+    # x placed 1, 5, 6 here and 6, 5, 1 there: the same marks, but 1 goes next in the
+    # first and 6 in the second, and OpenSpiel's observation tells them apart.
+    first, second = (
+        play(load("classic:forget"), ["1", "3", "5", "7", "6"]),
+        play(load("classic:forget"), ["6", "3", "5", "7", "1"]),
+    )
+    assert str(first).split()[0] == str(second).split()[0]
+    assert first.observation_tensor(1) != second.observation_tensor(1)
+    assert len(first.observation_tensor(1)) == 3 * 3 * (2 + 2 * 3)
+
+
 def test_openspiels_alpha_beta_solves_a_position() -> None:
     # x to move with two ways to win and o threatening: the search finds a win in one.
     state = play(load("classic"), ["1", "4", "2", "5"])
@@ -78,3 +93,56 @@ def test_openspiels_mcts_bot_finds_the_win_in_ultimate() -> None:
     state = play(game, ["51", "15", "52", "25"])  # x to move: 53 completes a line in board 5
     bot = mcts.MCTSBot(game, 1.4, 300, mcts.RandomRolloutEvaluator(1, np.random.RandomState(7)), solve=True)
     assert state.action_to_string(0, bot.step(state)) == "53"
+
+
+def test_a_clone_shares_the_immutable_parts_and_goes_its_own_way() -> None:
+    state = play(load("classic"), ["5"])
+    clone = state.clone()
+    clone.apply_action(clone.string_to_action("1"))
+    assert str(state).startswith("...") and not str(clone).startswith("...")
+    assert copy.deepcopy(state.state_now) is state.state_now  # immutable: no copy needed
+
+
+def test_openspiels_cfr_runs_on_a_registered_game() -> None:
+    # OpenSpiel's Python CFR+ on the Python game itself (3x2, two in a row: a first-
+    # player win), its average policy's NashConv going to 0.
+    game = pyspiel.load_game("noughts_mnk", {"m": 3, "n": 2, "k": 2})
+    solver = cfr.CFRPlusSolver(game)
+    seen = []
+    for _ in range(20):
+        solver.evaluate_and_update_policy()
+        seen.append(exploitability.nash_conv(game, solver.average_policy()))
+    assert seen[0] > 0.1
+    assert seen[-1] < 0.01
+
+
+def test_the_tree_game_is_for_small_games_only() -> None:
+    with pytest.raises(ValueError, match="too big"):
+        tree_game("mnk:m=4:n=4:k=3")
+
+
+@pytest.mark.slow
+def test_cfr_on_classic_goes_toward_its_equilibrium() -> None:
+    # CFR+ on classic's whole tree (through tree_game: 550,000 nodes), checked against
+    # OpenSpiel's own tic_tac_toe after one iteration, and near equilibrium after 32.
+    game = tree_game("classic")
+    solver = pyspiel.CFRPlusSolver(game)
+    solver.evaluate_and_update_policy()
+    first = pyspiel.nash_conv(game, solver.average_policy())
+    theirs = pyspiel.CFRPlusSolver(pyspiel.load_game("tic_tac_toe"))
+    theirs.evaluate_and_update_policy()
+    assert first == pytest.approx(pyspiel.nash_conv(pyspiel.load_game("tic_tac_toe"), theirs.average_policy()))
+    for _ in range(31):
+        solver.evaluate_and_update_policy()
+    assert pyspiel.nash_conv(game, solver.average_policy()) < 0.05
+
+
+def test_games_and_states_pickle() -> None:
+    # multiprocessing sends games to other processes so (AlphaZero's actors, for one).
+    game = load("mnk:m=4:n=4:k=3")
+    again = pickle.loads(pickle.dumps(game))
+    assert again.num_distinct_actions() == 16
+    assert again.get_parameters()["m"] == 4
+    assert again.new_initial_state().legal_actions() == list(range(16))
+    state = play(game, ["a1", "b2"])
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)

@@ -142,6 +142,10 @@ class Game(ABC, Generic[S, M]):
     #: Human-readable name of the family, for menus.
     title: ClassVar[str]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        # Frozen: a game is its own copy (see State.__deepcopy__).
+        return self
+
     @property
     @abstractmethod
     def key(self) -> str:
@@ -225,6 +229,14 @@ class State(ABC, Generic[M]):
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        # Immutable, so a state is its own copy: OpenSpiel clones its states (noughts.spiel)
+        # with deepcopy, which otherwise rebuilt every state's history, tuple by tuple.
+        return self
 
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
         # pickle and copy restore slots with setattr, which immutability forbids.

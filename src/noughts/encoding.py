@@ -8,7 +8,11 @@ the reinforcement-learning environments (`noughts.rl`) and the OpenSpiel games
 * planes: a (rows, columns, planes) int8 picture of the board seen by one player: its
   marks, then its opponent's (in gobblet, its figures by size, then the opponent's,
   covered ones included); ultimate and nine-board add the cells the player to move may
-  play (which board is forced). Forget mode's order of marks is not in the planes.
+  play (which board is forced). Forget mode adds, for the player observing and then its
+  opponent, `keep` planes of when each mark vanishes: plane t (from 0) holds the marks
+  that go on that player's (t+1)-th placement from now (in ultimate: in the mark's own
+  board). The first is the mark that vanishes next; together they are the age order,
+  so that two positions with the same marks but different orders look different.
 
 >>> from noughts import parse_spec
 >>> encoding = Encoding(parse_spec("gobblet"))
@@ -20,6 +24,7 @@ Place(size=3, cell=4)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,7 +33,7 @@ import numpy.typing as npt
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.gobblet import CELLS, SIZES, Gobblet, GobbletState, Place, Shift
 from noughts.games.marks import MarksGame, MarksState
-from noughts.games.mnk import Mnk
+from noughts.games.mnk import Mnk, MnkState
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate, UltimateState
 
@@ -59,7 +64,17 @@ class Encoding:
             self.shape = (rows, game.cells // rows, 2)
         else:  # pragma: no cover - every registered game is one of the above
             raise InvalidOptionError(f"no encoding for {game.spec}")
+        # Forget mode: the marks' ages decide which ones vanish, so they are part of the
+        # position (a learner without them would not see a Markov state).
+        self.keep: int = game.keep if isinstance(game, Mnk | Ultimate) and game.forget else 0
+        if self.keep:
+            rows, cols, planes = self.shape
+            self.shape = (rows, cols, planes + 2 * self.keep)
         self.index = {move: i for i, move in enumerate(self.moves)}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        # Tables fixed at construction: shared, not copied, when OpenSpiel clones a state.
+        return self
 
     @property
     def actions(self) -> int:
@@ -86,12 +101,34 @@ class Encoding:
             legal = set(state.legal_moves())
             for move in range(81):
                 row, col = self._ultimate_square(move)
-                out[row, col] = (mine >> move & 1, theirs >> move & 1, move in legal)
+                out[row, col, :3] = (mine >> move & 1, theirs >> move & 1, move in legal)
+            if self.keep and state.ages is not None:
+                for side, boards in enumerate(self._sides(state.ages, me)):
+                    for order in boards:
+                        self._countdown(out, side, order, 3, self._ultimate_square)
         elif isinstance(state, MarksState):
             mine, theirs = (state.x, state.o) if me is Player.X else (state.o, state.x)
             for cell in range(rows * cols):
-                out[cell // cols, cell % cols] = (mine >> cell & 1, theirs >> cell & 1)
+                out[cell // cols, cell % cols, :2] = (mine >> cell & 1, theirs >> cell & 1)
+            if self.keep and isinstance(state, MnkState) and state.ages is not None:
+                for side, order in enumerate(self._sides(state.ages, me)):
+                    self._countdown(out, side, order, 2, lambda cell: divmod(cell, cols))
         return out
+
+    @staticmethod
+    def _sides(ages: tuple[Any, Any], me: Player) -> tuple[Any, Any]:
+        """The ages of `me`'s marks, then of the opponent's (X's come first in a state)."""
+        return (ages[0], ages[1]) if me is Player.X else (ages[1], ages[0])
+
+    def _countdown(
+        self, out: Array, side: int, order: tuple[int, ...], first: int, square: Callable[[int], tuple[int, int]]
+    ) -> None:
+        """Mark each of `order`'s cells (oldest first) on the plane of the placement that
+        removes it: the player's next one removes the oldest once it has `keep` marks,
+        so with fewer each mark lasts (keep - marks) placements longer."""
+        for i, cell in enumerate(order):
+            row, col = square(cell)
+            out[row, col, first + side * self.keep + self.keep - len(order) + i] = 1
 
     @staticmethod
     def _ultimate_square(move: int) -> tuple[int, int]:

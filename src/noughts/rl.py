@@ -13,8 +13,11 @@ The encoding is `noughts.encoding.Encoding`, the same for both classes:
   1. The planes are a (rows, columns, planes) picture of the board seen by the agent
   observing: its marks, then its opponent's (in gobblet, its figures by size, then the
   opponent's, covered ones included); ultimate and nine-board add the cells the player
-  to move may play (which board is forced). Forget mode's order of marks is not in the
-  planes: a learner there sees the marks but not which one vanishes next.
+  to move may play (which board is forced). Forget mode adds ``2 * keep`` planes, the
+  agent's then its opponent's: plane t holds the marks that vanish on that player's
+  (t+1)-th placement from now, so the first shows the mark that goes next and together
+  they give the age order (the position's repetitions, for the threefold rule, are not
+  in the observation).
 * rewards: +1 for a win, -1 for a loss, 0 for a draw, at the end of the game. An
   action the position does not allow loses the game for the agent who took it (-1, and
   ``infos[agent]["illegal"]`` says why), as PettingZoo's classic games do.

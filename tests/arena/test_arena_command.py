@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from noughts.records import GameRecord
 
 NOUGHTS = [sys.executable, "-m", "noughts.cli"]
@@ -52,6 +54,7 @@ def test_a_small_round_robin_writes_results_records_and_chart(tmp_path: Path) ->
     assert "<svg" in (out / "ratings.svg").read_text()
 
 
+@pytest.mark.slow  # make test-slow, for make test's 6 minutes
 def test_the_same_seed_plays_the_same_games(tmp_path: Path) -> None:
     for name in ("a", "b"):
         done = _arena("classic", "random", "easy", "--games", "4", "--jobs", "2", "--out", str(tmp_path / name))
@@ -73,6 +76,7 @@ def test_bad_players_are_refused_before_any_game(tmp_path: Path) -> None:
     assert not (tmp_path / "never").exists()
 
 
+@pytest.mark.slow  # make test-slow, for make test's 6 minutes
 def test_ctrl_c_keeps_the_finished_games(tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = ["classic", "alphabeta:time=0.2", "mcts:time=0.2", "--games", "40", "--jobs", "2", "--out", str(out)]

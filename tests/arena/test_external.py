@@ -91,6 +91,7 @@ def test_a_misbehaving_program_loses_with_a_reason(tmp_path: Path, kind: str, te
     GameRecord.parse(record.to_text()).replay()
 
 
+@pytest.mark.slow  # make test-slow, for make test's 6 minutes
 def test_engines_in_the_arena_command(tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = ["classic", "alphabeta:depth=2", "--engine", f"ours={OUR_ENGINE}", "--engine"]

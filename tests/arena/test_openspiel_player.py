@@ -1,9 +1,12 @@
-"""OpenSpiel's MCTS bot as a player: moves translated both ways, free ultimate moves
-(two OpenSpiel actions) included, whole games that replay."""
+"""OpenSpiel's bots as players: moves translated both ways, free ultimate moves (two
+OpenSpiel actions) included, whole games that replay, for each kind of bot (random,
+MCTS, CFR's policy, a policy or a bot from a factory of one's own), and clear errors for
+a bad spec."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +21,17 @@ from noughts.match import play_game
 pytest.importorskip("pyspiel", reason="open-spiel is a test dependency: pip install -e '.[dev]'")
 
 from noughts.arena.openspiel import openspiel_player
+from openspiel_bots import FirstLegal
+
+#: One of each kind of bot, as the arena's --openspiel takes them (factories: tests/openspiel_bots.py).
+KINDS = [
+    "random",
+    "mcts:simulations=20",
+    "policy:openspiel_bots:uniform",
+    "bot:openspiel_bots:first_legal",
+    "bot:openspiel_bots:first_legal:offset=2",
+    pytest.param("cfr:iterations=2", marks=pytest.mark.slow),  # solves classic first: seconds
+]
 
 
 @pytest.mark.parametrize("spec", ["classic", "mnk:m=4:n=3:k=3", "ultimate"])
@@ -49,8 +63,69 @@ def test_games_openspiel_does_not_have_are_refused() -> None:
     bot = openspiel_player("mcts:simulations=10", 0, None)
     with pytest.raises(InvalidOptionError, match="no game with the rules of classic:forget"):
         bot.choose(parse_spec("classic:forget").initial())
-    with pytest.raises(InvalidOptionError, match="unknown OpenSpiel bot 'alphazero'"):
-        openspiel_player("alphazero", 0, None)
+
+
+@pytest.mark.parametrize("spec", KINDS)
+def test_each_kind_plays_legal_whole_games_on_classic(spec: str) -> None:
+    game = parse_spec("classic")
+    for seed in range(2):
+        bot = openspiel_player(spec, seed, None)
+        other = parse_player(f"random:seed={seed}")
+        for x, o in ((bot, other), (other, bot)):
+            record = play_game(game, x, o, Limits(), [])
+            # replay() plays every move again through the rules: each was legal.
+            states = record.replay()
+            assert states[-1].is_over
+            assert len(states) == len(record.moves) + 1 >= 6
+
+
+@pytest.mark.parametrize("spec", KINDS)
+def test_each_kind_plays_the_last_free_cell(spec: str) -> None:
+    # The first cell as the only move (OpenSpiel's PolicyBot took a lone action 0 for none).
+    state = parse_spec("classic").parse_position(".xo/oxx/xoo x")
+    assert openspiel_player(spec, 0, None).choose(state) == 0
+
+
+def test_a_factorys_bot_is_told_the_opponents_moves() -> None:
+    player = openspiel_player("bot:openspiel_bots:first_legal", 0, None)
+    state = parse_spec("classic").initial().play_text("5")
+    assert player.choose(state) == 0  # the lowest free cell
+    state = state.play(0).play_text("9")
+    assert player.choose(state) == 1
+    (bot,) = player.bots.values()
+    assert isinstance(bot, FirstLegal)
+    assert bot.told == [4, 8]  # o's own moves are its steps; x's 5 and 9 were told
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("alphazero", "unknown OpenSpiel bot 'alphazero'; the bots are: random"),
+        ("mcts:depth=3", "OpenSpiel mcts takes mcts.*; not 'depth=3'"),
+        ("random:seed", "OpenSpiel random takes random.*; not 'seed'"),
+        ("policy:openspiel_bots", "OpenSpiel policy takes policy:MODULE:FUNCTION"),
+        ("bot:openspiel_bots:offset=1", "OpenSpiel bot takes bot:MODULE:FUNCTION"),
+        ("bot:no_such_module:f", "cannot import module 'no_such_module'"),
+        ("policy:openspiel_bots:nothing", "module 'openspiel_bots' has no function 'nothing'"),
+    ],
+)
+def test_a_bad_spec_says_what_is_wrong(spec: str, message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=message):
+        openspiel_player(spec, 0, None)
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "message"),
+    [
+        ("bot:openspiel_bots:not_a_bot", "classic", "the factory returned int, not a pyspiel.Bot"),
+        ("policy:openspiel_bots:first_legal", "classic", r"its factory failed: first_legal\(\) missing"),
+        ("cfr", "mnk:m=4:n=4:k=4", "solves the whole game first: classic only"),
+    ],
+)
+def test_a_factory_that_fails_says_so_at_the_first_move(spec: str, game: str, message: str) -> None:
+    player = openspiel_player(spec, 0, None)
+    with pytest.raises(InvalidOptionError, match=message):
+        player.choose(parse_spec(game).initial())
 
 
 @pytest.mark.integration
@@ -65,3 +140,37 @@ def test_in_the_arena_command(tmp_path: Path) -> None:
     assert pairing["second"] == "openspiel-mcts:time=0.05"
     assert pairing["losses"] == 0  # perfect play never loses
     assert pairing["wins"] + pairing["draws"] == 4
+
+
+@pytest.mark.integration
+def test_any_kind_of_bot_in_the_arena_command(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    bots = ["random", "policy:openspiel_bots:uniform", "bot:openspiel_bots:first_legal"]
+    args = ["classic", "max", *(a for bot in bots for a in ("--openspiel", bot)), "--games", "2", "--jobs", "1"]
+    tests = str(Path(__file__).parents[1])  # where the factories' module is
+    done = subprocess.run(
+        [sys.executable, "-m", "noughts.cli", "arena", *args, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": tests},
+    )
+    assert done.returncode == 0, done.stderr
+    pairings = json.loads((out / "results.json").read_text())["pairings"]
+    assert len(pairings) == 6  # four players, each pair once
+    for pairing in pairings:
+        assert pairing["wins"] + pairing["draws"] + pairing["losses"] == 2
+    against_max = [p for p in pairings if p["first"] == "max"]
+    assert len(against_max) == 3 and all(p["losses"] == 0 for p in against_max)
+
+
+@pytest.mark.integration
+def test_the_arena_refuses_a_bad_bot_before_any_game() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "noughts.cli", "arena", "classic", "max", "--openspiel", "bot:nowhere:f"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "cannot import module 'nowhere'" in done.stderr

@@ -133,6 +133,7 @@ def test_one_pool_of_workers_plays_every_generation(tmp_path: Path, monkeypatch:
     assert sum("generation" in line for line in lines) == 3
 
 
+@pytest.mark.slow  # make test-slow, for make test's 6 minutes
 def test_an_interrupted_run_keeps_its_saved_generations(tmp_path: Path) -> None:
     state = tmp_path / "tops.state"
     args = [*TUNE, "--depth", "1", "--generations", "1000", "--state", str(state), "--jobs", "1"]

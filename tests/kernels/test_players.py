@@ -216,8 +216,12 @@ def test_time_limit_is_respected_loosely(name: str) -> None:
     state = parse_spec("ultimate").initial()
     make_player(name).analyze(state, Limits(nodes=100, depth=1))  # compiled or loaded
     started = time.perf_counter()
+    spent = time.thread_time()
     make_player(name, time=0.2).analyze(state)
-    assert time.perf_counter() - started < 1.0
+    # The search's CPU time, not the wall clock's: on a loaded machine (a test suite on two
+    # cores beside other work) the wall clock also counts the waits for a core.
+    assert time.thread_time() - spent < 1.0
+    assert time.perf_counter() - started < 10.0
 
 
 @pytest.mark.parametrize(("name", "budget"), [("kmcts", Limits(nodes=3000)), ("kalphabeta", Limits(depth=5))])

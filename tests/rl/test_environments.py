@@ -17,6 +17,7 @@ from noughts.rl import NoughtsEnv, SingleAgentEnv
 SPECS = [
     "classic",
     "classic:forget",
+    "classic:forget:keep=4",
     "mnk:m=5:n=4:k=4",
     "nine-board",
     "ultimate",
@@ -154,3 +155,48 @@ def test_the_single_agent_loses_to_max_and_the_seed_replays_it() -> None:
         outcomes.append((trace, reward))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][1] == -1.0
+
+
+def observe_position(spec: str, text: str, agent: str) -> np.ndarray:
+    env = NoughtsEnv(spec)
+    env.reset()
+    env.state_now = env.game.parse_position(text)
+    return np.asarray(env.observe(agent)["observation"])
+
+
+@pytest.mark.parametrize(
+    ("spec", "older", "newer"),
+    [
+        ("classic:forget", "x.o/..x/ox. o x=1,6,8 o=3,7", "x.o/..x/ox. o x=8,6,1 o=7,3"),
+        (
+            "ultimate:forget",
+            "xoo.o..../x......../x......../........./x......../........./........./........./......... o 1 "
+            "x=11,21,31,51 o=12,13,15",
+            "xoo.o..../x......../x......../........./x......../........./........./........./......... o 1 "
+            "x=11,21,31,51 o=15,13,12",
+        ),
+    ],
+)
+def test_forget_mode_shows_the_age_order(spec: str, older: str, newer: str) -> None:
+    # The same marks, placed in another order: which mark vanishes next differs, so the
+    # observations must too (else they would not be a Markov state), for both agents.
+    for agent in ("player_0", "player_1"):
+        first, second = observe_position(spec, older, agent), observe_position(spec, newer, agent)
+        assert first.shape == second.shape
+        assert not np.array_equal(first, second)
+
+
+def test_the_first_forget_plane_is_the_mark_that_vanishes_next() -> None:
+    # keep=3: x has three marks, the oldest (1) goes on x's next placement; o has two,
+    # so its oldest (3) lasts one placement more and its newest (7) three.
+    planes = observe_position("classic:forget", "x.o/..x/ox. o x=1,6,8 o=3,7", "player_1")
+    assert planes.shape == (3, 3, 2 + 2 * 3)
+    mine, theirs = planes[:, :, 2:5], planes[:, :, 5:8]
+    assert np.argwhere(theirs[:, :, 0]).tolist() == [[0, 0]]  # x's 1 vanishes next
+    assert np.argwhere(theirs[:, :, 2]).tolist() == [[2, 1]]  # x's 8, three placements on
+    assert mine[:, :, 0].sum() == 0
+    assert np.argwhere(mine[:, :, 1]).tolist() == [[0, 2]]
+    assert np.argwhere(mine[:, :, 2]).tolist() == [[2, 0]]
+    # The countdown planes cover exactly the marks.
+    assert np.array_equal(mine.sum(axis=2), planes[:, :, 0])
+    assert np.array_equal(theirs.sum(axis=2), planes[:, :, 1])

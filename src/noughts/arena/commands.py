@@ -50,7 +50,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         action="append",
         default=[],
         metavar="BOT",
-        help="an OpenSpiel bot as a player: mcts[:time=S][:c=C][:rollouts=N] (needs open-spiel)",
+        help=(
+            "an OpenSpiel bot as a player (needs open-spiel): random, mcts[:time=S][:c=C][:rollouts=N]"
+            "[:simulations=N], cfr[:iterations=N], policy:MODULE:FUNCTION[:KEY=VALUE...] or "
+            "bot:MODULE:FUNCTION[:KEY=VALUE...]"
+        ),
     )
     arena.add_argument(
         "--weights",
