@@ -37,7 +37,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -283,7 +283,7 @@ def start_server(database: str, redis: str | None, said: list[str]) -> tuple[sub
     if redis:
         command += ["--redis", redis]
     # Every guest comes from this one address: the brake on guests per address is lifted.
-    env = {**os.environ, "NOUGHTS_GUESTS_PER_ADDRESS": "1000000"}
+    env = {**os.environ, "NOUGHTS_GUESTS_PER_ADDRESS": "1000000", "NOUGHTS_SIGNUPS_PER_ADDRESS": "1000000"}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -294,6 +294,43 @@ def start_server(database: str, redis: str | None, said: list[str]) -> tuple[sub
     threading.Thread(target=lambda: said.extend(process.stdout or ()), daemon=True).start()
     print(f"server: {' '.join(command[2:])}  (pid {process.pid}, database {database})", flush=True)
     return process, match.group(0)
+
+
+def server_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `servers`: the database, Redis, and how many server processes."""
+    parser.add_argument("--database")
+    parser.add_argument("--redis")
+    parser.add_argument("--servers", type=int, default=1, help="server processes (more than one: PostgreSQL)")
+
+
+@contextlib.contextmanager
+def servers(args: argparse.Namespace, name: str, said: list[str]) -> Iterator[tuple[str, list[str]]]:
+    """`args.servers` `noughts serve` processes on `args.database` (else a scratch SQLite
+    file named for `name`) and `args.redis`: (the database, their addresses), stopped
+    on leaving. What they print goes to `said`. Raises the open-files limit first, for
+    the bench's many sockets."""
+    if args.servers > 1 and not (args.database or "").startswith("postgresql"):
+        raise SystemExit("several servers share a PostgreSQL database: give --database postgresql://...")
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    with tempfile.TemporaryDirectory(prefix=f"noughts-{name}-") as scratch:
+        database = args.database or f"sqlite:///{scratch}/{name}.db"
+        started = [start_server(database, args.redis, said) for _ in range(args.servers)]
+        try:
+            yield database, [base for _, base in started]
+        finally:
+            for process, _ in started:
+                process.terminate()
+                process.wait(10)
+
+
+def p50_p99(values: list[float]) -> str:
+    """The median and the 99th percentile of `values` (seconds), in milliseconds."""
+    ordered = sorted(values)
+    if not ordered:
+        return "no samples"
+    p50, p99 = (1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))] for q in (0.5, 0.99))
+    return f"p50 {p50:.0f} ms, p99 {p99:.0f} ms"
 
 
 def cpu_seconds(pid: int) -> float:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from noughts.server import Settings
+from noughts.server.online.storage.db import make_engine, migrate
 from online.people import FAST, Person
 from online.servers import in_thread
 
@@ -60,18 +62,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Each test that takes it runs on SQLite and on PostgreSQL (see above for when)."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'online.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database at the newest migration, made once per test process: each test's
+    own database starts as a copy of it, where migrating anew cost a second or two of
+    every test (tests/online/test_migrations.py migrates empty files)."""
+    path = tmp_path_factory.mktemp("migrated") / "online.db"
+    engine = make_engine(f"sqlite:///{path}")
+    migrate(engine)
+    engine.dispose()  # the last connection gone: the WAL is folded into the file
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'online.db'}"
+def sqlite_url(migrated_sqlite: Path, tmp_path: Path) -> str:
+    """A database of the test's own: a copy of the migrated one."""
+    target = tmp_path / "online.db"
+    shutil.copyfile(migrated_sqlite, target)
+    return f"sqlite:///{target}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest) -> str:
+    """Each test that takes it runs on SQLite and on PostgreSQL (see above for when)."""
+    url: str = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_url")
+    return url
 
 
 @pytest.fixture

@@ -23,6 +23,9 @@ FAST = OnlineConfig(
 )
 
 
+KEEP_ALIVE = httpx.Limits(keepalive_expiry=2.0)
+
+
 def unique(name: str) -> str:
     """A name no other test uses (the PostgreSQL database is shared by a test run)."""
     return f"{name}{secrets.token_hex(3)}"
@@ -31,7 +34,10 @@ def unique(name: str) -> str:
 class Person:
     def __init__(self, base: str) -> None:
         self.base = base
-        self.http = httpx.Client(base_url=base, timeout=10)
+        # Idle connections dropped before uvicorn's 5-s keep-alive closes them: with both
+        # at 5 s, a request sent on a connection just as the server closes it fails with
+        # "Server disconnected" (seen in CI, after a dozen slow sign-ups).
+        self.http = httpx.Client(base_url=base, timeout=10, limits=KEEP_ALIVE)
         self.name: str | None = None
         self.sockets: list[GameSocket] = []
         self._stack = contextlib.ExitStack()

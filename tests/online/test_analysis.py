@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from online.people import Person
 from online.test_play import alternate, start
 
@@ -46,6 +48,7 @@ def test_asking_needs_a_session_and_a_game(people: Callable[[], Person]) -> None
     assert someone.http.get("/api/online/games/nosuchgame/analysis").status_code == 404
 
 
+@pytest.mark.slow  # seconds of review on one worker: make test-slow (make test's 6 minutes)
 def test_a_review_takes_turns_with_the_computers_moves(people: Callable[[], Person]) -> None:
     """One worker (the test server's): a review of eleven positions at half a second
     each, and a computer move asked for while it runs, is answered before the review

@@ -5,7 +5,6 @@ live game on a phone."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +19,8 @@ pytestmark = pytest.mark.timeout(180)
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'online.db'}"
+def database_url(sqlite_url: str) -> str:
+    return sqlite_url
 
 
 def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
@@ -76,7 +75,9 @@ def test_on_a_phone_the_online_header_is_one_row_and_board_turn_and_clocks_fit(
     context.close()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+# Light in make test; dark (the same pages, other colours) in make test-slow, for make
+# test's 6 minutes.
+@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
 def test_the_online_pages_have_no_serious_accessibility_violation(
     browser: Any, server: str, people: Callable[[], Person], theme: str
 ) -> None:

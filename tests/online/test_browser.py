@@ -5,7 +5,6 @@ artifacts/screenshots/online-*.png."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +16,8 @@ pytestmark = pytest.mark.timeout(180)
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'online.db'}"
+def database_url(sqlite_url: str) -> str:
+    return sqlite_url
 
 
 class Visitor:

@@ -220,7 +220,7 @@ def test_lobby_socket_sees_rooms_come_and_go(people: Callable[[], Person], serve
         ann = people().sign_up()
         game_id = ann.room("ultimate", minutes=5, increment=2)
         rooms = json.loads(lobby.recv(timeout=5))["rooms"]
-        assert any(r["id"] == game_id and r["clock"] == {"minutes": 5, "increment": 2} for r in rooms)
+        assert any(r["id"] == game_id and r["clock"] == {"minutes": 5, "increment": 2, "days": None} for r in rooms)
         people().sign_up().join(game_id)
         rooms = json.loads(lobby.recv(timeout=5))["rooms"]
         assert all(r["id"] != game_id for r in rooms)

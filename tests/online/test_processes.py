@@ -22,6 +22,7 @@ from online.test_play import alternate
 pytestmark = pytest.mark.timeout(120)
 
 
+@pytest.mark.slow  # make test-slow, for make test's 6 minutes
 def test_kill_9_loses_no_acknowledged_move(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'noughts.db'}"
     state = parse_spec("ultimate").initial()

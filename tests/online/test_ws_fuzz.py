@@ -119,6 +119,9 @@ def base(sqlite_url: str) -> Iterator[str]:
         yield address
 
 
+# Thousands of frames: make test-slow, for make test's 6 minutes (test_faults.py keeps
+# the hostile frames of each kind in make test).
+@pytest.mark.slow
 def test_thousands_of_hostile_frames_change_nothing(base: str) -> None:
     ann, bob, eve = Person(base).sign_up(), Person(base).sign_up(), Person(base).sign_up()
     try:

@@ -79,17 +79,22 @@ AXE = Path(__file__).with_name("vendor") / "axe.min.js"
 def serious_violations(page: Any) -> list[str]:
     """axe-core (vendored in tests/web/vendor) run in `page`: its serious and critical
     violations, each as ``rule: the first elements``."""
-    # Colours are measured as drawn: a banner still popping in (opacity, scale) reads as
-    # low contrast, so the finite animations end first (endless ones, a pulse, stay).
-    page.evaluate(
-        "() => Promise.all(document.getAnimations()"
-        ".filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)"
-        ".map(a => a.finished.catch(() => null)))"
-    )
-    page.add_script_tag(path=str(AXE))
-    found: list[str] = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)"
-    )
+    # Colours are measured at rest: a banner popping in, or a toast fading out on its
+    # timer while axe runs, reads as low contrast half-way. The page's own reduced-motion
+    # rule stops every transition for the check; what was running ends first.
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        page.evaluate(
+            "() => Promise.all(document.getAnimations()"
+            ".filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)"
+            ".map(a => a.finished.catch(() => null)))"
+        )
+        page.add_script_tag(path=str(AXE))
+        found: list[str] = page.evaluate(
+            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+            ".map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)"
+        )
+    finally:
+        page.emulate_media(reduced_motion="null")
     return found

@@ -201,15 +201,24 @@ def test_qubic_cube_turns_and_takes_clicks(tab: Tab) -> None:
 
 
 def test_settings_are_remembered(tab: Tab) -> None:
+    """Sound and music are off until turned on; sound is one choice for the offline
+    page and the online one."""
     tab.open("#/")
     page = tab.page
-    assert page.locator("#music-toggle").get_attribute("aria-pressed") == "false"  # off by default
-    page.click("#music-toggle")
+    for switch in ("#music-toggle", "#sound-toggle"):
+        assert page.locator(switch).get_attribute("aria-pressed") == "false"  # off by default
+        page.click(switch)
     page.click("#theme-toggle")
     theme = page.evaluate("document.documentElement.dataset.theme")
     page.reload()
     assert page.locator("#music-toggle").get_attribute("aria-pressed") == "true"
+    assert page.inner_text("#sound-toggle") == "Sound on"
     assert page.evaluate("document.documentElement.dataset.theme") == theme
+    page.goto(page.url.split("#")[0].removesuffix("/") + "/online")
+    page.wait_for_selector("#sound-toggle:has-text('Sound on')")
+    page.click("#sound-toggle")
+    page.go_back()
+    page.wait_for_selector("#sound-toggle:has-text('Sound off')")
     page.click("#music-toggle")  # and off again
     tab.assert_clean()
 

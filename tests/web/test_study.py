@@ -99,6 +99,19 @@ def test_the_exact_values_of_a_solved_game_beside_the_board(tab: Tab) -> None:
     tab.assert_clean()
 
 
+def test_gobblets_opening_is_exact_before_its_table_is_built(tab: Tab) -> None:
+    """The test server's cache folder has no gobblet table: the shipped opening book
+    gives the start (x wins in 13) and every first move's value."""
+    tab.open("#/analysis?spec=gobblet")
+    page = tab.page
+    page.wait_for_selector("#tablebase:not([hidden]) .exact-move")
+    assert page.locator("#tablebase .exact-move").count() == 27
+    assert page.locator("#tablebase .exact-move[data-move='L5']").inner_text().endswith("win in 13")
+    assert page.locator("#tablebase .exact-move[data-move='M5']").inner_text().endswith("loss in 12")
+    assert page.locator("#verdict").inner_text() == "X wins in 13 plies"
+    tab.assert_clean()
+
+
 def test_the_hint_in_a_solved_game_lists_every_moves_exact_value(tab: Tab) -> None:
     tab.open("#/play?spec=classic&mode=local&moves=5")
     page = tab.page
@@ -120,9 +133,16 @@ def test_the_engine_shows_its_top_lines_as_chances(tab: Tab) -> None:
     assert "%" in first and "55" not in first.split()[:1]
     verdict = page.locator("#verdict").inner_text()
     assert verdict.startswith("O to move: ") and verdict.endswith("(an estimate)")
-    # The first move of the second line, played from the panel.
-    second = lines.nth(1).locator(".line-move").first.inner_text()
-    lines.nth(1).locator(".line-move").first.click()
+    # The first move of the second line, played from the panel: read and clicked in one
+    # step, since the engine's deepening redraws the lines meanwhile (under load, between
+    # a read and a click, the second line can become another move).
+    second = page.evaluate(
+        """() => {
+            const move = document.querySelectorAll('#engine-lines li')[1].querySelector('.line-move');
+            move.click();
+            return move.textContent.trim();
+        }"""
+    )
     page.wait_for_selector(f".tree-move.current[data-path='55,{second}']")
     tab.assert_clean()
 

@@ -329,6 +329,11 @@ class ErrorBody(_Model):
     field: str | None = None
 
 
+def error_answers(*statuses: int) -> dict[int | str, dict[str, object]]:
+    """A router's or an operation's declared error answers: each status an ErrorBody."""
+    return {status: {"model": ErrorBody} for status in statuses}
+
+
 #: What the guards in front of the app (`noughts.server.guards`) may answer a request
 #: that changes something: declared on each such operation.
 GUARDED: dict[int | str, dict[str, object]] = {

@@ -87,6 +87,11 @@ class GameRow:
     created_at: int
     started_at: int | None
     ended_at: int | None
+    #: A challenge's one possible opponent (None: anybody may join).
+    invited_id: int | None = None
+    #: Correspondence: days for each move (the clock is that much, filled again after
+    #: every move); None for a game played at one sitting.
+    days_per_move: int | None = None
 
     @classmethod
     def from_mapping(cls, values: Any) -> GameRow:
@@ -239,6 +244,8 @@ def join(row: GameRow, user_id: int, guest: bool, now: int, coin: str | None = N
         raise ActionError("room-closed", "this room is not open: somebody joined it already, or it was closed")
     if user_id == row.creator_id:
         raise ActionError("own-room", "this is your own room: share its link with your opponent")
+    if row.invited_id is not None and user_id != row.invited_id:
+        raise ActionError("not-invited", "this room is a challenge to another player")
     if row.rated and guest:
         raise ActionError("guest-rated", "guests play casual games only: sign up to play rated games")
     creator = row.creator_side if row.creator_side in ("x", "o") else (coin or secrets.choice("xo"))
@@ -257,9 +264,20 @@ def join(row: GameRow, user_id: int, guest: bool, now: int, coin: str | None = N
     return Change(started, "start")
 
 
+def decline(row: GameRow, user_id: int, now: int) -> Change:
+    """The challenged player turns the challenge down: the room closes."""
+    if row.invited_id != user_id:
+        raise ActionError("not-invited", "this is not a challenge to you")
+    return _close(row, now)
+
+
 def cancel(row: GameRow, user_id: int, now: int) -> Change:
     if row.creator_id != user_id:
         raise ActionError("not-yours", "only the room's creator may close it")
+    return _close(row, now)
+
+
+def _close(row: GameRow, now: int) -> Change:
     if row.state != OPEN:
         raise ActionError("room-closed", "the room is not open any more")
     return Change(replace(row, state=CANCELLED, ended_at=now, version=row.version + 1), "cancel")
@@ -289,7 +307,10 @@ def move(row: GameRow, user_id: int | None, text: str, ply: int | None, now: int
     clocks = row.clocks(now)
     x_ms, o_ms = row.x_ms, row.o_ms
     mover_clock = None
-    if clocks is not None and row.clock_increment_ms is not None:
+    if clocks is not None and row.days_per_move is not None:
+        mover_clock = row.clock_initial_ms  # correspondence: the full days again for the next move
+        x_ms, o_ms = (mover_clock, o_ms) if side == "x" else (x_ms, mover_clock)
+    elif clocks is not None and row.clock_increment_ms is not None:
         mover_clock = clocks.left(side) + (row.clock_increment_ms if clocks.running else 0)
         x_ms, o_ms = (mover_clock, o_ms) if side == "x" else (x_ms, mover_clock)
     moved = replace(
@@ -391,6 +412,8 @@ def _last_move_of(side: str, ply: int) -> int | None:
 
 
 def _claim(row: GameRow, side: str, now: int, grace_ms: int) -> Change:
+    if row.days_per_move is not None:
+        raise ActionError("correspondence", "a correspondence game waits for its moves: only the clock ends it")
     left_at = row.o_left_at if side == "x" else row.x_left_at
     if left_at is None:
         raise ActionError("opponent-here", "your opponent is connected")
@@ -409,6 +432,8 @@ def abandon(row: GameRow, now: int, after_ms: int) -> Change:
     a claim would: the first to leave loses (before the second move, it is aborted)."""
     if row.state != PLAYING:
         raise ActionError("game-over" if row.state in FINISHED else "not-started", "the game is not being played")
+    if row.days_per_move is not None:
+        raise ActionError("correspondence", "a correspondence game's players are away between moves")
     x_left, o_left = row.x_left_at, row.o_left_at
     if x_left is None or o_left is None or now - max(x_left, o_left) < after_ms:
         raise ActionError("not-abandoned", "a player is still here")
@@ -471,6 +496,7 @@ def _rematch(row: GameRow, user_id: int | None, action: str, now: int) -> Change
         created_at=now,
         started_at=now,
         ended_at=None,
+        days_per_move=row.days_per_move,
     )
     accepted = replace(row, rematch_offer=None, rematch_id=created.id, version=row.version + 1)
     return Change(accepted, "rematch-accept", side, created=created)

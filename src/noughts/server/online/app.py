@@ -18,7 +18,7 @@ from noughts.server.online import ws
 from noughts.server.online.accounts import AccountError, TooManyAttemptsError
 from noughts.server.online.actions import ActionError
 from noughts.server.online.config import default_database_url
-from noughts.server.online.routes import accounts, analysis, games, pairing, players, puzzles
+from noughts.server.online.routes import accounts, analysis, bots, games, pairing, players, puzzles, tournaments
 from noughts.server.online.service import Online
 from noughts.server.settings import Settings
 
@@ -27,7 +27,9 @@ __all__ = ["install"]
 #: HTTP status of each refused action; the rest are 409 (the game's state forbids it).
 _STATUS = {"no-such-game": 404, "not-a-player": 403, "not-yours": 403, "invalid-spec": 400, "invalid-side": 400,
            "invalid-clock": 400, "guest-rated": 403, "own-room": 409, "no-such-puzzle": 404,
-           "no-puzzle-left": 404, "not-seeking": 404}  # fmt: skip
+           "no-puzzle-left": 404, "not-seeking": 404, "no-such-bot": 404, "invalid-wait": 400,
+           "not-invited": 403, "no-such-tournament": 404, "invalid-tournament": 400, "guest-tournament": 403,
+           "too-many-tournaments": 429}  # fmt: skip
 
 
 def install(app: FastAPI, settings: Settings) -> Online:
@@ -36,9 +38,17 @@ def install(app: FastAPI, settings: Settings) -> Online:
     app.state.online = online
     # Puzzles from every game that ends (the pool is the app's, set before this runs).
     online.on_finished = lambda row: puzzles.mine_finished_game(app.state.thinking, online, row)
-    for module in (accounts, games, players, analysis, puzzles, pairing):
+
+    async def think(spec: str, moves: list[str], level: str, seconds: float | None) -> str:
+        """A bot's move, from the app's worker pool (seeded by nothing: bots vary)."""
+        analysis = await app.state.thinking.analyze(spec, None, moves, level, seconds, None)
+        return str(analysis.moves[0].text)
+
+    online.bots.think = think
+    for module in (accounts, games, players, analysis, puzzles, pairing, bots, tournaments):
         # Set per router, not on the app: FastAPI's app-wide limit answers in plain text.
         app.include_router(module.router, max_body_size=MAX_BODY)
+    app.include_router(bots.engines, max_body_size=MAX_BODY)
     app.include_router(ws.router)
 
     @app.exception_handler(AccountError)

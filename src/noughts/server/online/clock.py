@@ -43,3 +43,10 @@ def read(x_ms: int, o_ms: int, turn: str, running: bool, started_at: int | None,
     if turn == "x":
         return Clocks(x_ms - spent, o_ms, "x")
     return Clocks(x_ms, o_ms - spent, "o")
+
+
+def move_budget(left_ms: int, increment_ms: int) -> float:
+    """Seconds a computer player takes for a move with `left_ms` on its clock: a 25th of
+    what is left plus most of the increment, so that it never flags (the house bots and
+    `noughts bot`'s programs alike)."""
+    return max(0.05, left_ms / 1000 / 25 + 0.6 * increment_ms / 1000)

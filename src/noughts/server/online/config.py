@@ -69,6 +69,11 @@ class OnlineConfig:
     #: claim would end it (nobody is left to claim it; an untimed game would otherwise
     #: stay "being played" forever). $NOUGHTS_ABANDON_AFTER, in seconds.
     abandon_after: float = field(default_factory=lambda: _seconds("NOUGHTS_ABANDON_AFTER", 60.0))
+    #: How often each process looks for tournaments to start, pair or end (a game's end
+    #: advances its tournament at once; this catches the clock and a restart).
+    tournament_sweep: float = field(default_factory=lambda: _seconds("NOUGHTS_TOURNAMENT_SWEEP", 2.0))
+    #: Tournaments a player may have created and not finished (upcoming or running).
+    tournaments_per_player: int = 5
     #: With Redis: a server process that has not said it is alive for this long is dead,
     #: and the players it served are away (it says so three times per period).
     presence_ttl: float = field(default_factory=lambda: _seconds("NOUGHTS_PRESENCE_TTL", 15.0))

@@ -47,7 +47,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 
 from noughts.server.online import actions
 from noughts.server.online.actions import GameRow
@@ -87,12 +87,12 @@ class Presence:
         """Whether a server process (alive) has a socket of the user on the game."""
         raise NotImplementedError
 
-    async def seated(self, row: GameRow, since: int) -> None:
+    async def seated(self, row: GameRow, since: int, bots: Collection[int] = ()) -> None:
         """The game of `row` started at `since` (a while ago): its players who have no
-        socket on it are away since then."""
+        socket on it are away since then, but for `bots`, which play without one."""
         marked = False
         for side, user_id in (("x", row.x_id), ("o", row.o_id)):
-            if user_id is not None and not await self.holds(row.id, user_id):
+            if user_id is not None and user_id not in bots and not await self.holds(row.id, user_id):
                 marked = await self._mark(row.id, side, user_id, since) or marked
         if marked:
             await self.changed(await self.store.call(self.store.game, row.id))

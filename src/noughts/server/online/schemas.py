@@ -72,6 +72,9 @@ class RoomRequest(_Model):
     private: bool = False
     minutes: Minutes = None
     increment: Increment = 0
+    days: int | None = Field(
+        None, ge=1, le=14, description="correspondence: days for each move, instead of minutes (1 to 14)"
+    )
 
 
 class RoomAnswer(_Model):
@@ -96,6 +99,7 @@ class RatingView(_Model):
 class Profile(_Model):
     name: str
     guest: bool
+    bot: str | None = Field(None, description="a bot's level: the computer plays this account")
     ratings: list[RatingView]
     games: list[dict[str, Any]]
 
@@ -103,6 +107,7 @@ class Profile(_Model):
 class LeaderRow(_Model):
     rank: int
     name: str
+    bot: bool = Field(False, description="the computer plays this account (shown BOT)")
     rating: int
     deviation: int
     games: int

@@ -15,7 +15,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from noughts.core import NoughtsError
@@ -23,6 +23,7 @@ from noughts.registry import parse_spec
 from noughts.server.online import accounts, actions
 from noughts.server.online.accounts import AccountError, Passwords, TooManyAttemptsError, make_quota, make_throttle
 from noughts.server.online.actions import ActionError, Change, GameRow
+from noughts.server.online.bots import HOUSE, PRIOR, Bots
 from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, now_ms
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import make_presence
@@ -32,7 +33,8 @@ from noughts.server.online.snapshots import move_patch, snapshot, summary
 from noughts.server.online.storage.pairing import Pairing, SeekRow
 from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import NameTakenError, NotFoundError, Store, UserRow
-from noughts.study.puzzles import unprovable_here
+from noughts.server.online.storage.tournaments import ARENA, UPCOMING, TournamentError, TournamentRow, Tournaments
+from noughts.study.answer_keys import unprovable_here
 
 log = logging.getLogger(__name__)
 
@@ -40,22 +42,50 @@ LOBBY = "lobby"
 _DEADLINE = re.compile(r'\{"type": "event", "deadline": (null|\d+)')
 #: Moves of one online game at most: far beyond any real game of the family.
 MAX_PLIES = 2000
+#: Bot accounts a player may make for their programs, and how long a bot's token lasts
+#: (a new one replaces it: `Online.new_bot_token`).
+MAX_ENGINE_BOTS = 5
+#: The longest a correspondence move may take, in days (lichess offers 1 to 14).
+MAX_DAYS = 14
+BOT_TOKEN_DAYS = 365
 
 
 def room_row(
-    spec: str, rated: bool, creator: int, side: str, private: bool, minutes: float | None, increment: float, now: int
+    spec: str,
+    rated: bool,
+    creator: int,
+    side: str,
+    private: bool,
+    minutes: float | None,
+    increment: float,
+    now: int,
+    days: int | None = None,
 ) -> GameRow:
-    """A new open room (checked by the caller)."""
+    """A new open room (checked by the caller); with `days`, a correspondence game."""
+    if days is not None:
+        minutes, increment = days * 24 * 60.0, 0.0
     return GameRow(
         id=actions.new_game_id(), spec=spec, rated=rated, private=private, creator_id=creator,
         creator_side=side, x_id=None, o_id=None, state=actions.OPEN, result="ongoing", termination=None,
-        moves="", ply=0, version=0,
+        moves="", ply=0, version=0, days_per_move=days,
         clock_initial_ms=round(minutes * 60_000) if minutes is not None else None,
         clock_increment_ms=round(increment * 1000) if minutes is not None else None,
         x_ms=None, o_ms=None, turn_started_at=None, draw_offer=None, takeback_offer=None, rematch_offer=None,
         rematch_id=None, x_left_at=None, o_left_at=None, x_rating_before=None, x_rating_after=None,
         o_rating_before=None, o_rating_after=None, created_at=now, started_at=None, ended_at=None,
     )  # fmt: skip
+
+
+def tournament_game(t: TournamentRow, x: int, o: int, now: int) -> GameRow:
+    """A game of tournament `t` between x and o, started at `now` (as quick pairing's)."""
+    minutes = None if t.clock_initial_ms is None else t.clock_initial_ms / 60_000
+    increment = (t.clock_increment_ms or 0) / 1000
+    room = room_row(t.spec, t.rated, x, "x", False, minutes, increment, now)
+    return actions.join(room, o, False, now).row
+
+
+def tournament_channel(tournament_id: str) -> str:
+    return f"tournament:{tournament_id}"
 
 
 def game_channel(game_id: str) -> str:
@@ -87,6 +117,10 @@ class Online:
         self.store = Store(database_url)
         self.puzzles = PuzzleBook(self.store, unprovable_here())
         self.pairing = Pairing(self.store)
+        self.tournaments = Tournaments(self.store)
+        #: The tournaments' pages as last computed in this process, by id, with the time
+        #: (routes.tournaments serves them again for a second).
+        self.tournament_views: dict[str, tuple[float, Any]] = {}
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
         self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
         self.throttle = make_throttle(redis_url, config)
@@ -104,6 +138,14 @@ class Online:
         self.on_finished: Callable[[GameRow], Awaitable[None]] | None = None
         self._after_games: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self.bots = Bots(
+            self.store,
+            lambda game_id, bot, text, ply: self.move(game_id, bot, text, ply, lambda _: None),
+            self.act,
+            config.disconnect_grace,
+        )
+        self._bot_sweeper: asyncio.Task[None] | None = None
+        self._tournament_sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Brings the schema up to date and connects the fan-out; idempotent."""
@@ -113,9 +155,12 @@ class Online:
             await self.store.call(self.store.migrate)
             # Puzzles of a newer release than the one that migrated the database.
             await self.store.call(self.puzzles.sync_shipped, now_ms())
+            await self.bots.ensure()
             await self.fanout.start()
             await self.presence.start()
             self._sweeper = asyncio.create_task(self._sweep_abandoned(), name="noughts-abandoned")
+            self._bot_sweeper = asyncio.create_task(self.bots.sweep(), name="noughts-bots")
+            self._tournament_sweeper = asyncio.create_task(self._sweep_tournaments(), name="noughts-tournaments")
             self._started = True
 
     async def stop(self) -> None:
@@ -123,11 +168,13 @@ class Online:
             for live in self.live.values():
                 if live.timer:
                     live.timer.cancel()
-            tasks = [*self._arrivals, *self._after_games, *([self._sweeper] if self._sweeper else [])]
+            sweepers = [t for t in (self._sweeper, self._bot_sweeper, self._tournament_sweeper) if t is not None]
+            tasks = [*self._arrivals, *self._after_games, *sweepers]
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            self._sweeper = None
+            await self.bots.stop()
+            self._sweeper = self._bot_sweeper = self._tournament_sweeper = None
             await self.presence.close()
             await self.fanout.close()
             self._started = False
@@ -183,9 +230,37 @@ class Online:
             return user, await self._session(user)
         raise AccountError("busy", "no guest name is free: try again", None, 503)
 
-    async def _session(self, user: UserRow) -> str:
+    async def create_engine_bot(self, owner: UserRow, name: str) -> tuple[UserRow, str]:
+        """A bot account of `owner`'s for a program to play through `noughts bot`, and
+        its token (shown once)."""
+        if owner.guest or owner.bot is not None:
+            raise AccountError("not-allowed", "sign up to make bot accounts (guests and bots cannot)", None, 403)
+        accounts.check_name(name)
+        if len(await self.store.call(self.store.bots_of, owner.id)) >= MAX_ENGINE_BOTS:
+            raise AccountError("too-many-bots", f"a player has at most {MAX_ENGINE_BOTS} bot accounts", None, 409)
+        try:
+            bot = await self.store.call(self.store.add_engine_bot, name, accounts.name_key(name), owner.id, now_ms())
+        except NameTakenError:
+            raise AccountError("name-taken", f"the name {name!r} is taken: choose another", "name", 409) from None
+        return bot, await self._session(bot, BOT_TOKEN_DAYS)
+
+    async def engine_bots(self, owner: UserRow) -> list[UserRow]:
+        return await self.store.call(self.store.bots_of, owner.id)
+
+    async def new_bot_token(self, owner: UserRow, name: str) -> tuple[UserRow, str]:
+        """A new token for `owner`'s bot `name`; its earlier ones stop working."""
+        bot = await self.store.call(self.store.user_by_key, accounts.name_key(name))
+        if bot is None or bot.owner_id != owner.id:
+            raise AccountError("no-such-bot", f"you have no bot {name!r}", None, 404)
+        await self.store.call(self.store.drop_sessions_of, bot.id)
+        return bot, await self._session(bot, BOT_TOKEN_DAYS)
+
+    async def decline(self, game_id: str, user: UserRow) -> Change:
+        return await self.change(game_id, lambda row: actions.decline(row, user.id, now_ms()))
+
+    async def _session(self, user: UserRow, days: int | None = None) -> str:
         token, hashed = accounts.new_token()
-        expires = now_ms() + self.config.session_days * 86_400_000
+        expires = now_ms() + (self.config.session_days if days is None else days) * 86_400_000
         await self.store.call(self.store.add_session, hashed, user.id, expires)
         return token
 
@@ -215,12 +290,23 @@ class Online:
         return game.spec
 
     async def create_room(
-        self, user: UserRow, spec: str, rated: bool, side: str, private: bool, minutes: float | None, increment: float
+        self,
+        user: UserRow,
+        spec: str,
+        rated: bool,
+        side: str,
+        private: bool,
+        minutes: float | None,
+        increment: float,
+        days: int | None = None,
     ) -> GameRow:
+        """A room; with `days`, for a correspondence game (that many days a move)."""
         if side not in ("x", "o", "random"):
             raise ActionError("invalid-side", "side is x, o or random")
+        if days is not None and (minutes is not None or not 1 <= days <= MAX_DAYS):
+            raise ActionError("invalid-clock", f"a correspondence game has 1 to {MAX_DAYS} days a move, and no minutes")
         canonical = self._checked(user, spec, rated, minutes, increment)
-        row = room_row(canonical, rated, user.id, side, private, minutes, increment, now_ms())
+        row = room_row(canonical, rated, user.id, side, private, minutes, increment, now_ms(), days)
         await self.store.call(self.store.add_game, row)
         if not private:
             await self.publish_lobby()
@@ -228,9 +314,20 @@ class Online:
 
     # -- quick pairing --------------------------------------------------------------------
 
-    async def seek(self, user: UserRow, spec: str, rated: bool, minutes: float | None, increment: float) -> SeekRow:
+    async def seek(
+        self,
+        user: UserRow,
+        spec: str,
+        rated: bool,
+        minutes: float | None,
+        increment: float,
+        bot_after: float | None = None,
+    ) -> SeekRow:
         """Puts `user` in the quick-pairing pool for this game and clock (instead of any
-        earlier seek), and pairs them at once if someone fits."""
+        earlier seek), and pairs them at once if someone fits; after `bot_after`
+        seconds unpaired (None: never), a bot of about their rating fills in."""
+        if bot_after is not None and not 0 <= bot_after <= 600:
+            raise ActionError("invalid-wait", "a bot fills in after 0 to 600 seconds of waiting, or never")
         canonical = self._checked(user, spec, rated, minutes, increment)
         now = now_ms()
         ratings = {r.spec: r for r in await self.store.call(self.store.ratings_of, user.id)}
@@ -238,7 +335,8 @@ class Online:
         rating = stored.rating if stored is not None else Glicko().rating
         initial = round(minutes * 60_000) if minutes is not None else None
         increment_ms = round(increment * 1000) if minutes is not None else None
-        row = SeekRow(user.id, canonical, rated, initial, increment_ms, rating, now)
+        bot_after_ms = None if bot_after is None else round(bot_after * 1000)
+        row = SeekRow(user.id, canonical, rated, initial, increment_ms, rating, now, None, bot_after_ms)
         await self.store.call(self.pairing.seek, row)
         return await self.pairing_status(user) or row
 
@@ -252,10 +350,46 @@ class Online:
             room = room_row(me.spec, me.rated, me.user_id, "x" if me_x else "o", False, minutes, increment, now)
             return actions.join(room, other.user_id, False, now).row
 
-        game = await self.store.call(self.pairing.pair, user.id, now, start)
+        game = await self.store.call(self.pairing.pair, user.id, now, start, self._fill_in)
         if game is not None:
             self._await_arrivals(game)
+            self.bots.turn(game)
         return await self.store.call(self.pairing.status, user.id)
+
+    def _fill_in(self, seek: SeekRow, ratings: dict[int, float]) -> int:
+        """The house bot to pair `seek` with: the one nearest its rating in the game
+        (`ratings`: the bots' there; a level's `PRIOR` until it has one)."""
+        return min(self.bots.levels, key=lambda b: abs(ratings.get(b, PRIOR[self.bots.levels[b]]) - seek.rating))
+
+    async def challenge(
+        self, user: UserRow, bot: str, spec: str, rated: bool, side: str, minutes: float | None, increment: float
+    ) -> GameRow:
+        """A game against the bot called `bot`: a house bot's starts at once (it always
+        accepts); an engine bot's is a private room that only it may join, which its
+        program accepts or declines (`noughts bot`)."""
+        found = self.bots.by_name(bot)
+        engine = None
+        if found is None:
+            engine = await self.store.call(self.store.user_by_key, accounts.name_key(bot))
+            if engine is None or engine.bot != "engine":
+                raise ActionError(
+                    "no-such-bot", f"there is no bot {bot!r}: the house bots are {', '.join(HOUSE.values())}"
+                )
+        if side not in ("x", "o", "random"):
+            raise ActionError("invalid-side", "side is x, o or random")
+        canonical = self._checked(user, spec, rated, minutes, increment)
+        now = now_ms()
+        room = room_row(canonical, rated, user.id, side, engine is not None, minutes, increment, now)
+        if engine is not None:
+            challenge = replace(room, invited_id=engine.id)
+            await self.store.call(self.store.add_game, challenge)
+            return challenge
+        assert found is not None
+        row = actions.join(room, found[0], False, now).row
+        await self.store.call(self.store.add_game, row)
+        self._await_arrivals(row)
+        self.bots.turn(row)
+        return row
 
     async def leave_pool(self, user: UserRow) -> SeekRow | None:
         """Leaves the pool; a seek paired already is answered (its game has started)."""
@@ -331,9 +465,17 @@ class Online:
             task = asyncio.create_task(self._after_game(change.row), name=f"noughts-finished-{game_id}")
             self._after_games.add(task)
             task.add_done_callback(self._after_games.discard)
+        if change.finished:
+            # Its tournament, if any, pairs the players again or starts the next round.
+            task = asyncio.create_task(self._after_tournament_game(game_id), name=f"noughts-tournament-{game_id}")
+            self._after_games.add(task)
+            task.add_done_callback(self._after_games.discard)
         started = change.row if change.kind == "start" else change.created
         if started is not None:
             self._await_arrivals(started)
+        self.bots.turn(change.row)
+        if change.created is not None:
+            self.bots.turn(change.created)
         return change
 
     async def _after_game(self, row: GameRow) -> None:
@@ -345,8 +487,8 @@ class Online:
 
     async def _sweep_abandoned(self) -> None:
         """Ends, now and then, the games whose players have all been gone for
-        `abandon_after` (every process sweeps; the store's version check lets one end
-        each game)."""
+        `abandon_after`, and those whose clock ran out with nobody there to see it
+        (every process sweeps; the store's version check lets one end each game)."""
         after = round(self.config.abandon_after * 1000)
         while True:
             await asyncio.sleep(max(0.2, self.config.abandon_after / 4))
@@ -357,14 +499,108 @@ class Online:
                     # ActionError: somebody came back, or another process ended it first.
                     with contextlib.suppress(ActionError):
                         await self.change(row.id, end)
+                # Clocks that ran out with nobody connected (a correspondence game's days).
+                for row in await self.store.call(self.store.overdue_games, now):
+                    await self._flag(row.id)
             except Exception:
                 log.exception("ending abandoned games failed")
+
+    # -- tournaments ----------------------------------------------------------------------
+
+    async def create_tournament(
+        self, user: UserRow, kind: str, name: str, spec: str, rated: bool, minutes: float | None, increment: float,
+        duration: int | None, rounds: int | None, starts_in: float,
+    ) -> TournamentRow:  # fmt: skip
+        """A new tournament, upcoming until `starts_in` minutes from now (its creator may
+        start it earlier). Guests may play in tournaments but not create them."""
+        if user.guest:
+            raise TournamentError("guest-tournament", "sign up to create tournaments")
+        canonical = self._checked(user, spec, rated, minutes, increment)
+        if not name.strip():
+            raise TournamentError("invalid-tournament", "a tournament needs a name")
+        if kind == ARENA and duration is None:
+            raise TournamentError("invalid-tournament", "an arena needs a duration (minutes)")
+        if kind != ARENA and rounds is None:
+            raise TournamentError("invalid-tournament", "a Swiss needs a number of rounds")
+        now = now_ms()
+        row = TournamentRow(
+            id=actions.new_game_id(), kind=kind, name=name.strip(), spec=canonical, rated=rated,
+            clock_initial_ms=round(minutes * 60_000) if minutes is not None else None,
+            clock_increment_ms=round(increment * 1000) if minutes is not None else None,
+            creator_id=user.id, state=UPCOMING, minutes=duration if kind == ARENA else None,
+            rounds=rounds if kind != ARENA else None, round=0, starts_at=now + round(starts_in * 60_000),
+            ends_at=None, created_at=now, finished_at=None,
+        )  # fmt: skip
+        await self.store.call(self.tournaments.create, row, self.config.tournaments_per_player)
+        await self.advance_tournament(row.id)
+        return row
+
+    async def join_tournament(self, tournament_id: str, user: UserRow) -> None:
+        t = await self.store.call(self.tournaments.get, tournament_id)
+        if t.rated and user.guest:
+            raise ActionError("guest-rated", "guests play casual games only: sign up to play rated tournaments")
+        ratings = {r.spec: r for r in await self.store.call(self.store.ratings_of, user.id)}
+        stored = ratings.get(t.spec)
+        rating = stored.rating if stored is not None else Glicko().rating
+        await self.store.call(self.tournaments.join, tournament_id, user.id, rating, now_ms())
+        await self.advance_tournament(tournament_id)
+
+    async def withdraw_tournament(self, tournament_id: str, user: UserRow) -> None:
+        await self.store.call(self.tournaments.withdraw, tournament_id, user.id)
+        await self.advance_tournament(tournament_id)
+
+    async def start_tournament(self, tournament_id: str, user: UserRow) -> None:
+        await self.store.call(self.tournaments.start_now, tournament_id, user.id, now_ms())
+        await self.advance_tournament(tournament_id)
+
+    async def advance_tournament(self, tournament_id: str, wait: bool = True, changed: bool = True) -> list[GameRow]:
+        """Does what the tournament needs now (`Tournaments.advance`); the games started.
+        Its page is told when something changed: `changed`, the caller's news (a join, a
+        game over), or what the advance did."""
+        now = now_ms()
+        make_game = functools.partial(tournament_game, now=now)
+        advanced = await self.store.call(self.tournaments.advance, tournament_id, now, make_game, wait)
+        for game in advanced.games:
+            self._await_arrivals(game)
+        if changed or advanced.changed:
+            await self.publish_tournament(tournament_id, advanced.games)
+        return advanced.games
+
+    async def publish_tournament(self, tournament_id: str, games: list[GameRow]) -> None:
+        """Tells the tournament's pages (every process's, through the fanout) to ask for it
+        again, and each newly paired player which game is theirs, so that nobody waits
+        for a poll to start playing."""
+        ids = {i for g in games for i in (g.x_id, g.o_id) if i is not None}
+        names = await self.store.call(self.store.users, ids) if ids else {}
+        paired = {names[i].name: g.id for g in games for i in (g.x_id, g.o_id) if i is not None and i in names}
+        event = {"type": "tournament", "id": tournament_id, "paired": paired}
+        await self.fanout.publish(tournament_channel(tournament_id), json.dumps(event))
+
+    async def _after_tournament_game(self, game_id: str) -> None:
+        try:
+            tournament_id = await self.store.call(self.tournaments.tournament_of, game_id)
+            if tournament_id is not None:
+                await self.advance_tournament(tournament_id)
+        except Exception:
+            log.exception("advancing the tournament of game %s failed", game_id)
+
+    async def _sweep_tournaments(self) -> None:
+        """Now and then, advances every tournament that may need it: starts the due,
+        ends an arena whose time is up, and picks up after a restart or a game whose end
+        another process saw (every process sweeps; the row lock lets one act at a time)."""
+        while True:
+            await asyncio.sleep(self.config.tournament_sweep)
+            try:
+                for tournament_id in await self.store.call(self.tournaments.due, now_ms()):
+                    await self.advance_tournament(tournament_id, wait=False, changed=False)
+            except Exception:
+                log.exception("advancing the tournaments failed")
 
     def _await_arrivals(self, row: GameRow) -> None:
         async def check() -> None:
             await asyncio.sleep(self.config.arrival_wait)
             try:
-                await self.presence.seated(row, since)
+                await self.presence.seated(row, since, self.bots.levels.keys())
             except Exception:
                 log.exception("marking who never arrived at game %s failed", row.id)
 

@@ -52,3 +52,5 @@ async def require_user(request: Request) -> UserRow:
 
 #: A route's parameter for the logged-in user (401 for a visitor).
 LoggedIn = Annotated[UserRow, Depends(require_user)]
+#: A route's parameter for the logged-in user, or None for a visitor.
+MaybeUser = Annotated[UserRow | None, Depends(current_user)]

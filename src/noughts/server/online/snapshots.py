@@ -34,7 +34,7 @@ def _player(user_id: int | None, users: dict[int, UserRow], before: int | None, 
     if user_id is None or user_id not in users:
         return None
     user = users[user_id]
-    return {"name": user.name, "guest": user.guest, "rating_before": before, "rating_after": after}
+    return {"name": user.name, "guest": user.guest, "bot": user.bot, "rating_before": before, "rating_after": after}
 
 
 def _clock(row: GameRow, now: int) -> dict[str, Any] | None:
@@ -45,8 +45,9 @@ def _clock(row: GameRow, now: int) -> dict[str, Any] | None:
         # A room still waiting: both clocks full, neither running (the waiting room shows it).
         initial = row.clock_initial_ms
         return {"initial_ms": initial, "increment_ms": row.clock_increment_ms or 0, "x_ms": initial,
-                "o_ms": initial, "running": None, "at": now}  # fmt: skip
+                "o_ms": initial, "running": None, "at": now, "days_per_move": row.days_per_move}  # fmt: skip
     return {
+        "days_per_move": row.days_per_move,
         "initial_ms": row.clock_initial_ms,
         "increment_ms": row.clock_increment_ms,
         "x_ms": max(0, clocks.x_ms),
@@ -116,9 +117,14 @@ def summary(row: GameRow, users: dict[int, UserRow]) -> dict[str, Any]:
         "creator_side": row.creator_side if row.state == OPEN else None,
         "x": x.name if x else None,
         "o": o.name if o else None,
+        "bots": [side for side, user in (("x", x), ("o", o)) if user is not None and user.bot is not None],
         "ply": row.ply,
         "clock": (
-            {"minutes": row.clock_initial_ms / 60000, "increment": (row.clock_increment_ms or 0) / 1000}
+            {
+                "minutes": row.clock_initial_ms / 60000,
+                "increment": (row.clock_increment_ms or 0) / 1000,
+                "days": row.days_per_move,
+            }
             if row.clock_initial_ms is not None
             else None
         ),

@@ -1,5 +1,5 @@
-"""The websocket protocol: one socket per game (players and spectators) and one for
-the lobby. Messages are JSON objects with a "type".
+"""The websocket protocol: one socket per game (players and spectators), one for the
+lobby and one per tournament. Messages are JSON objects with a "type".
 
 Client to server, on a game's socket (``/api/online/games/{id}/ws``):
   {"type": "move", "move": "5", "ply": 3, "id": 7}  play a move; `ply` is the number of
@@ -26,6 +26,12 @@ Server to client:
   {"type": "error", "error": word, "message": text, "id"}   nothing was changed
   {"type": "pong"}
 
+On a tournament's socket (``/api/online/tournaments/{id}/ws``), server to client only:
+  {"type": "tournament", "id", "paired": {player name: game id}}   the tournament changed
+      (a pairing, a game over, a join, its start or end): its page asks for it again,
+      and a player named in "paired" has a new game
+and {"type": "pong"} to a ping.
+
 The version counts every change of the game: a client that sees one skipped sends
 "resync" (and applies no patch until the state comes). Frames larger than `max_frame`
 close the socket (1009); a socket that keeps sending faster than its rate allows
@@ -48,9 +54,10 @@ from starlette.websockets import WebSocketState
 from noughts.server.online.actions import ACTIONS, ActionError, Change
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.realtime import RECONNECT
-from noughts.server.online.service import LOBBY, Online
+from noughts.server.online.service import LOBBY, Online, tournament_channel
 from noughts.server.online.sessions import COOKIE
 from noughts.server.online.storage.store import UserRow
+from noughts.server.online.storage.tournaments import TournamentError
 
 router = APIRouter()
 #: Events waiting for a slow socket before it is closed.
@@ -187,8 +194,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     try:
         row = await online.game(game_id)
     except ActionError as e:
-        await websocket.send_text(json.dumps({"type": "error", "error": e.error, "message": e.message, "id": None}))
-        await websocket.close(4404, "no such game")
+        await _refuse(websocket, e, "no such game")
         return
     writer = asyncio.create_task(sock.write())
     sock.send({"type": "hello", "you": row.side_of(user.id) if user else None, "user": user.name if user else None})
@@ -239,16 +245,17 @@ async def _handle(online: Online, sock: _Socket, game_id: str, user: UserRow | N
             sock.send({"type": "state", "game": await online.snapshot(await online.game(game_id))})
 
 
-@router.websocket("/api/online/lobby/ws")
-async def lobby_socket(websocket: WebSocket) -> None:
-    """The open rooms, sent whole on connect and whenever they change."""
-    opened = await _opened(websocket)
-    if opened is None:
-        return
-    online, sock = opened
+async def _refuse(websocket: WebSocket, error: ActionError, reason: str) -> None:
+    """A socket for something that is not there: the error, then closed with 4404."""
+    await websocket.send_text(json.dumps({"type": "error", "error": error.error, "message": error.message, "id": None}))
+    await websocket.close(4404, reason)
+
+
+async def _relay(online: Online, sock: _Socket, channel: str, what: str) -> None:
+    """A listen-only socket, until it closes: what `channel` publishes goes out; a ping
+    is answered, anything else refused (nothing changes)."""
     writer = asyncio.create_task(sock.write())
-    sock.push(await online.lobby_message())
-    await online.fanout.subscribe(LOBBY, sock.push)
+    await online.fanout.subscribe(channel, sock.push)
     try:
         while (text := await sock.receive()) is not None:
             message = _parse(sock, text)
@@ -257,7 +264,33 @@ async def lobby_socket(websocket: WebSocket) -> None:
             if message["type"] == "ping":
                 sock.send({"type": "pong", "id": message.get("id")})
             else:
-                sock.error("unknown-type", "the lobby socket only answers ping")
+                sock.error("unknown-type", f"{what} only answers ping")
     finally:
-        await online.fanout.unsubscribe(LOBBY, sock.push)
+        await online.fanout.unsubscribe(channel, sock.push)
         writer.cancel()
+
+
+@router.websocket("/api/online/lobby/ws")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The open rooms, sent whole on connect and whenever they change."""
+    opened = await _opened(websocket)
+    if opened is None:
+        return
+    online, sock = opened
+    sock.push(await online.lobby_message())
+    await _relay(online, sock, LOBBY, "the lobby socket")
+
+
+@router.websocket("/api/online/tournaments/{tournament_id}/ws")
+async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
+    """A tournament's news, as it happens (see the module's docstring)."""
+    opened = await _opened(websocket)
+    if opened is None:
+        return
+    online, sock = opened
+    try:
+        await online.store.call(online.tournaments.get, tournament_id)
+    except TournamentError as e:
+        await _refuse(websocket, e, "no such tournament")
+        return
+    await _relay(online, sock, tournament_channel(tournament_id), "a tournament's socket")

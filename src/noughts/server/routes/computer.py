@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from noughts.core import IllegalMoveError
-from noughts.server.models import GUARDED, AnalysisView, ComputerMove, ErrorBody, ThinkRequest
+from noughts.server.models import GUARDED, AnalysisView, ComputerMove, ThinkRequest, error_answers
 from noughts.server.replay import Replayed, RequestError, replay
 from noughts.server.thinking import ThinkingPool
 from noughts.server.views import analysis_view, game_view
@@ -13,7 +13,7 @@ from noughts.server.views import analysis_view, game_view
 router = APIRouter(
     prefix="/api",
     tags=["computer"],
-    responses={400: {"model": ErrorBody}, 422: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+    responses=error_answers(400, 422, 503),
 )
 
 

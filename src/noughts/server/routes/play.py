@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from noughts.server.models import GUARDED, ErrorBody, GameRequest, GameView, PlayRequest
+from noughts.server.models import GUARDED, GameRequest, GameView, PlayRequest, error_answers
 from noughts.server.replay import replay
 from noughts.server.views import game_view
 
-router = APIRouter(prefix="/api", tags=["play"], responses={400: {"model": ErrorBody}, 422: {"model": ErrorBody}})
+router = APIRouter(prefix="/api", tags=["play"], responses=error_answers(400, 422))
 
 
 @router.post("/new", response_model=GameView, responses=GUARDED)

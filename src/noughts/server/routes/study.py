@@ -6,14 +6,14 @@ from fastapi import APIRouter, Request
 
 from noughts.core import NoughtsError
 from noughts.records import GameRecord
-from noughts.server.models import GUARDED, ErrorBody, RecordRequest, RecordView, ReviewRequest, ReviewView
+from noughts.server.models import GUARDED, RecordRequest, RecordView, ReviewRequest, ReviewView, error_answers
 from noughts.server.replay import RequestError, replay
 from noughts.server.thinking import ThinkingPool
 
 router = APIRouter(
     prefix="/api",
     tags=["study"],
-    responses={400: {"model": ErrorBody}, 422: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+    responses=error_answers(400, 422, 503),
 )
 
 

@@ -41,6 +41,9 @@ export const api = {
   onlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`),
   requestOnlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`, {}),
   onlineRooms: () => call("/api/online/rooms"),
+  // The signed-in player's online games where it is their move (none for a visitor).
+  onlineTurns: () => call("/api/online/me/turns"),
+  onlineTournaments: () => call("/api/online/tournaments"),
   // Puzzles: for everyone; the rating and history for players signed in online.
   puzzleCatalogue: () => call("/api/puzzles"),
   puzzle: (id) => call(`/api/puzzles/${encodeURIComponent(id)}`),

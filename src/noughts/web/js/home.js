@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { gameArt, miniBoard } from "./art.js";
+import { clockText } from "./clock.js";
 import { h } from "./dom.js";
 import { prefs } from "./prefs.js";
 import { dropGame, savedGames } from "./saved.js";
@@ -294,7 +295,58 @@ function lobby(catalogue) {
       saved.length
         ? h("section", { class: "continue", "aria-labelledby": "continue-title" }, h("h2", { id: "continue-title" }, "Continue your game"), list)
         : null,
+      turns(),
+      tournaments(),
       seeks()));
+}
+
+/** Time left in words, as correspondence sites say it: "2 days", "5 h", "12 min". */
+function timeLeft(ms) {
+  if (ms >= 86_400_000) return `${Math.floor(ms / 86_400_000)} d ${Math.floor((ms % 86_400_000) / 3_600_000)} h`;
+  if (ms >= 3_600_000) return `${Math.floor(ms / 3_600_000)} h`;
+  return `${Math.max(0, Math.ceil(ms / 60_000))} min`;
+}
+
+/** The signed-in player's online games waiting for their move (correspondence above
+ * all); the section shows only when there is one. */
+function turns() {
+  const section = h("section", { class: "turns", "aria-labelledby": "turns-title", hidden: true });
+  api.onlineTurns().then(({ games }) => {
+    if (!games.length) return;
+    section.replaceChildren(
+      h("h2", { id: "turns-title" }, "Your move online"),
+      h("ul", { class: "seek-list", id: "turns" },
+        ...games.map((g) =>
+          h("li", { class: "seek", "data-game": g.id },
+            h("a", { href: `/online#/game/${encodeURIComponent(g.id)}` },
+              h("span", { class: "seek-game" }, `${g.title}: ${g.x} – ${g.o}`),
+              h("span", { class: "muted" }, [clockText(g.clock),
+                g.deadline ? `${timeLeft(g.deadline - Date.now())} left` : null].filter(Boolean).join(" · ")))))),
+    );
+    section.hidden = false;
+  }, () => {});
+  return section;
+}
+
+/** The tournaments running or about to start online, a click from their pages; the
+ * section shows only when there is one. */
+function tournaments() {
+  const section = h("section", { class: "tournaments", "aria-labelledby": "tournaments-title", hidden: true });
+  api.onlineTournaments().then(({ running, upcoming }) => {
+    const soon = [...running, ...upcoming].slice(0, 4);
+    if (!soon.length) return;
+    section.replaceChildren(
+      h("h2", { id: "tournaments-title" }, "Tournaments online"),
+      h("ul", { class: "seek-list", id: "home-tournaments" },
+        ...soon.map((t) =>
+          h("li", { class: "seek", "data-tournament": t.id },
+            h("a", { href: `/online#/tournament/${encodeURIComponent(t.id)}` },
+              h("span", { class: "seek-game" }, t.name),
+              h("span", { class: "muted" }, [t.kind === "arena" ? "arena" : "Swiss", t.title, t.state === "running" ? "running" : "soon", `${t.players} ${t.players === 1 ? "player" : "players"}`].join(" · ")))))),
+    );
+    section.hidden = false;
+  }, () => {});
+  return section;
 }
 
 /** The open rooms online (what lichess calls seeks), a click from joining. */
@@ -308,7 +360,7 @@ function seeks() {
               h("li", { class: "seek", "data-room": room.id },
                 h("a", { href: `/online#/game/${encodeURIComponent(room.id)}` },
                   h("span", { class: "seek-game" }, room.title),
-                  h("span", { class: "muted" }, [room.creator, room.rated ? "rated" : "casual", room.clock ? `${room.clock.minutes}+${room.clock.increment}` : "no clock"].join(" · ")))))
+                  h("span", { class: "muted" }, [room.creator, room.rated ? "rated" : "casual", clockText(room.clock)].join(" · ")))))
           : [h("li", { class: "muted", id: "no-seeks" }, "No open game right now: ", h("a", { href: "/online" }, "create one"), ".")]),
       ),
     () => list.replaceChildren(h("li", { class: "muted" }, "Online play is not available right now.")),

@@ -39,6 +39,21 @@ export const online = {
   seek: (seek) => call("POST", "/api/online/pairing", seek),
   pairing: () => call("GET", "/api/online/pairing"),
   leavePool: () => call("DELETE", "/api/online/pairing"),
+  // The house bots: their list (with ratings) and a challenge, which starts a game at once.
+  bots: () => call("GET", "/api/online/bots"),
+  challenge: (bot, game) => call("POST", `/api/online/bots/${encodeURIComponent(bot)}/challenge`, game),
+  // Your own bot accounts, for your programs (noughts bot).
+  ownBots: () => call("GET", "/api/online/me/bots"),
+  newBot: (name) => call("POST", "/api/online/me/bots", { name }),
+  newBotToken: (name) => call("POST", `/api/online/me/bots/${encodeURIComponent(name)}/token`),
+  // Tournaments: list, create, show, join, withdraw, start early (the creator).
+  tournaments: () => call("GET", "/api/online/tournaments"),
+  createTournament: (t) => call("POST", "/api/online/tournaments", t),
+  tournament: (id) => call("GET", `/api/online/tournaments/${encodeURIComponent(id)}`),
+  tournamentMine: (id) => call("GET", `/api/online/tournaments/${encodeURIComponent(id)}/me`),
+  joinTournament: (id) => call("POST", `/api/online/tournaments/${encodeURIComponent(id)}/join`),
+  withdrawTournament: (id) => call("POST", `/api/online/tournaments/${encodeURIComponent(id)}/withdraw`),
+  startTournament: (id) => call("POST", `/api/online/tournaments/${encodeURIComponent(id)}/start`),
   game: (id) => call("GET", `/api/online/games/${encodeURIComponent(id)}`),
   join: (id) => call("POST", `/api/online/games/${encodeURIComponent(id)}/join`),
   close: (id) => call("DELETE", `/api/online/games/${encodeURIComponent(id)}`),
@@ -81,6 +96,35 @@ export function ended(view) {
 }
 
 /** A websocket URL on this server. */
+/** The mark a bot's name carries everywhere it is shown, as lichess marks bot accounts. */
+export function botMark(h, isBot) {
+  return isBot ? h("span", { class: "bot-mark", title: "a computer player" }, "BOT") : null;
+}
+
 export function socketUrl(path) {
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+}
+
+/** A listen-only socket (the lobby's, a tournament's): each message, parsed, to
+ * `onMessage`; opened again 1.5 s after it drops while `keep()` says so, until closed. */
+export function listen(path, onMessage, keep = () => true) {
+  let socket = null;
+  let closed = false;
+  const open = () => {
+    socket = new WebSocket(socketUrl(path));
+    socket.onmessage = (event) => onMessage(JSON.parse(event.data));
+    socket.onclose = () => {
+      if (!closed && keep()) setTimeout(() => !closed && open(), 1500);
+    };
+  };
+  open();
+  return {
+    close() {
+      closed = true;
+      socket.close();
+    },
+    get isOpen() {
+      return socket.readyState === WebSocket.OPEN;
+    },
+  };
 }

@@ -4,7 +4,7 @@
 
 import { BOARDS } from "/static/js/boards/index.js";
 import { h, markSvg } from "/static/js/dom.js";
-import { analysisButton, analysisLink, ended, online, socketUrl } from "./api.js";
+import { analysisButton, analysisLink, botMark, ended, online, socketUrl } from "./api.js";
 import { sound } from "./sound.js";
 
 const ENDINGS = { normal: "", resignation: " by resignation", time: " on time", agreement: " by agreement", abandoned: ": the opponent left" };
@@ -43,6 +43,9 @@ function patched(game, event) {
 }
 
 function clockText(ms) {
+  // Correspondence: days and hours, then as a real-time clock for the last hour.
+  if (ms >= 86_400_000) return `${Math.floor(ms / 86_400_000)}d ${Math.floor((ms % 86_400_000) / 3_600_000)}h`;
+  if (ms >= 3_600_000) return `${Math.floor(ms / 3_600_000)}h ${Math.floor((ms % 3_600_000) / 60_000)}m`;
   const total = Math.max(0, Math.ceil(ms / 100)) / 10;
   const minutes = Math.floor(total / 60);
   const seconds = total - minutes * 60;
@@ -216,7 +219,9 @@ export class LivePage {
     if (game.state === "cancelled") {
       return h("section", { class: "page waiting-room" }, h("h1", {}, "This room was closed"), h("a", { class: "button", href: "#/" }, "Back to the lobby"));
     }
-    const clock = game.clock ? `${game.clock.initial_ms / 60000}+${game.clock.increment_ms / 1000} clock` : "no clock";
+    const clock = game.clock?.days_per_move
+      ? `correspondence, ${game.clock.days_per_move} ${game.clock.days_per_move === 1 ? "day" : "days"} a move`
+      : game.clock ? `${game.clock.initial_ms / 60000}+${game.clock.increment_ms / 1000} clock` : "no clock";
     const details = `${game.title} · ${game.rated ? "rated" : "casual"} · ${clock}`;
     if (mine) {
       const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-label": "invite link", onfocus: (e) => e.target.select() });
@@ -273,7 +278,7 @@ export class LivePage {
     return h(
       "div",
       { class: ["seat", `seat-${mark}`, toMove && "to-move"], id: `seat-${mark}` },
-      h("span", {}, markSvg(mark, "seat-mark"), " ", player ? h("a", { class: "name", href: `#/u/${encodeURIComponent(player.name)}` }, player.name) : "?",
+      h("span", {}, markSvg(mark, "seat-mark"), " ", botMark(h, player?.bot), player ? h("a", { class: "name", href: `#/u/${encodeURIComponent(player.name)}` }, player.name) : "?",
         change !== null ? h("small", { class: "muted" }, ` ${player.rating_after} (${change >= 0 ? "+" : ""}${change})`) : null,
         away ? h("span", { class: "away" }, " · away") : null),
       game.clock ? h("span", { class: "clock", "data-clock": mark }, clockText(game.clock[`${mark}_ms`])) : null,

@@ -1,11 +1,12 @@
 // The lobby: create a room, the open rooms (live over the lobby socket), games to watch.
 
+import { clockText } from "/static/js/clock.js";
 import { h } from "/static/js/dom.js";
-import { online, socketUrl } from "./api.js";
+import { botMark, listen, online } from "./api.js";
+import { tournamentTeaser } from "./tournaments.js";
 
 export function roomLine(room) {
-  const clock = room.clock ? `${room.clock.minutes}+${room.clock.increment}` : "no clock";
-  return `${room.title} · ${room.rated ? "rated" : "casual"} · ${clock}`;
+  return `${room.title} · ${room.rated ? "rated" : "casual"} · ${clockText(room.clock)}`;
 }
 
 /** Quick pairing's presets: the common games and clocks, a click from a game. */
@@ -21,6 +22,22 @@ const QUICK = [
 ];
 /** How often a waiting player asks again (each request may make the pairing). */
 const POLL_MS = 1000;
+/** When a bot may fill in for a missing opponent: the player's choice, remembered. */
+const BOT_WAITS = [
+  { value: "", label: "never: wait for a person" },
+  { value: "10", label: "after 10 seconds" },
+  { value: "30", label: "after 30 seconds" },
+  { value: "60", label: "after a minute" },
+];
+const BOT_WAIT_KEY = "noughts.botAfter";
+/** The clocks a bot is challenged with. */
+const BOT_CLOCKS = [
+  { value: "", label: "no clock" },
+  { value: "1+1", label: "1+1" },
+  { value: "3+2", label: "3+2" },
+  { value: "5+3", label: "5+3" },
+  { value: "10+5", label: "10+5" },
+];
 
 export class LobbyPage {
   constructor(root, context) {
@@ -30,7 +47,7 @@ export class LobbyPage {
     this.rooms = h("ul", { class: "room-list", id: "rooms", "aria-live": "polite" });
     this.live = h("ul", { class: "room-list", id: "live-games" });
     this.render();
-    this.connect();
+    this.socket = listen("/api/online/lobby/ws", (message) => message.type === "lobby" && this.showRooms(message.rooms));
     this.loadLive();
   }
 
@@ -42,22 +59,12 @@ export class LobbyPage {
     clearTimeout(this.pollTimer);
   }
 
-  connect() {
-    this.socket = new WebSocket(socketUrl("/api/online/lobby/ws"));
-    this.socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.type === "lobby") this.showRooms(message.rooms);
-    };
-    this.socket.onclose = () => {
-      if (!this.closed) setTimeout(() => this.connect(), 1500);
-    };
-  }
 
   async loadLive() {
     const { live } = await online.rooms();
     this.live.replaceChildren(
       ...(live.length
-        ? live.map((g) => h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, `${g.x} – ${g.o}`), h("small", {}, roomLine(g))), h("a", { class: "button", href: `#/game/${g.id}` }, "Watch")))
+        ? live.map((g) => h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, botMark(h, g.bots.includes("x")), g.x, " – ", botMark(h, g.bots.includes("o")), g.o), h("small", {}, roomLine(g))), h("a", { class: "button", href: `#/game/${g.id}` }, "Watch")))
         : [h("li", { class: "muted" }, "No game is being played right now.")]),
     );
   }
@@ -101,8 +108,8 @@ export class LobbyPage {
       h(
         "section",
         { class: "page online-home" },
-        h("div", {}, h("h1", {}, "Play online"), user ? this.quickPairing(user) : null, h("h2", {}, "Open rooms"), this.rooms, h("h2", {}, "Being played"), this.live),
-        user ? this.createForm(user) : this.welcome(),
+        h("div", {}, h("h1", {}, "Play online"), user ? this.quickPairing(user) : null, h("h2", {}, "Open rooms"), this.rooms, h("h2", {}, "Being played"), this.live, h("h2", {}, "Tournaments"), tournamentTeaser(), h("p", {}, h("a", { href: "#/tournaments", id: "lobby-tournaments" }, "All tournaments"), ": arenas and Swiss, finished ones with their results; create your own.")),
+        user ? h("div", { class: "side-forms" }, this.botForm(user), this.createForm(user)) : this.welcome(),
       ),
     );
   }
@@ -133,6 +140,9 @@ export class LobbyPage {
     const name = (spec) => QUICK.find((q) => q.spec === spec && q.title)?.title || games.find((g) => g.key === spec.split(":")[0])?.title || spec;
     this.quickRated = h("input", { type: "checkbox", id: "quick-rated", disabled: user.guest || null, checked: !user.guest || null });
     this.quickStatus = h("div", { class: "quick-status", id: "quick-status", "aria-live": "polite" });
+    const wait = localStorage.getItem(BOT_WAIT_KEY) ?? "30";
+    this.quickBot = h("select", { id: "quick-bot", onchange: (e) => localStorage.setItem(BOT_WAIT_KEY, e.target.value) },
+      ...BOT_WAITS.map((w) => h("option", { value: w.value, selected: w.value === wait || null }, w.label)));
     return h(
       "section",
       { class: "quick", "aria-labelledby": "quick-title" },
@@ -144,14 +154,17 @@ export class LobbyPage {
           h("button", { class: "quick-tile", type: "button", "data-spec": q.spec, "data-clock": `${q.minutes}+${q.increment}`, onclick: () => this.playNow(q) }, h("strong", {}, `${q.minutes}+${q.increment}`), h("span", {}, name(q.spec))),
         ),
       ),
-      h("label", { class: "check" }, this.quickRated, user.guest ? "Rated (sign up to play rated games)" : "Rated"),
+      h("div", { class: "quick-options" },
+        h("label", { class: "check" }, this.quickRated, user.guest ? "Rated (sign up to play rated games)" : "Rated"),
+        h("label", {}, "If nobody comes, a bot plays you", this.quickBot)),
       this.quickStatus,
     );
   }
 
   async playNow(q) {
     try {
-      const seek = await online.seek({ spec: q.spec, rated: this.quickRated.checked, minutes: q.minutes, increment: q.increment });
+      const botAfter = this.quickBot.value === "" ? null : Number(this.quickBot.value);
+      const seek = await online.seek({ spec: q.spec, rated: this.quickRated.checked, minutes: q.minutes, increment: q.increment, bot_after: botAfter });
       this.seeking = true;
       this.showSeek(seek);
     } catch (e) {
@@ -168,7 +181,7 @@ export class LobbyPage {
     const others = seek.waiting - 1;
     this.quickStatus.replaceChildren(
       h("p", {}, h("span", { class: "spinner", "aria-hidden": "true" }), h("strong", {}, `Looking for an opponent: ${seek.title} ${seek.minutes ?? "–"}+${seek.increment}${seek.rated ? ", rated" : ""}`)),
-      h("p", { class: "muted" }, `${Math.round(seek.waited_ms / 1000)} s · ${others} other ${others === 1 ? "player" : "players"} waiting · ratings ${seek.rating - seek.window} to ${seek.rating + seek.window}`),
+      h("p", { class: "muted" }, `${Math.round(seek.waited_ms / 1000)} s · ${others} other ${others === 1 ? "player" : "players"} waiting · ratings ${seek.rating - seek.window} to ${seek.rating + seek.window}${seek.bot_after != null ? ` · a bot plays you after ${seek.bot_after} s` : ""}`),
       h("button", { class: "button", type: "button", id: "quick-cancel", onclick: () => this.cancelSeek() }, "Cancel"),
     );
     clearTimeout(this.pollTimer);
@@ -197,6 +210,12 @@ export class LobbyPage {
     }
   }
 
+  // -- the computer -------------------------------------------------------------------
+
+  botForm(user) {
+    return botChallengeForm(user, this.context);
+  }
+
   createForm(user) {
     const games = this.context.session.catalogue.games;
     const game = h("select", { id: "room-game", name: "game" }, ...games.map((g) => h("option", { value: g.key }, g.title)));
@@ -215,6 +234,18 @@ export class LobbyPage {
     const showClock = () => (clockFields.hidden = !clock.checked);
     clock.addEventListener("change", showClock);
     showClock();
+    // Correspondence: days for each move, instead of a clock for the whole game.
+    const post = h("input", { type: "checkbox", id: "room-correspondence" });
+    const days = h("select", { id: "room-days" }, ...[1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: d, selected: d === 3 || null }, `${d} ${d === 1 ? "day" : "days"}`)));
+    const daysField = h("label", { id: "room-days-field" }, "for each move", days);
+    const showDays = () => {
+      daysField.hidden = !post.checked;
+      if (post.checked) clock.checked = false;
+      clock.disabled = post.checked;
+      showClock();
+    };
+    post.addEventListener("change", showDays);
+    showDays();
     const priv = h("input", { type: "checkbox", id: "room-private" });
     const error = h("p", { class: "field-error", role: "alert", id: "room-error" });
     const create = async (event) => {
@@ -227,8 +258,9 @@ export class LobbyPage {
           rated: rated.checked,
           side: side.value,
           private: priv.checked,
-          minutes: clock.checked ? Number(minutes.value) : null,
-          increment: clock.checked ? Number(increment.value) : 0,
+          minutes: clock.checked && !post.checked ? Number(minutes.value) : null,
+          increment: clock.checked && !post.checked ? Number(increment.value) : 0,
+          days: post.checked ? Number(days.value) : null,
         });
         this.context.navigate(`#/game/${answer.game.id}`);
       } catch (e) {
@@ -245,9 +277,54 @@ export class LobbyPage {
       h("label", { class: "check" }, rated, user.guest ? "Rated (sign up to play rated games)" : "Rated"),
       h("label", { class: "check" }, clock, "Clock"),
       clockFields,
+      h("label", { class: "check" }, post, "Correspondence: days for each move"),
+      daysField,
       h("label", { class: "check" }, priv, "Private: only by invite link"),
       error,
       h("button", { class: "button primary", type: "submit", id: "create" }, "Create the room"),
     );
   }
+}
+
+/** "Play the computer": a bot (any, or `only` that one, on its profile), the game, the
+ * clock, the side; a house bot's game starts at once, an engine bot's waits for it. */
+export function botChallengeForm(user, context, only = null) {
+  const games = context.session.catalogue.games;
+  const bot = h("select", { id: "bot-name", hidden: only ? true : null });
+  if (only) bot.replaceChildren(h("option", { value: only }, only));
+  else {
+    online.bots().then(({ bots }) => {
+      bot.replaceChildren(...bots.map((b) => h("option", { value: b.name }, b.owner ? `${b.name} (a program of ${b.owner}'s: it may decline)` : `${b.name} (${b.level})`)));
+    }).catch((e) => context.toast(e.message, "error"));
+  }
+  const game = h("select", { id: "bot-game" }, ...games.map((g) => h("option", { value: g.key, selected: g.key === "ultimate" || null }, g.title)));
+  const clock = h("select", { id: "bot-clock" }, ...BOT_CLOCKS.map((c) => h("option", { value: c.value, selected: c.value === "3+2" || null }, c.label)));
+  const side = h("select", { id: "bot-side" }, h("option", { value: "random" }, "random"), h("option", { value: "x" }, "X (moves first)"), h("option", { value: "o" }, "O"));
+  const rated = h("input", { type: "checkbox", id: "bot-rated", disabled: user.guest || null });
+  const error = h("p", { class: "field-error", role: "alert", id: "bot-error" });
+  const play = async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const [minutes, increment] = clock.value ? clock.value.split("+").map(Number) : [null, 0];
+    try {
+      const answer = await online.challenge(bot.value, { spec: game.value, rated: rated.checked, side: side.value, minutes, increment });
+      context.navigate(`#/game/${answer.game.id}`);
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  };
+  return h(
+    "form",
+    { class: "panel form", id: "bot-form", onsubmit: play },
+    h("h2", {}, only ? `Play ${only}` : "Play the computer"),
+    only ? null : h("p", { class: "muted" }, "A bot for each level, rated like anybody: it starts at once."),
+    only ? null : h("label", {}, "Bot", bot),
+    h("label", {}, "Game", game),
+    h("label", {}, "Clock", clock),
+    h("label", {}, "Your side", side),
+    h("label", { class: "check" }, rated, user.guest ? "Rated (sign up to play rated games)" : "Rated"),
+    error,
+    only ? bot : null,
+    h("button", { class: "button primary", type: "submit", id: "bot-play" }, only ? "Challenge" : "Play the bot"),
+  );
 }

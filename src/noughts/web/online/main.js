@@ -1,5 +1,5 @@
 // Online play: a hash router over the lobby, the account forms, a game (waiting room,
-// live board, spectators), profiles with replays, and the leaderboard.
+// live board, spectators), profiles with replays, the leaderboard and tournaments.
 
 import { h } from "/static/js/dom.js";
 import { applyTheme } from "/static/js/prefs.js";
@@ -10,6 +10,7 @@ import { leaderboardPage } from "./leaderboard.js";
 import { LobbyPage } from "./lobby.js";
 import { profilePage, replayPage } from "./profile.js";
 import { soundToggle } from "./sound.js";
+import { TournamentPage, tournamentsPage } from "./tournaments.js";
 
 const view = document.getElementById("view");
 const session = { user: null, catalogue: null };
@@ -77,6 +78,10 @@ async function route() {
     await profilePage(view, parts[1], context);
   } else if (parts[0] === "replay" && parts[1]) {
     current = await replayPage(view, parts[1], context);
+  } else if (parts[0] === "tournaments") {
+    await tournamentsPage(view, context);
+  } else if (parts[0] === "tournament" && parts[1]) {
+    current = new TournamentPage(view, parts[1], context);
   } else if (parts[0] === "leaderboard") {
     await leaderboardPage(view, params.get("game") || "classic", context);
   } else {

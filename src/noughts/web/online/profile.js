@@ -2,12 +2,54 @@
 
 import { BOARDS } from "/static/js/boards/index.js";
 import { h } from "/static/js/dom.js";
-import { analysisButton, ended, online } from "./api.js";
+import { analysisButton, botMark, ended, online } from "./api.js";
 import { resultText } from "./live.js";
-import { roomLine } from "./lobby.js";
+import { botChallengeForm, roomLine } from "./lobby.js";
 
 
-export async function profilePage(root, name, { toast } = {}) {
+/** Your own profile's "Your bots": accounts for your programs, each with a token that
+ * `noughts bot` logs in with (shown once; a new one replaces it). */
+function botSection(toast) {
+  const list = h("ul", { class: "room-list", id: "own-bots" });
+  const shown = h("div", { id: "bot-token", "aria-live": "polite" });
+  const showToken = ({ name, token }) => {
+    const field = h("input", { type: "text", readonly: true, value: token, id: "bot-token-value", "aria-label": `${name}'s token`, onfocus: (e) => e.target.select() });
+    shown.replaceChildren(
+      h("p", {}, h("strong", {}, `${name}'s token`), " (shown once: keep it secret, like a password):"), field,
+      h("p", { class: "muted" }, "Connect a program that speaks the engine protocol:"),
+      h("pre", { class: "command" }, `NOUGHTS_BOT_TOKEN=… noughts bot --server ${location.origin} -- noughts engine`),
+    );
+  };
+  const load = async () => {
+    const { bots } = await online.ownBots();
+    list.replaceChildren(...(bots.length ? bots.map((bot) => h("li", { class: "room" },
+      h("span", { class: "what" }, h("strong", {}, botMark(h, true), h("a", { href: `#/u/${encodeURIComponent(bot)}` }, bot))),
+      h("button", { class: "button", type: "button", onclick: async () => { try { showToken(await online.newBotToken(bot)); } catch (e) { toast(e.message, "error"); } } }, "New token")))
+      : [h("li", { class: "muted" }, "No bot yet.")]));
+  };
+  const name = h("input", { type: "text", id: "new-bot-name", required: true, minlength: 3, maxlength: 20, autocomplete: "off" });
+  const error = h("p", { class: "field-error", role: "alert", id: "new-bot-error" });
+  const make = async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    try {
+      showToken(await online.newBot(name.value));
+      name.value = "";
+      await load();
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  };
+  load().catch((e) => toast(e.message, "error"));
+  return h("section", { id: "your-bots" },
+    h("h2", {}, "Your bots"),
+    h("p", { class: "muted" }, "Put your own program online: a bot account accepts the challenges you allow and plays them through noughts bot."),
+    list,
+    h("form", { class: "form", id: "new-bot", onsubmit: make }, h("label", {}, "Bot name", name), error, h("button", { class: "button", type: "submit" }, "Make a bot account")),
+    shown);
+}
+
+export async function profilePage(root, name, { toast, session, navigate } = {}) {
   let profile;
   try {
     profile = await online.profile(name);
@@ -29,7 +71,13 @@ export async function profilePage(root, name, { toast } = {}) {
           g.state === "over" ? [" ", analysisButton(h, g, toast ?? (() => {}))] : null,
           " ", h("a", { class: "button subtle", href: `/api/online/games/${g.id}/record`, download: "" }, "Export")))))
     : h("p", { class: "muted" }, "No game yet.");
-  root.replaceChildren(h("section", { class: "page" }, h("h1", {}, profile.name, profile.guest ? " (guest)" : ""), h("h2", {}, "Ratings"), ratings, h("h2", {}, "Games"), games));
+  const about = profile.bot === "engine"
+    ? h("p", { id: "bot-about" }, "A program its owner connects with noughts bot: it accepts the challenges its owner allows.")
+    : profile.bot ? h("p", { id: "bot-about" }, `The computer at level ${profile.bot}: it plays from the server and always accepts a challenge.`) : null;
+  const challenge = profile.bot && session?.user ? botChallengeForm(session.user, { session, toast: toast ?? (() => {}), navigate }, profile.name) : null;
+  const me = session?.user;
+  const own = me && me.name === profile.name && !profile.guest && !profile.bot ? botSection(toast ?? (() => {})) : null;
+  root.replaceChildren(h("section", { class: "page" }, h("h1", {}, botMark(h, profile.bot), profile.name, profile.guest ? " (guest)" : ""), about, challenge, h("h2", {}, "Ratings"), ratings, h("h2", {}, "Games"), games, own));
 }
 
 /** Step through a finished game: the positions come from the web app's /api/position. */

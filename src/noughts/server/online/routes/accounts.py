@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from noughts.server.models import GUARDED, ErrorBody
+from noughts.server.models import GUARDED, error_answers
 from noughts.server.online.schemas import Credentials, Me, MeAnswer
 from noughts.server.online.sessions import COOKIE, clear_cookie, current_user, online_of, set_cookie
 from noughts.server.online.storage.store import UserRow
@@ -14,12 +14,7 @@ from noughts.server.online.storage.store import UserRow
 router = APIRouter(
     prefix="/api/online",
     tags=["accounts"],
-    responses={
-        400: {"model": ErrorBody},
-        401: {"model": ErrorBody},
-        409: {"model": ErrorBody},
-        429: {"model": ErrorBody},
-    },
+    responses=error_answers(400, 401, 409, 429),
 )
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
-from noughts.server.models import GUARDED, ErrorBody, ReviewView
+from noughts.server.models import GUARDED, ReviewView, error_answers
 from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
 from noughts.server.online.sessions import LoggedIn, online_of
@@ -19,7 +19,7 @@ from noughts.server.thinking import ThinkingPool
 router = APIRouter(
     prefix="/api/online",
     tags=["online games"],
-    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}, 409: {"model": ErrorBody}},
+    responses=error_answers(401, 404, 409),
 )
 
 #: The reviewer of online games, and its time a position: an ultimate game of 60 plies

@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
-from noughts.server.models import GUARDED, ErrorBody
+from noughts.server.models import GUARDED, error_answers
 from noughts.server.online.schemas import RoomAnswer, RoomList, RoomRequest
-from noughts.server.online.sessions import LoggedIn, online_of
+from noughts.server.online.sessions import LoggedIn, current_user, online_of
 from noughts.server.online.snapshots import record
+from noughts.server.online.storage.store import UserRow
 
 router = APIRouter(
     prefix="/api/online",
     tags=["online games"],
-    responses={
-        400: {"model": ErrorBody},
-        401: {"model": ErrorBody},
-        403: {"model": ErrorBody},
-        404: {"model": ErrorBody},
-        409: {"model": ErrorBody},
-    },
+    responses=error_answers(400, 401, 403, 404, 409),
 )
 
 
@@ -33,7 +28,9 @@ def invite_path(game_id: str) -> str:
 async def create_room(body: RoomRequest, request: Request, user: LoggedIn) -> RoomAnswer:
     """Opens a room; the creator waits for an opponent on the game's socket."""
     online = online_of(request)
-    row = await online.create_room(user, body.spec, body.rated, body.side, body.private, body.minutes, body.increment)
+    row = await online.create_room(
+        user, body.spec, body.rated, body.side, body.private, body.minutes, body.increment, body.days
+    )
     return RoomAnswer(game=await online.snapshot(row), invite=invite_path(row.id))
 
 
@@ -84,3 +81,16 @@ async def export(game_id: str, request: Request, format: Literal["text", "json"]
     if format == "json":
         return Response(rec.to_json_text(), media_type="application/json", headers=headers)
     return PlainTextResponse(rec.to_text(), headers=headers)
+
+
+@router.get("/me/turns")
+async def turns(request: Request, user: Annotated[UserRow | None, Depends(current_user)]) -> JSONResponse:
+    """The signed-in player's games in play where it is their move (correspondence games
+    above all), the longest waiting first, each with its `deadline` (null: no clock);
+    none for a visitor. The home page lists them."""
+    if user is None:
+        return JSONResponse({"games": []})
+    online = online_of(request)
+    rows = await online.store.call(online.store.turns_of, user.id)
+    games = await online.summaries(rows)
+    return JSONResponse({"games": [{**g, "deadline": r.deadline()} for g, r in zip(games, rows, strict=True)]})

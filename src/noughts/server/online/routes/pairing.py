@@ -10,7 +10,7 @@ from typing import Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import ConfigDict, Field
 
-from noughts.server.models import GUARDED, ErrorBody, Spec
+from noughts.server.models import GUARDED, Spec, error_answers
 from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
 from noughts.server.online.schemas import Increment, Minutes, _Model
@@ -21,13 +21,7 @@ from noughts.server.online.storage.pairing import SeekRow, window
 router = APIRouter(
     prefix="/api/online/pairing",
     tags=["quick pairing"],
-    responses={
-        400: {"model": ErrorBody},
-        401: {"model": ErrorBody},
-        403: {"model": ErrorBody},
-        404: {"model": ErrorBody},
-        422: {"model": ErrorBody},
-    },
+    responses=error_answers(400, 401, 403, 404, 422),
 )
 
 
@@ -40,6 +34,10 @@ class SeekRequest(_Model):
     rated: bool = False
     minutes: Minutes = None
     increment: Increment = 0
+    bot_after: float | None = Field(
+        None, ge=0, le=600, description="seconds to wait for a person before a bot of about your rating fills in; "
+        "null: wait for a person"
+    )  # fmt: skip
 
 
 class SeekView(_Model):
@@ -54,6 +52,7 @@ class SeekView(_Model):
     waited_ms: int
     window: int = Field(description="how far from `rating` an opponent may be now")
     waiting: int = Field(description="players waiting for the same game and clock, this one included")
+    bot_after: float | None = Field(description="when a bot fills in (seconds of waiting), if it may")
 
 
 async def _view(request: Request, seek: SeekRow) -> SeekView:
@@ -71,14 +70,16 @@ async def _view(request: Request, seek: SeekRow) -> SeekView:
         minutes=None if seek.clock_initial_ms is None else seek.clock_initial_ms / 60_000,
         increment=(seek.clock_increment_ms or 0) / 1000, rating=round(seek.rating), waited_ms=now - seek.joined_at,
         window=round(window(now - seek.joined_at)), waiting=len(same),
+        bot_after=None if seek.bot_after_ms is None else seek.bot_after_ms / 1000,
     )  # fmt: skip
 
 
 @router.post("", response_model=SeekView, status_code=201, responses=GUARDED)
 async def play_now(body: SeekRequest, request: Request, user: LoggedIn) -> SeekView:
     """Joins the pool (replacing the player's earlier seek) and pairs at once if someone
-    fits. 400 invalid-spec or invalid-clock; 403 guest-rated."""
-    seek = await online_of(request).seek(user, body.spec, body.rated, body.minutes, body.increment)
+    fits; with `bot_after`, a bot fills in after that long. 400 invalid-spec or
+    invalid-clock; 403 guest-rated."""
+    seek = await online_of(request).seek(user, body.spec, body.rated, body.minutes, body.increment, body.bot_after)
     return await _view(request, seek)
 
 

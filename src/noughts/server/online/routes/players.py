@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 
 from noughts.core import NoughtsError
 from noughts.registry import parse_spec
-from noughts.server.models import ErrorBody
+from noughts.server.models import error_answers
 from noughts.server.online.accounts import AccountError, name_key
 from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
@@ -18,7 +18,7 @@ from noughts.server.online.sessions import online_of
 from noughts.server.online.snapshots import title
 from noughts.server.online.storage.store import RatingRow
 
-router = APIRouter(prefix="/api/online", tags=["players"], responses={404: {"model": ErrorBody}})
+router = APIRouter(prefix="/api/online", tags=["players"], responses=error_answers(404))
 
 #: Above this deviation a rating is provisional (lichess's threshold).
 PROVISIONAL = 110
@@ -48,6 +48,7 @@ async def profile(
     return Profile(
         name=user.name,
         guest=user.guest,
+        bot=user.bot,
         ratings=[
             RatingView(
                 spec=r.spec,
@@ -64,7 +65,7 @@ async def profile(
     )
 
 
-@router.get("/leaderboard", response_model=Leaderboard, responses={400: {"model": ErrorBody}})
+@router.get("/leaderboard", response_model=Leaderboard, responses=error_answers(400))
 async def leaderboard(request: Request, game: Annotated[str, Query(max_length=200)] = "classic") -> Leaderboard:
     """The best rated players of `game` (a game spec, as in the rooms). Errors:
     invalid-spec (400) for a spec that is no game."""
@@ -84,6 +85,7 @@ async def leaderboard(request: Request, game: Annotated[str, Query(max_length=20
             LeaderRow(
                 rank=i,
                 name=r.name,
+                bot=r.bot is not None,
                 rating=round(r.rating),
                 deviation=round(shown.deviation),
                 games=r.games,

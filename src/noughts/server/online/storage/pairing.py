@@ -13,19 +13,21 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, delete, insert, or_, select, update
 
 from noughts.server.online.actions import GameRow
 from noughts.server.online.storage.store import Store
-from noughts.server.online.storage.tables import Game, Seek
+from noughts.server.online.storage.tables import Game, Rating, Seek, User
 
 __all__ = ["Pairing", "SeekRow", "window"]
 
 _seeks = cast(Table, Seek.__table__)
 _games = cast(Table, Game.__table__)
+_users = cast(Table, User.__table__)
+_ratings = cast(Table, Rating.__table__)
 
 #: The rating difference two waiting players are paired across at first, how fast it
 #: widens while they wait (points a second), and the widest: a player who waits half a
@@ -50,6 +52,8 @@ class SeekRow:
     rating: float
     joined_at: int
     game_id: str | None = None
+    #: After this long unpaired, a bot fills in (None: never).
+    bot_after_ms: int | None = None
 
     @classmethod
     def from_mapping(cls, m: Any) -> SeekRow:
@@ -83,12 +87,20 @@ class Pairing:
             found = c.execute(select(_seeks).where(_seeks.c.user_id == user_id)).first()
         return None if found is None else SeekRow.from_mapping(found._mapping)
 
-    def pair(self, user_id: int, now: int, start: Callable[[SeekRow, SeekRow, bool], GameRow]) -> GameRow | None:
+    def pair(
+        self,
+        user_id: int,
+        now: int,
+        start: Callable[[SeekRow, SeekRow, bool], GameRow],
+        bot_for: Callable[[SeekRow, dict[int, float]], int] | None = None,
+    ) -> GameRow | None:
         """Pairs the player's seek with the longest-waiting one of the same game, clock
         and ratedness whose rating both players' windows take in; `start(me, other,
         me_x)` makes their game, started, with me as x when `me_x`: the colour goes to
-        whoever played x less in their last games. The game, or None when nobody fits
-        yet (or the seek is gone or paired already)."""
+        whoever played x less in their last games. When nobody fits and the seek has
+        waited its `bot_after_ms`, `bot_for(me, the bots' ratings in the game)` names
+        the bot that fills in. The game, or None when nobody fits yet (or the seek is
+        gone or paired already)."""
         with self.engine.begin() as c:
             mine = c.execute(select(_seeks).where(_seeks.c.user_id == user_id).with_for_update()).first()
             if mine is None or mine.game_id is not None:
@@ -123,6 +135,20 @@ class Pairing:
                         update(_seeks).where(_seeks.c.user_id.in_([me.user_id, other.user_id])).values(game_id=game.id)
                     )
                     return game
+            if bot_for is not None and me.bot_after_ms is not None and now - me.joined_at >= me.bot_after_ms:
+                bots = select(_users.c.id).where(_users.c.bot.is_not(None)).scalar_subquery()
+                rated = c.execute(
+                    select(_ratings.c.user_id, _ratings.c.rating).where(
+                        _ratings.c.spec == me.spec, _ratings.c.user_id.in_(bots)
+                    )
+                ).all()
+                bot = replace(me, user_id=bot_for(me, {r.user_id: r.rating for r in rated}), bot_after_ms=None)
+                mine_x, theirs_x = _x_share(c, me.user_id), _x_share(c, bot.user_id)
+                me_x = mine_x < theirs_x or (mine_x == theirs_x and secrets.choice((True, False)))
+                game = start(me, bot, me_x)
+                c.execute(insert(_games).values(**asdict(game)))
+                c.execute(update(_seeks).where(_seeks.c.user_id == me.user_id).values(game_id=game.id))
+                return game
         return None
 
     def waiting(self, spec: str | None = None) -> list[SeekRow]:

@@ -124,6 +124,10 @@ class UserRow:
     name: str
     guest: bool
     password_hash: str | None = None
+    #: A bot's level: the computer plays this account (`noughts.server.online.bots`);
+    #: "engine" for a program its owner connects with `noughts bot`.
+    bot: str | None = None
+    owner_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,7 @@ class RatingRow:
     games: int
     #: When the rating last changed (its deviation grows from there: `ratings.current`).
     updated_at: int
+    bot: str | None = None
 
 
 class Store:
@@ -179,10 +184,24 @@ class Store:
             raise NameTakenError(name) from None
         return UserRow(int(user_id), name, guest, password_hash)
 
+    def add_bot(self, name: str, key: str, level: str, now: int) -> UserRow:
+        """The bot account of `level` named `name`, created unless it exists (every
+        process starting at once may try: the unique name settles it)."""
+        try:
+            with self.engine.begin() as c:
+                values = {"name": name, "name_key": key, "password_hash": None, "guest": False, "bot": level}
+                c.execute(insert(_users).values(**values, created_at=now))
+        except IntegrityError:
+            pass  # made by another process, or by an earlier start
+        found = self.user_by_key(key)
+        if found is None or found.bot != level:
+            raise NameTakenError(name)  # a person took the name before bots existed
+        return found
+
     def user_by_key(self, key: str) -> UserRow | None:
         with self.engine.connect() as c:
             row = c.execute(select(_users).where(_users.c.name_key == key)).first()
-        return UserRow(row.id, row.name, row.guest, row.password_hash) if row else None
+        return UserRow(row.id, row.name, row.guest, row.password_hash, row.bot, row.owner_id) if row else None
 
     def known_users(self, ids: set[int]) -> dict[int, UserRow] | None:
         """`users` without touching the database, if all of them are known already."""
@@ -195,9 +214,9 @@ class Store:
         if missing:
             with self.engine.connect() as c:
                 for row in c.execute(
-                    select(_users.c.id, _users.c.name, _users.c.guest).where(_users.c.id.in_(missing))
+                    select(_users.c.id, _users.c.name, _users.c.guest, _users.c.bot).where(_users.c.id.in_(missing))
                 ):
-                    self._names[row.id] = UserRow(row.id, row.name, row.guest)
+                    self._names[row.id] = UserRow(row.id, row.name, row.guest, bot=row.bot)
         return {i: self._names[i] for i in ids if i in self._names}
 
     def add_session(self, token_hash: str, user_id: int, expires_at: int) -> None:
@@ -207,11 +226,11 @@ class Store:
     def session_user(self, token_hash: str, now: int) -> UserRow | None:
         with self.engine.connect() as c:
             row = c.execute(
-                select(_users.c.id, _users.c.name, _users.c.guest)
+                select(_users.c.id, _users.c.name, _users.c.guest, _users.c.bot)
                 .join(_sessions, _sessions.c.user_id == _users.c.id)
                 .where(_sessions.c.token_hash == token_hash, _sessions.c.expires_at > now)
             ).first()
-        return UserRow(row.id, row.name, row.guest) if row else None
+        return UserRow(row.id, row.name, row.guest, bot=row.bot) if row else None
 
     def drop_session(self, token_hash: str) -> None:
         with self.engine.begin() as c:
@@ -418,7 +437,41 @@ class Store:
                     _games.c.state == actions.PLAYING,
                     _games.c.x_left_at <= before,
                     _games.c.o_left_at <= before,
+                    _games.c.days_per_move.is_(None),  # correspondence players are away between moves
                 )
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
+    def overdue_games(self, now: int, limit: int = 100) -> list[GameRow]:
+        """Games in play whose player to move has run out of time by `now` (the clock
+        runs from the third ply): nobody may be connected to end them, as in
+        correspondence."""
+        x_late = and_(_games.c.ply % 2 == 0, _games.c.turn_started_at + _games.c.x_ms <= now)
+        o_late = and_(_games.c.ply % 2 == 1, _games.c.turn_started_at + _games.c.o_ms <= now)
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(
+                    _games.c.state == actions.PLAYING,
+                    _games.c.clock_initial_ms.is_not(None),
+                    _games.c.ply >= 2,
+                    or_(x_late, o_late),
+                )
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
+    def turns_of(self, user_id: int, limit: int = 50) -> list[GameRow]:
+        """The games in play where it is `user_id`'s move, the most urgent first."""
+        mine = or_(
+            and_(_games.c.x_id == user_id, _games.c.ply % 2 == 0), and_(_games.c.o_id == user_id, _games.c.ply % 2 == 1)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(_games.c.state == actions.PLAYING, mine)
+                .order_by(_games.c.turn_started_at)
                 .limit(limit)
             )
             return [GameRow.from_mapping(r._mapping) for r in rows]
@@ -452,8 +505,77 @@ class Store:
             done = c.execute(
                 update(_games).where(_games.c.state == actions.PLAYING).values(x_left_at=now, o_left_at=now)
             )
+            # A bot is never away: it plays wherever a server runs.
+            bots = select(_users.c.id).where(_users.c.bot.is_not(None)).scalar_subquery()
+            for seat in ("x", "o"):
+                c.execute(
+                    update(_games)
+                    .where(_games.c.state == actions.PLAYING, _games.c[f"{seat}_id"].in_(bots))
+                    .values({f"{seat}_left_at": None})
+                )
         self._rows.clear()
         return int(done.rowcount)
+
+    def bot_games(self, limit: int = 500) -> list[GameRow]:
+        """Games in play with a bot seated, the longest waiting first."""
+        bots = select(_users.c.id).where(_users.c.bot.is_not(None)).scalar_subquery()
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(_games.c.state == actions.PLAYING, or_(_games.c.x_id.in_(bots), _games.c.o_id.in_(bots)))
+                .order_by(_games.c.turn_started_at)
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
+    def bots(self) -> list[UserRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(_users).where(_users.c.bot.is_not(None)).order_by(_users.c.id))
+            return [UserRow(r.id, r.name, r.guest, None, r.bot, r.owner_id) for r in rows]
+
+    def add_engine_bot(self, name: str, key: str, owner_id: int, now: int) -> UserRow:
+        """A bot account that `owner_id` connects a program to; NameTakenError."""
+        try:
+            with self.engine.begin() as c:
+                values = {"name": name, "name_key": key, "password_hash": None, "guest": False, "bot": "engine"}
+                user_id = c.execute(
+                    insert(_users).values(**values, owner_id=owner_id, created_at=now)
+                ).inserted_primary_key[0]  # type: ignore[index]
+        except IntegrityError:
+            raise NameTakenError(name) from None
+        return UserRow(int(user_id), name, False, None, "engine", owner_id)
+
+    def bots_of(self, owner_id: int) -> list[UserRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(_users).where(_users.c.owner_id == owner_id).order_by(_users.c.id))
+            return [UserRow(r.id, r.name, r.guest, None, r.bot, r.owner_id) for r in rows]
+
+    def drop_sessions_of(self, user_id: int) -> None:
+        """Logs the account out everywhere (a bot's new token replaces the old one)."""
+        with self.engine.begin() as c:
+            c.execute(delete(_sessions).where(_sessions.c.user_id == user_id))
+
+    def challenges_to(self, user_id: int, limit: int = 50) -> list[GameRow]:
+        """The open rooms that challenge `user_id`, the oldest first."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(_games.c.state == actions.OPEN, _games.c.invited_id == user_id)
+                .order_by(_games.c.created_at)
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
+    def playing(self, user_id: int, limit: int = 50) -> list[GameRow]:
+        """The games `user_id` is playing now."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(_games.c.state == actions.PLAYING, or_(_games.c.x_id == user_id, _games.c.o_id == user_id))
+                .order_by(_games.c.started_at)
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
 
     def move_rows(self, game_id: str) -> list[tuple[int, str, int, int | None]]:
         with self.engine.connect() as c:
@@ -510,14 +632,14 @@ class Store:
     def _ratings_where(self, condition: Any, limit: int) -> list[RatingRow]:
         with self.engine.connect() as c:
             rows = c.execute(
-                select(_ratings, _users.c.name)
+                select(_ratings, _users.c.name, _users.c.bot)
                 .join(_users, _users.c.id == _ratings.c.user_id)
                 .where(condition)
                 .order_by(_ratings.c.rating.desc(), _users.c.name_key)
                 .limit(limit)
             )
             return [
-                RatingRow(r.user_id, r.name, r.spec, r.rating, r.deviation, r.volatility, r.games, r.updated_at)
+                RatingRow(r.user_id, r.name, r.spec, r.rating, r.deviation, r.volatility, r.games, r.updated_at, r.bot)
                 for r in rows
             ]
 

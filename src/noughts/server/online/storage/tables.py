@@ -27,6 +27,11 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200))
     guest: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[int] = mapped_column(BigInteger)
+    #: A bot's level ("easy" to "max"): the computer plays this account in the server's
+    #: worker pool (`noughts.server.online.bots`). None for a person.
+    bot: Mapped[str | None] = mapped_column(String(16))
+    #: Who made this bot account ("engine" bots: a program plays it through `noughts bot`).
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
 
 
 class Session(Base):
@@ -86,6 +91,12 @@ class Game(Base):
     created_at: Mapped[int] = mapped_column(BigInteger)
     started_at: Mapped[int | None] = mapped_column(BigInteger)
     ended_at: Mapped[int | None] = mapped_column(BigInteger)
+    #: A challenge: the only player who may take the free seat (an engine bot accepts or
+    #: declines through `noughts bot`).
+    invited_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    #: Correspondence: days for each move (`clock_initial_ms` is that, filled again
+    #: after each move); None for a game at one sitting.
+    days_per_move: Mapped[int | None] = mapped_column(Integer)
 
 
 class Move(Base):
@@ -214,3 +225,66 @@ class Seek(Base):
     rating: Mapped[float] = mapped_column()
     joined_at: Mapped[int] = mapped_column(BigInteger)
     game_id: Mapped[str | None] = mapped_column(String(16))
+    #: After this long unpaired, a bot of about the player's rating fills in (None: never).
+    bot_after_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Tournament(Base):
+    """An arena (a fixed duration) or a Swiss (a fixed number of rounds) of one game and
+    clock. Its players and games are in `tournament_players` and `tournament_games`;
+    standings are computed from those, so nothing else needs to survive a restart."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: arena or swiss.
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str] = mapped_column(String(60))
+    spec: Mapped[str] = mapped_column(String(200))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger)
+    clock_increment_ms: Mapped[int | None] = mapped_column(BigInteger)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    #: upcoming, running, finished.
+    state: Mapped[str] = mapped_column(String(12), index=True)
+    #: An arena's duration (None for a Swiss).
+    minutes: Mapped[int | None] = mapped_column(Integer)
+    #: A Swiss's rounds (None for an arena), and the round being played (0 before the first).
+    rounds: Mapped[int | None] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    starts_at: Mapped[int] = mapped_column(BigInteger)
+    #: When an arena stops pairing (set when it starts).
+    ends_at: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+    finished_at: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class TournamentPlayer(Base):
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    #: The player's rating in the game when they joined (seeding and pairing order).
+    rating: Mapped[float] = mapped_column()
+    joined_at: Mapped[int] = mapped_column(BigInteger)
+    #: Withdrawn players keep their results but are not paired (an arena's may come back).
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class TournamentGame(Base):
+    """A pairing: an ordinary online game (its result is the game's), or a Swiss bye
+    (no game, no o)."""
+
+    __tablename__ = "tournament_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    #: A Swiss's round (1 for the first); an arena's games all have 0.
+    round: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    x_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    o_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    #: Both ratings when paired (an arena's performance is computed from them).
+    x_rating: Mapped[float] = mapped_column()
+    o_rating: Mapped[float | None] = mapped_column()
+    paired_at: Mapped[int] = mapped_column(BigInteger)

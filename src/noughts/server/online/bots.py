@@ -1,0 +1,150 @@
+"""The computer online: a bot account for each level (``noughts-easy`` to
+``noughts-max``), rated in every game like anybody, challenged from the lobby or a
+profile, and filling in for quick pairing when a player has waited as long as they chose.
+
+A bot thinks in the server's worker pool (the app's `ThinkingPool`, through `think`),
+never in the event loop, so its games never hold up anybody else's. Whoever commits a
+change after which a bot is to move starts its turn (`Bots.turn`); every process also
+sweeps now and then (`Bots.sweep`) for a bot turn that nobody took, a process having
+stopped between a move and the bot's answer, so no game waits on a bot forever. Two
+processes answering the same turn race like two sockets do: the ply check lets one in.
+
+A bot is never away (it plays wherever a server runs); when its human opponent has been
+away for the disconnect grace, the bot claims the game, as a person would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from noughts.server.online import actions
+from noughts.server.online.accounts import name_key
+from noughts.server.online.actions import ActionError, GameRow, turn_of
+from noughts.server.online.clock import move_budget, now_ms
+from noughts.server.online.storage.store import Store, UserRow
+
+__all__ = ["HOUSE", "PRIOR", "Bots", "Think", "think_seconds"]
+
+log = logging.getLogger(__name__)
+
+#: The house bots: each level's account name.
+HOUSE = {"easy": "noughts-easy", "medium": "noughts-medium", "hard": "noughts-hard", "max": "noughts-max"}
+#: Where a level's bot stands in a game before it has played rated games in it: the
+#: quick-pairing fill-in picks the bot nearest the player's rating by these until then
+#: (the levels' measured order, docs/strength.md; the Glicko ratings take over).
+PRIOR = {"easy": 1000.0, "medium": 1400.0, "hard": 1800.0, "max": 2200.0}
+#: (spec, moves, level, seconds or None for the level's own limits) -> the move's text.
+Think = Callable[[str, list[str], str, float | None], Awaitable[str]]
+#: Online play's move and action (`Online.move`, `Online.act`): (game, the bot, its
+#: move, the ply it answers) and (game, the bot, the action).
+Move = Callable[[str, UserRow, str, int], Awaitable[object]]
+Act = Callable[[str, UserRow, str], Awaitable[object]]
+#: How often a process looks for bot turns that nobody took, and how old such a turn
+#: must be (one being thought elsewhere is younger than its budget plus this).
+SWEEP_SECONDS = 1.0
+UNTAKEN_MS = 10_000
+
+
+def think_seconds(row: GameRow) -> float | None:
+    """The time a bot takes for its move: without a clock its level's own (None); with
+    one, a 25th of what is left plus most of the increment, so that it never flags."""
+    if not row.has_clock:
+        return None
+    left = (row.x_ms if turn_of(row.ply) == "x" else row.o_ms) or 0
+    return move_budget(left, row.clock_increment_ms or 0)
+
+
+class Bots:
+    """The bots of online play (its `store`, and its `move` and `act` for the bots'
+    moves and claims): their accounts, and their turns in games."""
+
+    def __init__(self, store: Store, move: Move, act: Act, grace_seconds: float) -> None:
+        self.store, self._play, self._act, self.grace_seconds = store, move, act, grace_seconds
+        self.think: Think | None = None  # set by the app: the worker pool's
+        #: Bot accounts by user id, with their levels.
+        self.levels: dict[int, str] = {}
+        self._thinking: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def ensure(self) -> None:
+        """Creates the house bots' accounts that are missing."""
+        store = self.store
+        for level, name in HOUSE.items():
+            user = await store.call(store.add_bot, name, name_key(name), level, now_ms())
+            self.levels[user.id] = level
+
+    async def accounts(self) -> list[UserRow]:
+        return await self.store.call(self.store.bots)
+
+    def _account(self, user_id: int) -> UserRow:
+        level = self.levels[user_id]
+        return UserRow(user_id, HOUSE[level], False, bot=level)
+
+    def is_bot(self, user_id: int | None) -> bool:
+        return user_id in self.levels
+
+    def by_name(self, name: str) -> tuple[int, str] | None:
+        """The bot called `name` (any case): its id and level."""
+        for user_id, level in self.levels.items():
+            if name_key(HOUSE[level]) == name_key(name):
+                return user_id, level
+        return None
+
+    def turn(self, row: GameRow) -> None:
+        """Starts the bot's move in `row` if a bot is to move there (and not already
+        thinking in this process)."""
+        if self.think is None or row.state != actions.PLAYING or row.id in self._thinking:
+            return
+        mover = row.x_id if turn_of(row.ply) == "x" else row.o_id
+        if mover not in self.levels:
+            return
+        self._thinking.add(row.id)
+        task = asyncio.create_task(self._move(row, mover), name=f"noughts-bot-{row.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _move(self, row: GameRow, bot_id: int) -> None:
+        assert self.think is not None
+        try:
+            text = await self.think(row.spec, row.move_list, self.levels[bot_id], think_seconds(row))
+            bot = self._account(bot_id)
+            # ActionError: the game moved on meanwhile (another process answered, it ended).
+            with contextlib.suppress(ActionError):
+                await self._play(row.id, bot, text, row.ply)
+        except Exception:
+            log.exception("bot move in game %s failed", row.id)
+        finally:
+            self._thinking.discard(row.id)
+
+    async def sweep(self) -> None:
+        """Now and then: the bot turns nobody took, and the games whose human has been
+        away past the grace (the bot claims them)."""
+        grace = round(self.grace_seconds * 1000)
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                now = now_ms()
+                for row in await self.store.call(self.store.bot_games):
+                    await self._look(row, now, grace)
+            except Exception:
+                log.exception("the bots' sweep failed")
+
+    async def _look(self, row: GameRow, now: int, grace: int) -> None:
+        for side, user_id, other_left in (("x", row.x_id, row.o_left_at), ("o", row.o_id, row.x_left_at)):
+            if user_id not in self.levels:
+                continue
+            if other_left is not None and now - other_left >= grace:
+                bot = self._account(user_id)
+                with contextlib.suppress(ActionError):  # back meanwhile, or over
+                    await self._act(row.id, bot, "claim")
+                return
+            if turn_of(row.ply) == side and now - (row.turn_started_at or row.started_at or now) >= UNTAKEN_MS:
+                self.turn(row)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -1,0 +1,285 @@
+"""Tournaments: arenas (a fixed duration; a player who finishes a game is paired again
+at once; lichess's points with streak bonuses) and Swiss (a fixed number of rounds,
+paired by score without rematches; Buchholz and Sonneborn-Berger tie-breaks). Their
+games are ordinary online games, started for the players, who find theirs in the
+tournament's `my_game` (the page asks every few seconds)."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Request
+from pydantic import ConfigDict, Field
+
+from noughts.server.models import GUARDED, Spec, error_answers
+from noughts.server.online.schemas import Increment, Minutes, _Model
+from noughts.server.online.service import Online
+from noughts.server.online.sessions import LoggedIn, MaybeUser, online_of
+from noughts.server.online.snapshots import title
+from noughts.server.online.storage.store import UserRow
+from noughts.server.online.storage.tournaments import (
+    ARENA,
+    STATES,
+    EntryRow,
+    PairingRow,
+    TournamentRow,
+    arena_games,
+    swiss_games,
+)
+from noughts.server.online.tournaments import arena, swiss
+
+router = APIRouter(
+    prefix="/api/online/tournaments",
+    tags=["tournaments"],
+    responses=error_answers(400, 401, 403, 404, 409, 422, 429),
+)
+
+#: An arena lasts 1 minute to 12 hours; a Swiss has 1 to 30 rounds; a start is at most a week away.
+MAX_DURATION, MAX_ROUNDS, MAX_STARTS_IN = 720, 30, 7 * 24 * 60
+
+
+class TournamentRequest(_Model):
+    """A new tournament. Strict, as a room's request."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    kind: Literal["arena", "swiss"] = Field(description="arena: a fixed duration; swiss: a fixed number of rounds")
+    name: Annotated[str, Field(min_length=1, max_length=60, description="shown in the lists (1 to 60 characters)")]
+    spec: Spec
+    rated: bool = False
+    minutes: Minutes = None
+    increment: Increment = 0
+    duration: Annotated[
+        int | None, Field(ge=1, le=MAX_DURATION, description="an arena's length in minutes (required for an arena)")
+    ] = None
+    rounds: Annotated[
+        int | None, Field(ge=1, le=MAX_ROUNDS, description="a Swiss's number of rounds (required for a Swiss)")
+    ] = None
+    starts_in: Annotated[
+        float,
+        Field(ge=0, le=MAX_STARTS_IN, description="minutes until it starts (its creator may start it earlier)"),
+    ] = 5
+
+
+class TournamentSummary(_Model):
+    id: str
+    kind: Literal["arena", "swiss"]
+    name: str
+    spec: str
+    title: str
+    rated: bool
+    minutes: float | None = Field(description="each player's clock (null: no clock)")
+    increment: float
+    state: Literal["upcoming", "running", "finished"]
+    creator: str
+    players: int = Field(description="players in it (not withdrawn)")
+    starts_at: int = Field(description="milliseconds since 1970: when it starts (or started)")
+    ends_at: int | None = Field(description="an arena's end once it runs (no new games from then)")
+    duration: int | None = Field(description="an arena's length in minutes")
+    rounds: int | None = Field(description="a Swiss's rounds")
+    round: int = Field(description="a Swiss's round being played (0 before the first)")
+
+
+class TournamentList(_Model):
+    upcoming: list[TournamentSummary]
+    running: list[TournamentSummary]
+    finished: list[TournamentSummary]
+
+
+class StandingView(_Model):
+    rank: int
+    name: str
+    rating: int = Field(description="the rating the player joined with")
+    score: float = Field(description="arena: points (win 2, draw 1, doubled on fire); Swiss: win 1, draw ½, bye 1")
+    games: int
+    performance: int | None = Field(description="arena: mean opponent rating ±500 a win/loss")
+    on_fire: bool = Field(description="arena: two wins in a row, the next win counts double")
+    sheet: str = Field(description="arena: each game's points in order")
+    buchholz: float | None = Field(description="Swiss: the sum of the opponents' scores")
+    sonneborn_berger: float | None = Field(description="Swiss: the scores of the opponents beaten, half of those drawn")
+    withdrawn: bool
+    playing: str | None = Field(description="the game the player is playing now")
+
+
+class PairingView(_Model):
+    round: int = Field(description="a Swiss's round (0 in an arena)")
+    game_id: str | None = Field(description="null for a bye")
+    x: str
+    o: str | None = Field(description="null for a bye")
+    state: str | None = Field(description="the game's state: playing, over, aborted (null for a bye)")
+    result: str | None = Field(description="x-wins, o-wins, draw, ongoing (null for a bye)")
+
+
+class TournamentView(TournamentSummary):
+    joined: bool = Field(description="the asking player is in it (not withdrawn)")
+    my_game: str | None = Field(description="the asking player's game in progress in it")
+    standings: list[StandingView]
+    games: list[PairingView] = Field(description="the pairings, the newest first (Swiss byes included)")
+
+
+def _summary(t: TournamentRow, players: int, names: dict[int, UserRow]) -> TournamentSummary:
+    return TournamentSummary(
+        id=t.id, kind="arena" if t.kind == ARENA else "swiss", name=t.name, spec=t.spec, title=title(t.spec),
+        rated=t.rated, minutes=None if t.clock_initial_ms is None else t.clock_initial_ms / 60_000,
+        increment=(t.clock_increment_ms or 0) / 1000, state=t.state,  # type: ignore[arg-type]
+        creator=names[t.creator_id].name if t.creator_id in names else "?", players=players, starts_at=t.starts_at,
+        ends_at=t.ends_at, duration=t.minutes, rounds=t.rounds, round=t.round,
+    )  # fmt: skip
+
+
+def _standings(
+    t: TournamentRow, entries: list[EntryRow], pairings: list[PairingRow], names: dict[int, UserRow]
+) -> list[StandingView]:
+    def name(i: int) -> str:
+        return names[i].name if i in names else "?"
+
+    ratings = {e.user_id: e.rating for e in entries}
+    playing = {i: p.game_id for p in pairings if p.live for i in (p.x_id, p.o_id) if i is not None}
+    withdrawn = {e.user_id for e in entries if e.withdrawn}
+    rows: list[StandingView] = []
+    if t.kind == ARENA:
+        for s in arena.standings(ratings, arena_games(pairings)):
+            rows.append(
+                StandingView(
+                    rank=s.rank, name=name(s.id), rating=round(ratings[s.id]), score=s.score, games=s.games,
+                    performance=s.performance, on_fire=s.on_fire, sheet=s.sheet, buchholz=None,
+                    sonneborn_berger=None, withdrawn=s.id in withdrawn, playing=playing.get(s.id),
+                )
+            )  # fmt: skip
+    else:
+        for w in swiss.standings(ratings, swiss_games(pairings)):
+            rows.append(
+                StandingView(
+                    rank=w.rank, name=name(w.id), rating=round(ratings[w.id]), score=w.score, games=w.games,
+                    performance=None, on_fire=False, sheet="", buchholz=w.buchholz,
+                    sonneborn_berger=w.sonneborn_berger, withdrawn=w.id in withdrawn, playing=playing.get(w.id),
+                )
+            )  # fmt: skip
+    return rows
+
+
+#: How long a computed view of a running tournament is served again to the players who
+#: ask in that time (in this process): its standings are computed from every game, and
+#: hundreds of players look at once (told by the tournament's socket that it changed,
+#: which in a big arena is every moment: a news-driven page waits out this second
+#: before asking, so what it gets is newer than the news). A change of one's own (join,
+#: withdraw, start) skips it.
+VIEW_SECONDS = 1.0
+
+
+async def _view(online: Online, tournament_id: str, user: UserRow | None, fresh: bool = False) -> TournamentView:
+    recent = online.tournament_views
+    cached = recent.get(tournament_id)
+    if not fresh and cached is not None and time.monotonic() - cached[0] < VIEW_SECONDS:
+        t, entries, pairings, names, standings = cached[1]
+    else:
+        t, entries, pairings = await online.store.call(online.tournaments.details, tournament_id)
+        ids = {t.creator_id, *(e.user_id for e in entries)}
+        names = await online.store.call(online.store.users, ids)
+        standings = _standings(t, entries, pairings, names)
+        if len(recent) > 256:
+            recent.clear()
+        recent[tournament_id] = (time.monotonic(), (t, entries, pairings, names, standings))
+    active = [e for e in entries if not e.withdrawn]
+    me = user.id if user is not None else None
+    mine = next((p.game_id for p in pairings if p.live and me in (p.x_id, p.o_id)), None)
+
+    def name(i: int | None) -> str | None:
+        return None if i is None else names[i].name if i in names else "?"
+
+    games = [
+        PairingView(round=p.round, game_id=p.game_id, x=name(p.x_id) or "?", o=name(p.o_id), state=p.state,
+                    result=p.result if p.game_id else None)
+        for p in reversed(pairings)
+    ]  # fmt: skip
+    return TournamentView(
+        **_summary(t, len(active), names).model_dump(),
+        joined=any(e.user_id == me for e in active), my_game=mine, standings=standings, games=games,
+    )  # fmt: skip
+
+
+@router.post("", status_code=201, response_model=TournamentView, responses=GUARDED)
+async def create(body: TournamentRequest, request: Request, user: LoggedIn) -> TournamentView:
+    """Creates a tournament (signed-in players, not guests). 400 invalid-spec, invalid-clock
+    or invalid-tournament (an arena without a duration, a Swiss without rounds); 403
+    guest-tournament; 429 too-many-tournaments (five not finished at most)."""
+    online = online_of(request)
+    t = await online.create_tournament(
+        user, body.kind, body.name, body.spec, body.rated, body.minutes, body.increment, body.duration, body.rounds,
+        body.starts_in,
+    )  # fmt: skip
+    return await _view(online, t.id, user, fresh=True)
+
+
+@router.get("", response_model=TournamentList)
+async def listing(
+    request: Request,
+    state: Annotated[
+        Literal["upcoming", "running", "finished"] | None, Query(description="only this list (the others empty)")
+    ] = None,
+) -> TournamentList:
+    """The upcoming (soonest first), running and finished (newest first) tournaments."""
+    online = online_of(request)
+    await online.start()
+    found = {s: await online.store.call(online.tournaments.listing, s) if state in (None, s) else [] for s in STATES}
+    names = await online.store.call(online.store.users, {t.creator_id for rows in found.values() for t, _ in rows})
+    lists = {s: [_summary(t, n, names) for t, n in rows] for s, rows in found.items()}
+    return TournamentList(upcoming=lists["upcoming"], running=lists["running"], finished=lists["finished"])
+
+
+@router.get("/{tournament_id}", response_model=TournamentView)
+async def show(tournament_id: str, request: Request, user: MaybeUser) -> TournamentView:
+    """The tournament with its standings and pairings (kept once it is finished). 404
+    no-such-tournament."""
+    return await _view(online_of(request), tournament_id, user)
+
+
+class Mine(_Model):
+    state: Literal["upcoming", "running", "finished"]
+    joined: bool = Field(description="the asking player is in it (not withdrawn)")
+    my_game: str | None = Field(description="the asking player's game in progress in it")
+
+
+@router.get("/{tournament_id}/me", response_model=Mine)
+async def mine(tournament_id: str, request: Request, user: MaybeUser) -> Mine:
+    """What the page asks every couple of seconds: the state, and the asking player's
+    game, which starts the moment they are paired. Two small queries, where the whole
+    tournament (its standings computed from every game) is asked for now and then: with
+    hundreds of players, every page asking for the whole of it every two seconds
+    swamped the server (bench/tournament_load.py). 404 no-such-tournament."""
+    online = online_of(request)
+    state, joined, game = await online.store.call(
+        online.tournaments.mine, tournament_id, user.id if user is not None else None
+    )
+    return Mine(state=state, joined=joined, my_game=game)  # type: ignore[arg-type]
+
+
+@router.post("/{tournament_id}/join", response_model=TournamentView, responses=GUARDED)
+async def join(tournament_id: str, request: Request, user: LoggedIn) -> TournamentView:
+    """Enters the tournament (an arena: also while it runs, and again after a withdrawal;
+    a Swiss: until it starts). 409 joined-already, tournament-started, tournament-over;
+    403 guest-rated."""
+    online = online_of(request)
+    await online.join_tournament(tournament_id, user)
+    return await _view(online, tournament_id, user, fresh=True)
+
+
+@router.post("/{tournament_id}/withdraw", response_model=TournamentView, responses=GUARDED)
+async def withdraw(tournament_id: str, request: Request, user: LoggedIn) -> TournamentView:
+    """Leaves the tournament: before it starts, entirely; once it runs, the player keeps
+    their results (a game in progress still counts) and is paired no more. 409
+    not-joined, tournament-over."""
+    online = online_of(request)
+    await online.withdraw_tournament(tournament_id, user)
+    return await _view(online, tournament_id, user, fresh=True)
+
+
+@router.post("/{tournament_id}/start", response_model=TournamentView, responses=GUARDED)
+async def start(tournament_id: str, request: Request, user: LoggedIn) -> TournamentView:
+    """Starts an upcoming tournament now (its creator only): an arena's clock starts; a
+    Swiss pairs its first round, or ends at once with fewer than two players. 403
+    not-yours; 409 tournament-started."""
+    online = online_of(request)
+    await online.start_tournament(tournament_id, user)
+    return await _view(online, tournament_id, user, fresh=True)

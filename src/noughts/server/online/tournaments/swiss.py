@@ -1,0 +1,301 @@
+"""Swiss pairings and standings, with no database: a round is a function of the
+players' scores, opponents, colours and byes so far.
+
+The rules (a Dutch-style simplification of FIDE's):
+
+- Players are ranked by score, then rating, then id (lower first: who joined first).
+- With an odd number of players, the bye (a point, no game) goes to the lowest-ranked
+  player without a bye whose absence leaves a pairing of the rest; only when everyone
+  has had one does a player get a second.
+- Pairing goes down the score groups from the top. In a group (with the players who
+  floated down from the group above in front) the top half S1 meets the bottom half S2
+  in order (S1[0]-S2[0], S1[1]-S2[1]...); when that would repeat a game, S2 is permuted
+  (the next permutation in order) until it does not; an odd player left over floats down
+  to the next group. If a group cannot be paired that way the group above gives up
+  another player. In the end (a rare knot of earlier games) any pairing of the whole
+  field without a rematch is taken, nearest ranks first; and if even that search runs
+  long, the one a maximum matching (Edmonds' blossom algorithm) finds.
+- Nobody meets anybody twice: when no such pairing exists, `NoPairingError`.
+- Colours: x goes to whoever has played x fewer times than o (the lower x-minus-o
+  balance); equal, to whoever had o last; still equal (no history), the higher-ranked
+  player gets x on the odd boards and o on the even ones.
+
+>>> r = pair_round([Entrant(1, 1600), Entrant(2, 1500), Entrant(3, 1400), Entrant(4, 1300), Entrant(5, 1200)])
+>>> r.pairs, r.bye
+(((1, 3), (4, 2)), 5)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from noughts.server.online.tournaments.matching import maximum_matching
+
+__all__ = [
+    "BYE_POINTS",
+    "Entrant",
+    "NoPairingError",
+    "Round",
+    "Standing",
+    "SwissGame",
+    "entrants",
+    "pair_round",
+    "standings",
+]
+
+#: Points for a win, a draw, a loss and a bye.
+WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+BYE_POINTS = 1.0
+#: Steps (pairings looked at) each search may take before the next method takes over:
+#: a knot of earlier games late in a long Swiss could otherwise take hours.
+_STEPS = 50_000
+#: Pairings of a group (without rematches) offered to the groups below before two more
+#: of the group float down.
+_PERMUTATIONS = 2000
+
+
+class NoPairingError(Exception):
+    """No pairing of the players exists without a rematch: the Swiss ends here."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player to pair: their score, whom they met, their colours ("x"/"o", in order)
+    and how many byes they had."""
+
+    id: int
+    rating: float
+    score: float = 0.0
+    opponents: frozenset[int] = field(default_factory=frozenset)
+    colours: str = ""
+    byes: int = 0
+
+    @property
+    def balance(self) -> int:
+        return self.colours.count("x") - self.colours.count("o")
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round's games (x's id, o's id), board 1 first, and who has the bye."""
+
+    pairs: tuple[tuple[int, int], ...]
+    bye: int | None
+
+
+def _rank_key(e: Entrant) -> tuple[float, float, int]:
+    return (-e.score, -e.rating, e.id)
+
+
+def pair_round(players: Sequence[Entrant]) -> Round:
+    """The next round for `players` (those still in the tournament)."""
+    ranked = sorted(players, key=_rank_key)
+    if len(ranked) < 2:
+        raise NoPairingError("a round needs two players at least")
+    if len(ranked) % 2 == 0:
+        pairs = _pair_field(ranked)
+        if pairs is None:
+            raise NoPairingError("every pairing of the players repeats a game")
+        return Round(_coloured(pairs, ranked), None)
+    # The lowest-ranked first, those with fewer byes before the others.
+    for candidate in sorted(reversed(ranked), key=lambda e: e.byes):
+        pairs = _pair_field([e for e in ranked if e.id != candidate.id])
+        if pairs is not None:
+            return Round(_coloured(pairs, ranked), candidate.id)
+    raise NoPairingError("every pairing of the players repeats a game")
+
+
+def _pair_field(ranked: list[Entrant]) -> list[tuple[Entrant, Entrant]] | None:
+    """The Dutch pairing of `ranked`, else the nearest-ranks one, else any: None when
+    none exists. Whether one exists is settled first by a maximum matching, so the
+    searches (each on a budget of steps) never hunt for what is not there."""
+    n = len(ranked)
+    adjacent = [{j for j in range(n) if j != i and ranked[j].id not in ranked[i].opponents} for i in range(n)]
+    partner = maximum_matching(n, adjacent)
+    if -1 in partner:
+        return None
+    groups = [list(g) for _, g in itertools.groupby(ranked, key=lambda e: e.score)]
+    with contextlib.suppress(_OutOfStepsError):
+        dutch = _pair_groups(groups, [], _Budget())
+        if dutch is not None:
+            return dutch
+    with contextlib.suppress(_OutOfStepsError):
+        nearest = _any_pairing(ranked, set(), _Budget())
+        if nearest is not None:
+            return nearest
+    return [(ranked[i], ranked[j]) for i, j in enumerate(partner) if i < j]
+
+
+class _OutOfStepsError(Exception):
+    """A search went on too long (a knot of earlier games): the next method takes over."""
+
+
+class _Budget:
+    def __init__(self, steps: int = _STEPS) -> None:
+        self.left = steps
+
+    def step(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise _OutOfStepsError
+
+
+def _pair_groups(
+    groups: list[list[Entrant]], floaters: list[Entrant], budget: _Budget
+) -> list[tuple[Entrant, Entrant]] | None:
+    """The Dutch pairing of the score groups, top down, with `floaters` from above."""
+    if not groups:
+        return [] if not floaters else None
+    group, rest = floaters + groups[0], groups[1:]
+    for pairs, left in _group_pairings(group, not rest, budget):
+        below = _pair_groups(rest, left, budget)
+        if below is not None:
+            return pairs + below
+    return None
+
+
+def _group_pairings(
+    group: list[Entrant], last: bool, budget: _Budget
+) -> Iterator[tuple[list[tuple[Entrant, Entrant]], list[Entrant]]]:
+    """A group's pairings in order of preference, each with the players floating down:
+    as many games as the group allows, then one game fewer (two more float down)..."""
+    most = len(group) // 2
+    for count in range(most, -1, -1):
+        if last and 2 * count != len(group):
+            return
+        s1, s2 = group[:count], group[count:]
+        for chosen in itertools.islice(_opponents(s1, s2, budget), _PERMUTATIONS):
+            used = {e.id for e in chosen}
+            yield list(zip(s1, chosen, strict=True)), [e for e in s2 if e.id not in used]
+
+
+def _opponents(s1: list[Entrant], s2: list[Entrant], budget: _Budget) -> Iterator[tuple[Entrant, ...]]:
+    """S2's players for S1's, one each, in the order of S2's permutations (S2 in order
+    first) but skipping every one that repeats a game: a rematch on board 1 rules out
+    all the orders that keep it, without going through them one by one."""
+    chosen: list[Entrant] = []
+    used = [False] * len(s2)
+
+    def extend(board: int) -> Iterator[tuple[Entrant, ...]]:
+        if board == len(s1):
+            yield tuple(chosen)
+            return
+        for j, them in enumerate(s2):
+            if used[j]:
+                continue
+            budget.step()
+            if them.id in s1[board].opponents:
+                continue
+            used[j] = True
+            chosen.append(them)
+            yield from extend(board + 1)
+            chosen.pop()
+            used[j] = False
+
+    return extend(0)
+
+
+def _any_pairing(
+    ranked: list[Entrant], failed: set[frozenset[int]], budget: _Budget
+) -> list[tuple[Entrant, Entrant]] | None:
+    """Any pairing of everybody without a rematch, the top player taking the nearest
+    rank first (remembering which sets of players cannot be paired)."""
+    if not ranked:
+        return []
+    key = frozenset(e.id for e in ranked)
+    if key in failed:
+        return None
+    top, others = ranked[0], ranked[1:]
+    for i, other in enumerate(others):
+        budget.step()
+        if other.id in top.opponents:
+            continue
+        rest = _any_pairing(others[:i] + others[i + 1 :], failed, budget)
+        if rest is not None:
+            return [(top, other), *rest]
+    failed.add(key)
+    return None
+
+
+def _coloured(pairs: list[tuple[Entrant, Entrant]], ranked: list[Entrant]) -> tuple[tuple[int, int], ...]:
+    """The games with colours, board 1 (the highest-ranked player's) first."""
+    rank = {e.id: i for i, e in enumerate(ranked)}
+    boards = sorted(((a, b) if rank[a.id] < rank[b.id] else (b, a) for a, b in pairs), key=lambda p: rank[p[0].id])
+    games = []
+    for board, (high, low) in enumerate(boards):
+        if high.balance != low.balance:
+            high_x = high.balance < low.balance
+        elif high.colours[-1:] != low.colours[-1:] and high.colours and low.colours:
+            high_x = high.colours[-1] == "o"
+        else:
+            high_x = board % 2 == 0
+        games.append((high.id, low.id) if high_x else (low.id, high.id))
+    return tuple(games)
+
+
+@dataclass(frozen=True)
+class SwissGame:
+    """A game of the tournament, or a bye (`o` None, `x_points` `BYE_POINTS`). The
+    points are each side's score from it (1, 0.5 or 0; an aborted game gives both 0),
+    None while it is played."""
+
+    round: int
+    x: int
+    o: int | None
+    x_points: float | None
+    o_points: float | None = None
+
+
+def entrants(ratings: dict[int, float], games: Sequence[SwissGame]) -> list[Entrant]:
+    """The players of `ratings` as `pair_round` takes them, from the games so far."""
+    score = dict.fromkeys(ratings, 0.0)
+    opponents: dict[int, set[int]] = {p: set() for p in ratings}
+    colours = dict.fromkeys(ratings, "")
+    byes = dict.fromkeys(ratings, 0)
+    for g in sorted(games, key=lambda g: g.round):
+        points = g.x_points or 0.0
+        if g.o is None:
+            if g.x in score:
+                score[g.x] += points
+                byes[g.x] += 1
+            continue
+        for me, them, mine, colour in ((g.x, g.o, points, "x"), (g.o, g.x, g.o_points or 0.0, "o")):
+            if me in score:
+                opponents[me].add(them)
+                colours[me] += colour
+                if g.x_points is not None:
+                    score[me] += mine
+    return [Entrant(p, ratings[p], score[p], frozenset(opponents[p]), colours[p], byes[p]) for p in ratings]
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    id: int
+    score: float
+    buchholz: float
+    sonneborn_berger: float
+    games: int
+
+
+def standings(ratings: dict[int, float], games: Sequence[SwissGame]) -> list[Standing]:
+    """The table: score, then Buchholz (the sum of the opponents' scores), then
+    Sonneborn-Berger (the scores of the opponents beaten, and half those drawn), then
+    rating. Games still being played count for nobody yet."""
+    score = {e.id: e.score for e in entrants(ratings, games)}
+    buchholz = dict.fromkeys(ratings, 0.0)
+    berger = dict.fromkeys(ratings, 0.0)
+    played = dict.fromkeys(ratings, 0)
+    for g in games:
+        if g.o is None or g.x_points is None:
+            continue
+        for me, them, mine in ((g.x, g.o, g.x_points), (g.o, g.x, g.o_points or 0.0)):
+            if me in score:
+                played[me] += 1
+                buchholz[me] += score.get(them, 0.0)
+                berger[me] += mine * score.get(them, 0.0)
+    order = sorted(ratings, key=lambda p: (-score[p], -buchholz[p], -berger[p], -ratings[p], p))
+    return [Standing(i + 1, p, score[p], buchholz[p], berger[p], played[p]) for i, p in enumerate(order)]

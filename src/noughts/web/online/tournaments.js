@@ -1,0 +1,270 @@
+// Tournaments: the list (upcoming, running, finished) with a form to create one, and a
+// tournament's page with its live standings, the player's game and the pairings. The
+// tournament's socket says when it changed (the page then asks for it again) and sends a
+// newly paired player to their game at once, as lichess's arenas do; while the socket is
+// down the page asks every couple of seconds instead.
+
+import { clockText } from "/static/js/clock.js";
+import { h } from "/static/js/dom.js";
+import { listen, online } from "./api.js";
+
+/** How often the small question (the state, your game) is asked with no socket open. */
+const POLL_MS = 2000;
+/** With the socket open, news comes by itself: the page asks now and then all the same. */
+const CONNECTED_POLL_MS = 30000;
+/** How often the whole tournament (the standings, the games) is asked for again unasked. */
+const STANDINGS_MS = 10000;
+/** News makes the page ask for the standings again: no more often than every
+ * NEWS_SPAN_MS (with hundreds of players, games end every moment), and not before
+ * NEWS_WAIT_MS, the time the server keeps a computed page (so what comes is newer than
+ * the news), at a random point of a second so that the pages do not all ask at once.
+ * A pairing is followed at once all the same. */
+const NEWS_SPAN_MS = 2000;
+const NEWS_WAIT_MS = 1000;
+
+function lengthText(t) {
+  return t.kind === "arena" ? `arena, ${t.duration} min` : `Swiss, ${t.rounds} rounds`;
+}
+
+function when(ms) {
+  return new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
+function line(t) {
+  return h(
+    "li",
+    { class: "room", "data-tournament": t.id },
+    h("span", { class: "what" }, h("strong", {}, t.name), h("small", {}, `${t.title} · ${clockText(t.minutes === null ? null : t)} · ${t.rated ? "rated" : "casual"} · ${lengthText(t)} · ${t.players} ${t.players === 1 ? "player" : "players"}`), h("small", {}, t.state === "upcoming" ? `starts ${when(t.starts_at)}` : t.state === "running" ? `by ${t.creator}` : `ended · by ${t.creator}`)),
+    h("a", { class: "button", href: `#/tournament/${t.id}` }, t.state === "finished" ? "Results" : "Open"),
+  );
+}
+
+/** The running and upcoming tournaments as a short list for the lobby (filled in when they arrive). */
+export function tournamentTeaser() {
+  const list = h("ul", { class: "room-list", id: "lobby-tournament-list" });
+  online
+    .tournaments()
+    .then(({ running, upcoming }) => {
+      const soon = [...running, ...upcoming].slice(0, 5);
+      list.replaceChildren(...(soon.length ? soon.map(line) : [h("li", { class: "muted" }, "No tournament is running or planned.")]));
+    })
+    .catch(() => list.replaceChildren(h("li", { class: "muted" }, "The tournaments cannot be loaded.")));
+  return list;
+}
+
+export async function tournamentsPage(root, context) {
+  let lists;
+  try {
+    lists = await online.tournaments();
+  } catch (e) {
+    root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "Tournaments"), h("p", { class: "error" }, e.message)));
+    return;
+  }
+  const section = (title, id, items, empty) =>
+    h("section", { "aria-labelledby": `${id}-title` }, h("h2", { id: `${id}-title` }, title), h("ul", { class: "room-list", id }, ...(items.length ? items.map(line) : [h("li", { class: "muted" }, empty)])));
+  const user = context.session.user;
+  root.replaceChildren(
+    h(
+      "section",
+      { class: "page online-home" },
+      h("div", {}, h("h1", {}, "Tournaments"), section("Running", "running-tournaments", lists.running, "None is running."), section("Upcoming", "upcoming-tournaments", lists.upcoming, "None is planned: create one!"), section("Finished", "finished-tournaments", lists.finished, "None yet.")),
+      user && !user.guest ? createForm(context) : h("aside", { class: "panel" }, h("p", {}, user ? "Sign up to create tournaments; guests may play in casual ones." : "Log in or sign up to create tournaments and play in them.")),
+    ),
+  );
+  document.title = "Tournaments · Noughts";
+}
+
+function createForm(context) {
+  const games = context.session.catalogue.games;
+  const field = (label, input) => h("label", {}, label, input);
+  const name = h("input", { type: "text", id: "tournament-name", required: true, maxlength: 60, value: "Noughts arena" });
+  const kind = h("select", { id: "tournament-kind" }, h("option", { value: "arena" }, "Arena: a fixed time, paired as you finish"), h("option", { value: "swiss" }, "Swiss: a fixed number of rounds"));
+  const game = h("select", { id: "tournament-game" }, ...games.map((g) => h("option", { value: g.key }, g.title)));
+  const rated = h("input", { type: "checkbox", id: "tournament-rated", checked: true });
+  const minutes = h("input", { type: "number", id: "tournament-minutes", min: 0.5, max: 180, step: 0.5, value: 3 });
+  const increment = h("input", { type: "number", id: "tournament-increment", min: 0, max: 180, step: 1, value: 2 });
+  const duration = h("input", { type: "number", id: "tournament-duration", min: 1, max: 720, step: 1, value: 30 });
+  const rounds = h("input", { type: "number", id: "tournament-rounds", min: 1, max: 30, step: 1, value: 5 });
+  const startsIn = h("input", { type: "number", id: "tournament-starts-in", min: 0, max: 10080, step: 1, value: 5 });
+  const durationLabel = field("Duration (minutes)", duration);
+  const roundsLabel = field("Rounds", rounds);
+  const showKind = () => {
+    durationLabel.hidden = kind.value !== "arena";
+    roundsLabel.hidden = kind.value === "arena";
+  };
+  kind.addEventListener("change", showKind);
+  showKind();
+  const error = h("p", { class: "field-error", role: "alert", id: "tournament-error" });
+  const create = async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    try {
+      const t = await online.createTournament({
+        kind: kind.value,
+        name: name.value,
+        spec: game.value,
+        rated: rated.checked,
+        minutes: Number(minutes.value),
+        increment: Number(increment.value),
+        duration: kind.value === "arena" ? Number(duration.value) : null,
+        rounds: kind.value === "arena" ? null : Number(rounds.value),
+        starts_in: Number(startsIn.value),
+      });
+      context.navigate(`#/tournament/${t.id}`);
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  };
+  return h(
+    "form",
+    { class: "panel form", id: "create-tournament", onsubmit: create },
+    h("h2", {}, "Create a tournament"),
+    field("Name", name),
+    field("Kind", kind),
+    field("Game", game),
+    h("div", { class: "row" }, field("Minutes each", minutes), field("+ seconds a move", increment)),
+    durationLabel,
+    roundsLabel,
+    field("Starts in (minutes)", startsIn),
+    h("label", { class: "check" }, rated, "Rated"),
+    error,
+    h("button", { class: "button primary", type: "submit", id: "create-tournament-button" }, "Create"),
+  );
+}
+
+export class TournamentPage {
+  constructor(root, id, context) {
+    this.root = root;
+    this.id = id;
+    this.context = context;
+    this.closed = false;
+    const path = `/api/online/tournaments/${encodeURIComponent(id)}/ws`;
+    this.socket = listen(path, (message) => this.hear(message), () => this.t?.state !== "finished");
+    this.load();
+  }
+
+  destroy() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.newsTimer);
+    this.socket?.close();
+  }
+
+  /** The tournament's news: a pairing of this player sends them to the game; anything
+   * else has the page ask again (see NEWS_SPAN_MS). */
+  hear(message) {
+    if (message.type !== "tournament") return;
+    const me = this.context.session.user?.name;
+    if (me && message.paired[me]) {
+      this.context.navigate(`#/game/${message.paired[me]}`);
+      return;
+    }
+    if (this.newsTimer) return; // asked for already
+    const wait = Math.max(NEWS_WAIT_MS, (this.loadedAt ?? 0) + NEWS_SPAN_MS - Date.now()) + Math.random() * 1000;
+    this.newsTimer = setTimeout(() => {
+      this.newsTimer = null;
+      this.load();
+    }, wait);
+  }
+
+  async load() {
+    let t;
+    try {
+      t = await online.tournament(this.id);
+    } catch (e) {
+      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "Tournament"), h("p", { class: "error" }, e.message)));
+      return;
+    }
+    if (this.closed || this.paired(t)) return;
+    this.show(t);
+    this.loadedAt = Date.now();
+    this.schedule();
+  }
+
+  /** Paired while the page is open (by one's own join, or heard by the poll rather
+   * than the news): off to the game. */
+  paired(t) {
+    if (!this.t || !t.my_game || t.my_game === this.t.my_game) return false;
+    this.context.navigate(`#/game/${t.my_game}`);
+    return true;
+  }
+
+  schedule() {
+    clearTimeout(this.timer);
+    const connected = this.socket.isOpen;
+    if (!this.closed && this.t.state !== "finished") this.timer = setTimeout(() => this.poll(), connected ? CONNECTED_POLL_MS : POLL_MS);
+  }
+
+  /** The small question (the state, your game); the whole tournament again when that
+   * changed, or every STANDINGS_MS for the standings. */
+  async poll() {
+    try {
+      const mine = await online.tournamentMine(this.id);
+      if (mine.state !== this.t.state || mine.my_game !== this.t.my_game || mine.joined !== this.t.joined || Date.now() - this.loadedAt >= STANDINGS_MS) {
+        await this.load();
+        return;
+      }
+    } catch {
+      // The server is away for a moment: ask again later, the page stays as it was.
+    }
+    this.schedule();
+  }
+
+  async act(action) {
+    try {
+      const t = await action(this.id);
+      if (!this.paired(t)) this.show(t);
+    } catch (e) {
+      this.context.toast(e.message, "error");
+    }
+  }
+
+  show(t) {
+    this.t = t;
+    const user = this.context.session.user;
+    const buttons = [];
+    if (user && t.state !== "finished") {
+      if (t.joined) buttons.push(h("button", { class: "button", type: "button", id: "tournament-withdraw", onclick: () => this.act(online.withdrawTournament) }, t.state === "upcoming" ? "Leave" : "Withdraw"));
+      else if (!(t.kind === "swiss" && t.state === "running")) buttons.push(h("button", { class: "button primary", type: "button", id: "tournament-join", onclick: () => this.act(online.joinTournament) }, "Join"));
+      if (t.state === "upcoming" && t.creator === user.name) buttons.push(h("button", { class: "button", type: "button", id: "tournament-start", onclick: () => this.act(online.startTournament) }, "Start now"));
+    }
+    const status =
+      t.state === "upcoming" ? `Starts ${when(t.starts_at)}` : t.state === "running" ? (t.kind === "arena" ? `Running: no new games after ${when(t.ends_at)}` : `Round ${t.round} of ${t.rounds}`) : "Finished: the final standings";
+    const swiss = t.kind === "swiss";
+    const headers = ["#", "Player", "Rating", "Score", "Games", ...(swiss ? ["Buchholz", "S-B"] : ["Performance", "Points"])];
+    const rows = t.standings.map((s) =>
+      h(
+        "tr",
+        { class: s.withdrawn ? "muted" : null },
+        h("td", { class: "num" }, s.rank),
+        h("th", { scope: "row" }, h("a", { href: `#/u/${encodeURIComponent(s.name)}` }, s.name), s.on_fire ? h("span", { title: "two wins in a row: the next win counts double" }, " 🔥") : null, s.withdrawn ? h("small", {}, " (withdrawn)") : null, s.playing ? h("small", {}, " ", h("a", { href: `#/game/${s.playing}` }, "playing")) : null),
+        h("td", { class: "num" }, s.rating),
+        h("td", { class: "num" }, s.score),
+        h("td", { class: "num" }, s.games),
+        ...(swiss ? [h("td", { class: "num" }, s.buchholz), h("td", { class: "num" }, s.sonneborn_berger)] : [h("td", { class: "num" }, s.performance ?? "–"), h("td", {}, s.sheet)]),
+      ),
+    );
+    const table = t.standings.length
+      ? h("table", { class: "board-table", id: "standings" }, h("caption", { class: "muted" }, "Standings"), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: x === "Player" || x === "Points" ? null : "num" }, x)))), h("tbody", {}, ...rows))
+      : h("p", { class: "muted", id: "no-players" }, "Nobody has joined yet.");
+    const pairing = (g) =>
+      h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, g.o === null ? `${g.x}: bye` : `${g.x} – ${g.o}`), h("small", {}, `${swiss ? `round ${g.round} · ` : ""}${g.o === null ? "1 point" : g.state === "playing" ? "being played" : g.result}`)), g.game_id ? h("a", { class: "button", href: `#/game/${g.game_id}` }, g.state === "playing" ? "Watch" : "Replay") : null);
+    this.root.replaceChildren(
+      h(
+        "section",
+        { class: "page live" },
+        h("div", {}, h("h1", {}, t.name), h("p", { id: "tournament-status", "aria-live": "polite" }, status), t.my_game ? h("p", { class: "offer" }, h("strong", {}, "Your game has started."), h("a", { class: "button primary", id: "tournament-my-game", href: `#/game/${t.my_game}` }, "Play")) : null, table),
+        h(
+          "aside",
+          { class: "panel" },
+          h("p", {}, `${t.title} · ${clockText(t.minutes === null ? null : t)} · ${t.rated ? "rated" : "casual"} · ${lengthText(t)}`),
+          h("p", { class: "muted" }, `Created by ${t.creator} · ${t.players} ${t.players === 1 ? "player" : "players"}`),
+          h("div", { class: "row" }, ...buttons),
+          h("h2", {}, "Games"),
+          h("ul", { class: "room-list", id: "tournament-games" }, ...(t.games.length ? t.games.slice(0, 50).map(pairing) : [h("li", { class: "muted" }, "No game yet.")])),
+        ),
+      ),
+    );
+    document.title = `${t.name} · Tournaments · Noughts`;
+  }
+}
