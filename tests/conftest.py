@@ -43,6 +43,17 @@ _INTEGRATION = {
 }
 
 
+#: Modules whose every test is slow and costly to collect (schemathesis builds its tests
+#: at collection, in every test process): not collected when the run leaves slow out.
+_SLOW_MODULES = {"online/test_schema_probe_thorough.py"}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    tests = Path(__file__).parent
+    listed = collection_path.is_relative_to(tests) and collection_path.relative_to(tests).as_posix() in _SLOW_MODULES
+    return True if listed and "not slow" in (config.getoption("markexpr") or "") else None
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     tests = Path(__file__).parent
     for item in items:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -52,3 +53,12 @@ def use_the_users_cache(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("NOUGHTS_CACHE_DIR", user_cache)
     else:
         monkeypatch.delenv("NOUGHTS_CACHE_DIR")
+
+
+def without_the_gobblet_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """As on a new machine: no gobblet table in the cache folder, none in memory (a slow
+    check in the same process may have loaded the user's)."""
+    from noughts.ai import gobblet_table
+
+    monkeypatch.setenv("NOUGHTS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(gobblet_table, "_TABLES", {})

@@ -73,6 +73,9 @@ def test_solve_refuses_what_has_no_table() -> None:
     assert "no exact table" in out.stderr
 
 
+# The same counts as tests/ai/test_gobblet_table.py's, through the command in a process
+# of its own, which compiles gobblet's solver again (half a minute on a busy machine).
+@pytest.mark.slow
 def test_solve_reports_gobblets_counts(tmp_path: Path) -> None:
     # The smallest figure set, through the same build and count as the published game.
     out = subprocess.run(

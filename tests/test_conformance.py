@@ -30,8 +30,12 @@ def test_game_identity(spec: str) -> None:
     assert eval(repr(game), vars(__import__(type(game).__module__, fromlist=["*"]))) == game
 
 
+#: Seeded playouts of each game: four in `make test`, eight more in `make test-slow`.
+SEEDS = [*range(4), *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(4, 12))]
+
+
 @pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", SEEDS)
 def test_random_playouts_keep_the_contract(spec: str, seed: int) -> None:
     steps = playout(spec, seed)
     game = parse_spec(spec)

@@ -93,6 +93,7 @@ def test_analyze_prints_every_move_with_its_value(tmp_path: Path) -> None:
     assert sorted(row.split()[0] for row in rows) == ["3", "6", "7", "8", "9"]  # the empty cells
 
 
+@pytest.mark.slow  # make test-slow, for make test's 6 minutes
 def test_analyze_with_moves_and_a_time_budget(tmp_path: Path) -> None:
     done = run("analyze", "ultimate", "--moves", "55", "--level", "hard", "--time", "0.3", "--seed", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
