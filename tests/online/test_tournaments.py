@@ -97,6 +97,15 @@ def test_a_swiss_to_the_end(people: Callable[[], Person]) -> None:
         (4, n[1], 1.5, 6.0, 3.0),
         (5, n[4], 1.5, 4.0, 1.0),
     ]
+    # Nine pairings in all (three rounds of two games and a bye), the newest first; a
+    # page asks for as many as it shows.
+    assert shown["games_total"] == len(shown["games"]) == 9
+    newest = p[1].http.get(f"{ROOT}/{tid}", params={"games": 3}).json()
+    assert (newest["games_total"], newest["games"]) == (9, shown["games"][:3])
+    assert {g["round"] for g in newest["games"]} == {3}
+    assert p[1].http.get(f"{ROOT}/{tid}", params={"games": -1}).status_code == 422
+    # The asker's own part: p[1] is in it (a finished tournament: no game going on).
+    assert (newest["joined"], newest["my_game"]) == (True, None)
     # The results are kept, listed with the finished ones.
     assert tid in [t["id"] for t in p[1].http.get(ROOT, params={"state": "finished"}).json()["finished"]]
     assert p[0].http.post(f"{ROOT}/{tid}/withdraw").json()["error"] == "tournament-over"

@@ -120,7 +120,7 @@ class Online:
         self.tournaments = Tournaments(self.store)
         #: The tournaments' pages as last computed in this process, by id, with the time
         #: (routes.tournaments serves them again for a second).
-        self.tournament_views: dict[str, tuple[float, Any]] = {}
+        self.tournament_views: dict[str, Any] = {}  # routes.tournaments.Computed by id
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
         self.passwords = Passwords(config.argon2_time_cost, config.argon2_memory_kib)
         self.throttle = make_throttle(redis_url, config)
@@ -474,6 +474,7 @@ class Online:
         if started is not None:
             self._await_arrivals(started)
         self.bots.turn(change.row)
+        self.bots.answer(change.row)
         if change.created is not None:
             self.bots.turn(change.created)
         return change

@@ -261,7 +261,8 @@ export class TournamentPage {
           h("p", { class: "muted" }, `Created by ${t.creator} · ${t.players} ${t.players === 1 ? "player" : "players"}`),
           h("div", { class: "row" }, ...buttons),
           h("h2", {}, "Games"),
-          h("ul", { class: "room-list", id: "tournament-games" }, ...(t.games.length ? t.games.slice(0, 50).map(pairing) : [h("li", { class: "muted" }, "No game yet.")])),
+          t.games_total > t.games.length ? h("p", { class: "muted" }, `The newest ${t.games.length} of ${t.games_total}.`) : null,
+          h("ul", { class: "room-list", id: "tournament-games" }, ...(t.games.length ? t.games.map(pairing) : [h("li", { class: "muted" }, "No game yet.")])),
         ),
       ),
     );

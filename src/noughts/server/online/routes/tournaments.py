@@ -6,10 +6,12 @@ tournament's `my_game` (the page asks every few seconds)."""
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import ConfigDict, Field
 
 from noughts.server.models import GUARDED, Spec, error_answers
@@ -111,11 +113,23 @@ class PairingView(_Model):
     result: str | None = Field(description="x-wins, o-wins, draw, ongoing (null for a bye)")
 
 
-class TournamentView(TournamentSummary):
+class TournamentPage(TournamentSummary):
+    """What everyone asking sees (computed once a second, VIEW_SECONDS)."""
+
+    standings: list[StandingView]
+    games: list[PairingView] = Field(description="the newest pairings first (Swiss byes included), as many as asked")
+    games_total: int = Field(description="all the pairings so far")
+
+
+class TournamentView(TournamentPage):
     joined: bool = Field(description="the asking player is in it (not withdrawn)")
     my_game: str | None = Field(description="the asking player's game in progress in it")
-    standings: list[StandingView]
-    games: list[PairingView] = Field(description="the pairings, the newest first (Swiss byes included)")
+
+
+#: The pairings a view shows unless asked for more (the page shows these; a 500-player
+#: arena plays a thousand games, which every page would otherwise fetch again on news).
+GAMES = 50
+Games = Annotated[int, Query(ge=0, le=100_000, description="how many of the newest pairings to show")]
 
 
 def _summary(t: TournamentRow, players: int, names: dict[int, UserRow]) -> TournamentSummary:
@@ -168,39 +182,61 @@ def _standings(
 VIEW_SECONDS = 1.0
 
 
-async def _view(online: Online, tournament_id: str, user: UserRow | None, fresh: bool = False) -> TournamentView:
+@dataclass(frozen=True)
+class Computed:
+    """A tournament as everyone sees it, kept VIEW_SECONDS: its page as JSON (serialized
+    once, not for each of the hundreds asking), and what the asker's part is read from."""
+
+    at: float
+    page: bytes
+    active: frozenset[int]
+    playing: dict[int, str]
+
+
+async def _computed(online: Online, tournament_id: str, games: int, fresh: bool) -> Computed:
     recent = online.tournament_views
-    cached = recent.get(tournament_id)
-    if not fresh and cached is not None and time.monotonic() - cached[0] < VIEW_SECONDS:
-        t, entries, pairings, names, standings = cached[1]
-    else:
-        t, entries, pairings = await online.store.call(online.tournaments.details, tournament_id)
-        ids = {t.creator_id, *(e.user_id for e in entries)}
-        names = await online.store.call(online.store.users, ids)
-        standings = _standings(t, entries, pairings, names)
-        if len(recent) > 256:
-            recent.clear()
-        recent[tournament_id] = (time.monotonic(), (t, entries, pairings, names, standings))
-    active = [e for e in entries if not e.withdrawn]
-    me = user.id if user is not None else None
-    mine = next((p.game_id for p in pairings if p.live and me in (p.x_id, p.o_id)), None)
+    cached = recent.get(tournament_id) if games == GAMES else None
+    if not fresh and cached is not None and time.monotonic() - cached.at < VIEW_SECONDS:
+        return cached
+    t, entries, pairings = await online.store.call(online.tournaments.details, tournament_id)
+    names = await online.store.call(online.store.users, {t.creator_id, *(e.user_id for e in entries)})
 
     def name(i: int | None) -> str | None:
         return None if i is None else names[i].name if i in names else "?"
 
-    games = [
+    shown = [
         PairingView(round=p.round, game_id=p.game_id, x=name(p.x_id) or "?", o=name(p.o_id), state=p.state,
                     result=p.result if p.game_id else None)
-        for p in reversed(pairings)
+        for p in reversed(pairings[-games:] if games else [])
     ]  # fmt: skip
-    return TournamentView(
-        **_summary(t, len(active), names).model_dump(),
-        joined=any(e.user_id == me for e in active), my_game=mine, standings=standings, games=games,
+    active = frozenset(e.user_id for e in entries if not e.withdrawn)
+    page = TournamentPage(
+        **_summary(t, len(active), names).model_dump(), standings=_standings(t, entries, pairings, names),
+        games=shown, games_total=len(pairings),
     )  # fmt: skip
+    playing = {i: p.game_id for p in pairings if p.live and p.game_id for i in (p.x_id, p.o_id) if i is not None}
+    computed = Computed(time.monotonic(), page.model_dump_json().encode(), active, playing)
+    if games == GAMES:
+        if len(recent) > 256:
+            recent.clear()
+        recent[tournament_id] = computed
+    return computed
+
+
+async def _view(
+    online: Online, tournament_id: str, user: UserRow | None, fresh: bool = False, games: int = GAMES, status: int = 200
+) -> Response:
+    """The TournamentView as JSON: the shared page with the asker's fields put in front
+    (returned as a response, which FastAPI passes on as it is, rather than a model it
+    would dump, validate and serialize again for every asker)."""
+    seen = await _computed(online, tournament_id, games, fresh)
+    me = user.id if user is not None else None
+    mine = json.dumps({"joined": me in seen.active, "my_game": seen.playing.get(me) if me is not None else None})
+    return Response(mine[:-1].encode() + b"," + seen.page[1:], status_code=status, media_type="application/json")
 
 
 @router.post("", status_code=201, response_model=TournamentView, responses=GUARDED)
-async def create(body: TournamentRequest, request: Request, user: LoggedIn) -> TournamentView:
+async def create(body: TournamentRequest, request: Request, user: LoggedIn) -> Response:
     """Creates a tournament (signed-in players, not guests). 400 invalid-spec, invalid-clock
     or invalid-tournament (an arena without a duration, a Swiss without rounds); 403
     guest-tournament; 429 too-many-tournaments (five not finished at most)."""
@@ -209,7 +245,7 @@ async def create(body: TournamentRequest, request: Request, user: LoggedIn) -> T
         user, body.kind, body.name, body.spec, body.rated, body.minutes, body.increment, body.duration, body.rounds,
         body.starts_in,
     )  # fmt: skip
-    return await _view(online, t.id, user, fresh=True)
+    return await _view(online, t.id, user, fresh=True, status=201)
 
 
 @router.get("", response_model=TournamentList)
@@ -229,10 +265,10 @@ async def listing(
 
 
 @router.get("/{tournament_id}", response_model=TournamentView)
-async def show(tournament_id: str, request: Request, user: MaybeUser) -> TournamentView:
-    """The tournament with its standings and pairings (kept once it is finished). 404
-    no-such-tournament."""
-    return await _view(online_of(request), tournament_id, user)
+async def show(tournament_id: str, request: Request, user: MaybeUser, games: Games = GAMES) -> Response:
+    """The tournament with its standings and its newest pairings (all kept once it is
+    finished). 404 no-such-tournament."""
+    return await _view(online_of(request), tournament_id, user, games=games)
 
 
 class Mine(_Model):
@@ -256,7 +292,7 @@ async def mine(tournament_id: str, request: Request, user: MaybeUser) -> Mine:
 
 
 @router.post("/{tournament_id}/join", response_model=TournamentView, responses=GUARDED)
-async def join(tournament_id: str, request: Request, user: LoggedIn) -> TournamentView:
+async def join(tournament_id: str, request: Request, user: LoggedIn) -> Response:
     """Enters the tournament (an arena: also while it runs, and again after a withdrawal;
     a Swiss: until it starts). 409 joined-already, tournament-started, tournament-over;
     403 guest-rated."""
@@ -266,7 +302,7 @@ async def join(tournament_id: str, request: Request, user: LoggedIn) -> Tourname
 
 
 @router.post("/{tournament_id}/withdraw", response_model=TournamentView, responses=GUARDED)
-async def withdraw(tournament_id: str, request: Request, user: LoggedIn) -> TournamentView:
+async def withdraw(tournament_id: str, request: Request, user: LoggedIn) -> Response:
     """Leaves the tournament: before it starts, entirely; once it runs, the player keeps
     their results (a game in progress still counts) and is paired no more. 409
     not-joined, tournament-over."""
@@ -276,7 +312,7 @@ async def withdraw(tournament_id: str, request: Request, user: LoggedIn) -> Tour
 
 
 @router.post("/{tournament_id}/start", response_model=TournamentView, responses=GUARDED)
-async def start(tournament_id: str, request: Request, user: LoggedIn) -> TournamentView:
+async def start(tournament_id: str, request: Request, user: LoggedIn) -> Response:
     """Starts an upcoming tournament now (its creator only): an arena's clock starts; a
     Swiss pairs its first round, or ends at once with fewer than two players. 403
     not-yours; 409 tournament-started."""
