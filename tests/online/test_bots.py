@@ -1,8 +1,8 @@
 """The computer online: the house bots exist on every server, answer a challenge at
 once and every move within their clock from the worker pool, are rated like anybody
 (on the leaderboard, marked as bots), fill in for quick pairing after the wait the
-player chose, claim a game their opponent left, and take a turn nobody took (a server
-stopped between a move and the bot's answer)."""
+player chose, claim a game their opponent left, answer takebacks and draw offers, and
+take a turn nobody took (a server stopped between a move and the bot's answer)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from noughts.ai.base import Kind, Limits
+from noughts.ai.levels import level_player
 from noughts.registry import parse_spec
 from noughts.server import Settings
 from noughts.server.online import actions
@@ -136,3 +138,36 @@ def test_a_bot_turn_nobody_took_is_taken_by_a_server(sqlite_url: str) -> None:
             assert game["ply"] == 1 and game["state"] == "playing"
         finally:
             ann.close()
+
+
+def test_a_bot_answers_takebacks_and_draw_offers(people: Callable[[], Person]) -> None:
+    """A takeback is granted in a casual game and declined in a rated one; a draw is
+    accepted where the bot is not ahead (classic's start, a draw) and declined where it
+    wins (after a losing move of its opponent's, which the solved table picks)."""
+    ann = people().sign_up()
+    sock = ann.socket(_challenge(ann, HOUSE["max"], side="x"))
+    sock.move("5")
+    sock.event("move", timeout=15)
+    assert sock.act("takeback-request")["type"] == "ack"
+    sock.event("takeback-accept", timeout=15)
+    assert sock.state["ply"] == 0 and sock.state["state"] == "playing"
+    assert sock.act("draw-offer")["type"] == "ack"
+    sock.event("draw-accept", timeout=15)
+    assert (sock.state["result"], sock.state["termination"]) == ("draw", "agreement")
+
+    # Rated, ann o: whatever x opens, o has replies that lose in 6 plies (the solved
+    # table's); after one, and x's answer, the bot is winning and the game goes on.
+    sock = ann.socket(_challenge(ann, HOUSE["max"], side="o", rated=True))
+    if sock.state["ply"] == 0:
+        sock.event("move", timeout=15)
+    game = parse_spec("classic")
+    position = game.initial().play_text(sock.state["moves"][0])
+    moves = level_player(game, "max", mistakes=False).analyze(position, Limits(time=1)).moves
+    losing = next(m.text for m in moves if m.value.kind is Kind.LOSS)
+    assert sock.move(losing)["type"] == "ack"
+    sock.event("move", timeout=15)
+    assert sock.act("takeback-request")["type"] == "ack"
+    sock.event("takeback-decline", timeout=15)
+    assert sock.act("draw-offer")["type"] == "ack"
+    sock.event("draw-decline", timeout=15)
+    assert (sock.state["state"], sock.state["ply"], sock.state["offers"]["draw"]) == ("playing", 3, None)

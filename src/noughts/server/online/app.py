@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 
+from noughts.ai.base import win_chance
 from noughts.server.guards import MAX_BODY
 from noughts.server.models import ErrorBody
 from noughts.server.online import ws
@@ -44,7 +45,13 @@ def install(app: FastAPI, settings: Settings) -> Online:
         analysis = await app.state.thinking.analyze(spec, None, moves, level, seconds, None)
         return str(analysis.moves[0].text)
 
-    online.bots.think = think
+    async def assess(spec: str, moves: list[str], level: str, seconds: float) -> float | None:
+        """How a bot sees the position (for a draw offer): its level's search without
+        the deliberate slips, as the expected result for the player to move."""
+        analysis = await app.state.thinking.analyze(spec, None, moves, level, seconds, None, mistakes=False)
+        return win_chance(analysis.value, analysis.scale)
+
+    online.bots.think, online.bots.assess = think, assess
     for module in (accounts, games, players, analysis, puzzles, pairing, bots, tournaments):
         # Set per router, not on the app: FastAPI's app-wide limit answers in plain text.
         app.include_router(module.router, max_body_size=MAX_BODY)

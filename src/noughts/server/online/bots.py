@@ -10,7 +10,11 @@ stopped between a move and the bot's answer, so no game waits on a bot forever. 
 processes answering the same turn race like two sockets do: the ply check lets one in.
 
 A bot is never away (it plays wherever a server runs); when its human opponent has been
-away for the disconnect grace, the bot claims the game, as a person would.
+away for the disconnect grace, the bot claims the game, as a person would. It answers
+what it is asked at once: a takeback is granted in a casual game and declined in a rated
+one (as lichess's computer does), and a draw is accepted when the bot's own analysis
+does not have it ahead. An offer that a stopped process left unanswered is answered by
+the sweep.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from noughts.server.online.actions import ActionError, GameRow, turn_of
 from noughts.server.online.clock import move_budget, now_ms
 from noughts.server.online.storage.store import Store, UserRow
 
-__all__ = ["HOUSE", "PRIOR", "Bots", "Think", "think_seconds"]
+__all__ = ["HOUSE", "PRIOR", "Assess", "Bots", "Think", "think_seconds"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +42,9 @@ HOUSE = {"easy": "noughts-easy", "medium": "noughts-medium", "hard": "noughts-ha
 PRIOR = {"easy": 1000.0, "medium": 1400.0, "hard": 1800.0, "max": 2200.0}
 #: (spec, moves, level, seconds or None for the level's own limits) -> the move's text.
 Think = Callable[[str, list[str], str, float | None], Awaitable[str]]
+#: (spec, moves, level, seconds) -> the expected result for the player to move, 0 to 1
+#: (`noughts.ai.base.win_chance`), None when the analysis cannot tell.
+Assess = Callable[[str, list[str], str, float], Awaitable[float | None]]
 #: Online play's move and action (`Online.move`, `Online.act`): (game, the bot, its
 #: move, the ply it answers) and (game, the bot, the action).
 Move = Callable[[str, UserRow, str, int], Awaitable[object]]
@@ -46,6 +53,11 @@ Act = Callable[[str, UserRow, str], Awaitable[object]]
 #: must be (one being thought elsewhere is younger than its budget plus this).
 SWEEP_SECONDS = 1.0
 UNTAKEN_MS = 10_000
+#: A bot accepts a draw when its analysis gives it at most this expected result (a draw
+#: counts half): when it is not clearly ahead, as a fair opponent would. It looks this
+#: long (its level's search without deliberate slips).
+DRAW_AT_MOST = 0.55
+ASSESS_SECONDS = 1.0
 
 
 def think_seconds(row: GameRow) -> float | None:
@@ -64,9 +76,11 @@ class Bots:
     def __init__(self, store: Store, move: Move, act: Act, grace_seconds: float) -> None:
         self.store, self._play, self._act, self.grace_seconds = store, move, act, grace_seconds
         self.think: Think | None = None  # set by the app: the worker pool's
+        self.assess: Assess | None = None  # likewise
         #: Bot accounts by user id, with their levels.
         self.levels: dict[int, str] = {}
         self._thinking: set[str] = set()
+        self._answering: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def ensure(self) -> None:
@@ -119,6 +133,39 @@ class Bots:
         finally:
             self._thinking.discard(row.id)
 
+    def answer(self, row: GameRow) -> None:
+        """Starts the answer to an offer a bot has been made in `row` (a draw, a
+        takeback), unless this process is answering it already."""
+        if self.assess is None or row.state != actions.PLAYING or row.id in self._answering:
+            return
+        for what, offering in (("draw", row.draw_offer), ("takeback", row.takeback_offer)):
+            bot_id = row.o_id if offering == "x" else row.x_id if offering == "o" else None
+            if bot_id in self.levels:
+                assert bot_id is not None
+                self._answering.add(row.id)
+                task = asyncio.create_task(self._answer(row, bot_id, what), name=f"noughts-bot-answer-{row.id}")
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+                return
+
+    async def _answer(self, row: GameRow, bot_id: int, what: str) -> None:
+        assert self.assess is not None
+        try:
+            if what == "takeback":
+                verdict = "takeback-decline" if row.rated else "takeback-accept"
+            else:
+                chance = await self.assess(row.spec, row.move_list, self.levels[bot_id], ASSESS_SECONDS)
+                bot_to_move = (row.x_id if turn_of(row.ply) == "x" else row.o_id) == bot_id
+                mine = None if chance is None else chance if bot_to_move else 1.0 - chance
+                verdict = "draw-accept" if mine is not None and mine <= DRAW_AT_MOST else "draw-decline"
+            # ActionError: withdrawn or answered meanwhile, or the game moved on or ended.
+            with contextlib.suppress(ActionError):
+                await self._act(row.id, self._account(bot_id), verdict)
+        except Exception:
+            log.exception("bot answer in game %s failed", row.id)
+        finally:
+            self._answering.discard(row.id)
+
     async def sweep(self) -> None:
         """Now and then: the bot turns nobody took, and the games whose human has been
         away past the grace (the bot claims them)."""
@@ -143,6 +190,7 @@ class Bots:
                 return
             if turn_of(row.ply) == side and now - (row.turn_started_at or row.started_at or now) >= UNTAKEN_MS:
                 self.turn(row)
+        self.answer(row)
 
     async def stop(self) -> None:
         for task in self._tasks:
