@@ -15,7 +15,7 @@ def test_help_names_the_options(capsys: pytest.CaptureFixture[str]) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "noughts.cli", "serve", "--help"], capture_output=True, text=True, check=True
     ).stdout
-    for option in ("--host", "--port", "--database", "--workers", "--forwarded-allow-ips"):
+    for option in ("--host", "--port", "--database", "--workers", "--max-think", "--forwarded-allow-ips"):
         assert option in out
     assert "online play" in " ".join(out.split())  # what --database is for
 
@@ -35,6 +35,9 @@ def test_bad_port_and_workers(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot listen on 127.0.0.1:70000" in capsys.readouterr().err
     with pytest.raises(SystemExit, match="--workers must be at least 1"):
         main(["serve", "--workers", "0"])
+    for seconds in ("0", "-1", "nan"):
+        with pytest.raises(SystemExit, match="--max-think must be more than 0 seconds"):
+            main(["serve", "--max-think", seconds])
     with pytest.raises(SystemExit):
         main(["serve", "--port", "x"])
     assert "invalid int value" in capsys.readouterr().err

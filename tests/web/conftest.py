@@ -20,7 +20,9 @@ from web.browsing import DESKTOP, Tab
 def server_url() -> Iterator[str]:
     """A real server on a free port, in its own process, as `noughts serve` runs it."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "noughts.cli", "serve", "--port", "0", "--workers", "2"],
+        # The analysis board deepens to 5 s a position while it is open, for as long as a
+        # test looks at it: 0.3 s shows the same page, for a sixth of the suite's CPU.
+        [sys.executable, "-m", "noughts.cli", "serve", "--port", "0", "--workers", "2", "--max-think", "0.3"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -1,32 +1,48 @@
 """The served app under load it must survive: the computer thinks in worker processes,
-so a long think does not hold up anyone else's request."""
+so a long think does not hold up anyone else's request; and an operator bounds how long
+any one request thinks (`noughts serve --max-think`)."""
 
 from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import httpx
 
+from online.servers import serving
 
-def test_a_long_think_does_not_block_other_requests(server_url: str) -> None:
+#: Qubic's max from the empty board: a search bound by time only.
+THINK = {"spec": "qubic", "moves": [], "level": "max"}
+
+
+def test_a_long_think_does_not_block_other_requests(tmp_path: Path) -> None:
     finished = threading.Event()
     answers: list[httpx.Response] = []
+    # A server of its own: the browser tests' caps every think (see the next test).
+    with serving(f"sqlite:///{tmp_path / 'noughts.db'}") as (_, base):
 
-    def think() -> None:
-        body = {"spec": "qubic", "moves": [], "level": "max", "time": 3}  # a search bound by time only
-        answers.append(httpx.post(f"{server_url}/api/computer", json=body, timeout=60))
-        finished.set()
+        def think() -> None:
+            answers.append(httpx.post(f"{base}/api/computer", json={**THINK, "time": 3}, timeout=60))
+            finished.set()
 
-    thinker = threading.Thread(target=think)
-    thinker.start()
-    time.sleep(1)  # let the think reach the server first
-    try:
-        # While the computer thinks, moves and the catalogue are answered.
-        for _ in range(2):
-            assert httpx.post(f"{server_url}/api/play", json={"spec": "classic", "move": "5"}).status_code == 200
-            assert httpx.get(f"{server_url}/api/games").status_code == 200
-        assert not finished.is_set(), "the quick requests waited for the think"
-    finally:
-        thinker.join(60)
+        thinker = threading.Thread(target=think)
+        thinker.start()
+        time.sleep(1)  # let the think reach the server first
+        try:
+            # While the computer thinks, moves and the catalogue are answered.
+            for _ in range(2):
+                assert httpx.post(f"{base}/api/play", json={"spec": "classic", "move": "5"}).status_code == 200
+                assert httpx.get(f"{base}/api/games").status_code == 200
+            assert not finished.is_set(), "the quick requests waited for the think"
+        finally:
+            thinker.join(60)
     assert answers[0].status_code == 200 and answers[0].json()["game"]["ply"] == 1
+    assert answers[0].json()["analysis"]["time"] > 1  # as asked: no cap on this server
+
+
+def test_max_think_bounds_every_request(server_url: str) -> None:
+    # The browser tests' server runs with --max-think 0.3 (tests/web/conftest.py).
+    answer = httpx.post(f"{server_url}/api/analysis", json={**THINK, "time": 5}, timeout=60)
+    assert answer.status_code == 200, answer.text
+    assert 0.2 <= answer.json()["time"] <= 0.6

@@ -28,7 +28,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     'Noughts'
     """
     settings = settings or Settings()
-    pool = ThinkingPool(settings.ai_workers, warm_kernels=settings.warm_kernels)
+    pool = ThinkingPool(settings.ai_workers, warm_kernels=settings.warm_kernels, max_think=settings.max_think)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

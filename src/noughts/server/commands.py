@@ -47,6 +47,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     serve.add_argument(
         "--workers", type=int, default=None, help="processes for the computer's thinking (default: cores, at most 4)"
     )
+    serve.add_argument(
+        "--max-think",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the longest the computer thinks for one request that names a time (an analysis, a hint, a review's "
+        "position), whatever it asks (default: as asked; the analysis board deepens to 5 s a position)",
+    )
     serve.set_defaults(run=_serve)
     bot = sub.add_parser(
         "bot",
@@ -106,6 +114,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.workers is not None and args.workers < 1:
         raise SystemExit("noughts serve: --workers must be at least 1")
+    if args.max_think is not None and not args.max_think > 0:
+        raise SystemExit("noughts serve: --max-think must be more than 0 seconds")
     if args.redis:
         from noughts.server.online.realtime import RedisUnreachableError, check_redis
 
@@ -126,7 +136,9 @@ def _serve(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     _prepare_kernels()
-    settings = Settings(database=args.database, ai_workers=args.workers, redis=args.redis, warm_kernels=True)
+    settings = Settings(
+        database=args.database, ai_workers=args.workers, redis=args.redis, warm_kernels=True, max_think=args.max_think
+    )
     app = create_app(settings)
     print(f"noughts: playing at http://{shown}:{port}  (API docs: /docs; Ctrl-C stops)", flush=True)
     _tune_gc()

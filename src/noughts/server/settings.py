@@ -18,7 +18,10 @@ class Settings:
     sizes the thinking pool (None: one per core, at most four). `warm_kernels` starts the
     pool with the app and has each worker compile (or load) the compiled players'
     kernels at once, so that the first ultimate or qubic game at hard or max does not
-    wait 15-30 s for numba; `noughts serve` turns it on, tests leave it off."""
+    wait 15-30 s for numba; `noughts serve` turns it on, tests leave it off.
+    `max_think` caps the seconds the computer thinks for any request that names a time
+    (an analysis, a hint, each position of a review): an operator's bound on one
+    request's CPU (None: as asked, up to the routes' own limits)."""
 
     database: str | None = None
     ai_workers: int | None = None
@@ -27,3 +30,4 @@ class Settings:
     redis: str | None = None
     online: OnlineConfig = field(default_factory=OnlineConfig)
     warm_kernels: bool = False
+    max_think: float | None = None

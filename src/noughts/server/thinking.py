@@ -131,11 +131,13 @@ class ThinkingError(Exception):
 
 
 class ThinkingPool:
-    """A process pool for `think`, started lazily and shut down with the app."""
+    """A process pool for `think`, started lazily and shut down with the app; no request
+    thinks longer than `max_think` seconds (None: as asked)."""
 
-    def __init__(self, workers: int | None = None, warm_kernels: bool = False) -> None:
+    def __init__(self, workers: int | None = None, warm_kernels: bool = False, max_think: float | None = None) -> None:
         self.workers = workers or max(1, min(4, os.cpu_count() or 1))
         self.warm_kernels = warm_kernels
+        self.max_think = max_think
         self._executor: ProcessPoolExecutor | None = None
 
     def start(self) -> None:
@@ -169,6 +171,7 @@ class ThinkingPool:
     ) -> Analysis:
         """`mistakes=False` for a hint: the level's search without its deliberate slips;
         `every_move` values every legal move (`think`)."""
+        time = None if time is None else self._capped(time)
         budget = (time if time is not None else 10.0) + GRACE_SECONDS
         work = (think, spec, start, moves, level, time, seed, mistakes, every_move)
         answer: Analysis = await self._run(work, budget, "the computer did not answer")
@@ -181,6 +184,7 @@ class ThinkingPool:
         from noughts.ai.levels import level_spec
         from noughts.study.review import review_from_analyses
 
+        time = self._capped(time)
         replayed = replay(spec, start, moves)
         analyses: list[Analysis | None] = []
         for ply, state in enumerate(replayed.states):
@@ -207,6 +211,9 @@ class ThinkingPool:
             if puzzle is not None:
                 found.append(puzzle)
         return found
+
+    def _capped(self, time: float) -> float:
+        return time if self.max_think is None else min(time, self.max_think)
 
     async def _run(self, work: tuple[Any, ...], budget: float, late: str) -> Any:
         """`work` (a function and its arguments) in a worker, within `budget` seconds."""
