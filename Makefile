@@ -27,31 +27,35 @@ $(STAMP): pyproject.toml
 		echo 'installing Debian chromium for the browser tests (apt-get, a minute)'; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "note: the browser tests need Chromium: run 'apt-get install -y chromium' as root (they skip without it)"; fi
-	@# The computer's fast engine is compiled now, once, not during someone's first game.
-	$(BIN)/noughts prepare
 	touch $(STAMP)
 
+# The computer's fast engine is compiled before the server starts, once per machine (a
+# second's check afterwards), not during someone's first game.
 run: $(STAMP)
+	$(BIN)/noughts prepare
 	$(BIN)/noughts serve $(SERVE_ARGS)
 
 # The suite without the exhaustive checks (README: its time on two cores).
 test: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/lint-imports
-	@# mypy takes one core; the other meanwhile collects the tests once, which writes the
-	@# bytecode of everything they import (on a fresh clone, else compiled again by each
-	@# of the test processes, all starting at once on two cores).
-	@$(BIN)/pytest --collect-only -q -p no:cacheprovider -m "not slow" >/dev/null 2>&1 & collecting=$$!; \
-	$(BIN)/mypy; typed=$$?; wait $$collecting; exit $$typed
+	@# Three things at once before the tests, each on one core: compiling the fast engine
+	@# (a minute, once per machine; the test processes would each compile it otherwise),
+	@# the lint and type checks, and collecting the tests once, which writes the bytecode
+	@# of everything they import (on a fresh clone, else compiled again by each of the test
+	@# processes, all starting at once).
+	@$(BIN)/noughts prepare & prepared=$$!; \
+	$(BIN)/pytest --collect-only -q -p no:cacheprovider -m "not slow" >/dev/null 2>&1 & collecting=$$!; \
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports && $(BIN)/mypy; checked=$$?; \
+	wait $$collecting; wait $$prepared || exit 1; exit $$checked
 	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not slow"
 
 # The exhaustive and long-running checks; CI runs them after `make test`.
 test-slow: $(STAMP)
+	$(BIN)/noughts prepare --quiet
 	$(BIN)/pytest -n auto --dist worksteal -m slow
 
 # Lint, types and the quick tests: no browser, no server processes, nothing slow.
 check: $(STAMP)
+	$(BIN)/noughts prepare --quiet
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports

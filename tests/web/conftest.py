@@ -21,8 +21,10 @@ def server_url() -> Iterator[str]:
     """A real server on a free port, in its own process, as `noughts serve` runs it."""
     process = subprocess.Popen(
         # The analysis board deepens to 5 s a position while it is open, for as long as a
-        # test looks at it: 0.3 s shows the same page, for a sixth of the suite's CPU.
-        [sys.executable, "-m", "noughts.cli", "serve", "--port", "0", "--workers", "2", "--max-think", "0.3"],
+        # test looks at it: 0.3 s shows the same page, for a sixth of the suite's CPU. One
+        # thinking process: each warms the compiled engine up at start (each test process
+        # has a server of its own).
+        [sys.executable, "-m", "noughts.cli", "serve", "--port", "0", "--workers", "1", "--max-think", "0.3"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

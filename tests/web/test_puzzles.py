@@ -81,7 +81,8 @@ def test_a_streak_counts_solved_puzzles(tab: Tab, server_url: str) -> None:
     tab.assert_clean()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+# Light in make test; dark (the same page, other colours) in make test-slow.
+@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
 def test_the_puzzle_page_passes_the_audit_on_a_phone(make_tab: Any, server_url: str, theme: str) -> None:
     tab = make_tab(PHONE, theme)
     puzzle = _puzzle(server_url)

@@ -164,6 +164,9 @@ def test_a_pasted_record_opens_on_the_board(tab: Tab) -> None:
     tab.assert_clean(refused=1)
 
 
+# Pictures to look at, made by make test-slow (CI keeps them); tests/web/test_pages.py
+# takes the pages' screenshots in make test.
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "theme"), [(DESKTOP, "light"), (PHONE, "dark")])
 def test_screenshots_of_the_reviewed_analysis_board(make_tab: object, size: dict[str, int], theme: str) -> None:
     tab = make_tab(size, theme)  # type: ignore[operator]
@@ -177,7 +180,8 @@ def test_screenshots_of_the_reviewed_analysis_board(make_tab: object, size: dict
     tab.assert_clean()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+# Light in make test; dark (the same page, other colours) in make test-slow.
+@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
 def test_the_analysis_board_has_no_serious_accessibility_violation(make_tab: object, theme: str) -> None:
     """axe-core in the page over the reviewed board with its engine lines and the exact
     values of a solved game."""
