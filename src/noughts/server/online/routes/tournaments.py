@@ -195,7 +195,7 @@ class Computed:
 
 async def _computed(online: Online, tournament_id: str, games: int, fresh: bool) -> Computed:
     recent = online.tournament_views
-    cached = recent.get(tournament_id) if games == GAMES else None
+    cached: Computed | None = recent.get(tournament_id) if games == GAMES else None
     if not fresh and cached is not None and time.monotonic() - cached.at < VIEW_SECONDS:
         return cached
     t, entries, pairings = await online.store.call(online.tournaments.details, tournament_id)
