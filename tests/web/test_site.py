@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from online.people import Person
 from web.browsing import DESKTOP, PHONE, Tab, serious_violations, wait_for_ply
 
 GOMOKU = "#/play?spec=mnk:m=15:n=15:k=5&mode=local"
@@ -48,7 +49,7 @@ def test_a_game_survives_reload_back_and_closing_the_tab(tab: Tab) -> None:
     item = page.locator("#continue .continue-item").first
     assert "m,n,k-game" in item.inner_text() and "4×4, 4 in a row" in item.inner_text()
     assert "2 moves played" in item.inner_text() and "two players on this screen" in item.inner_text()
-    assert item.locator("svg.mini-board .mini-x").count() == 1 and item.locator("svg.mini-board .mini-o").count() == 1
+    assert item.locator("svg.mini-board .mini-cross").count() == 1 and item.locator("svg.mini-board .mini-ring").count() == 1
     # ... and back: the back button returns to the game as it was.
     page.go_back()
     wait_for_ply(tab, 2)
@@ -239,6 +240,34 @@ def test_the_lobby_starts_common_games_in_one_click(tab: Tab, server_url: str) -
     arts = page.locator(".game-card .card-art svg").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert len(set(arts)) == 7  # m,n,k is not tic-tac-toe, nine-board not ultimate, matryoshka not gobblet
     tab.assert_clean()
+
+
+def test_the_home_page_shows_games_being_played_on_small_boards_that_follow_them(tab: Tab, server_url: str) -> None:
+    """Two people play online: the home page shows their game as a small board with its
+    marks and the last move ringed, a click from watching, and the board follows the
+    game's next move without a reload."""
+    ann, bob = Person(server_url).guest(), Person(server_url).guest()
+    game_id = ann.room("classic")
+    bob.join(game_id)
+    first = ann.socket(game_id)
+    assert first.move("5")["type"] == "ack"
+    page = tab.page
+    tab.open("#/")
+    card = page.locator(f'#live-games [data-live="{game_id}"]')
+    card.wait_for()
+    assert card.locator(".mini-cross").count() == 1 and card.locator(".mini-ring").count() == 0
+    assert card.locator(".mini-last").count() == 1
+    assert card.locator("a").get_attribute("href") == f"/online#/game/{game_id}"
+    assert f"{bob.name}" in card.inner_text() and "O to move" in (card.locator("a").get_attribute("aria-label") or "")
+    second = bob.socket(game_id)
+    assert second.move("1")["type"] == "ack"
+    # the next poll (every 4 s) draws bob's mark
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#live-games [data-live=\"{game_id}\"] .mini-ring').length === 1", timeout=10_000
+    )
+    tab.assert_clean()
+    ann.close()
+    bob.close()
 
 
 @pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.slow)])

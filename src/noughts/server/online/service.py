@@ -416,10 +416,10 @@ class Online:
             users = await self.store.call(self.store.users, ids)
         return snapshot(row, users, now_ms())
 
-    async def summaries(self, rows: list[GameRow]) -> list[dict[str, Any]]:
+    async def summaries(self, rows: list[GameRow], boards: bool = False) -> list[dict[str, Any]]:
         ids = {i for r in rows for i in (r.creator_id, r.x_id, r.o_id) if i is not None}
         users = await self.store.call(self.store.users, ids)
-        return [summary(r, users) for r in rows]
+        return [summary(r, users, boards) for r in rows]
 
     async def move(
         self, game_id: str, user: UserRow | None, text: str, ply: int | None, acknowledge: Callable[[Change], None]

@@ -101,11 +101,13 @@ def move_patch(row: GameRow, now: int) -> dict[str, Any]:
     }
 
 
-def summary(row: GameRow, users: dict[int, UserRow]) -> dict[str, Any]:
-    """A line of the lobby or of a profile's history."""
+def summary(row: GameRow, users: dict[int, UserRow], board: bool = False) -> dict[str, Any]:
+    """A line of the lobby or of a profile's history; with `board`, also the position as
+    the small boards draw it (the games being played, watched from the home page and the
+    lobby), its last move and whose turn it is."""
     creator = users.get(row.creator_id)
     x, o = users.get(row.x_id or -1), users.get(row.o_id or -1)
-    return {
+    line = {
         "id": row.id,
         "spec": row.spec,
         "title": title(row.spec),
@@ -130,6 +132,12 @@ def summary(row: GameRow, users: dict[int, UserRow]) -> dict[str, Any]:
         ),
         "created_at": row.created_at,
     }
+    if board:
+        view = _view(row.spec, row.moves)
+        line["board"] = view["board"]
+        line["turn"] = view["turn"]
+        line["last_move"] = view["last_move"]
+    return line
 
 
 def record(row: GameRow, users: dict[int, UserRow]) -> GameRecord:

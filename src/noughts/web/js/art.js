@@ -73,10 +73,22 @@ export function gameArt(key) {
 }
 
 /** A position in miniature, from the board the server sent (any kind): its lines and
- * its marks as dots, big enough to tell one saved game from another. */
-export function miniBoard(board) {
+ * its marks as dots, big enough to tell one saved game from another; `last`, the cell
+ * of the last move, if given, ringed (the live games on the home page). */
+export function miniBoard(board, last = null) {
   const parts = [];
-  const dot = (x, y, size, m) => (m ? h("circle", { cx: x + size / 2, cy: y + size / 2, r: size * 0.4, class: `mini-${m}` }) : null);
+  // Marks as the big boards draw them (a cross, a ring), stones on a go board.
+  const stones = board.kind === "grid" && Math.min(board.columns, board.rows) >= 7;
+  const mark = (cx, cy, r, m) => {
+    if (stones) return h("circle", { cx, cy, r: r * 1.05, class: `mini-${m}` });
+    if (m === "o") return h("circle", { cx, cy, r: r * 0.78, class: "mini-ring", "stroke-width": Math.max(0.8, r * 0.34) });
+    const d = r * 0.72;
+    return h("path", { d: `M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}`, class: "mini-cross", "stroke-width": Math.max(0.8, r * 0.34) });
+  };
+  const dot = (x, y, size, m, i) => [
+    i === last ? h("rect", { x: x + size * 0.04, y: y + size * 0.04, width: size * 0.92, height: size * 0.92, rx: size * 0.15, class: "mini-last" }) : null,
+    m ? mark(x + size / 2, y + size / 2, size * 0.4, m) : null,
+  ];
   const lines = (x, y, cols, rows, size, cls = "mini-line") => {
     for (let c = 1; c < cols; c++) parts.push(line(x + c * size, y, x + c * size, y + rows * size, cls));
     for (let r = 1; r < rows; r++) parts.push(line(x, y + r * size, x + cols * size, y + r * size, cls));
@@ -84,12 +96,13 @@ export function miniBoard(board) {
   if (board.kind === "grid") {
     const size = 90 / Math.max(board.columns, board.rows);
     lines(0, 0, board.columns, board.rows, size);
-    board.cells.forEach((m, i) => parts.push(dot((i % board.columns) * size, Math.floor(i / board.columns) * size, size, m)));
+    board.cells.forEach((m, i) => parts.push(...dot((i % board.columns) * size, Math.floor(i / board.columns) * size, size, m, i)));
   } else if (board.kind === "ultimate") {
+    for (let b = 0; b < 9; b++) lines((b % 3) * 30 + 1.5, Math.floor(b / 3) * 30 + 1.5, 3, 3, 9, "mini-line faint");
     lines(0, 0, 3, 3, 30, "mini-line strong");
     board.cells.forEach((m, i) => {
       const b = Math.floor(i / 9), c = i % 9;
-      parts.push(dot((b % 3) * 30 + 1.5 + (c % 3) * 9, Math.floor(b / 3) * 30 + 1.5 + Math.floor(c / 3) * 9, 9, m));
+      parts.push(...dot((b % 3) * 30 + 1.5 + (c % 3) * 9, Math.floor(b / 3) * 30 + 1.5 + Math.floor(c / 3) * 9, 9, m, i));
     });
   } else if (board.kind === "qubic") {
     const n = board.n;
@@ -97,12 +110,13 @@ export function miniBoard(board) {
     for (let layer = 0; layer < 4; layer++) parts.push(h("rect", { x: (layer % 2) * 48, y: Math.floor(layer / 2) * 48, width: 42, height: 42, class: "mini-layer" }));
     board.cells.forEach((m, i) => {
       const layer = Math.floor(i / (n * n)) % 4, k = i % (n * n);
-      parts.push(dot((layer % 2) * 48 + (k % n) * size, Math.floor(layer / 2) * 48 + Math.floor(k / n) * size, size, m));
+      parts.push(...dot((layer % 2) * 48 + (k % n) * size, Math.floor(layer / 2) * 48 + Math.floor(k / n) * size, size, m, i));
     });
   } else if (board.kind === "gobblet") {
     lines(0, 0, 3, 3, 30);
     board.stacks.forEach((stack, i) => {
       const top = stack[stack.length - 1];
+      if (i === last) parts.push(h("rect", { x: (i % 3) * 30 + 1.5, y: Math.floor(i / 3) * 30 + 1.5, width: 27, height: 27, rx: 4, class: "mini-last" }));
       if (top) parts.push(h("circle", { cx: (i % 3) * 30 + 15, cy: Math.floor(i / 3) * 30 + 15, r: 4 + top.size * 3.3, class: `mini-${top.player}` }));
     });
   }

@@ -286,18 +286,20 @@ function lobby(catalogue) {
             } }, "×"))),
     );
   drawSaved();
+  const online = onlineNow();
   return h("section", { class: "lobby", "aria-labelledby": "lobby-title" },
     h("div", { class: "lobby-main" },
       h("div", { class: "lobby-head" }, h("h1", { id: "lobby-title" }, "Play now"),
         h("span", { class: "level-caption" }, h("span", { class: "muted" }, "against the computer:"), levels)),
-      tiles),
+      tiles,
+      online.live),
     h("div", { class: "lobby-side" },
       saved.length
         ? h("section", { class: "continue", "aria-labelledby": "continue-title" }, h("h2", { id: "continue-title" }, "Continue your game"), list)
         : null,
       turns(),
       tournaments(),
-      seeks()));
+      online.seeks));
 }
 
 /** Time left in words, as correspondence sites say it: "2 days", "5 h", "12 min". */
@@ -349,23 +351,51 @@ function tournaments() {
   return section;
 }
 
-/** The open rooms online (what lichess calls seeks), a click from joining. */
-function seeks() {
+/** How often the home page asks again for the open rooms and the games being played
+ * (while it is shown and the tab visible), so that the small boards follow the games. */
+const LIVE_EVERY_MS = 4000;
+/** How many games being played the home page shows. */
+const LIVE_SHOWN = 6;
+
+/** The open rooms online (what lichess calls seeks), a click from joining, and the
+ * games being played, each a small board that follows the game, a click from watching:
+ * the two sections, fed by one question asked again every few seconds. */
+function onlineNow() {
   const list = h("ul", { class: "seek-list", id: "seeks" }, h("li", { class: "muted" }, "Looking for open games…"));
-  api.onlineRooms().then(
-    ({ rooms }) =>
-      list.replaceChildren(
-        ...(rooms.length
-          ? rooms.slice(0, 5).map((room) =>
-              h("li", { class: "seek", "data-room": room.id },
-                h("a", { href: `/online#/game/${encodeURIComponent(room.id)}` },
-                  h("span", { class: "seek-game" }, room.title),
-                  h("span", { class: "muted" }, [room.creator, room.rated ? "rated" : "casual", clockText(room.clock)].join(" · ")))))
-          : [h("li", { class: "muted", id: "no-seeks" }, "No open game right now: ", h("a", { href: "/online" }, "create one"), ".")]),
-      ),
-    () => list.replaceChildren(h("li", { class: "muted" }, "Online play is not available right now.")),
-  );
-  return h("section", { class: "seeks", "aria-labelledby": "seeks-title" },
+  const live = h("ul", { class: "live-list", id: "live-games" });
+  const liveSection = h("section", { class: "live-games", "aria-labelledby": "live-title", hidden: true },
+    h("h2", { id: "live-title" }, "Being played"), live);
+  const draw = ({ rooms, live: games }) => {
+    list.replaceChildren(
+      ...(rooms.length
+        ? rooms.slice(0, 5).map((room) =>
+            h("li", { class: "seek", "data-room": room.id },
+              h("a", { href: `/online#/game/${encodeURIComponent(room.id)}` },
+                h("span", { class: "seek-game" }, room.title),
+                h("span", { class: "muted" }, [room.creator, room.rated ? "rated" : "casual", clockText(room.clock)].join(" · ")))))
+        : [h("li", { class: "muted", id: "no-seeks" }, "No open game right now: ", h("a", { href: "/online" }, "create one"), ".")]),
+    );
+    const shown = games.filter((g) => g.board).slice(0, LIVE_SHOWN);
+    live.replaceChildren(
+      ...shown.map((g) =>
+        h("li", { class: "live-game", "data-live": g.id },
+          h("a", { href: `/online#/game/${encodeURIComponent(g.id)}`, "aria-label": `watch ${g.title}: ${g.x} against ${g.o}, ${g.turn.toUpperCase()} to move` },
+            miniBoard(g.board, g.last_move ? g.last_move.cell : null),
+            h("span", { class: "live-players" },
+              h("span", { class: `live-x${g.turn === "x" ? " to-move" : ""}` }, g.bots.includes("x") ? h("span", { class: "bot-mark", title: "a computer player" }, "BOT") : null, g.x),
+              h("span", { class: `live-o${g.turn === "o" ? " to-move" : ""}` }, g.bots.includes("o") ? h("span", { class: "bot-mark", title: "a computer player" }, "BOT") : null, g.o)),
+            h("span", { class: "muted live-what" }, [g.title, g.rated ? "rated" : "casual", clockText(g.clock)].filter(Boolean).join(" · "))))),
+    );
+    liveSection.hidden = !shown.length;
+  };
+  const ask = () => api.onlineRooms().then(draw, () => list.replaceChildren(h("li", { class: "muted" }, "Online play is not available right now.")));
+  ask();
+  // Asked again while the home page is shown; the timer ends itself once the page is gone.
+  const timer = setInterval(() => {
+    if (!list.isConnected) clearInterval(timer);
+    else if (!document.hidden) ask();
+  }, LIVE_EVERY_MS);
+  const seeks = h("section", { class: "seeks", "aria-labelledby": "seeks-title" },
     h("h2", { id: "seeks-title" }, "Open games online"), list,
     h("a", { class: "button subtle all-rooms", href: "/online" }, "All rooms, live games →"),
     h("h2", { id: "study-title" }, "Study"),
@@ -377,6 +407,7 @@ function seeks() {
       ": find the one winning move, proved by exact search; a ",
       h("a", { href: "#/puzzles?mode=daily", id: "daily-puzzle-link" }, "daily puzzle"), " and ",
       h("a", { href: "#/puzzles?mode=streak" }, "streaks"), "."));
+  return { seeks, live: liveSection };
 }
 
 function onlineArt() {

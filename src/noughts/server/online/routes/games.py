@@ -36,12 +36,13 @@ async def create_room(body: RoomRequest, request: Request, user: LoggedIn) -> Ro
 
 @router.get("/rooms", response_model=RoomList)
 async def rooms(request: Request) -> RoomList:
-    """The open rooms of the lobby (newest first) and games being played."""
+    """The open rooms of the lobby (newest first) and the games being played, each with
+    its position as the small boards draw it (`board`, `turn`, `last_move`)."""
     online = online_of(request)
     await online.start()
     open_rows = await online.store.call(online.store.open_rooms)
     live_rows = await online.store.call(online.store.live_games)
-    return RoomList(rooms=await online.summaries(open_rows), live=await online.summaries(live_rows))
+    return RoomList(rooms=await online.summaries(open_rows), live=await online.summaries(live_rows, boards=True))
 
 
 @router.get("/games/{game_id}")
