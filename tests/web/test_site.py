@@ -49,7 +49,8 @@ def test_a_game_survives_reload_back_and_closing_the_tab(tab: Tab) -> None:
     item = page.locator("#continue .continue-item").first
     assert "m,n,k-game" in item.inner_text() and "4×4, 4 in a row" in item.inner_text()
     assert "2 moves played" in item.inner_text() and "two players on this screen" in item.inner_text()
-    assert item.locator("svg.mini-board .mini-cross").count() == 1 and item.locator("svg.mini-board .mini-ring").count() == 1
+    mini = item.locator("svg.mini-board")
+    assert mini.locator(".mini-cross").count() == 1 and mini.locator(".mini-ring").count() == 1
     # ... and back: the back button returns to the game as it was.
     page.go_back()
     wait_for_ply(tab, 2)
@@ -262,9 +263,8 @@ def test_the_home_page_shows_games_being_played_on_small_boards_that_follow_them
     second = bob.socket(game_id)
     assert second.move("1")["type"] == "ack"
     # the next poll (every 4 s) draws bob's mark
-    page.wait_for_function(
-        f"() => document.querySelectorAll('#live-games [data-live=\"{game_id}\"] .mini-ring').length === 1", timeout=10_000
-    )
+    rings = f"#live-games [data-live='{game_id}'] .mini-ring"
+    page.wait_for_function(f'() => document.querySelectorAll("{rings}").length === 1', timeout=10_000)
     tab.assert_clean()
     ann.close()
     bob.close()
