@@ -322,7 +322,8 @@ def _rate(spec: str, game: Any, c: float, rollouts: int) -> float:
 
 def _mcts_bot(game: Any, c: float, rollouts: int, simulations: int, seed: int, solve: bool) -> Any:
     """OpenSpiel's MCTS with random rollouts: its C++ bot on its own games, its Python
-    bot on ours (the C++ bot crashes on a Python game's states: open-spiel 2.0.2)."""
+    bot on ours (the C++ bot segfaults on any Python game, OpenSpiel's own
+    python_tic_tac_toe too: open-spiel 2.0.2)."""
     if not is_ours(game):
         evaluator = pyspiel().RandomRolloutEvaluator(rollouts, seed)
         return pyspiel().MCTSBot(game, evaluator, c, simulations, 1000, solve, seed, False)
