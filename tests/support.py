@@ -31,6 +31,18 @@ SPECS = [
     "gobblet",
 ]
 
+#: SPECS and the other options that change an encoding's planes or actions (noughts.rl,
+#: noughts.spiel): Forget mode's keep, qubic's dimension, gobblet's figure set.
+ENCODED_SPECS = [
+    *SPECS,
+    "classic:forget=true:keep=4",
+    "ultimate:forget=true:keep=4",
+    "qubic:d=2",
+    "matryoshka:sizes=2:copies=1",
+    "gobblet:sizes=2",
+    "gobblet:copies=1",
+]
+
 
 def playout(spec: str, seed: int, max_plies: int = 400) -> list[tuple[State[Any], Any]]:
     """(state, move played from it) pairs of one seeded random game, then (final, None)."""

@@ -1,13 +1,18 @@
-"""What ``import noughts`` offers: declared, documented, and in the reference."""
+"""What ``import noughts`` offers: declared, documented, and in the reference; and every
+module of the library declaring its public names (``__all__``)."""
 
 from __future__ import annotations
 
+import ast
 import inspect
+import tomllib
 from pathlib import Path
 
 import noughts
 
-REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "reference"
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "docs" / "reference"
+SRC = ROOT / "src"
 
 
 def test_every_public_name_is_there() -> None:
@@ -30,3 +35,52 @@ def test_every_public_class_and_function_has_its_own_docstring() -> None:
 def test_every_public_name_is_in_the_reference() -> None:
     pages = "".join(page.read_text(encoding="utf-8") for page in REFERENCE.glob("*.md"))
     assert [name for name in noughts.__all__ if f"::: noughts.{name}\n" not in pages] == []
+
+
+def library_modules() -> list[Path]:
+    """The modules of the library's packages: those the import contract (pyproject.toml)
+    forbids to import an adapter, so that the list cannot drift from the layers'."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = [c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "forbidden"]
+    found = []
+    for name in contract["source_modules"]:
+        path = SRC.joinpath(*name.split("."))
+        found += sorted(path.rglob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
+    return found
+
+
+def top_level_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return names
+
+
+def declared(tree: ast.Module) -> list[str] | None:
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    return None
+
+
+def test_every_library_module_declares_what_is_public() -> None:
+    # A package's __init__ with nothing in it but its docstring has nothing to declare.
+    modules = library_modules()
+    assert len(modules) > 50 and SRC / "noughts" / "games" / "mnk.py" in modules
+    undeclared, unknown = [], []
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = declared(tree)
+        if names is None:
+            if top_level_names(tree) - {"annotations"}:
+                undeclared.append(str(path.relative_to(SRC)))
+            continue
+        unknown += [f"{path.relative_to(SRC)}: {name}" for name in names if name not in top_level_names(tree)]
+    assert undeclared == []
+    assert unknown == []

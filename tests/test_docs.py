@@ -1,5 +1,6 @@
 """The documentation site: every example in it runs (each page's ``pycon`` blocks are one
-doctest, in order), and the site builds with warnings as errors."""
+doctest, in order; a ``python`` block is a module of the reader's, run, and the bot module
+of the OpenSpiel page played in the arena), and the site builds with warnings as errors."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
 # A fence closes an example's expected output, as a blank line does in a docstring.
 _FENCE = re.compile(r"^\s*```.*$", re.MULTILINE)
+_PYTHON = re.compile(r"^```python\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
 def examples(page: Path) -> doctest.DocTest:
@@ -31,6 +33,35 @@ def test_every_example_runs(page: Path) -> None:
     runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples in {page.name} failed (above)"
+
+
+def modules(page: Path) -> list[str]:
+    return _PYTHON.findall(page.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(DOCS)) for p in PAGES])
+def test_every_module_example_runs(page: Path) -> None:
+    for source in modules(page):
+        exec(compile(source, str(page), "exec"), {"__name__": "example"})
+
+
+def test_the_openspiel_bot_module_plays_in_the_arena(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # docs/rl.md's mybots.py, as the arena's --openspiel bot:mybots:lowest finds it.
+    pytest.importorskip("pyspiel")
+    from noughts import Limits, parse_player, parse_spec, play_game
+    from noughts.arena.openspiel import openspiel_player
+
+    (source,) = [m for m in modules(DOCS / "rl.md") if "def lowest(" in m]
+    (tmp_path / "mybots.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    # Its first move is the lowest action: the top-left cell; in gobblet (noughts.spiel's
+    # game) the first placement, a small figure there.
+    for spec, first in (("classic", "1"), ("gobblet", "S1")):
+        bot = openspiel_player("bot:mybots:lowest", 0, None)
+        record = play_game(parse_spec(spec), bot, parse_player("random:seed=1"), Limits(), [])
+        states = record.replay()  # every move played again through the rules
+        assert states[-1].is_over
+        assert record.moves[0] == first
 
 
 def test_the_tutorial_has_examples() -> None:

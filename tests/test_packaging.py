@@ -101,6 +101,10 @@ def test_the_wheel_alone_in_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
         timeout=280,
     )
 
+    # The core and its requirements are pure Python: nothing compiled came with them.
+    compiled = sorted(str(p.relative_to(venv)) for p in (venv / "lib").rglob("*") if p.suffix in (".so", ".pyd"))
+    assert compiled == []
+
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=tmp_path)
 

@@ -16,15 +16,11 @@ from noughts.encoding import Encoding
 from noughts.registry import GAMES
 from noughts.spiel import load, short_name, tree_game
 
-# Random games of ultimate's forget mode last hundreds of plies (up to the 1000-ply bound).
-SPECS = [
-    *GAMES,
-    "classic:forget",
-    "mnk:m=4:n=4:k=3",
-    pytest.param("ultimate:forget", marks=pytest.mark.slow),
-    "ultimate:tiebreak=boards",
-    "qubic:n=3",
-]
+from support import ENCODED_SPECS
+
+#: Every game key and every option that changes the encoding or the rules' ending (random
+#: games of the Forget modes run to hundreds of plies: half a second for ultimate's).
+SPECS = ENCODED_SPECS
 
 
 @pytest.mark.parametrize("spec", SPECS)

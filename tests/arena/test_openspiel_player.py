@@ -17,6 +17,7 @@ from noughts import parse_spec
 from noughts.ai import Limits, parse_player
 from noughts.core import InvalidOptionError
 from noughts.match import play_game
+from noughts.registry import GAMES
 
 pytest.importorskip("pyspiel", reason="open-spiel is a test dependency: pip install -e '.[dev]'")
 
@@ -59,10 +60,50 @@ def test_it_finds_the_win_in_one() -> None:
     assert openspiel_player("mcts:simulations=200", 0, None).choose(state) == 2
 
 
-def test_games_openspiel_does_not_have_are_refused() -> None:
+def test_games_openspiel_lacks_are_played_on_ours() -> None:
+    # Forget mode is not OpenSpiel's tic_tac_toe: the bot plays noughts.spiel's game.
     bot = openspiel_player("mcts:simulations=10", 0, None)
-    with pytest.raises(InvalidOptionError, match="no game with the rules of classic:forget"):
-        bot.choose(parse_spec("classic:forget").initial())
+    state = parse_spec("classic:forget").initial()
+    assert bot.choose(state) in state.legal_moves()
+    assert bot.spiel.get_game().get_type().short_name == "noughts_classic"
+    assert bot.spiel.get_game().get_parameters()["forget"] is True
+
+
+#: The games OpenSpiel does not have, and Forget mode: one of each on noughts.spiel's games.
+OURS = [key for key in GAMES if key not in ("classic", "mnk", "ultimate")] + ["mnk:m=4:n=4:k=3:forget"]
+
+
+@pytest.mark.parametrize(
+    "kind", ["random", "mcts:simulations=10", "policy:openspiel_bots:uniform", "bot:openspiel_bots:first_legal"]
+)
+@pytest.mark.parametrize("spec", OURS)
+def test_each_kind_plays_whole_games_of_every_game(kind: str, spec: str) -> None:
+    game = parse_spec(spec)
+    bot = openspiel_player(kind, 1, None)
+    other = parse_player("random:seed=1")
+    for x, o in ((bot, other), (other, bot)):
+        record = play_game(game, x, o, Limits(), [])
+        states = record.replay()  # every move played again through the rules: each was legal
+        assert states[-1].is_over
+
+
+@pytest.mark.parametrize(
+    ("spec", "position", "win"),
+    [
+        # x's larges on 1 and 5: only a medium over o's small on 9 wins (a large moved
+        # there would leave its line).
+        ("gobblet", "L,.,./s,L,./.,.,s x", "M9"),
+        # Forget mode: x's 9 vanishes as x places 3, which completes 1-2-3.
+        ("classic:forget", "xx./.oo/o.x x x=9,1,2 o=5,7,6", "3"),
+    ],
+)
+def test_mcts_wins_from_a_position_given_mid_game(spec: str, position: str, win: str) -> None:
+    # Too far from the start for the tracker's search: our registered game stands at it.
+    state = parse_spec(spec).parse_position(position)
+    bot = openspiel_player("mcts:simulations=300", 0, None)
+    move = bot.choose(state)
+    assert state.move_text(move) == win
+    assert bot.spiel.state_now == state.play(move)
 
 
 @pytest.mark.parametrize("spec", KINDS)
@@ -153,7 +194,7 @@ def test_any_kind_of_bot_in_the_arena_command(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=120,
-        env={**os.environ, "PYTHONPATH": tests},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))},
     )
     assert done.returncode == 0, done.stderr
     pairings = json.loads((out / "results.json").read_text())["pairings"]
@@ -174,3 +215,28 @@ def test_the_arena_refuses_a_bad_bot_before_any_game() -> None:
     )
     assert done.returncode != 0
     assert "cannot import module 'nowhere'" in done.stderr
+
+
+@pytest.mark.integration
+def test_bots_on_a_game_openspiel_lacks_in_the_arena_command(tmp_path: Path) -> None:
+    # Matryoshka is noughts.spiel's game only: MCTS by time (its rate measured on the
+    # Python bot) and a factory's bot, with Noughts' random player.
+    out = tmp_path / "run"
+    bots = ["mcts:time=0.05", "bot:openspiel_bots:first_legal"]
+    args = ["matryoshka", "random", *(a for bot in bots for a in ("--openspiel", bot)), "--games", "2", "--jobs", "1"]
+    tests = str(Path(__file__).parents[1])
+    done = subprocess.run(
+        [sys.executable, "-m", "noughts.cli", "arena", *args, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))},
+    )
+    assert done.returncode == 0, done.stderr
+    pairings = json.loads((out / "results.json").read_text())["pairings"]
+    assert {(p["first"], p["second"]) for p in pairings} == {
+        ("random", "openspiel-mcts:time=0.05"),
+        ("random", "openspiel-bot:openspiel_bots:first_legal"),
+        ("openspiel-mcts:time=0.05", "openspiel-bot:openspiel_bots:first_legal"),
+    }
+    assert all(p["wins"] + p["draws"] + p["losses"] == 2 for p in pairings)

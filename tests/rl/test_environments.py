@@ -13,20 +13,10 @@ from pettingzoo.test import api_test, seed_test
 from noughts import parse_spec
 from noughts.rl import NoughtsEnv, SingleAgentEnv
 
-#: Every game key, and option sets that change the encoding or the rules' ending.
-SPECS = [
-    "classic",
-    "classic:forget",
-    "classic:forget:keep=4",
-    "mnk:m=5:n=4:k=4",
-    "nine-board",
-    "ultimate",
-    "ultimate:forget",
-    "qubic",
-    "qubic:n=3",
-    "matryoshka",
-    "gobblet",
-]
+from support import ENCODED_SPECS
+
+#: Every game key and every option that changes the encoding or the rules' ending.
+SPECS = ENCODED_SPECS
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -115,7 +105,7 @@ def test_gobblet_actions_cover_placements_and_board_moves() -> None:
     assert planes[1, 1, 2] == 1 and planes[0, 0, 3] == 1  # x's large in the centre, o's small in a corner
 
 
-@pytest.mark.parametrize("spec", ["classic", "ultimate", "gobblet", "qubic"])
+@pytest.mark.parametrize("spec", SPECS)
 def test_render_as_text_and_as_a_picture(spec: str) -> None:
     text = NoughtsEnv(spec, render_mode="ansi")
     text.reset()

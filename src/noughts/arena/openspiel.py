@@ -1,7 +1,9 @@
-"""OpenSpiel's bots as players, for the games OpenSpiel has too (`spiel_moves`): its
-uniform random bot, its MCTS bot (C++, random rollouts), a policy played by sampling
-(OpenSpiel's ``PolicyBot``: a tabular policy from CFR, say) and any ``pyspiel.Bot``
-a factory of yours returns. The specs (``--openspiel`` of ``noughts arena``)::
+"""OpenSpiel's bots as players, on every game: OpenSpiel's own game where it has one
+(classic, mnk, ultimate), else ours as `noughts.spiel` registers it (`spiel_moves`). Its
+uniform random bot, its MCTS bot (random rollouts; C++ on its own games, Python on ours),
+a policy played by sampling (OpenSpiel's ``PolicyBot``: a tabular policy from CFR, say)
+and any ``pyspiel.Bot`` a factory of yours returns. The specs (``--openspiel`` of
+``noughts arena``)::
 
     random[:seed=N]
     mcts[:time=S][:c=C][:rollouts=N][:simulations=N][:seed=N]
@@ -23,7 +25,16 @@ from typing import Any
 
 from noughts.ai import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value
 from noughts.ai.base import coerce_option, require_moves
-from noughts.arena.spiel_moves import available, cell, marks_in_turn, placements, pyspiel, spiel_game
+from noughts.arena.spiel_moves import (
+    available,
+    is_ours,
+    marks_in_turn,
+    move_of,
+    placements,
+    pyspiel,
+    spiel_game,
+    start_at,
+)
 from noughts.arena.tracker import StateTracker
 from noughts.core import Game, InvalidOptionError, Player, State
 
@@ -186,20 +197,22 @@ class OpenSpielBot(AIPlayer):
         game = spiel_game(state.game)
         bot = self._bot(state.game, game, 0 if state.turn is Player.X else 1, limits)
         self._sync(state, game)
-        # A free move in ultimate is two decisions of the bot: the board, then the cell.
+        # A free move in OpenSpiel's ultimate is two decisions of the bot: the board, then
+        # the cell.
         while True:
             action = bot.step(self.spiel)
             player = self.spiel.current_player()
-            text = self.spiel.action_to_string(player, action)
+            if action not in self.spiel.legal_actions():
+                raise InvalidOptionError(f"{self.name} chose action {action}, not legal in {state.to_text()}")
+            move = move_of(self.spiel, action)
             for other in self.bots.values():
                 if other is not bot:
                     other.inform_action(self.spiel, player, action)
             self.spiel.apply_action(action)
-            if not text.startswith("Choose local board"):
+            if move is not None:
                 break
-        move = cell(text, self.spiel)
         if move not in moves:
-            raise InvalidOptionError(f"OpenSpiel's move {text!r} is not legal in {state.to_text()}")
+            raise InvalidOptionError(f"OpenSpiel's move {move!r} is not legal in {state.to_text()}")
         self.tracker.last = state.play(move)
         ordered = [move, *(m for m in moves if m != move)]
         infos = [MoveInfo(m, state.move_text(m), Value(Kind.UNKNOWN)) for m in ordered]
@@ -229,6 +242,12 @@ class OpenSpielBot(AIPlayer):
                 bot.restart()
             path = self.tracker.moves_to(state)
             if path is None:
+                # Too far from the start to search: our registered games stand at any
+                # state; OpenSpiel's own are played to it.
+                placed = start_at(game, state)
+                if placed is not None:
+                    self.spiel, self.tracker.last = placed, state
+                    return
                 path = marks_in_turn(state)
         current: State[Any] = self.tracker.last or state.game.initial()
         for move in path:
@@ -260,8 +279,7 @@ class OpenSpielMCTS(OpenSpielBot):
         self.budget = 0
 
     def _make(self, game: Any, player: int, seed: int) -> Any:
-        evaluator = pyspiel().RandomRolloutEvaluator(self.rollouts, seed)
-        return pyspiel().MCTSBot(game, evaluator, self.c, self.budget, 1000, True, seed, False)
+        return _mcts_bot(game, self.c, self.rollouts, self.budget, seed, solve=True)
 
     def _bot(self, ours: Game[Any, Any], game: Any, player: int, limits: Limits) -> Any:
         # One bot for both sides (MCTS searches for whoever is to move), made again when
@@ -293,11 +311,25 @@ def _rate(spec: str, game: Any, c: float, rollouts: int) -> float:
             simulations *= 2
             # Without the solver: a proof would stop the search early and the rate
             # would be wrong (and keep doubling).
-            evaluator = pyspiel().RandomRolloutEvaluator(rollouts, 0)
-            bot = pyspiel().MCTSBot(game, evaluator, c, simulations, 1000, False, 0, False)
+            bot = _mcts_bot(game, c, rollouts, simulations, 0, solve=False)
             state = game.new_initial_state()
             started = time.perf_counter()
             bot.step(state)
             elapsed = time.perf_counter() - started
         _RATES[spec] = simulations / elapsed
     return _RATES[spec]
+
+
+def _mcts_bot(game: Any, c: float, rollouts: int, simulations: int, seed: int, solve: bool) -> Any:
+    """OpenSpiel's MCTS with random rollouts: its C++ bot on its own games, its Python
+    bot on ours (the C++ bot segfaults on any Python game, OpenSpiel's own
+    python_tic_tac_toe too: open-spiel 2.0.2)."""
+    if not is_ours(game):
+        evaluator = pyspiel().RandomRolloutEvaluator(rollouts, seed)
+        return pyspiel().MCTSBot(game, evaluator, c, simulations, 1000, solve, seed, False)
+    import numpy as np
+
+    mcts = importlib.import_module("open_spiel.python.algorithms.mcts")
+    random_state = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(rollouts, random_state)
+    return mcts.MCTSBot(game, c, simulations, evaluator, solve=solve, random_state=random_state)

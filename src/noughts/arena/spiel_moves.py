@@ -1,10 +1,13 @@
-"""Our games and moves as OpenSpiel's own, for the arena's OpenSpiel bots: classic, mnk
-and ultimate, without Forget mode, which OpenSpiel has in C++ (its bots then search at
-C++ speed, and any bot written for those games plays them).
+"""Our games and moves as OpenSpiel's, for the arena's OpenSpiel bots. Classic, mnk and
+ultimate without Forget mode are OpenSpiel's own C++ games (its bots then search at C++
+speed, and any bot written for those games plays them); every other game and option set
+is the one `noughts.spiel` registers (``noughts_gobblet``, ``noughts_classic`` with
+``forget``...), whose actions are our moves one for one.
 
-Moves are translated through OpenSpiel's action strings: ``x(row,col)`` for a placement
-and, in ultimate, ``Choose local board b`` followed by ``Local board b: x(row,col)`` when
-the player may choose the board — one of our moves is then two OpenSpiel actions.
+On OpenSpiel's own games moves are translated through its action strings: ``x(row,col)``
+for a placement and, in ultimate, ``Choose local board b`` followed by ``Local board b:
+x(row,col)`` when the player may choose the board — one of our moves is then two
+OpenSpiel actions.
 """
 
 from __future__ import annotations
@@ -19,7 +22,17 @@ from noughts.games.geometry import bits
 from noughts.games.mnk import Mnk, MnkState
 from noughts.games.ultimate import NINE_BOARD, Ultimate
 
-__all__ = ["available", "cell", "marks_in_turn", "placements", "pyspiel", "spiel_game"]
+__all__ = [
+    "available",
+    "cell",
+    "is_ours",
+    "marks_in_turn",
+    "move_of",
+    "placements",
+    "pyspiel",
+    "spiel_game",
+    "start_at",
+]
 
 _CELL = re.compile(r"(?:Local board (\d): )?[xo]\((\d+),(\d+)\)")
 
@@ -39,16 +52,41 @@ def available() -> bool:
 
 
 def spiel_game(game: Game[Any, Any]) -> Any:
-    """OpenSpiel's game with our rules, or InvalidOptionError for one it lacks."""
+    """OpenSpiel's own game with our rules where it has one, else ours as registered by
+    `noughts.spiel` (which needs numpy besides)."""
     if isinstance(game, Mnk) and not game.forget:
         if (game.m, game.n, game.k) == (3, 3, 3):
             return pyspiel().load_game("tic_tac_toe")
         return pyspiel().load_game("mnk", {"m": game.m, "n": game.n, "k": game.k})
     if isinstance(game, Ultimate) and game.rule != NINE_BOARD and game.spec == "ultimate":
         return pyspiel().load_game("ultimate_tic_tac_toe")
-    raise InvalidOptionError(
-        f"OpenSpiel has no game with the rules of {game.spec}; its bots play classic, mnk and ultimate (no options)"
-    )
+    from noughts import spiel
+
+    return spiel.load(game.spec)
+
+
+def is_ours(spiel_game: Any) -> bool:
+    """Whether an OpenSpiel game is one `noughts.spiel` registered (a Python game)."""
+    return str(spiel_game.get_type().short_name).startswith("noughts_")
+
+
+def start_at(spiel_game: Any, state: State[Any]) -> Any | None:
+    """An OpenSpiel state of our registered game standing at `state` (it holds our
+    state), or None for OpenSpiel's own games, which have to be played to it."""
+    if not is_ours(spiel_game):
+        return None
+    spiel_state = spiel_game.new_initial_state()
+    spiel_state.state_now = state
+    return spiel_state
+
+
+def move_of(spiel_state: Any, action: int) -> Any | None:
+    """Our move for OpenSpiel's `action` in `spiel_state` (before it is applied), or None
+    for the first half of a free ultimate move (``Choose local board``)."""
+    if is_ours(spiel_state.get_game()):
+        return spiel_state.encoding.moves[action]
+    text = spiel_state.action_to_string(spiel_state.current_player(), action)
+    return None if text.startswith("Choose local board") else cell(text, spiel_state)
 
 
 def marks_in_turn(state: State[Any]) -> list[Any]:
@@ -65,11 +103,14 @@ def marks_in_turn(state: State[Any]) -> list[Any]:
     return path
 
 
-def placements(spiel_state: Any) -> dict[int, list[int]]:
-    """Our move -> the OpenSpiel actions that make it, for the player to move (our moves
-    are cell indices: row * width + column, plus 9 * board in ultimate)."""
+def placements(spiel_state: Any) -> dict[Any, list[int]]:
+    """Our move -> the OpenSpiel actions that make it, for the player to move (in
+    OpenSpiel's own games our moves are cell indices: row * width + column, plus 9 *
+    board in ultimate)."""
+    if is_ours(spiel_state.get_game()):
+        return {spiel_state.encoding.moves[action]: [action] for action in spiel_state.legal_actions()}
     player = spiel_state.current_player()
-    found: dict[int, list[int]] = {}
+    found: dict[Any, list[int]] = {}
     for action in spiel_state.legal_actions():
         text = spiel_state.action_to_string(player, action)
         if text.startswith("Choose local board"):

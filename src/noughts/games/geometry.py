@@ -11,6 +11,8 @@ import itertools
 import operator
 from functools import lru_cache
 
+__all__ = ["GROUP_MEMO", "bits", "full_line", "has_line", "line_groups", "line_masks", "lines", "masks_through"]
+
 
 @lru_cache(maxsize=64)
 def lines(shape: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:

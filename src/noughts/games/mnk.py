@@ -31,6 +31,8 @@ from noughts.core import (
 from noughts.games.geometry import full_line, has_line, line_masks, masks_through
 from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
 
+__all__ = ["MAX_SIDE", "Mnk", "MnkState"]
+
 _COORD = re.compile(r"^([a-z])([0-9]{1,2})$")
 MAX_SIDE = 26  # column letters a-z
 

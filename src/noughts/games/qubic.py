@@ -34,6 +34,8 @@ from noughts.games.geometry import has_line, line_masks, masks_through
 from noughts.games.geometry import lines as cell_lines
 from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
 
+__all__ = ["MAX_DIMENSION", "MAX_SIDE", "Qubic", "QubicState"]
+
 MAX_SIDE = 9  # one digit per coordinate
 MAX_DIMENSION = 4
 #: Separators between the slices of each axis in the position text, innermost last.
