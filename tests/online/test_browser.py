@@ -170,3 +170,52 @@ def test_a_guest_joins_by_invite_link_and_plays_at_once(browser: Any, server: st
     assert ann.errors == [] and guest.errors == []
     for person in (ann, guest):
         person.context.close()
+
+
+#: Counts the tones the page starts (Web Audio oscillators, by frequency): the sound
+#: effects are synthesized, so this is what a player hears.
+TONES = """
+window.__tones = [];
+const create = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  const osc = create.call(this);
+  const set = osc.frequency.setValueAtTime.bind(osc.frequency);
+  osc.frequency.setValueAtTime = (value, when) => { window.__tones.push(Math.round(value)); return set(value, when); };
+  return osc;
+};
+"""
+
+
+def test_sound_online_plays_each_move_and_the_end_for_whoever_turned_it_on(browser: Any, server: str) -> None:
+    """As offline: a tone for each move (x's and o's differ), and the winner's and the
+    loser's phrases at the end, for the player who turned sound on; silence for the one
+    who left it off (the default)."""
+    ann, bob = Visitor(browser, server), Visitor(browser, server)
+    for person in (ann, bob):
+        person.page.add_init_script(TONES)
+    ann.sign_up(unique("ann"))
+    bob.sign_up(unique("bob"))
+    ann.page.click("#sound-toggle")
+    ann.page.wait_for_selector("#sound-toggle:has-text('Sound on')")
+    ann.page.goto(f"{ann.base}/online#/")
+    ann.page.wait_for_selector("#create-room")
+    ann.page.select_option("#room-game", "classic")
+    ann.page.click("#create")
+    invite = ann.page.wait_for_selector("#invite-link").get_attribute("value")
+    assert invite is not None
+    bob.page.goto(invite)
+    bob.page.click("#join")
+    ann.page.wait_for_selector("#board [data-move='5']")
+    for who, move in [(ann, "5"), (bob, "1"), (ann, "9"), (bob, "3"), (ann, "2"), (bob, "7"), (ann, "8")]:
+        who.play(move)
+    ann.page.wait_for_selector("#result")
+    ann.page.wait_for_function("() => window.__tones.includes(1047)")  # the win's last note
+    heard = ann.page.evaluate("window.__tones")
+    assert heard.count(660) == 4 and heard.count(440) == 3  # x's four moves, o's three
+    assert [t for t in heard if t in (523, 659, 784, 1047)] == [523, 659, 784, 1047]
+    bob.page.wait_for_selector("#result")
+    assert bob.page.evaluate("window.__tones") == []  # sound off: nothing
+    bob.page.click("#sound-toggle")  # on for bob now, for the rematch or the next game
+    assert ann.errors == [] and bob.errors == []
+    for person in (ann, bob):
+        person.context.close()
