@@ -173,6 +173,43 @@ def test_proven_values_agree_with_exhaustive_search_near_the_end(spec: str) -> N
     assert checked >= 25  # nine-board games end early, with big trees: fewer small ones
 
 
+@pytest.mark.parametrize("spec", ["ultimate", "nine-board"])
+def test_kmcts_endgame_values_every_move_exactly_as_the_exhaustive_search(spec: str) -> None:
+    """Below its empty cells, kmcts's endgame option answers with the exact search: every
+    move's value exact and equal to a plain search of the whole tree."""
+    checked = 0
+    for seed in range(40):
+        if checked >= 8:
+            break
+        steps = playout(spec, seed)
+        state = next((s for s, _ in steps[:-1] if tree_size(s, 20_000) <= 20_000), None)
+        if state is None:
+            continue
+        values = {state.move_text(m): as_value(exact(state.play(m))).negated() for m in state.legal_moves()}
+        analysis = make_player("kmcts", endgame=81, iterations=500, seed=seed).analyze(state)
+        assert analysis.player == "kmcts+endgame"
+        assert {info.text: info.value for info in analysis.moves} == values, state.to_text()
+        decision = make_player("kmcts", endgame=81, iterations=500, seed=seed).decide(state)
+        assert decision.moves[0].value == max(values.values(), key=Value.sort_key)
+        checked += 1
+    assert checked >= 4
+
+
+def test_kmcts_endgame_waits_for_its_empty_cells() -> None:
+    """Above the option's empty cells (and with it off) the tree search decides alone."""
+    late = parse_position(
+        "ultimate",
+        "xoxxoooxx/xo.x..x../o.ooxx..o/oxx..ooxx/x..ox.x.x/x...o.x../ooo....../o.x.o...o/o.xox.x.o o -",
+    )
+    assert make_player("kmcts", endgame=33, iterations=300, seed=1).analyze(late).player == "kmcts"  # 34 empty
+    assert make_player("kmcts", iterations=300, seed=1).analyze(late).player == "kmcts"
+    solved = make_player("kmcts", endgame=34, iterations=300, seed=1).analyze(late)
+    assert solved.player == "kmcts+endgame" and all(info.value.exact for info in solved.moves)
+    assert make_player("kmcts", endgame=81, iterations=300, seed=1).analyze(parse_spec("qubic").initial()).player == (
+        "kmcts"  # ultimate and nine-board only
+    )
+
+
 def only_draws(state: State[Any]) -> bool:
     """Whether every way the game can go from `state` ends in a draw."""
     if state.outcome is not None:
@@ -269,10 +306,10 @@ def test_kmcts_without_reuse_starts_afresh() -> None:
 
 
 def test_options_arrive_as_text() -> None:
-    player = parse_player("kmcts:iterations=500:c=0.7:seed=2:reuse=0:guided=false:contempt=0.2")
+    player = parse_player("kmcts:iterations=500:c=0.7:seed=2:reuse=0:guided=false:contempt=0.2:endgame=40")
     assert isinstance(player, KernelMCTSPlayer)
     assert (player.iterations, player.c, player.reuse, player.guided) == (500, 0.7, False, False)
-    assert player.contempt == 0.2
+    assert (player.contempt, player.endgame) == (0.2, 40)
     searcher = parse_player("kalphabeta:depth=3:seed=1:threats=false")
     assert isinstance(searcher, KernelAlphaBetaPlayer)
     assert (searcher.defaults.depth, searcher.threats) == (3, False)
@@ -288,6 +325,8 @@ def test_options_arrive_as_text() -> None:
         ("kmcts:guided=2", "guided takes true or false"),
         ("kmcts:contempt=1.5", "contempt is a fraction of a loss"),
         ("kmcts:contempt=-0.1", "contempt must be"),
+        ("kmcts:endgame=-1", "endgame must be"),
+        ("kmcts:endgame=2.5", "endgame must be a whole number"),
         ("kalphabeta:depth=0", "depth must be"),
         ("kalphabeta:seed=x", "seed must be a whole number"),
     ],

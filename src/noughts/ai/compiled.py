@@ -113,12 +113,24 @@ class KernelMCTSPlayer(AIPlayer):
     estimates it reports include it. ``Limits.nodes`` counts iterations;
     ``Limits.depth`` does not apply.
 
+    `endgame` (ultimate and nine-board; default 0, off): in a position with at most
+    that many empty cells, the exact alpha-beta of ``kalphabeta`` searches first, to the
+    end of the game, for up to `ENDGAME_SHARE` of the time (or `ENDGAME_NODES` nodes
+    without a time); when it proves the position (a win, or every move's exact value),
+    its answer is the decision, with exact values; otherwise the tree search goes on
+    with the time left. `bench/ultimate_endgame.py` measures where the proof fits.
+
     Unlike the readable player, a node's children are created together (as one block,
     in a seeded random order) the second time the node is reached, so the root's moves
     not yet tried show as unknown with 0 visits.
     """
 
     name = "kmcts"
+
+    #: Share of the time the endgame's exact search may use before the tree search.
+    ENDGAME_SHARE = 0.5
+    #: Its nodes without a time limit (a second or so of the kernel).
+    ENDGAME_NODES = 2_000_000
 
     def __init__(
         self,
@@ -130,6 +142,7 @@ class KernelMCTSPlayer(AIPlayer):
         solver: bool = True,
         guided: bool = True,
         contempt: float = 0.0,
+        endgame: int = 0,
     ) -> None:
         require_kernels(self.name)
         self.time = _number("time", time, False, 1e-9)
@@ -144,20 +157,58 @@ class KernelMCTSPlayer(AIPlayer):
         self.contempt = float(_number("contempt", contempt, False, 0))
         if self.contempt > 1:
             raise InvalidOptionError(f"contempt is a fraction of a loss, from 0 to 1, not {contempt!r}")
+        self.endgame = int(_number("endgame", endgame, True, 0))
         self._rng = random.Random(seed)
         self._tree: tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int16], int] | None = None
+        self._solver: KernelAlphaBetaPlayer | None = None
 
     def reset(self) -> None:
         self._tree = None
+        self._solver = None
 
     def analyze(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
+        return self._think(state, limits, exact=True)
+
+    def decide(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
+        return self._think(state, limits, exact=False)
+
+    def _think(self, state: State[Any], limits: Limits, exact: bool) -> Analysis:
+        prepare()  # compiling or loading the kernels is never charged to the budget
+        started = time.perf_counter()
+        seconds = limits.time if limits.time is not None else self.time
+        solved = self._endgame(state, seconds, exact)
+        if solved is not None:
+            return solved
+        if seconds is not None:
+            limits = Limits(time=max(seconds * 0.05, seconds - (time.perf_counter() - started)), nodes=limits.nodes)
+        return self._search(state, limits)
+
+    def _endgame(self, state: State[Any], seconds: float | None, exact: bool) -> Analysis | None:
+        """The exact search's decision where `endgame` applies and it proves the
+        position within its share; None otherwise (`exact`: every move valued)."""
+        if not self.endgame or state.game.key not in ("ultimate", "nine-board") or state.is_over:
+            return None
+        if empty_cells(state) > self.endgame:
+            return None
+        if self._solver is None:
+            self._solver = KernelAlphaBetaPlayer(seed=self.seed)
+        share = Limits(time=seconds * self.ENDGAME_SHARE) if seconds is not None else Limits(nodes=self.ENDGAME_NODES)
+        found = self._solver.search(state, share, exact)
+        best = found.moves[0].value
+        if best.kind is Kind.WIN or all(info.value.exact for info in found.moves):
+            if not exact:
+                found.moves = found.moves[:1]  # the others may be bounds, as in kalphabeta's decide
+            found.player = f"{self.name}+endgame"
+            return found
+        return None
+
+    def _search(self, state: State[Any], limits: Limits) -> Analysis:
         import numpy as np
 
         from noughts.kernels import tree
         from noughts.kernels.games import encode, game_code
         from noughts.kernels.rng import new_rng
 
-        prepare()  # compiling or loading the kernels is never charged to the budget
         started = time.perf_counter()
         moves = require_moves(state)
         code = game_code(state.game)
@@ -353,6 +404,12 @@ class KernelAlphaBetaPlayer(AIPlayer):
         analysis.moves = analysis.moves[:1]
         return analysis
 
+    def search(self, state: State[Any], limits: Limits, exact: bool) -> Analysis:
+        """`analyze` (`exact`) or the search behind `decide`, every move listed: with
+        `exact` false the moves after the best are bounds, exact (``Value.exact``) only
+        where their search reached the end of every line."""
+        return self._run(state, limits, exact)
+
     def _run(self, state: State[Any], limits: Limits, exact: bool) -> Analysis:
         import numpy as np
 
@@ -520,6 +577,12 @@ def _principal_line(state: State[Any], code: int, root: Any, best: Any, depth: i
         texts.append(state.move_text(int(move)))
         state = state.play(int(move))
     return texts
+
+
+def empty_cells(state: State[Any]) -> int:
+    """The empty cells of an ultimate or nine-board position (of all 81)."""
+    board = cast(Any, state)  # an UltimateState: its marks as bits
+    return 81 - int(board.x).bit_count() - int(board.o).bit_count()
 
 
 def _scale(game: Game[Any, Any]) -> float:
