@@ -16,6 +16,7 @@ time columns scale with it, the node columns do not.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import time
@@ -40,6 +41,11 @@ def self_play(game_spec: str, games: int, seed: int) -> list[State]:
             positions.append(state)
             state = state.play(player.choose(state))
     return positions
+
+
+def p90(values: list[float] | list[int]) -> float:
+    """The 90th percentile by nearest rank (of two values, the larger)."""
+    return sorted(values)[max(0, math.ceil(0.9 * len(values)) - 1)]
 
 
 def main() -> None:
@@ -77,11 +83,7 @@ def main() -> None:
         share = proved / len(sample)
         if share >= args.enough:
             threshold = empties + 3
-        quantiles = (
-            (statistics.median(times), sorted(times)[int(0.9 * (len(times) - 1))], statistics.median(nodes),
-             sorted(nodes)[int(0.9 * (len(nodes) - 1))])
-            if times else None
-        )  # fmt: skip
+        quantiles = (statistics.median(times), p90(times), statistics.median(nodes), p90(nodes)) if times else None
         cells = f"{empties}-{empties + 3}"
         if quantiles:
             t50, t90, n50, n90 = quantiles
