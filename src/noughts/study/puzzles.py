@@ -9,8 +9,9 @@ has one answer by construction.
 The provers (`prover`): the solved tables of the small games (`perfect`: classic,
 classic Forget mode, m,n,k up to 4x4, matryoshka); the compiled alpha-beta of ultimate
 and nine-board, whose values are exact where its search reached every end (late in a
-game); and for qubic and the bigger m,n,k boards the threat searches (`ThreatProver`: a
-race, one move wins by threats and every other lets the opponent win by threats). Where
+game); and for qubic and the bigger m,n,k boards the forcing searches (`ThreatProver`: a
+race, one move wins by force and every other lets the opponent win by force; qubic's
+proof-number search proves wins that need quiet moves too). Where
 a prover cannot prove every move, the position is no puzzle: nothing is guessed.
 
 `mine` finds puzzles in seeded self-play of the levels; `verify` proves a stored puzzle
