@@ -93,6 +93,12 @@ def test_gobblet_puzzles_are_offered_and_judged_without_the_table(people: Callab
     wrong = next(state.move_text(m) for m in state.legal_moves() if state.move_text(m) != puzzle.solution[0])
     refuted = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": [wrong]}).json()
     assert not refuted["correct"] and refuted["verdict"]
+    if not state.play_text(wrong).is_over:  # the refutation to play on the board, from the key
+        assert refuted["refutation"] and refuted["reply"] == refuted["refutation"][0]
+    offered = visitor.http.get("/api/puzzles/next", params={"spec": "gobblet"}).json()
+    assert offered["spec"] == "gobblet"
+    run = visitor.http.get("/api/puzzles/streak", params={"spec": "gobblet", "seed": 1}).json()
+    assert run["puzzles"] and all(p["spec"] == "gobblet" for p in run["puzzles"])
     after = state.play_text(puzzle.solution[0])
     other = next(m for m in after.legal_moves() if after.move_text(m) != puzzle.solution[1])
     third = after.play(other).legal_moves()[0]

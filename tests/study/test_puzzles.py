@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from noughts import parse_spec
-from noughts.ai.base import Analysis, Limits, MoveInfo, Value, parse_player
+from noughts.ai.base import Analysis, Kind, Limits, MoveInfo, Value, parse_player
 from noughts.cli import main
 from noughts.core import InvalidOptionError
 from noughts.records import GameRecord
@@ -24,7 +24,9 @@ from noughts.study.puzzles import (
     difficulty,
     judge,
     mine,
+    missed,
     prover,
+    puzzle_at,
     reply,
     tempting,
     themes,
@@ -32,6 +34,9 @@ from noughts.study.puzzles import (
 )
 
 from support import without_the_gobblet_table
+
+#: A qubic position of self-play (medium, game 5) where o's forced win needs quiet moves.
+QUBIC_QUIET_WIN = "oxo./..../..../...x|..../xxxo/..o./....|x.../.o../.ox./...x|oo../.o../..../oxxx o"
 
 
 # 4x4 builds its solved table first (45 s): among the slow checks.
@@ -203,3 +208,49 @@ def test_the_difficulty_counts_the_tempting_moves_that_fail() -> None:
     plain = difficulty(state, puzzle)
     assert plain == 1000 + 120 * 2 + 5 * 9
     assert difficulty(state, puzzle, analysis) == plain + 3 * 25
+
+
+def test_a_qubic_win_that_needs_quiet_moves_is_proved_by_proof_number_search() -> None:
+    """Self-play (medium, game 5): o wins in 4, but not by threats alone: the threat
+    search finds no win here; the proof-number search proves it, and after each of
+    x's replies in the line again. Every other first move loses (x wins after it)."""
+    from noughts.ai.compiled import qubic_threat_win
+
+    game = parse_spec("qubic")
+    state = game.parse_position(QUBIC_QUIET_WIN)
+    assert qubic_threat_win(state) is None
+    player = prover(game)
+    puzzle = puzzle_at(state, player, Limits())
+    assert puzzle is not None and verify(puzzle) is None
+    assert puzzle.plies == len(puzzle.solution) == 7 and puzzle.themes[0] == "win in 4"
+    analysis = player.analyze(state)
+    assert [m.text for m in analysis.moves if m.value.kind.value == "win"] == [puzzle.solution[0]]
+    assert all(m.value.kind.value == "loss" for m in analysis.moves[1:])
+
+
+def test_a_follow_up_the_searches_cannot_prove_is_told_so() -> None:
+    value = Value(Kind.UNKNOWN)
+    puzzle = Puzzle("qubic", parse_spec("qubic").initial().to_text(), ["111"], 1)
+    assert missed(puzzle, ["111"], value, parse_spec("qubic").initial().turn) == (
+        "no forced win found after it: the searches prove none"
+    )
+
+
+def test_a_parallel_run_writes_as_it_goes_and_a_second_run_goes_on_after_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--jobs 2: the games are shared in small tasks, each task's puzzles written when
+    it ends; --per-game 1 keeps one puzzle a game; a run without --seed starts after
+    the file's last game, so a stopped run goes on instead of playing its games again."""
+    out = tmp_path / "p.jsonl"
+    parallel = ["--count", "4", "--jobs", "2", "--per-game", "1", "--out", str(out)]
+    assert main(["puzzles", "make", "classic", *parallel]) == 0
+    first = [Puzzle.from_json(json.loads(line)) for line in out.read_text().splitlines()]
+    games = [int(p.source.rsplit(" ", 1)[1]) for p in first]
+    assert len(first) == 4 and len(set(games)) == 4 and len({p.position for p in first}) == 4
+    assert main(["puzzles", "make", "classic", "--count", "2", "--per-game", "1", "--out", str(out)]) == 0
+    assert f"going on from self-play game {max(games) + 1}" in capsys.readouterr().err
+    later = [Puzzle.from_json(json.loads(line)) for line in out.read_text().splitlines()][4:]
+    assert len(later) == 2 and all(int(p.source.rsplit(" ", 1)[1]) > max(games) for p in later)
+    with pytest.raises(SystemExit, match="--per-game"):
+        main(["puzzles", "make", "classic", "--per-game", "0", "--out", str(out)])

@@ -9,8 +9,9 @@ has one answer by construction.
 The provers (`prover`): the solved tables of the small games (`perfect`: classic,
 classic Forget mode, m,n,k up to 4x4, matryoshka); the compiled alpha-beta of ultimate
 and nine-board, whose values are exact where its search reached every end (late in a
-game); and for qubic and the bigger m,n,k boards the threat searches (`ThreatProver`: a
-race, one move wins by threats and every other lets the opponent win by threats). Where
+game); and for qubic and the bigger m,n,k boards the forcing searches (`ThreatProver`: a
+race, one move wins by force and every other lets the opponent win by force; qubic's
+proof-number search proves wins that need quiet moves too). Where
 a prover cannot prove every move, the position is no puzzle: nothing is guessed.
 
 `mine` finds puzzles in seeded self-play of the levels; `verify` proves a stored puzzle
@@ -118,21 +119,35 @@ def shipped() -> list[Puzzle]:
 
 
 class ThreatProver(AIPlayer):
-    """Proves values by threat searches alone, where the games are too big to search
-    to the end (qubic, m,n,k from 5x5 with k >= 4): a move wins when the threat search
-    finds the mover's forced win starting with it (or it wins at once), and loses when,
-    after it, the threat search finds the opponent's forced win. Every other move stays
-    unvalued (Kind.UNKNOWN): such a position is no puzzle. So a puzzle here is a race:
-    one move wins by threats, every other lets the opponent win by threats first."""
+    """Proves values by forcing searches alone, where the games are too big to search
+    to the end (qubic, m,n,k from 5x5 with k >= 4): a move wins when a search finds the
+    mover's forced win starting with it (or it wins at once), and loses when, after it,
+    a search finds the opponent's forced win. Every other move stays unvalued
+    (Kind.UNKNOWN): such a position is no puzzle. So a puzzle here is a race: one move
+    wins by force, every other lets the opponent win by force first.
+
+    The searches: on m,n,k boards the threat-space search (`noughts.ai.threats`, wins
+    by continuous fours); in qubic the compiled threat search and then the
+    proof-number search (`noughts.kernels.proof`), which also proves wins that need
+    quiet moves between the threats, every reply of the defender searched. Both are
+    exact: a win they report is forced. A win's plies are the proof's bound: the win
+    comes no later, however the defender answers."""
 
     name = "threats"
 
+    #: Expansions of qubic's proof-number search for one position: a count, not
+    #: seconds, so that a proof holds or fails alike on a busy machine.
+    PROOF_EXPANSIONS = 5_000
+    #: Nodes of its tree (each expansion adds at most 64).
+    PROOF_CAPACITY = 400_000
+
     def __init__(self, nodes: int = 200_000) -> None:
         self.nodes = nodes
+        self._tree: Any = None  # qubic's proof-number tree, allocated at first use
 
     def wins_by_threats(self, state: State[Any]) -> tuple[Any, int] | None:
-        """The mover's first move and plies of a forced win by threats, if one is found
-        (a win at once included)."""
+        """The mover's first move and plies of a forced win found by the searches (a
+        win at once included)."""
         return self._win(state)
 
     def _win(self, state: State[Any]) -> tuple[Any, int] | None:
@@ -143,7 +158,21 @@ class ThreatProver(AIPlayer):
             return None if found is None else (found.move, found.plies)
         from noughts.ai.compiled import qubic_threat_win
 
-        return qubic_threat_win(state, self.nodes)
+        return qubic_threat_win(state, self.nodes) or self._proved(state)
+
+    def _proved(self, state: State[Any]) -> tuple[Any, int] | None:
+        """Qubic: the mover's win proven by proof-number search, if one is found
+        within `PROOF_EXPANSIONS`."""
+        from noughts.kernels.games import encode
+        from noughts.kernels.layout import TURN
+        from noughts.kernels.proof import PLIES, ProofTree
+
+        if self._tree is None:
+            self._tree = ProofTree(self.PROOF_CAPACITY)
+        root = encode(state)
+        side = int(root[TURN])
+        move = self._tree.prove(int(root[side]), int(root[1 - side]), 0.0, self.PROOF_EXPANSIONS)
+        return None if move < 0 else (int(move), int(self._tree.stats[PLIES]))
 
     def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
         started = time.perf_counter()
@@ -220,16 +249,31 @@ def puzzle_at(state: State[Any], player: AIPlayer, limits: Limits, source: str =
     line = _solution(state, wins[0], player, limits)
     if line is None:
         return None
+    if isinstance(player, ThreatProver) and len(line) != wins[0].value.plies:
+        # A search's plies bound the win; the puzzle's count must be its line's, so
+        # that "win in N" is both shown and proved.
+        return None
     puzzle = Puzzle(state.game.spec, state.to_text(), line, wins[0].value.plies or len(line), source=source)
     return replace(puzzle, themes=themes(state, line), difficulty=difficulty(state, puzzle, analysis))
 
 
 def _solution(state: State[Any], first: MoveInfo, player: AIPlayer, limits: Limits) -> list[str] | None:
     """The winner's quickest win and the defender's longest resistance from `first`,
-    each step proved again; None if a step cannot be proved."""
+    each step proved again; None if a step cannot be proved. At the defender's turns
+    every reply must be valued (a loss, proved); at the winner's a proved win is what
+    is needed: a `ThreatProver` plays the win its search finds (the other moves need
+    no value there: any winning follow-up is accepted when solving)."""
     line = [first.text]
+    winner = state.turn
     state = state.play(first.move)
     while not state.is_over:
+        if isinstance(player, ThreatProver) and state.turn is winner:
+            found = player.wins_by_threats(state)
+            if found is None:
+                return None
+            line.append(state.move_text(found[0]))
+            state = state.play(found[0])
+            continue
         analysis = player.analyze(state, limits)
         if not _exact(analysis):
             return None
@@ -331,6 +375,10 @@ def missed(puzzle: Puzzle, played: list[str], value: Value, mover: Player) -> st
     move after `played`. A win still there but too slow for the puzzle's count says so."""
     from noughts.study.verdicts import verdict
 
+    if value.kind is Kind.UNKNOWN:
+        # The race provers (`ThreatProver`) prove wins; after this move they prove
+        # none: the move may not be lost, but the puzzle's win is no longer shown.
+        return "no forced win found after it: the searches prove none"
     said = verdict(value, mover)
     if value.kind is Kind.LOSS:
         said += f": more than the {puzzle.plies - len(played)} plies left, a quicker win was there"
@@ -483,17 +531,25 @@ def mine(
     known: set[str] | None = None,
     progress: Callable[[int], None] | None = None,
     from_ply: int = 0,
+    per_game: int | None = None,
+    games: int | None = None,
+    max_plies: int | None = None,
 ) -> Iterator[Puzzle]:
     """Puzzles from seeded self-play of `level` (games opened by random plies), at most
     one per game position, none whose position is in `known`, until `count` are found.
     Games are numbered from `seed`: the same seed finds the same puzzles. Positions
     before ply `from_ply` are played through unexamined: where the prover cannot reach
-    the end of the game from them (early in ultimate), looking costs its whole time."""
+    the end of the game from them (early in ultimate), looking costs its whole time.
+    `per_game`: at most this many puzzles from one game (the first found): once a
+    forced win is on the board, every later position of the game is often the same
+    puzzle again, a move shorter. `games`: stop after this many games, however many
+    were found (a share of a parallel run). `max_plies`: none longer (a forced win of
+    twenty moves proved by a search is no puzzle to solve by hand)."""
     player = prover(game)
     known = set() if known is None else known
     found = 0
     number = seed
-    while found < count:
+    while found < count and (games is None or number < seed + games):
         rng = random.Random(number)
         mover = level_player(game, level, seed=number)
         state: State[Any] = game.initial()
@@ -502,13 +558,15 @@ def mine(
                 break
             state = state.play(rng.choice(state.legal_moves()))
         ply = opening_plies
-        while not state.is_over and found < count:
+        in_game = 0
+        while not state.is_over and found < count and (per_game is None or in_game < per_game):
             text = state.to_text()
             if ply >= from_ply and text not in known:
                 puzzle = puzzle_at(state, player, limits, source=f"self-play {level}, game {number}")
-                if puzzle is not None:
+                if puzzle is not None and (max_plies is None or puzzle.plies <= max_plies):
                     known.add(text)
                     found += 1
+                    in_game += 1
                     if progress is not None:
                         progress(found)
                     yield puzzle

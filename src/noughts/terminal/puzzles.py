@@ -7,8 +7,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,11 @@ from noughts.study.puzzles import mine, mine_states, prover, read_puzzles, refre
 
 __all__ = ["add_puzzle_commands"]
 
-#: Seeds of the parallel jobs lie this far apart, so that no two play the same games.
-_SEED_STRIDE = 1_000_000
+#: Games of self-play one task of a parallel run plays: small, so that the bar moves
+#: and a stopped run loses little; the tasks take the games in turn.
+_GAMES_A_TASK = 2
+#: A self-play puzzle's source names its level and game (`mine`).
+_SOURCE = re.compile(r"^self-play (\S+), game (\d+)$")
 
 
 def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,10 +58,22 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     make.add_argument("--count", type=int, default=20, help="puzzles to add (default 20)")
     make.add_argument("--out", type=Path, default=Path("puzzles.jsonl"), help="the file (default puzzles.jsonl)")
-    make.add_argument("--seed", type=int, default=0, help="the first self-play game's number")
+    make.add_argument(
+        "--seed",
+        type=int,
+        help="the first self-play game's number (default: the one after the last game of this level the "
+        "file's puzzles came from, so that a stopped run goes on; 0 for a new file)",
+    )
     make.add_argument("--time", type=float, default=0.5, help="seconds the prover may take per position")
     make.add_argument("--level", default="medium", help="the level that plays the self-play games")
     make.add_argument("--jobs", type=int, default=1, help="processes mining at once")
+    make.add_argument("--max-plies", type=int, help="only puzzles won within this many plies")
+    make.add_argument(
+        "--per-game",
+        type=int,
+        help="at most this many puzzles from one game (once a forced win is on the board, the game's later "
+        "positions are often the same puzzle a move shorter)",
+    )
     make.add_argument(
         "--from-ply",
         type=int,
@@ -101,23 +117,47 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     keys.set_defaults(run=_keys)
 
 
-def _mine_job(job: tuple[str, int, int, float, str, list[str], int]) -> list[dict[str, Any]]:
-    spec, count, seed, seconds, level, known, from_ply = job
-    found = mine(parse_spec(spec), count, seed, Limits(time=seconds), level, known=set(known), from_ply=from_ply)
+def _mine_job(job: tuple[str, int, int, float, str, list[str], int, int | None, int | None]) -> list[dict[str, Any]]:
+    """One task of a parallel run: the puzzles of `_GAMES_A_TASK` games from `first`."""
+    spec, count, first, seconds, level, known, from_ply, per_game, max_plies = job
+    found = mine(
+        parse_spec(spec), count, first, Limits(time=seconds), level, known=set(known), from_ply=from_ply,
+        per_game=per_game, games=_GAMES_A_TASK, max_plies=max_plies,
+    )  # fmt: skip
     return [puzzle.to_json() for puzzle in found]
 
 
+def _resume_at(puzzles: list[Any], spec: str, level: str) -> int:
+    """The game after the last one of `level`'s self-play that `puzzles` of `spec`
+    came from (0 when none did): where a stopped run goes on."""
+    games = [
+        int(m.group(2)) for p in puzzles if p.spec == spec and (m := _SOURCE.match(p.source)) and m.group(1) == level
+    ]
+    return max(games) + 1 if games else 0
+
+
 def _make(args: argparse.Namespace) -> int:
-    if args.count < 1 or args.jobs < 1 or not args.time > 0 or args.from_ply < 0:
+    if (
+        args.count < 1
+        or args.jobs < 1
+        or not args.time > 0
+        or args.from_ply < 0
+        or (args.per_game is not None and args.per_game < 1)
+        or (args.max_plies is not None and args.max_plies < 1)
+    ):
         raise SystemExit(
-            "noughts puzzles make: --count and --jobs take whole numbers from 1, --from-ply from 0, "
-            "--time seconds above 0"
+            "noughts puzzles make: --count, --jobs, --per-game and --max-plies take whole numbers from 1, "
+            "--from-ply from 0, --time seconds above 0"
         )
     game = parse_spec(args.game)
-    known = [p.position for p in read_puzzles(args.out) if p.spec == game.spec]
+    there = read_puzzles(args.out)
+    known = [p.position for p in there if p.spec == game.spec]
     if args.records:
         return _make_from_records(args, game, set(known))
+    seed = _resume_at(there, game.spec, args.level) if args.seed is None else args.seed
     errors = Console(stderr=True)
+    if seed and args.seed is None:
+        errors.print(f"going on from self-play game {seed} (the file's last one of {args.level} was {seed - 1})")
     progress = Progress(
         TextColumn(f"mining {game.spec}"),
         BarColumn(),
@@ -126,37 +166,66 @@ def _make(args: argparse.Namespace) -> int:
         console=errors,
         disable=not errors.is_terminal,
     )
-    shares = [args.count // args.jobs + (1 if j < args.count % args.jobs else 0) for j in range(args.jobs)]
-    jobs = [
-        (game.spec, share, args.seed + j * _SEED_STRIDE, args.time, args.level, known, args.from_ply)
-        for j, share in enumerate(shares)
-        if share
-    ]
     added = 0
     with progress, args.out.open("a", encoding="utf-8") as out:
         task = progress.add_task("mine", total=args.count)
         if args.jobs == 1:
             limits = Limits(time=args.time)
-            found = mine(game, args.count, args.seed, limits, args.level, known=set(known), from_ply=args.from_ply)
+            found = mine(
+                game, args.count, seed, limits, args.level, known=set(known), from_ply=args.from_ply,
+                per_game=args.per_game, max_plies=args.max_plies,
+            )  # fmt: skip
             for puzzle in found:
                 out.write(json.dumps(puzzle.to_json()) + "\n")
                 out.flush()
                 added += 1
                 progress.update(task, completed=added)
         else:
-            written = set(known)  # two jobs may meet the same position: it is kept once
-            with ProcessPoolExecutor(args.jobs) as pool:
-                for future in as_completed([pool.submit(_mine_job, job) for job in jobs]):
-                    for data in future.result():
-                        if data["position"] in written:
-                            continue
-                        written.add(data["position"])
-                        out.write(json.dumps(data) + "\n")
-                        added += 1
-                    out.flush()
-                    progress.update(task, completed=added)
+            added = _make_in_parallel(args, game.spec, seed, known, out, lambda n: progress.update(task, completed=n))
     print(f"{added} puzzles added to {args.out} ({len(known) + added} of {game.spec} there)")
     return 0
+
+
+def _make_in_parallel(args: argparse.Namespace, spec: str, seed: int, known: list[str], out: Any, moved: Any) -> int:
+    """`--jobs` processes take the games in tasks of `_GAMES_A_TASK`, in turn from
+    `seed`; each task's puzzles are written as it ends (so the bar moves and a stopped
+    run keeps them), until `--count` are written. How many were."""
+    written = set(known)  # two tasks may meet the same position: it is kept once
+    added = 0
+    next_game = seed
+    with ProcessPoolExecutor(args.jobs) as pool:
+        running: set[Future[list[dict[str, Any]]]] = set()
+
+        def submit() -> None:
+            nonlocal next_game
+            job = (
+                spec, args.count, next_game, args.time, args.level, sorted(written), args.from_ply, args.per_game,
+                args.max_plies,
+            )  # fmt: skip
+            running.add(pool.submit(_mine_job, job))
+            next_game += _GAMES_A_TASK
+
+        for _ in range(args.jobs):
+            submit()
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                running.discard(future)
+                for data in future.result():
+                    if data["position"] in written or added >= args.count:
+                        continue
+                    written.add(data["position"])
+                    out.write(json.dumps(data) + "\n")
+                    added += 1
+                out.flush()
+                moved(added)
+                if added < args.count:
+                    submit()
+            if added >= args.count:
+                for future in running:
+                    future.cancel()
+                break
+    return added
 
 
 def _solve(args: argparse.Namespace) -> int:
