@@ -16,8 +16,9 @@ The encoding is `noughts.encoding.Encoding`, the same for both classes:
   to move may play (which board is forced). Forget mode adds ``2 * keep`` planes, the
   agent's then its opponent's: plane t holds the marks that vanish on that player's
   (t+1)-th placement from now, so the first shows the mark that goes next and together
-  they give the age order (the position's repetitions, for the threefold rule, are not
-  in the observation).
+  they give the age order. Where a position can recur (Forget mode, gobblet) its third
+  occurrence is a draw, so two last planes count the earlier ones: the first all 1 if
+  the position stood once before, the second all 1 if twice (the drawn end).
 * rewards: +1 for a win, -1 for a loss, 0 for a draw, at the end of the game. An
   action the position does not allow loses the game for the agent who took it (-1, and
   ``infos[agent]["illegal"]`` says why), as PettingZoo's classic games do.
