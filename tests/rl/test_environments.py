@@ -11,6 +11,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from noughts import parse_spec
+from noughts.ai import Limits, parse_player
 from noughts.core import Outcome, Reason
 from noughts.rl import NoughtsEnv, SingleAgentEnv
 
@@ -241,3 +242,31 @@ def test_repetition_planes_only_where_positions_recur(spec: str, planes: int) ->
     # Matryoshka and the games without forget always add a mark or a figure: no position
     # comes back, so no repetition planes.
     assert NoughtsEnv(spec).observation_space("player_0")["observation"].shape[2] == planes
+
+
+def opponents_first_moves(opponent: str, seeds: range) -> list[int]:
+    env = SingleAgentEnv("classic", opponent=opponent, side="o")
+    moves = []
+    for seed in seeds:
+        observation, _ = env.reset(seed=seed)
+        (move,) = np.flatnonzero(observation["observation"][:, :, 1])  # the opponent's one mark
+        moves.append(int(move))
+    return moves
+
+
+def test_the_environments_seed_seeds_a_text_opponent() -> None:
+    moves = opponents_first_moves("random", range(12))
+    assert moves == opponents_first_moves("random", range(12))  # a seeded episode replays
+    assert len(set(moves)) > 1
+
+
+def test_a_seed_written_in_the_opponents_spec_is_kept() -> None:
+    moves = opponents_first_moves("random:seed=5", range(12))
+    state = parse_spec("classic").initial()
+    assert moves == [parse_player("random:seed=5").choose(state, Limits())] * 12
+
+
+def test_an_opponent_that_takes_no_seed() -> None:
+    env = SingleAgentEnv("classic", opponent="perfect", side="x")
+    observation, _ = env.reset(seed=1)
+    assert observation["action_mask"].sum() == 9
