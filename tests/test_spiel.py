@@ -73,7 +73,7 @@ def test_forget_modes_tensor_holds_the_order_of_the_marks() -> None:
     )
     assert str(first).split()[0] == str(second).split()[0]
     assert first.observation_tensor(1) != second.observation_tensor(1)
-    assert len(first.observation_tensor(1)) == 3 * 3 * (2 + 2 * 3)
+    assert len(first.observation_tensor(1)) == 3 * 3 * (2 + 2 * 3 + 2)  # marks, ages, repetitions
 
 
 def test_openspiels_alpha_beta_solves_a_position() -> None:

@@ -331,3 +331,9 @@ def repetition_outcome(history: tuple[Hashable, ...], key: Hashable) -> Outcome 
     if history.count(key) >= 2:
         return Outcome(None, Reason.REPETITION)
     return None
+
+
+def times_before(history: tuple[Hashable, ...], key: Hashable) -> int:
+    """How many times `key`, the last of `history` (a state's own), stood before it:
+    0 or 1 while the game goes on, 2 when this occurrence drew it."""
+    return history[:-1].count(key)

@@ -13,11 +13,15 @@ the reinforcement-learning environments (`noughts.rl`) and the OpenSpiel games
   that go on that player's (t+1)-th placement from now (in ultimate: in the mark's own
   board). The first is the mark that vanishes next; together they are the age order,
   so that two positions with the same marks but different orders look different.
+  Where a position can recur (Forget mode, gobblet), the third occurrence of a position
+  draws, so the last two planes say how often the current one stood before: all 1 on
+  the first if once, on the second if twice (the position that ended the game), both
+  all 0 the first time.
 
 >>> from noughts import parse_spec
 >>> encoding = Encoding(parse_spec("gobblet"))
 >>> encoding.actions, encoding.shape
-(108, (3, 3, 6))
+(108, (3, 3, 8))
 >>> encoding.moves[encoding.index[parse_spec("gobblet").parse_move("L5")]]
 Place(size=3, cell=4)
 """
@@ -70,6 +74,12 @@ class Encoding:
         if self.keep:
             rows, cols, planes = self.shape
             self.shape = (rows, cols, planes + 2 * self.keep)
+        # Where positions recur, the threefold-repetition draw makes how often the position
+        # stood before part of it too: two planes, once before and twice before.
+        self.repeats: bool = bool(self.keep) or (isinstance(game, Gobblet) and game.moves)
+        if self.repeats:
+            rows, cols, planes = self.shape
+            self.shape = (rows, cols, planes + 2)
         self.index = {move: i for i, move in enumerate(self.moves)}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
@@ -113,6 +123,10 @@ class Encoding:
             if self.keep and isinstance(state, MnkState) and state.ages is not None:
                 for side, order in enumerate(self._sides(state.ages, me)):
                     self._countdown(out, side, order, 2, lambda cell: divmod(cell, cols))
+        if self.repeats and isinstance(state, GobbletState | MnkState | UltimateState):
+            seen = state.repetitions
+            if seen:
+                out[:, :, -3 + seen] = 1
         return out
 
     @staticmethod

@@ -16,8 +16,9 @@ The encoding is `noughts.encoding.Encoding`, the same for both classes:
   to move may play (which board is forced). Forget mode adds ``2 * keep`` planes, the
   agent's then its opponent's: plane t holds the marks that vanish on that player's
   (t+1)-th placement from now, so the first shows the mark that goes next and together
-  they give the age order (the position's repetitions, for the threefold rule, are not
-  in the observation).
+  they give the age order. Where a position can recur (Forget mode, gobblet) its third
+  occurrence is a draw, so two last planes count the earlier ones: the first all 1 if
+  the position stood once before, the second all 1 if twice (the drawn end).
 * rewards: +1 for a win, -1 for a loss, 0 for a draw, at the end of the game. An
   action the position does not allow loses the game for the agent who took it (-1, and
   ``infos[agent]["illegal"]`` says why), as PettingZoo's classic games do.
@@ -45,7 +46,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import AgentSelector  # type: ignore[import-untyped]
 
-from noughts.ai import AIPlayer, Limits, parse_player
+from noughts.ai import AIPlayer, Limits, seeded_player
 from noughts.ai.levels import LEVELS, level_player
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.encoding import Array, Encoding
@@ -163,8 +164,11 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     `opponent` is a level (``easy`` ... ``max``), a player spec (``mcts:iterations=200``)
     or an `AIPlayer`; given as text, it is built again at each reset with a seed drawn
-    from the environment's, so that a seeded episode replays exactly. `side` is the
-    learner's (``x`` moves first); `limits` is the opponent's budget a move.
+    from the environment's, so that a seeded episode replays exactly. A seed written in
+    the spec (``random:seed=5``) is kept instead: the opponent then starts every episode
+    with that same seed, whatever the environment's. An `AIPlayer` is only `reset`
+    between episodes, its randomness its own. `side` is the learner's (``x`` moves
+    first); `limits` is the opponent's budget a move.
 
     >>> env = SingleAgentEnv("classic", opponent="random", side="o")
     >>> observation, info = env.reset(seed=3)
@@ -201,11 +205,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.plies = 0
 
     def _build(self, spec: str, seed: int | None) -> AIPlayer:
-        return (
-            level_player(self.game, spec, seed)
-            if spec in LEVELS
-            else parse_player(spec + (f":seed={seed}" if seed is not None else ""))
-        )
+        return level_player(self.game, spec, seed) if spec in LEVELS else seeded_player(spec, seed)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -227,8 +227,10 @@ def test_threefold_repetition_is_a_draw() -> None:
 def test_a_placement_starts_the_repetition_count_afresh() -> None:
     state = _after(GOBBLET, ".,.,./.,.,./.,.,. x", f"L1 L9 {SHUFFLE} 1-2 9-8 2-1")
     assert state.play_text("8-9").outcome == Outcome(None, Reason.REPETITION)
+    assert state.repetitions == 1
     state = state.play_text("S5")
     assert len(state.history) == 1
+    assert state.repetitions == 0
     back = "1-2 8-9 2-1 9-8"
     again = _after(GOBBLET, state.to_text(), f"{back} {back[:11]}")
     assert again.status == "ongoing"

@@ -309,6 +309,7 @@ def test_forget_threefold_repetition(spec: str) -> None:
     seen = [state]
     for move in endless_schedule() * 3:
         state = state.play(move)
+        assert state.repetitions == seen.count(state)  # what the encoding's planes show
         if seen.count(state) == 2:
             break
         assert not state.is_over

@@ -11,6 +11,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from noughts import parse_spec
+from noughts.ai import Limits, parse_player
+from noughts.core import Outcome, Reason
 from noughts.rl import NoughtsEnv, SingleAgentEnv
 
 from support import ENCODED_SPECS
@@ -180,7 +182,7 @@ def test_the_first_forget_plane_is_the_mark_that_vanishes_next() -> None:
     # keep=3: x has three marks, the oldest (1) goes on x's next placement; o has two,
     # so its oldest (3) lasts one placement more and its newest (7) three.
     planes = observe_position("classic:forget", "x.o/..x/ox. o x=1,6,8 o=3,7", "player_1")
-    assert planes.shape == (3, 3, 2 + 2 * 3)
+    assert planes.shape == (3, 3, 2 + 2 * 3 + 2)  # marks, ages, repetitions
     mine, theirs = planes[:, :, 2:5], planes[:, :, 5:8]
     assert np.argwhere(theirs[:, :, 0]).tolist() == [[0, 0]]  # x's 1 vanishes next
     assert np.argwhere(theirs[:, :, 2]).tolist() == [[2, 1]]  # x's 8, three placements on
@@ -190,3 +192,81 @@ def test_the_first_forget_plane_is_the_mark_that_vanishes_next() -> None:
     # The countdown planes cover exactly the marks.
     assert np.array_equal(mine.sum(axis=2), planes[:, :, 0])
     assert np.array_equal(theirs.sum(axis=2), planes[:, :, 1])
+
+
+@pytest.mark.parametrize(
+    ("spec", "opening", "cycle"),
+    [
+        # x goes round the edges and o round the corners, keep=3: no line, and after
+        # four placements each the same marks stand in the same age order.
+        ("classic:forget", ["2", "1", "4", "3", "6", "7"], ["8", "9", "2", "1", "4", "3", "6", "7"]),
+        ("gobblet", ["L5", "L1"], ["5-9", "1-3", "9-5", "3-1"]),
+    ],
+)
+def test_repetition_planes_count_the_earlier_occurrences(spec: str, opening: list[str], cycle: list[str]) -> None:
+    env = NoughtsEnv(spec)
+    env.reset()
+
+    def repetition_planes() -> list[tuple[int, int]]:
+        # For each agent, the sums of the last two planes: (once before, twice before).
+        size = env.encoding.shape[0] * env.encoding.shape[1]
+        seen = []
+        for agent in env.possible_agents:
+            planes = env.observe(agent)["observation"]
+            assert {int(planes[:, :, -2].sum()), int(planes[:, :, -1].sum())} <= {0, size}  # constant planes
+            seen.append((int(planes[:, :, -2].sum()) // size, int(planes[:, :, -1].sum()) // size))
+        return seen
+
+    play(env, opening)
+    assert repetition_planes() == [(0, 0), (0, 0)]
+    play(env, cycle)  # the position after the opening, for the second time
+    assert repetition_planes() == [(1, 0), (1, 0)]
+    assert not any(env.terminations.values())
+    play(env, cycle[:-1])
+    assert repetition_planes() == [(1, 0), (1, 0)]  # each position of the cycle is on its second time
+    play(env, cycle[-1:])  # the third time: a draw
+    assert repetition_planes() == [(0, 1), (0, 1)]
+    assert env.state_now.outcome == Outcome(None, Reason.REPETITION)
+    assert all(env.terminations.values())
+    seen = {}
+    for agent in env.agent_iter():
+        seen[agent] = env.last()[1]
+        env.step(None)
+    assert seen == {"player_0": 0, "player_1": 0}
+
+
+@pytest.mark.parametrize(
+    ("spec", "planes"), [("classic", 2), ("matryoshka", 6), ("gobblet", 8), ("ultimate:forget", 3 + 2 * 3 + 2)]
+)
+def test_repetition_planes_only_where_positions_recur(spec: str, planes: int) -> None:
+    # Matryoshka and the games without forget always add a mark or a figure: no position
+    # comes back, so no repetition planes.
+    assert NoughtsEnv(spec).observation_space("player_0")["observation"].shape[2] == planes
+
+
+def opponents_first_moves(opponent: str, seeds: range) -> list[int]:
+    env = SingleAgentEnv("classic", opponent=opponent, side="o")
+    moves = []
+    for seed in seeds:
+        observation, _ = env.reset(seed=seed)
+        (move,) = np.flatnonzero(observation["observation"][:, :, 1])  # the opponent's one mark
+        moves.append(int(move))
+    return moves
+
+
+def test_the_environments_seed_seeds_a_text_opponent() -> None:
+    moves = opponents_first_moves("random", range(12))
+    assert moves == opponents_first_moves("random", range(12))  # a seeded episode replays
+    assert len(set(moves)) > 1
+
+
+def test_a_seed_written_in_the_opponents_spec_is_kept() -> None:
+    moves = opponents_first_moves("random:seed=5", range(12))
+    state = parse_spec("classic").initial()
+    assert moves == [parse_player("random:seed=5").choose(state, Limits())] * 12
+
+
+def test_an_opponent_that_takes_no_seed() -> None:
+    env = SingleAgentEnv("classic", opponent="perfect", side="x")
+    observation, _ = env.reset(seed=1)
+    assert observation["action_mask"].sum() == 9

@@ -18,6 +18,7 @@ from noughts.ai.base import (
     parse_player,
     player_names,
     register_player,
+    seeded_player,
 )
 
 __all__ = [
@@ -31,4 +32,5 @@ __all__ = [
     "parse_player",
     "player_names",
     "register_player",
+    "seeded_player",
 ]

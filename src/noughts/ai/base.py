@@ -9,6 +9,7 @@ player to move in the analysed state.
 from __future__ import annotations
 
 import enum
+import inspect
 import math
 import random
 import time
@@ -334,6 +335,21 @@ def make_player(name: str, **options: Any) -> AIPlayer:
 def parse_player(text: str) -> AIPlayer:
     """A player from its text form: ``NAME[:option=value...]``, e.g. ``mcts:time=0.2``
     or ``alphabeta:depth=6:eval=seed-lines`` (the arena's and the engine's syntax)."""
+    name, options = _split_spec(text)
+    return make_player(name, **options)
+
+
+def seeded_player(text: str, seed: int | None) -> AIPlayer:
+    """The player `text` names, given `seed` as its seed, unless the text sets a seed
+    itself (``random:seed=5``: the user's seed wins) or the player takes none
+    (``perfect``): a caller seeding each game keeps games reproducible this way."""
+    name, options = _split_spec(text)
+    if seed is not None and "seed" not in options and _takes_seed(name):
+        options["seed"] = str(seed)
+    return make_player(name, **options)
+
+
+def _split_spec(text: str) -> tuple[str, dict[str, str]]:
     name, *parts = text.strip().split(":")
     options: dict[str, str] = {}
     for part in parts:
@@ -341,7 +357,15 @@ def parse_player(text: str) -> AIPlayer:
         if not eq or not key or not value:
             raise InvalidOptionError(f"{part!r} is not a player option: write name=value")
         options[key] = value
-    return make_player(name, **options)
+    return name, options
+
+
+def _takes_seed(name: str) -> bool:
+    factory = _PLAYERS.get(name.strip().lower())
+    if factory is None:
+        return False  # make_player says the name is unknown
+    parameters = inspect.signature(factory).parameters.values()
+    return any(p.name == "seed" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
 def flag_option(name: str, value: object) -> bool:

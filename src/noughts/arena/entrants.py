@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from noughts.ai import AIPlayer, parse_player
+from noughts.ai import AIPlayer, seeded_player
 from noughts.arena.external import engine_player
 from noughts.arena.openspiel import openspiel_player
 from noughts.core import InvalidOptionError, NoughtsError
@@ -49,14 +49,7 @@ def build_player(entrant: Entrant, seed: int, default_time: float | None) -> AIP
         return engine_player(entrant.name, entrant.spec)
     if entrant.kind == "openspiel":
         return openspiel_player(entrant.spec, seed, default_time)
-    if "seed=" in entrant.spec:
-        return parse_player(entrant.spec)
-    try:
-        return parse_player(f"{entrant.spec}:seed={seed}")
-    except InvalidOptionError as e:
-        if "seed" not in str(e):
-            raise
-        return parse_player(entrant.spec)
+    return seeded_player(entrant.spec, seed)
 
 
 def check_entrant(entrant: Entrant) -> None:

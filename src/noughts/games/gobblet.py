@@ -49,6 +49,7 @@ from noughts.core import (
     Reason,
     State,
     repetition_outcome,
+    times_before,
 )
 from noughts.games.geometry import full_line, has_line, line_masks
 
@@ -263,6 +264,12 @@ class GobbletState(State[GobbletMove]):
         set_(self, "o_tops", o_tops)
         set_(self, "history", (*history, key) if game.moves else ())
         return self
+
+    @property
+    def repetitions(self) -> int:
+        """How many times this position (with the same player to move) stood earlier in
+        the game: its third occurrence, 2 here, is a draw. Always 0 in matryoshka."""
+        return times_before(self.history, self._key)
 
     def legal_moves(self) -> list[GobbletMove]:
         if self.outcome is not None:

@@ -27,6 +27,7 @@ from noughts.core import (
     Player,
     Reason,
     repetition_outcome,
+    times_before,
 )
 from noughts.games.geometry import full_line, has_line, line_masks, masks_through
 from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
@@ -181,6 +182,12 @@ class MnkState(MarksState):
         set_(self, "ages", ages)
         set_(self, "history", (*history, key) if ages is not None else ())
         return self
+
+    @property
+    def repetitions(self) -> int:
+        """How many times this position (with the same player to move) stood earlier in
+        the game: its third occurrence, 2 here, is a draw. Always 0 without forget."""
+        return times_before(self.history, self._key)
 
     def _apply(self, move: int) -> MnkState:
         game = self.game

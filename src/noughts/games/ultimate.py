@@ -49,6 +49,7 @@ from noughts.core import (
     Reason,
     State,
     repetition_outcome,
+    times_before,
 )
 from noughts.games.geometry import bits, full_line, has_line, line_masks, masks_through
 from noughts.games.marks import parse_marks, parse_turn
@@ -258,6 +259,12 @@ class UltimateState(State[int]):
         set_(self, "ages", ages)
         set_(self, "history", (*history, key) if ages is not None else ())
         return self
+
+    @property
+    def repetitions(self) -> int:
+        """How many times this position (with the same player to move) stood earlier in
+        the game: its third occurrence, 2 here, is a draw. Always 0 without forget."""
+        return times_before(self.history, self._key)
 
     def legal_moves(self) -> list[int]:
         if self.outcome is not None:

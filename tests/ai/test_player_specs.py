@@ -1,0 +1,39 @@
+"""Players from their text form, seeded by a caller (the arena, noughts.rl) unless the
+text sets its own seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from noughts import parse_spec
+from noughts.ai import Limits, make_player, parse_player, seeded_player
+from noughts.core import InvalidOptionError
+
+
+def first_moves(player_of_game: object, games: int = 12) -> list[int]:
+    state = parse_spec("classic").initial()
+    return [player_of_game(i).choose(state, Limits()) for i in range(games)]  # type: ignore[operator]
+
+
+def test_the_callers_seed_when_the_spec_has_none() -> None:
+    seeded = first_moves(lambda i: seeded_player("random", i))
+    assert seeded == first_moves(lambda i: make_player("random", seed=i))
+    assert len(set(seeded)) > 1
+
+
+def test_a_seed_in_the_spec_wins_over_the_callers() -> None:
+    moves = first_moves(lambda i: seeded_player("random:seed=5", i))
+    assert moves == first_moves(lambda i: parse_player("random:seed=5"))
+    assert len(set(moves)) == 1
+
+
+def test_a_player_without_a_seed_gets_none() -> None:
+    state = parse_spec("classic").parse_position("xx./oo./... x")
+    assert seeded_player("perfect", 3).choose(state, Limits()) == 2  # the win, cell 3
+
+
+def test_bad_specs_still_say_what_is_wrong() -> None:
+    with pytest.raises(InvalidOptionError, match="unknown player"):
+        seeded_player("nobody", 1)
+    with pytest.raises(InvalidOptionError, match="write name=value"):
+        seeded_player("random:seed", 1)
