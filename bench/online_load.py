@@ -286,10 +286,17 @@ def start_server(database: str, redis: str | None, said: list[str]) -> tuple[sub
     env = {**os.environ, "NOUGHTS_GUESTS_PER_ADDRESS": "1000000", "NOUGHTS_SIGNUPS_PER_ADDRESS": "1000000"}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     assert process.stdout is not None
-    line = process.stdout.readline()
+    # Up to its address: on a checkout whose fast engine is not compiled yet, the server
+    # first says that it compiles it (one line read, then `read()` waited for its end).
+    line = ""
+    while "http://" not in line:
+        said_first = process.stdout.readline()
+        if not said_first:
+            break
+        line += said_first
     match = re.search(r"http://[\d.]+:\d+", line)
     if match is None:
-        raise SystemExit(f"the server did not start: {line}{process.stdout.read()}")
+        raise SystemExit(f"the server did not start: {line}")
     # Read on, or a server with much to say would block on a full pipe.
     threading.Thread(target=lambda: said.extend(process.stdout or ()), daemon=True).start()
     print(f"server: {' '.join(command[2:])}  (pid {process.pid}, database {database})", flush=True)

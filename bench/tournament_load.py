@@ -193,7 +193,7 @@ async def run(args: argparse.Namespace, bases: list[str]) -> tuple[Stats, dict[s
     )
     elapsed = time.perf_counter() - began
     async with httpx.AsyncClient(base_url=bases[0], timeout=120) as http:
-        final = (await look(http, f"/api/online/tournaments/{arena}", stats)).json()
+        final = (await look(http, f"/api/online/tournaments/{arena}?games=100000", stats)).json()
     return stats, final, elapsed
 
 

@@ -34,9 +34,9 @@ def unique(name: str) -> str:
 class Person:
     def __init__(self, base: str) -> None:
         self.base = base
-        # Idle connections dropped before uvicorn's 5-s keep-alive closes them: with both
-        # at 5 s, a request sent on a connection just as the server closes it fails with
-        # "Server disconnected" (seen in CI, after a dozen slow sign-ups).
+        # Idle connections dropped long before the server closes them (KEEP_ALIVE_SECONDS):
+        # a request sent on a connection just as the server closes it fails with "Server
+        # disconnected" (seen in CI when the server kept them 5 s, as uvicorn does).
         self.http = httpx.Client(base_url=base, timeout=10, limits=KEEP_ALIVE)
         self.name: str | None = None
         self.sockets: list[GameSocket] = []

@@ -19,13 +19,17 @@ import pytest
 import uvicorn
 
 from noughts.server import Settings, create_app
+from noughts.server.commands import KEEP_ALIVE_SECONDS
 
 
 @contextmanager
 def in_thread(settings: Settings) -> Iterator[str]:
     """The app under uvicorn on a free port, in a thread: real sockets. Its address."""
     app = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 20))
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 20, timeout_keep_alive=KEEP_ALIVE_SECONDS
+    )
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(500):
@@ -47,7 +51,9 @@ def serving(
     database: str, redis: str | None = None, prefix: str | None = None, env: dict[str, str] | None = None
 ) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """Starts `noughts serve --port 0` (with `env` added to the environment) and yields
-    the process and its address."""
+    the process and its address. What the server prints is read as it comes (a full pipe
+    would stop the server at its next line) and shown when the test fails, with whether
+    the server was still running."""
     command = [sys.executable, "-m", "noughts.cli", "serve", "--port", "0", "--workers", "1", "--database", database]
     if redis:
         command += ["--redis", redis]
@@ -61,7 +67,15 @@ def serving(
         match = re.search(r"http://[\d.]+:\d+", line)
         if match is None:
             raise RuntimeError(f"noughts serve did not start: {line}{process.stdout.read()}")
-        yield process, match.group(0)
+        said: list[str] = []
+        threading.Thread(target=said.extend, args=(process.stdout,), daemon=True).start()
+        try:
+            yield process, match.group(0)
+        except BaseException:
+            code = process.poll()
+            state = "still running" if code is None else f"exited with {code}"
+            print(f"noughts serve (pid {process.pid}, {state}) said:", *said, sep="\n  ", file=sys.stderr)
+            raise
     finally:
         if process.poll() is None:
             process.terminate()

@@ -1,8 +1,9 @@
 """The computer online: the house bots exist on every server, answer a challenge at
 once and every move within their clock from the worker pool, are rated like anybody
-(on the leaderboard, marked as bots), fill in for quick pairing after the wait the
-player chose, claim a game their opponent left, answer takebacks and draw offers, and
-take a turn nobody took (a server stopped between a move and the bot's answer)."""
+(on the leaderboard, marked as bots), think without holding up other games, fill in
+for quick pairing after the wait the player chose, claim a game their opponent left,
+answer takebacks and draw offers, and take a turn nobody took (a server stopped
+between a move and the bot's answer)."""
 
 from __future__ import annotations
 
@@ -65,6 +66,27 @@ def test_the_house_bots_are_listed_and_play_rated_games_within_their_clock(peopl
     assert ann.http.get(f"/api/online/users/{HOUSE['medium']}").json()["bot"] == "medium"
     rated = ann.http.get("/api/online/bots").json()["bots"][1]["ratings"]
     assert [(r["spec"], r["games"]) for r in rated] == [("classic", 1)]
+
+
+def test_other_games_go_on_while_a_bot_thinks(people: Callable[[], Person]) -> None:
+    """The strongest bot, given seconds for its first move of ultimate (a 25th of its
+    2 minutes: 4.8 s), thinks in the worker pool: meanwhile two people's moves in another
+    game are each acknowledged at once."""
+    ann, bob, cat = people().sign_up(), people().sign_up(), people().sign_up()
+    thinking = ann.socket(_challenge(ann, HOUSE["max"], spec="ultimate", side="o", minutes=2))
+    room = bob.room("classic")
+    cat.join(room)
+    x, o = bob.socket(room), cat.socket(room)
+    if x.state["x"]["name"] != bob.name:
+        x, o = o, x
+    for ply, (move, sock) in enumerate(zip(("5", "1", "9", "3"), (x, o, x, o), strict=True)):
+        sent = time.monotonic()
+        answer = sock.move(move, ply)
+        assert answer["type"] == "ack", answer
+        assert time.monotonic() - sent < 2.0  # a bot thinking in the event loop would hold it for seconds
+    thinking.send({"type": "resync"})
+    assert thinking.expect("state")["game"]["ply"] == 0  # the bot was thinking all along
+    thinking.act("resign")
 
 
 def test_a_challenge_is_checked_like_a_room(people: Callable[[], Person]) -> None:

@@ -109,3 +109,34 @@ def test_two_processes_pair_every_player_exactly_once(postgres_url: str) -> None
             assert sorted([game["x"]["name"], game["o"]["name"]]) == sorted(names)
         for person in players:
             person.close()
+
+
+def test_x_goes_to_whoever_played_it_less_lately(database_url: str) -> None:
+    store = Store(database_url)
+    store.migrate()
+    pairing = Pairing(store)
+    ann, bob, carol = (store.create_user(name := f"c{secrets.token_hex(4)}", name, None, False, 0).id for _ in range(3))
+    spec = f"mnk:m=6:n=7:k={4 + secrets.randbelow(2)}:forget=true:keep={6 + secrets.randbelow(40)}"
+    now = 1_800_000_000_000
+
+    from noughts.server.online import actions
+    from noughts.server.online.service import room_row
+
+    def start(me: SeekRow, other: SeekRow, me_x: bool) -> Any:
+        room = room_row(me.spec, False, me.user_id, "x" if me_x else "o", False, None, 0, now)
+        return actions.join(room, other.user_id, False, now).row
+
+    for i in range(3):  # ann played x three times against carol; bob has played nobody
+        room = room_row(spec, False, ann, "x", False, None, 0, now - 10_000 + i)
+        store.add_game(actions.join(room, carol, False, now - 10_000 + i).row)
+
+    def paired(first: int, second: int) -> Any:
+        for user in (first, second):
+            pairing.seek(SeekRow(user, spec, False, None, None, 1500.0, now))
+        game = pairing.pair(first, now, start)  # which adds the game
+        assert game is not None
+        return game
+
+    assert paired(ann, bob).x_id == bob  # ann: x in all her last games; bob: none yet (even)
+    assert paired(bob, carol).x_id == carol  # bob: x in his one game; carol: never
+    store.close()

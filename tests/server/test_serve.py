@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import http.client
 import socket
 import subprocess
 import sys
+import threading
+import time
+from pathlib import Path
 
 import pytest
+import uvicorn
 
 from noughts.cli import main
 
@@ -52,3 +57,35 @@ def test_the_proxies_believed_are_passed_to_uvicorn() -> None:
     config = uvicorn_config(create_app(settings), settings, "10.0.0.7,10.0.0.8")
     assert (config.proxy_headers, config.forwarded_allow_ips) == (True, "10.0.0.7,10.0.0.8")
     assert config.ws_max_size == 16 * settings.online.max_frame
+
+
+@pytest.mark.slow  # waits out uvicorn's own keep-alive (5 s): make test-slow
+def test_an_idle_connection_is_kept_for_the_next_request(tmp_path: Path) -> None:
+    """A client that reuses its connection after a few seconds gets its answer: uvicorn's
+    own 5 s would have closed it, and a request sent as the server closes the connection
+    is lost unanswered (a join in CI, from a client slow to read its previous answer)."""
+    from noughts.server import Settings, create_app
+    from noughts.server.commands import uvicorn_config
+
+    settings = Settings(database=f"sqlite:///{tmp_path / 'noughts.db'}", ai_workers=1)
+    server = uvicorn.Server(uvicorn_config(create_app(settings), settings, "127.0.0.1"))
+    listening = socket.create_server(("127.0.0.1", 0))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(1000):
+            if server.started:
+                break
+            time.sleep(0.01)
+        connection = http.client.HTTPConnection("127.0.0.1", listening.getsockname()[1], timeout=10)
+        connection.request("GET", "/api/online/bots")
+        assert connection.getresponse().read()
+        time.sleep(6)
+        connection.request("GET", "/api/online/bots")  # on the same connection
+        answer = connection.getresponse()
+        assert answer.status == 200 and answer.read()
+        connection.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        listening.close()

@@ -146,6 +146,17 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Seconds an idle HTTP connection is kept open for the client's next request. uvicorn's
+#: own 5 s is shorter than clients and proxies keep theirs (nginx's upstream connections
+#: and cloud load balancers 60 s, browsers minutes), and a request sent on a connection
+#: just as the server closes it is lost unanswered ("Server disconnected without sending
+#: a response"). A client that keeps connections for less is not safe either on a busy
+#: machine, where it may read an answer seconds after it was sent and count its idle time
+#: from then: the tests' clients keep them 2 s and a join still failed so in CI, and the
+#: tournament bench's overloaded clients lost GETs so.
+KEEP_ALIVE_SECONDS = 75
+
+
 def uvicorn_config(app: FastAPI, settings: Settings, forwarded_allow_ips: str) -> uvicorn.Config:
     """How `noughts serve` runs `app` under uvicorn."""
     import uvicorn
@@ -162,6 +173,7 @@ def uvicorn_config(app: FastAPI, settings: Settings, forwarded_allow_ips: str) -
         log_level="warning",
         ws_per_message_deflate=False,
         ws_max_size=max_frame,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
     )

@@ -93,6 +93,18 @@ def game_channel(game_id: str) -> str:
 
 
 @dataclass
+class Advances:
+    """A tournament's advances asked for in this process: one runs at a time, and every
+    ask that comes meanwhile shares the next one (`next`, done when it is), which reads
+    the database after all of them."""
+
+    next: asyncio.Future[None] | None = None
+    #: Whether any ask sharing `next` brings news (a join, a game over) for the page.
+    changed: bool = False
+    runner: asyncio.Task[None] | None = None
+
+
+@dataclass
 class LiveGame:
     """A game with sockets in this process: its listeners, the sockets of each
     logged-in user here, and the timer that ends it when the clock of the player to move
@@ -146,6 +158,7 @@ class Online:
         )
         self._bot_sweeper: asyncio.Task[None] | None = None
         self._tournament_sweeper: asyncio.Task[None] | None = None
+        self._advances: dict[str, Advances] = {}
 
     async def start(self) -> None:
         """Brings the schema up to date and connects the fan-out; idempotent."""
@@ -169,7 +182,8 @@ class Online:
                 if live.timer:
                     live.timer.cancel()
             sweepers = [t for t in (self._sweeper, self._bot_sweeper, self._tournament_sweeper) if t is not None]
-            tasks = [*self._arrivals, *self._after_games, *sweepers]
+            runners = [a.runner for a in self._advances.values() if a.runner is not None]
+            tasks = [*self._arrivals, *self._after_games, *sweepers, *runners]
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -554,10 +568,48 @@ class Online:
         await self.store.call(self.tournaments.start_now, tournament_id, user.id, now_ms())
         await self.advance_tournament(tournament_id)
 
-    async def advance_tournament(self, tournament_id: str, wait: bool = True, changed: bool = True) -> list[GameRow]:
-        """Does what the tournament needs now (`Tournaments.advance`); the games started.
-        Its page is told when something changed: `changed`, the caller's news (a join, a
-        game over), or what the advance did."""
+    async def advance_tournament(self, tournament_id: str, changed: bool = True) -> None:
+        """Does what the tournament needs now (`Tournaments.advance`), once the caller's
+        change is in the database; returns when that is done. Asks that come while an
+        advance of the tournament runs here share the next one: one advance pairs every
+        player waiting, and in a big arena, where games end by the dozen each second,
+        each game's end queueing its own advance on the tournament's row (each reading
+        all its games) delayed the pairings by seconds (bench/tournament_load.py)."""
+        advances = self._advances.setdefault(tournament_id, Advances())
+        if advances.next is None:
+            advances.next = asyncio.get_running_loop().create_future()
+        advances.changed |= changed
+        done = advances.next
+        if advances.runner is None:
+            advances.runner = asyncio.create_task(
+                self._run_advances(tournament_id, advances), name=f"noughts-advance-{tournament_id}"
+            )
+        await asyncio.shield(done)
+
+    async def _run_advances(self, tournament_id: str, advances: Advances) -> None:
+        try:
+            while advances.next is not None:
+                done, changed = advances.next, advances.changed
+                advances.next, advances.changed = None, False
+                try:
+                    await self._advance(tournament_id, wait=True, changed=changed)
+                except asyncio.CancelledError:
+                    done.cancel()
+                    raise
+                except Exception as e:
+                    done.set_exception(e)
+                    done.add_done_callback(lambda f: f.exception())  # retrieved, if its askers left
+                else:
+                    done.set_result(None)
+        finally:
+            if advances.next is not None:
+                advances.next.cancel()
+            advances.runner = None
+            self._advances.pop(tournament_id, None)
+
+    async def _advance(self, tournament_id: str, wait: bool, changed: bool) -> list[GameRow]:
+        """One advance; the games started. Its page is told when something changed:
+        `changed`, the askers' news, or what the advance did."""
         now = now_ms()
         make_game = functools.partial(tournament_game, now=now)
         advanced = await self.store.call(self.tournaments.advance, tournament_id, now, make_game, wait)
@@ -593,7 +645,7 @@ class Online:
             await asyncio.sleep(self.config.tournament_sweep)
             try:
                 for tournament_id in await self.store.call(self.tournaments.due, now_ms()):
-                    await self.advance_tournament(tournament_id, wait=False, changed=False)
+                    await self._advance(tournament_id, wait=False, changed=False)
             except Exception:
                 log.exception("advancing the tournaments failed")
 
