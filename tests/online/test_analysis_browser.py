@@ -73,6 +73,18 @@ def test_on_a_phone_the_online_header_is_one_row_and_board_turn_and_clocks_fit(
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "online-game-phone.png"))
     context.close()
+    # A visitor (not signed in): the header keeps one row too, nothing wider than the phone.
+    visitor = browser.new_context(viewport=PHONE)
+    page = visitor.new_page()
+    page.goto(f"{server}/online#/")
+    page.wait_for_selector("#login-link")
+    tops = page.locator(".topbar > *, .toolbar > *, .account > :visible").evaluate_all(
+        "els => els.map(e => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))"
+    )
+    assert max(tops) - min(tops) <= 4, tops
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("#login-link").evaluate("e => e.getBoundingClientRect().height") < 40  # not wrapped
+    visitor.close()
 
 
 # Light in make test; dark (the same pages, other colours) in make test-slow, for make

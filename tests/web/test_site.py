@@ -266,6 +266,11 @@ def test_the_home_page_shows_games_being_played_on_small_boards_that_follow_them
     rings = f"#live-games [data-live='{game_id}'] .mini-ring"
     page.wait_for_function(f'() => document.querySelectorAll("{rings}").length === 1', timeout=10_000)
     tab.assert_clean()
+    # the online lobby's list of games being played shows the same small board
+    page.goto(server_url + "/online#/")
+    watched = page.locator(f'#live-games [data-live="{game_id}"]')
+    watched.wait_for()
+    assert watched.locator("svg.mini-board .mini-ring").count() == 1
     ann.close()
     bob.close()
 

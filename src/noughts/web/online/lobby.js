@@ -1,5 +1,6 @@
 // The lobby: create a room, the open rooms (live over the lobby socket), games to watch.
 
+import { miniBoard } from "/static/js/art.js";
 import { clockText } from "/static/js/clock.js";
 import { h } from "/static/js/dom.js";
 import { botMark, listen, online } from "./api.js";
@@ -64,7 +65,7 @@ export class LobbyPage {
     const { live } = await online.rooms();
     this.live.replaceChildren(
       ...(live.length
-        ? live.map((g) => h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, botMark(h, g.bots.includes("x")), g.x, " – ", botMark(h, g.bots.includes("o")), g.o), h("small", {}, roomLine(g))), h("a", { class: "button", href: `#/game/${g.id}` }, "Watch")))
+        ? live.map((g) => h("li", { class: "room live-room", "data-live": g.id }, g.board ? miniBoard(g.board, g.last_move ? g.last_move.cell : null) : null, h("span", { class: "what" }, h("strong", {}, botMark(h, g.bots.includes("x")), g.x, " – ", botMark(h, g.bots.includes("o")), g.o), h("small", {}, roomLine(g))), h("a", { class: "button", href: `#/game/${g.id}` }, "Watch")))
         : [h("li", { class: "muted" }, "No game is being played right now.")]),
     );
   }

@@ -41,7 +41,8 @@ export async function refreshAccount() {
   } else {
     box.replaceChildren(
       h("a", { class: "tool", href: "#/login", id: "login-link" }, "Log in"),
-      h("a", { class: "tool", href: "#/signup", id: "signup-link" }, "Sign up"),
+      // On a phone the header keeps one row: signing up is a click away on the lobby and the log-in page.
+      h("a", { class: "tool wide-only", href: "#/signup", id: "signup-link" }, "Sign up"),
     );
   }
   return session.user;
