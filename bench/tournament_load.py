@@ -54,17 +54,23 @@ async def sign_up(base: str, name: str, gate: asyncio.Semaphore) -> str:
         return str(answer.cookies[COOKIE])
 
 
-async def play_game(base: str, token: str, game_id: str, think: float, rng: random.Random, stats: Stats) -> None:
+async def play_game(
+    base: str, token: str, game_id: str, think: float, rng: random.Random, stats: Stats, moves: int | None = None
+) -> None:
+    """Plays game `game_id` on its socket with random legal moves, each after a think
+    time (uniform between 0.5 and 1.5 times `think`), until the game ends, or until the
+    player has made `moves` moves: then it resigns when its turn comes again. Each
+    move's acknowledgement latency goes to `stats.ack`."""
     url = base.replace("http", "ws", 1) + f"/api/online/games/{game_id}/ws"
     cookie = {"Cookie": f"{COOKIE}={token}"}
     async with connect(url, additional_headers=cookie, open_timeout=60, ping_interval=None) as ws:
         side, game = None, None
-        sent_at = 0.0
+        sent_at, made = 0.0, 0
         while True:
             message = json.loads(await asyncio.wait_for(ws.recv(), 120))
             if message["type"] == "hello":
                 side = message["you"]
-            elif message["type"] == "ack":
+            elif message["type"] == "ack" and message["kind"] == "move":
                 stats.ack.append(time.perf_counter() - sent_at)
             elif message["type"] == "error":
                 stats.error(message["error"])
@@ -83,12 +89,15 @@ async def play_game(base: str, token: str, game_id: str, think: float, rng: rand
                 return
             if (len(game["moves"]) % 2 == 0) == (side == "x") and game.get("_asked") != len(game["moves"]):
                 game["_asked"] = len(game["moves"])
+                if made == moves:
+                    await ws.send(json.dumps({"type": "resign"}))
+                    continue
                 state: Any = parse_spec(game["spec"]).initial()
                 for text in game["moves"]:
                     state = state.play_text(text)
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 move = state.move_text(rng.choice(state.legal_moves()))
-                sent_at = time.perf_counter()
+                sent_at, made = time.perf_counter(), made + 1
                 await ws.send(json.dumps({"type": "move", "move": move, "ply": len(game["moves"]), "id": "m"}))
 
 
