@@ -89,6 +89,20 @@ def test_a_strategy_survives_the_file(built: list[tuple[tuple[int, int], Strateg
     check(again, root)
 
 
+def test_a_build_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
+    xs, os = SMALL[0]
+    root = (marks(xs), marks(os))
+    builder = Builder(root, BUDGET)
+    for _ in range(3):
+        builder.step()
+    builder.save(tmp_path / "build.ckpt")
+    again = Builder.load(tmp_path / "build.ckpt")
+    assert again.expansions == 3 and len(again.nodes) == len(builder.nodes)
+    again.run(120, report=1e9)
+    assert again.solved() and again.expansions > 3
+    check(again.strategy(), root)
+
+
 def broken(strategy: Strategy, change: dict[tuple[int, int], int | None]) -> Strategy:
     entries = dict(strategy.entries)
     for key, code in change.items():

@@ -140,9 +140,10 @@ def _proof_tree(expansions: int) -> Any:
     return ProofTree(64 * (expansions + 1))
 
 
-def leaf_proven(x: int, o: int, budget: Budget) -> int | None:
+def leaf_proven(x: int, o: int, budget: Budget, pn: bool = True) -> int | None:
     """How x, to move, is proven to win from (x, o) within `budget`: `THREATS` (also a
-    line x completes at once), `PN`, or None when neither search proves it."""
+    line x completes at once), `PN` (not tried unless `pn`), or None when neither search
+    proves it."""
     from noughts.kernels import threats
     from noughts.kernels.evaluate import threats as completing
 
@@ -152,6 +153,8 @@ def leaf_proven(x: int, o: int, budget: Budget) -> int | None:
     stats = np.zeros(3, dtype=np.float64)
     if threats.forced_win(sx, so, budget.threat_depth, stats, 0.0, float(budget.threat_nodes)) >= 0:
         return THREATS
+    if not pn:
+        return None
     tree = _proof_tree(budget.expansions)
     tree.prove(sx, so, 0.0, budget.expansions)
     return PN if tree.numbers[0, 0] == 0 else None
