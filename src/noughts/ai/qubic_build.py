@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from noughts.ai.qubic_proof import MASK64, PN, THREATS, Budget, Strategy, check, key_of
+from noughts.ai.qubic_proof import MASK64, THREATS, Budget, Strategy, check, key_of
 
 __all__ = ["Builder", "Node"]
 
@@ -58,7 +58,7 @@ LOST = 1  # o wins: a disproof
 class Node:
     pn: int
     dn: int
-    kind: int = OPEN  # OPEN, LOST, or the leaf code a search proved it with
+    kind: int = OPEN  # OPEN, LOST, or the leaf code (negative) a search proved it with
     children: list[tuple[int, int]] | None = None  # keys, once expanded
     moves: list[int] = field(default_factory=list)  # the move to each child (x's nodes)
     size: int = 1  # nodes in the proof below, once proven (to pick small proofs)
@@ -132,13 +132,13 @@ class Builder:
             return Node(INF, 0, LOST)
         if x.bit_count() + o.bit_count() < getattr(self, "pn_from", 0):
             # Too early for the inner search to prove anything: the threat search only.
-            found = leaf_proven(x, o, self.budget, pn=False)
+            found = leaf_proven(x, o, self.budget, levels=0)
             return Node(0, INF, found) if found is not None else Node(REPLY, 1)
         self.leaf_searches += 1
         found = leaf_proven(x, o, self.budget)
         if found is not None:
             return Node(0, INF, found)
-        tree = _proof_tree(self.budget.expansions)
+        tree = _proof_tree(self.budget.expansions[-1])
         pn, dn = int(tree.numbers[0, 0]), int(tree.numbers[0, 1])
         if dn == 0:
             return Node(INF, 0, LOST)
@@ -274,7 +274,7 @@ class Builder:
     @staticmethod
     def load(path: Path) -> Builder:
         with path.open("rb") as f:
-            builder = pickle.load(f)
+            builder = _Unpickler(f).load()
         assert isinstance(builder, Builder)
         return builder
 
@@ -291,7 +291,7 @@ class Builder:
             if key in entries:
                 continue
             node = self.nodes[key]
-            if node.kind in (THREATS, PN):
+            if node.kind <= THREATS:
                 entries[key] = node.kind
                 continue
             assert node.children is not None
@@ -305,6 +305,14 @@ class Builder:
                 continue  # x completed a line, or made two threats: every reply loses
             stack.extend(reply.children)
         return Strategy(entries, self.budget)
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads checkpoints written by ``python -m`` runs, whose classes were pickled as
+    those of ``__main__``, as this module's."""
+
+    def find_class(self, module: str, name: str) -> object:
+        return super().find_class(__name__ if module == "__main__" else module, name)
 
 
 def _signed(mask: int) -> int:
@@ -337,7 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("checkpoint", type=Path, help="the build's state: read when it exists, written as it goes")
     parser.add_argument("--minutes", type=float, default=60.0, help="how long to search in this run")
     parser.add_argument("--out", type=Path, help="where to write the strategy once proven and checked")
-    parser.add_argument("--expansions", type=int, default=Budget.expansions, help="the inner search's budget")
+    parser.add_argument(
+        "--expansions", type=int, nargs="+", default=Budget.expansions, help="the inner search's budget, by level"
+    )
     parser.add_argument("--pn-from", type=int, default=6, help="the inner search's fewest marks on the board")
     parser.add_argument("--width", type=int, default=8, help="x's moves tried per position (0: all)")
     parser.add_argument("--report", action="store_true", help="only say how far the checkpoint's build got")
@@ -352,7 +362,8 @@ def main(argv: list[str] | None = None) -> int:
             partial(builder)
             return 0
     else:
-        builder = Builder(budget=Budget(expansions=args.expansions), pn_from=args.pn_from, width=args.width)
+        budget = Budget(expansions=tuple(args.expansions))
+        builder = Builder(budget=budget, pn_from=args.pn_from, width=args.width)
     builder.run(args.minutes * 60, args.checkpoint)
     if builder.nodes[builder.root].pn != 0:
         print("not proven yet", flush=True)
@@ -369,4 +380,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Through the module's own name, so that checkpoints pickle its classes under it.
+    from noughts.ai.qubic_build import main as _main
+
+    sys.exit(_main())

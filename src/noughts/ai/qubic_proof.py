@@ -8,8 +8,9 @@ are in that image's frame). An entry holds either
   or to a position where x completes a line at once; or
 * a leaf code: the position is a win the compiled searches prove on their own, with
   the budget the file records: `THREATS` by the threat-space search
-  (`noughts.kernels.threats`, x also wins when it already has three in a line), `PN`
-  by the proof-number search over it (`noughts.kernels.proof`).
+  (`noughts.kernels.threats`, x also wins when it already has three in a line), or
+  `pn_code(k)` (`PN` for k = 0) by the proof-number search over it
+  (`noughts.kernels.proof`) with the k-th of the budget's numbers of expansions.
 
 `check` walks the whole table from a root: at x's entries the move must be legal and
 may not let o win; then every reply of o (all 64 - n cells, grouped up to symmetry)
@@ -20,8 +21,8 @@ on trust, so a table that passes is a proof that x wins from the root, whatever 
 tests/kernels/test_proof.py).
 
 The file is a compressed numpy archive: `xs`, `os` (the keys' marks, uint64), `codes`
-(int8), and `budget` (the threat search's node limit and the proof-number search's
-expansions the leaves were proven with).
+(int8), and `budget` (the threat search's node limit and depth, then the numbers of
+expansions of the proof-number search's levels).
 """
 
 from __future__ import annotations
@@ -46,12 +47,14 @@ __all__ = [
     "key_of",
     "leaf_move",
     "leaf_proven",
+    "pn_code",
     "shipped",
 ]
 
 #: Where a checked strategy from the empty board is shipped (absent until one is built).
 SHIPPED = Path(__file__).resolve().parent / "books" / "qubic_proof.npz"
-#: Leaf codes.
+#: Leaf codes: by the threat search; by the proof-number search's first level (the
+#: k-th level's code is PN - k, `pn_code`).
 THREATS = -1
 PN = -2
 
@@ -65,11 +68,19 @@ class ProofError(Exception):
 @dataclass(frozen=True)
 class Budget:
     """How hard a leaf is searched: the threat search's nodes and depth (in threats),
-    the proof-number search's expansions. Builder and checker must use the same."""
+    and the proof-number search's expansions at each level, tried in turn (a small
+    search proves most leaves that can be; a larger one is worth its cost on the rest:
+    on x's positions of six marks where 500 expansions failed, 2,000 proved 5 of 30 at
+    0.4 s each, 8,000 one more at 1.4 s). Builder and checker must use the same."""
 
     threat_nodes: int = 20_000
     threat_depth: int = 16
-    expansions: int = 500
+    expansions: tuple[int, ...] = (500, 3_000)
+
+
+def pn_code(level: int) -> int:
+    """The leaf code of a proof by the proof-number search's `level` (0 first)."""
+    return PN - level
 
 
 @dataclass
@@ -89,16 +100,16 @@ class Strategy:
                 os=np.array([k[1] for k in keys], dtype=np.uint64),
                 codes=np.array([self.entries[k] for k in keys], dtype=np.int8),
                 budget=np.array(
-                    [self.budget.threat_nodes, self.budget.threat_depth, self.budget.expansions], dtype=np.int64
+                    [self.budget.threat_nodes, self.budget.threat_depth, *self.budget.expansions], dtype=np.int64
                 ),
             )
 
     @classmethod
     def load(cls, path: Path) -> Strategy:
         with np.load(path) as data:
-            nodes, depth, expansions = (int(v) for v in data["budget"])
+            nodes, depth, *expansions = (int(v) for v in data["budget"])
             entries = {(int(x), int(o)): int(c) for x, o, c in zip(data["xs"], data["os"], data["codes"], strict=True)}
-        return cls(entries, Budget(nodes, depth, expansions))
+        return cls(entries, Budget(nodes, depth, tuple(expansions)))
 
     def move(self, x: int, o: int) -> int | None:
         """x's winning move in the position (x, o) (unsigned masks, x to move): the
@@ -140,10 +151,11 @@ def _proof_tree(expansions: int) -> Any:
     return ProofTree(64 * (expansions + 1))
 
 
-def leaf_proven(x: int, o: int, budget: Budget, pn: bool = True) -> int | None:
+def leaf_proven(x: int, o: int, budget: Budget, levels: int | None = None) -> int | None:
     """How x, to move, is proven to win from (x, o) within `budget`: `THREATS` (also a
-    line x completes at once), `PN` (not tried unless `pn`), or None when neither search
-    proves it."""
+    line x completes at once), `pn_code(k)` for the first level k of the proof-number
+    search that proves it (only the first `levels` are tried; None: all), or None when
+    no search proves it."""
     from noughts.kernels import threats
     from noughts.kernels.evaluate import threats as completing
 
@@ -153,11 +165,12 @@ def leaf_proven(x: int, o: int, budget: Budget, pn: bool = True) -> int | None:
     stats = np.zeros(3, dtype=np.float64)
     if threats.forced_win(sx, so, budget.threat_depth, stats, 0.0, float(budget.threat_nodes)) >= 0:
         return THREATS
-    if not pn:
-        return None
-    tree = _proof_tree(budget.expansions)
-    tree.prove(sx, so, 0.0, budget.expansions)
-    return PN if tree.numbers[0, 0] == 0 else None
+    for level, expansions in enumerate(budget.expansions[:levels]):
+        tree = _proof_tree(expansions)
+        tree.prove(sx, so, 0.0, expansions)
+        if tree.numbers[0, 0] == 0:
+            return pn_code(level)
+    return None
 
 
 def leaf_move(x: int, o: int, budget: Budget) -> int | None:
@@ -173,9 +186,12 @@ def leaf_move(x: int, o: int, budget: Budget) -> int | None:
     move = threats.forced_win(sx, so, budget.threat_depth, stats, 0.0, float(budget.threat_nodes))
     if move >= 0:
         return int(move)
-    tree = _proof_tree(budget.expansions)
-    move = tree.prove(sx, so, 0.0, budget.expansions)
-    return int(move) if move >= 0 else None
+    for expansions in budget.expansions:
+        tree = _proof_tree(expansions)
+        move = tree.prove(sx, so, 0.0, expansions)
+        if move >= 0:
+            return int(move)
+    return None
 
 
 @dataclass(frozen=True)
@@ -220,7 +236,7 @@ def check(
     lines = _lines()
     full = MASK64
     seen: set[tuple[int, int]] = set()
-    leaves: dict[int, int] = {THREATS: 0, PN: 0}
+    leaves: dict[int, int] = {THREATS: 0} | {pn_code(k): 0 for k in range(len(strategy.budget.expansions))}
     moves = immediate = deepest = 0
     start, _ = key_of(*root)
     stack = [start]
@@ -238,12 +254,11 @@ def check(
         if code is None:
             raise ProofError(f"x's position {_text(x, o)} is not in the strategy")
         if code < 0:
-            if code not in (THREATS, PN):
+            if code not in leaves:
                 raise ProofError(f"unknown leaf code {code} at {_text(x, o)}")
-            found = leaf_proven(x, o, strategy.budget)
-            # A leaf stored as proven by threats must be proven by them (not only by the
-            # costlier proof-number search); one stored as PN may be proven either way.
-            if found is None or (code == THREATS and found != THREATS):
+            # Searched no further than the stored code says: a leaf stored as proven by
+            # threats must be proven by them, one of level k by the levels up to k.
+            if leaf_proven(x, o, strategy.budget, levels=PN - code + 1) is None:
                 raise ProofError(f"the leaf {_text(x, o)} is not proven again ({code})")
             leaves[code] += 1
             continue
