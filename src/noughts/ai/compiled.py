@@ -51,7 +51,7 @@ from noughts.ai.base import (
     require_moves,
     with_lines,
 )
-from noughts.core import Game, InvalidOptionError, State
+from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.kernels import require_kernels
 
 if TYPE_CHECKING:
@@ -434,6 +434,8 @@ class KernelAlphaBetaPlayer(AIPlayer):
         search_end = end - limits.time * self.REFUTE_SHARE if guarded and limits.time is not None else end
         threat_move, threat_plies, threat_nodes = -1, 0, 0
         if guarded:
+            threat_move, threat_plies = _proof_move(state)
+        if guarded and threat_move < 0:
             share = 0.0 if limits.time is None else started + limits.time * self.THREAT_SHARE
             threat_move, threat_plies, threat_nodes = _forced_win(root, share, limits.nodes or THREAT_NODES)
             if threat_move < 0 and self.proof:
@@ -534,6 +536,20 @@ def qubic_threat_win(state: State[Any], nodes: int = THREAT_NODES) -> tuple[int,
     prepare()
     move, plies, _ = _forced_win(encode(state), 0.0, nodes)
     return None if move < 0 else (move, plies)
+
+
+def _proof_move(state: State[Any]) -> tuple[int, int]:
+    """x's move from the shipped proof of qubic's first-player win
+    (`noughts.ai.qubic_proof`), where it covers the position: (move, plies at most: the
+    empty cells), else (-1, 0)."""
+    from noughts.ai import qubic_proof
+
+    strategy = qubic_proof.shipped()
+    x, o = getattr(state, "x", 0), getattr(state, "o", 0)
+    if strategy is None or state.turn is not Player.X:
+        return -1, 0
+    move = strategy.move(x, o)
+    return (-1, 0) if move is None else (move, 64 - (x | o).bit_count())
 
 
 def _forced_win(root: npt.NDArray[np.int64], deadline: float, nodes: int | None) -> tuple[int, int, int]:

@@ -1,0 +1,386 @@
+"""Building Qubic's proof (`noughts.ai.qubic_proof`): a proof-number search over the
+positions up to symmetry whose leaves are settled by the compiled searches (PN², as
+Allis 1994 solved Qubic, with the threat-space search inside the inner search).
+
+The outer search keeps one node per position up to the cube's 192 symmetries (x's
+positions: x to move, an OR node; o's: an AND node), so transpositions and symmetric
+replies share their work; the positions form a DAG (a mark is added each ply). Each
+round walks from the root to the most proving node, refreshing every node it passes
+from its children (a node reached by several parents is brought up to date when it is
+next walked through, not at once), expands it, and refreshes the path back up. A new
+x position is first given to the threat search and then to the inner proof-number
+search with a fixed budget (`Budget`): proven there, it becomes a leaf of the stored
+strategy, which the checker proves again with the same budget; otherwise the inner
+search's proof and disproof numbers seed its own.
+
+Two economies keep the build narrower than the game: the inner search runs only on
+positions with at least `pn_from` marks (earlier it proves nothing within its budget;
+the threat search still runs everywhere), and at x's positions only the first `width`
+moves by the lines evaluation (up to symmetry) are tried. Neither weakens the proof:
+o's replies are all searched, and x needs only one winning move.
+
+The state is written to a checkpoint every few minutes (pickle, written beside and
+then renamed), and a build started again with the same checkpoint goes on from it;
+``--report`` says how far a checkpoint got (x's positions near the start whose win is
+proven, each extracted and checked):
+
+    python -m noughts.ai.qubic_build CHECKPOINT [--minutes M] [--out FILE] [--report]
+
+When the root is proven, the strategy is extracted (at x's positions a proven move,
+the one whose proof is smallest; at o's every reply) and checked before it is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from noughts.ai.qubic_proof import MASK64, THREATS, Budget, Strategy, check, key_of
+
+__all__ = ["Builder", "Node"]
+
+INF = 1 << 40
+#: An o position's first proof number: about what each reply costs, and what one
+#: place further down the order of x's moves adds.
+REPLY = 50
+STEP = 20
+#: Leaf kinds of a node, besides the stored codes THREATS and PN.
+OPEN = 0
+LOST = 1  # o wins: a disproof
+
+
+@dataclass(slots=True)
+class Node:
+    pn: int
+    dn: int
+    kind: int = OPEN  # OPEN, LOST, or the leaf code (negative) a search proved it with
+    children: list[tuple[int, int]] | None = None  # keys, once expanded
+    moves: list[int] = field(default_factory=list)  # the move to each child (x's nodes)
+    size: int = 1  # nodes in the proof below, once proven (to pick small proofs)
+
+
+def _lines() -> list[int]:
+    from noughts.games.geometry import line_masks
+
+    return list(line_masks((4, 4, 4), 4))
+
+
+LINES = _lines()
+
+
+def _three(owner: int, other: int) -> int:
+    found = 0
+    for line in LINES:
+        if not line & other and (owner & line).bit_count() == 3:
+            found |= line & ~owner
+    return found
+
+
+def _score(x: int, o: int) -> int:
+    """The lines evaluation for x (`noughts.kernels.evaluate`'s weights): open lines
+    count 1, 10, 100 for one, two, three marks."""
+    value = 0
+    for line in LINES:
+        a, b = (x & line).bit_count(), (o & line).bit_count()
+        if a and not b:
+            value += WEIGHTS[a]
+        elif b and not a:
+            value -= WEIGHTS[b]
+    return value
+
+
+WEIGHTS = (0, 1, 10, 100, 0)
+
+
+class Builder:
+    """The outer proof-number search from `root` (x's and o's marks, x to move)."""
+
+    def __init__(
+        self, root: tuple[int, int] = (0, 0), budget: Budget | None = None, pn_from: int = 0, width: int = 0
+    ) -> None:
+        self.budget = budget or Budget()
+        #: How many of x's moves (the first by the lines evaluation) are tried in each
+        #: position; 0: all. The proof then may not be found where only others win,
+        #: but it stays a proof: every reply of o is still searched.
+        self.width = width
+        #: The inner proof-number search runs on x's positions with at least this many
+        #: marks: before, it proves nothing within its budget (measured: none of ten
+        #: positions of four marks at 1,000 expansions, six of ten of six marks).
+        self.pn_from = pn_from
+        self.root, _ = key_of(*root)
+        self.nodes: dict[tuple[int, int], Node] = {}
+        self.seconds = 0.0  # build time so far, over every run
+        self.expansions = 0
+        self.leaf_searches = 0
+        self.nodes[self.root] = self._new_x(*self.root)
+
+    # Evaluation of new nodes.
+    def _new_x(self, x: int, o: int) -> Node:
+        """x to move: settled by the searches where they can."""
+        from noughts.ai.qubic_proof import _proof_tree, leaf_proven
+        from noughts.kernels.evaluate import threats as completing
+
+        sx, so = _signed(x), _signed(o)
+        if completing(sx, so):
+            return Node(0, INF, THREATS)
+        if completing(so, sx) & (completing(so, sx) - 1):
+            return Node(INF, 0, LOST)
+        if x.bit_count() + o.bit_count() < getattr(self, "pn_from", 0):
+            # Too early for the inner search to prove anything: the threat search only.
+            found = leaf_proven(x, o, self.budget, levels=0)
+            return Node(0, INF, found) if found is not None else Node(REPLY, 1)
+        self.leaf_searches += 1
+        found = leaf_proven(x, o, self.budget)
+        if found is not None:
+            return Node(0, INF, found)
+        tree = _proof_tree(self.budget.expansions[-1])
+        pn, dn = int(tree.numbers[0, 0]), int(tree.numbers[0, 1])
+        if dn == 0:
+            return Node(INF, 0, LOST)
+        return Node(max(1, min(pn, INF)), max(1, min(dn, INF)))
+
+    @staticmethod
+    def _new_o(x: int, o: int, rank: int) -> Node:
+        """o to move (x just moved, and did not complete a line). Its proof number is
+        set near what its expansion will make it (every reply, at about `REPLY` each)
+        so that x's moves are compared fairly, plus `STEP` per place in the order of
+        x's moves by the lines evaluation (`rank`): the likelier first."""
+        if _three(o, x):
+            return Node(INF, 0, LOST)
+        made = _three(x, o)
+        if made & (made - 1):
+            return Node(0, INF, THREATS)  # two threats: every reply loses at once
+        if made:
+            return Node(REPLY + STEP * rank, 1)
+        return Node(REPLY * (64 - x.bit_count() - o.bit_count()) + STEP * rank, 1)
+
+    # The search.
+    def _refresh(self, key: tuple[int, int], node: Node) -> None:
+        if node.children is None or node.kind != OPEN:
+            return
+        kids = [self.nodes[k] for k in node.children]
+        x_moves = key[0].bit_count() == key[1].bit_count()
+        if x_moves:
+            node.pn = min(k.pn for k in kids)
+            node.dn = min(INF, sum(k.dn for k in kids))
+        else:
+            node.pn = min(INF, sum(k.pn for k in kids))
+            node.dn = min(k.dn for k in kids)
+        if node.pn == 0:
+            node.size = 1 + (min(k.size for k in kids if k.pn == 0) if x_moves else sum(k.size for k in kids))
+
+    def _expand(self, key: tuple[int, int], node: Node) -> None:
+        x, o = key
+        x_moves = x.bit_count() == o.bit_count()
+        mover, other = (x, o) if x_moves else (o, x)
+        forced = _three(other, mover)
+        cells = forced if forced else ~(x | o) & MASK64
+        children: list[tuple[int, int]] = []
+        moves: list[int] = []
+        order = [cell for cell in range(64) if cells >> cell & 1]
+        if x_moves:
+            order.sort(key=lambda cell: -_score(x | 1 << cell, o))
+        # x needs one good move, not all: only the likeliest few (up to symmetry) are searched.
+        width = (getattr(self, "width", 0) or 64) if x_moves else 64
+        for cell in order:
+            if len(children) == width:
+                break
+            rank = len(children)
+            bit = 1 << cell
+            after = (x | bit, o) if x_moves else (x, o | bit)
+            child, _ = key_of(*after)
+            if child in children:
+                continue
+            if child not in self.nodes:
+                if x_moves and any(after[0] & line == line for line in LINES):
+                    self.nodes[child] = Node(0, INF, THREATS)
+                else:
+                    self.nodes[child] = self._new_o(*child, rank) if x_moves else self._new_x(*child)
+            children.append(child)
+            moves.append(cell)
+        node.children, node.moves = children, moves
+        self.expansions += 1
+
+    def step(self) -> None:
+        """One round: down to the most proving node, expand it, refresh the way back."""
+        path = [self.root]
+        node = self.nodes[self.root]
+        while node.children is not None:
+            self._refresh(path[-1], node)
+            if node.pn == 0 or node.dn == 0 or node.kind != OPEN:
+                break
+            x_moves = path[-1][0].bit_count() == path[-1][1].bit_count()
+            pick = min(node.children, key=lambda k: self.nodes[k].pn if x_moves else self.nodes[k].dn)
+            path.append(pick)
+            node = self.nodes[pick]
+        else:
+            self._expand(path[-1], node)
+        for key in reversed(path):
+            self._refresh(key, self.nodes[key])
+
+    def solved(self) -> bool:
+        root = self.nodes[self.root]
+        return root.pn == 0 or root.dn == 0
+
+    def run(self, seconds: float, checkpoint: Path | None = None, every: float = 300.0, report: float = 60.0) -> None:
+        """Search for `seconds` (or until solved), saving to `checkpoint` every `every`
+        seconds and at the end, and printing a line of figures every `report`."""
+        started = last_save = last_report = time.perf_counter()
+        while not self.solved() and time.perf_counter() - started < seconds:
+            before = time.perf_counter()
+            self.step()
+            now = time.perf_counter()
+            self.seconds += now - before
+            if now - last_report >= report:
+                last_report = now
+                print(self.summary(), flush=True)
+            if checkpoint is not None and now - last_save >= every:
+                last_save = now
+                self.save(checkpoint)
+        if checkpoint is not None:
+            self.save(checkpoint)
+        print(self.summary(), flush=True)
+
+    def summary(self) -> str:
+        root = self.nodes[self.root]
+        first = ", ".join(
+            f"{cell}: {self.nodes[k].pn}/{self.nodes[k].dn}"
+            for cell, k in list(zip(root.moves, root.children or [], strict=False))[:4]
+        )
+        plies: dict[int, list[int]] = {}
+        for (x, o), node in self.nodes.items():
+            counts = plies.setdefault(x.bit_count() + o.bit_count(), [0, 0, 0])
+            counts[0] += 1
+            counts[1] += node.pn == 0
+            counts[2] += node.dn == 0
+        by_ply = " ".join(f"{p}:{c[0]}/{c[1]}/{c[2]}" for p, c in sorted(plies.items()))
+        return (
+            f"{self.seconds:,.0f} s: root pn {root.pn} dn {root.dn}; {len(self.nodes):,} nodes, "
+            f"{self.expansions:,} expansions, {self.leaf_searches:,} leaf searches; x's first moves {first}; "
+            f"by ply (nodes/proven/disproven) {by_ply}"
+        )
+
+    def save(self, path: Path) -> None:
+        partial = path.with_name(path.name + ".part")
+        with partial.open("wb") as out:
+            pickle.dump(self, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, path)
+
+    @staticmethod
+    def load(path: Path) -> Builder:
+        with path.open("rb") as f:
+            builder = _Unpickler(f).load()
+        assert isinstance(builder, Builder)
+        return builder
+
+    def strategy(self, root: tuple[int, int] | None = None) -> Strategy:
+        """The proven strategy from `root` (a key: the build's root by default): at x's
+        nodes the proven child with the smallest proof, at o's every child."""
+        start = self.root if root is None else root
+        if self.nodes[start].pn != 0:
+            raise ValueError("the root is not proven")
+        entries: dict[tuple[int, int], int] = {}
+        stack = [start]
+        while stack:
+            key = stack.pop()
+            if key in entries:
+                continue
+            node = self.nodes[key]
+            if node.kind <= THREATS:
+                entries[key] = node.kind
+                continue
+            assert node.children is not None
+            best = min(
+                (i for i, k in enumerate(node.children) if self.nodes[k].pn == 0),
+                key=lambda i: self.nodes[node.children[i]].size,  # type: ignore[index]
+            )
+            entries[key] = node.moves[best]
+            reply = self.nodes[node.children[best]]
+            if reply.kind == THREATS or reply.children is None:
+                continue  # x completed a line, or made two threats: every reply loses
+            stack.extend(reply.children)
+        return Strategy(entries, self.budget)
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads checkpoints written by ``python -m`` runs, whose classes were pickled as
+    those of ``__main__``, as this module's."""
+
+    def find_class(self, module: str, name: str) -> object:
+        return super().find_class(__name__ if module == "__main__" else module, name)
+
+
+def _signed(mask: int) -> int:
+    return mask - (1 << 64) if mask >> 63 else mask
+
+
+def partial(builder: Builder, plies: int = 4) -> None:
+    """Say how far an unfinished build got: x's positions within `plies` of the start
+    whose win is proven (each such proof extracted and checked), and how many there are."""
+    for (x, o), node in sorted(builder.nodes.items(), key=lambda item: sum(m.bit_count() for m in item[0])):
+        ply = x.bit_count() + o.bit_count()
+        if ply > plies or node.pn != 0 or ply % 2:
+            continue
+        strategy = builder.strategy((x, o))
+        started = time.perf_counter()
+        report = check(strategy, (x, o))
+        print(
+            f"proven and checked at ply {ply}: x {sorted(_cells(x))} o {sorted(_cells(o))}: "
+            f"{len(strategy.entries):,} entries, {report}, checked in {time.perf_counter() - started:.1f} s",
+            flush=True,
+        )
+
+
+def _cells(mask: int) -> list[int]:
+    return [c for c in range(64) if mask >> c & 1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("checkpoint", type=Path, help="the build's state: read when it exists, written as it goes")
+    parser.add_argument("--minutes", type=float, default=60.0, help="how long to search in this run")
+    parser.add_argument("--out", type=Path, help="where to write the strategy once proven and checked")
+    parser.add_argument(
+        "--expansions", type=int, nargs="+", default=Budget.expansions, help="the inner search's budget, by level"
+    )
+    parser.add_argument("--pn-from", type=int, default=6, help="the inner search's fewest marks on the board")
+    parser.add_argument("--width", type=int, default=8, help="x's moves tried per position (0: all)")
+    parser.add_argument("--report", action="store_true", help="only say how far the checkpoint's build got")
+    args = parser.parse_args(argv)
+    from noughts.ai.compiled import prepare
+
+    prepare()
+    if args.checkpoint.exists():
+        builder = Builder.load(args.checkpoint)
+        print(f"resuming: {builder.summary()}", flush=True)
+        if args.report:
+            partial(builder)
+            return 0
+    else:
+        budget = Budget(expansions=tuple(args.expansions))
+        builder = Builder(budget=budget, pn_from=args.pn_from, width=args.width)
+    builder.run(args.minutes * 60, args.checkpoint)
+    if builder.nodes[builder.root].pn != 0:
+        print("not proven yet", flush=True)
+        partial(builder)
+        return 1
+    strategy = builder.strategy()
+    started = time.perf_counter()
+    report = check(strategy, (builder.root[0], builder.root[1]))
+    print(f"checked in {time.perf_counter() - started:.0f} s: {report}", flush=True)
+    if args.out is not None:
+        strategy.save(args.out)
+        print(f"{len(strategy.entries):,} entries written to {args.out} ({args.out.stat().st_size:,} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    # Through the module's own name, so that checkpoints pickle its classes under it.
+    from noughts.ai.qubic_build import main as _main
+
+    sys.exit(_main())

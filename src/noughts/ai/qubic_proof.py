@@ -1,0 +1,295 @@
+"""Qubic's first-player win as a stored strategy, its checker, and the move it gives.
+
+A strategy is a table over x's positions (x to move), each up to the cube's 192
+symmetries (`noughts.kernels.symmetry`: the key is the canonical image, and the moves
+are in that image's frame). An entry holds either
+
+* a cell, 0-63: x's move there, after which every reply of o leads to an entry again,
+  or to a position where x completes a line at once; or
+* a leaf code: the position is a win the compiled searches prove on their own, with
+  the budget the file records: `THREATS` by the threat-space search
+  (`noughts.kernels.threats`, x also wins when it already has three in a line), or
+  `pn_code(k)` (`PN` for k = 0) by the proof-number search over it
+  (`noughts.kernels.proof`) with the k-th of the budget's numbers of expansions.
+
+`check` walks the whole table from a root: at x's entries the move must be legal and
+may not let o win; then every reply of o (all 64 - n cells, grouped up to symmetry)
+must lead to a position where x completes a line at once or to an entry, and every
+leaf is proven again. Nothing the builder (`noughts.ai.qubic_build`) believed is taken
+on trust, so a table that passes is a proof that x wins from the root, whatever o does
+(given the searches it names, which are themselves checked against the rules in
+tests/kernels/test_proof.py).
+
+The file is a compressed numpy archive: `xs`, `os` (the keys' marks, uint64), `codes`
+(int8), and `budget` (the threat search's node limit and depth, then the numbers of
+expansions of the proof-number search's levels).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "PN",
+    "SHIPPED",
+    "THREATS",
+    "Budget",
+    "CheckReport",
+    "ProofError",
+    "Strategy",
+    "check",
+    "key_of",
+    "leaf_move",
+    "leaf_proven",
+    "pn_code",
+    "shipped",
+]
+
+#: Where a checked strategy from the empty board is shipped (absent until one is built).
+SHIPPED = Path(__file__).resolve().parent / "books" / "qubic_proof.npz"
+#: Leaf codes: by the threat search; by the proof-number search's first level (the
+#: k-th level's code is PN - k, `pn_code`).
+THREATS = -1
+PN = -2
+
+MASK64 = (1 << 64) - 1
+
+
+class ProofError(Exception):
+    """A stored strategy does not prove the win: what is wrong, and where."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard a leaf is searched: the threat search's nodes and depth (in threats),
+    and the proof-number search's expansions at each level, tried in turn (a small
+    search proves most leaves that can be; a larger one is worth its cost on the rest:
+    on x's positions of six marks where 500 expansions failed, 2,000 proved 5 of 30 at
+    0.4 s each, 8,000 one more at 1.4 s). Builder and checker must use the same."""
+
+    threat_nodes: int = 20_000
+    threat_depth: int = 16
+    expansions: tuple[int, ...] = (500, 3_000)
+
+
+def pn_code(level: int) -> int:
+    """The leaf code of a proof by the proof-number search's `level` (0 first)."""
+    return PN - level
+
+
+@dataclass
+class Strategy:
+    """x's moves (or leaf codes) by canonical position: key (x, o) as unsigned ints."""
+
+    entries: dict[tuple[int, int], int]
+    budget: Budget = field(default_factory=Budget)
+
+    def save(self, path: Path) -> None:
+        keys = sorted(self.entries)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as out:
+            np.savez_compressed(
+                out,
+                xs=np.array([k[0] for k in keys], dtype=np.uint64),
+                os=np.array([k[1] for k in keys], dtype=np.uint64),
+                codes=np.array([self.entries[k] for k in keys], dtype=np.int8),
+                budget=np.array(
+                    [self.budget.threat_nodes, self.budget.threat_depth, *self.budget.expansions], dtype=np.int64
+                ),
+            )
+
+    @classmethod
+    def load(cls, path: Path) -> Strategy:
+        with np.load(path) as data:
+            nodes, depth, *expansions = (int(v) for v in data["budget"])
+            entries = {(int(x), int(o)): int(c) for x, o, c in zip(data["xs"], data["os"], data["codes"], strict=True)}
+        return cls(entries, Budget(nodes, depth, tuple(expansions)))
+
+    def move(self, x: int, o: int) -> int | None:
+        """x's winning move in the position (x, o) (unsigned masks, x to move): the
+        stored move, mapped back from the canonical frame; at a leaf, and past one (o's
+        replies there are not stored), the move of the search that proves the win
+        (`leaf_move`). None where neither knows one.
+
+        Past a leaf proven by the proof-number search, each of x's positions is searched
+        again with the same budget: it lies inside the leaf's proof, a smaller problem,
+        but nothing guarantees that the search finds it again; then this says None and
+        the player searches on its own."""
+        from noughts.kernels import symmetry
+
+        key, s = key_of(x, o)
+        code = self.entries.get(key)
+        if code is not None and code >= 0:
+            return int(symmetry.IMAGE[symmetry.INVERSE[s], code])
+        return leaf_move(x, o, self.budget)
+
+
+def _signed(mask: int) -> int:
+    return mask - (1 << 64) if mask >> 63 else mask
+
+
+def key_of(x: int, o: int) -> tuple[tuple[int, int], int]:
+    """The canonical key of the position (x, o) (unsigned masks) and the symmetry that
+    takes the position to it."""
+    from noughts.kernels import symmetry
+
+    cx, co, s = symmetry.canonical(_signed(x), _signed(o), symmetry.BYTES)
+    return (int(cx) & MASK64, int(co) & MASK64), int(s)
+
+
+@functools.lru_cache(maxsize=4)
+def _proof_tree(expansions: int) -> Any:
+    from noughts.kernels.proof import ProofTree
+
+    # An expansion adds at most 64 nodes.
+    return ProofTree(64 * (expansions + 1))
+
+
+def leaf_proven(x: int, o: int, budget: Budget, levels: int | None = None) -> int | None:
+    """How x, to move, is proven to win from (x, o) within `budget`: `THREATS` (also a
+    line x completes at once), `pn_code(k)` for the first level k of the proof-number
+    search that proves it (only the first `levels` are tried; None: all), or None when
+    no search proves it."""
+    from noughts.kernels import threats
+    from noughts.kernels.evaluate import threats as completing
+
+    sx, so = _signed(x), _signed(o)
+    if completing(sx, so):
+        return THREATS
+    stats = np.zeros(3, dtype=np.float64)
+    if threats.forced_win(sx, so, budget.threat_depth, stats, 0.0, float(budget.threat_nodes)) >= 0:
+        return THREATS
+    for level, expansions in enumerate(budget.expansions[:levels]):
+        tree = _proof_tree(expansions)
+        tree.prove(sx, so, 0.0, expansions)
+        if tree.numbers[0, 0] == 0:
+            return pn_code(level)
+    return None
+
+
+def leaf_move(x: int, o: int, budget: Budget) -> int | None:
+    """The move with which the searches of `leaf_proven` win from (x, o), or None."""
+    from noughts.kernels import threats
+    from noughts.kernels.evaluate import threats as completing
+
+    sx, so = _signed(x), _signed(o)
+    now = int(completing(sx, so)) & MASK64
+    if now:
+        return (now & -now).bit_length() - 1
+    stats = np.zeros(3, dtype=np.float64)
+    move = threats.forced_win(sx, so, budget.threat_depth, stats, 0.0, float(budget.threat_nodes))
+    if move >= 0:
+        return int(move)
+    for expansions in budget.expansions:
+        tree = _proof_tree(expansions)
+        move = tree.prove(sx, so, 0.0, expansions)
+        if move >= 0:
+            return int(move)
+    return None
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What a passed check walked: x's positions with a stored move, leaves proven
+    again (by kind), o's replies answered by x completing a line, and the deepest ply."""
+
+    moves: int
+    leaves: dict[int, int]
+    immediate: int
+    deepest: int
+
+
+def _lines() -> list[int]:
+    from noughts.games.geometry import line_masks
+
+    return list(line_masks((4, 4, 4), 4))
+
+
+def _three(owner: int, other: int, lines: list[int]) -> int:
+    """The empty cells that would complete a line of `owner`."""
+    found = 0
+    for line in lines:
+        if not line & other and (owner & line).bit_count() == 3:
+            found |= line & ~owner
+    return found
+
+
+def _complete(owner: int, lines: list[int]) -> bool:
+    return any(owner & line == line for line in lines)
+
+
+def check(
+    strategy: Strategy,
+    root: tuple[int, int] = (0, 0),
+    progress: Callable[[int], None] | None = None,
+) -> CheckReport:
+    """Walk the strategy from `root` (x's and o's marks, x to move) and raise ProofError
+    at the first thing that does not hold; what was walked. Each position up to symmetry
+    is checked once (transpositions share their subtree). `progress` hears the number of
+    positions checked, every thousand."""
+    lines = _lines()
+    full = MASK64
+    seen: set[tuple[int, int]] = set()
+    leaves: dict[int, int] = {THREATS: 0} | {pn_code(k): 0 for k in range(len(strategy.budget.expansions))}
+    moves = immediate = deepest = 0
+    start, _ = key_of(*root)
+    stack = [start]
+    while stack:
+        key = stack.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        if progress is not None and len(seen) % 1000 == 0:
+            progress(len(seen))
+        x, o = key
+        ply = x.bit_count() + o.bit_count()
+        deepest = max(deepest, ply)
+        code = strategy.entries.get(key)
+        if code is None:
+            raise ProofError(f"x's position {_text(x, o)} is not in the strategy")
+        if code < 0:
+            if code not in leaves:
+                raise ProofError(f"unknown leaf code {code} at {_text(x, o)}")
+            # Searched no further than the stored code says: a leaf stored as proven by
+            # threats must be proven by them, one of level k by the levels up to k.
+            if leaf_proven(x, o, strategy.budget, levels=PN - code + 1) is None:
+                raise ProofError(f"the leaf {_text(x, o)} is not proven again ({code})")
+            leaves[code] += 1
+            continue
+        if code >= 64 or (x | o) >> code & 1:
+            raise ProofError(f"x's move {code} at {_text(x, o)} is not legal")
+        moves += 1
+        x2 = x | 1 << code
+        if _complete(x2, lines):
+            continue
+        if _three(o, x2, lines):
+            raise ProofError(f"after x's move {code} at {_text(x, o)}, o completes a line")
+        mine = _three(x2, o, lines)
+        for reply in range(64):
+            bit = 1 << reply
+            if (x2 | o) & bit:
+                continue
+            if mine & ~bit & full:
+                immediate += 1  # x completes a line next
+                continue
+            child, _ = key_of(x2, o | bit)
+            if child not in strategy.entries:
+                raise ProofError(f"o's reply {reply} after x's {code} at {_text(x, o)} is not answered")
+            stack.append(child)
+    return CheckReport(moves, leaves, immediate, deepest)
+
+
+def _text(x: int, o: int) -> str:
+    return "".join("x" if x >> c & 1 else "o" if o >> c & 1 else "." for c in range(64))
+
+
+@functools.cache
+def shipped() -> Strategy | None:
+    """The shipped strategy from the empty board, when there is one."""
+    return Strategy.load(SHIPPED) if SHIPPED.exists() else None
