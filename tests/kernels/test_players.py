@@ -4,6 +4,7 @@ positions, values checked against exhaustive search, tree reuse, threat sequence
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -152,18 +153,23 @@ def as_value(result: tuple[int, int]) -> Value:
     return Value.draw() if kind == 0 else (Value.win(plies) if kind > 0 else Value.loss(plies))
 
 
+def ends_searched_whole(spec: str, seeds: int) -> Iterator[tuple[int, State[Any], dict[str, Value]]]:
+    """For each seed's random game that has one, the earliest of its last positions whose
+    whole tree is small, with every move's value by a plain search of that tree."""
+    for seed in range(seeds):
+        steps = playout(spec, seed)
+        state = next((s for s, _ in steps[:-1] if tree_size(s, 20_000) <= 20_000), None)
+        if state is not None:
+            values = {state.move_text(m): as_value(exact(state.play(m))).negated() for m in state.legal_moves()}
+            yield seed, state, values
+
+
 @pytest.mark.parametrize("spec", ["ultimate", "nine-board"])
 def test_proven_values_agree_with_exhaustive_search_near_the_end(spec: str) -> None:
     checked = 0
-    for seed in range(60):
+    for seed, state, values in ends_searched_whole(spec, 60):
         if checked >= 60:
             break
-        steps = playout(spec, seed)
-        # The earliest of the game's last positions whose whole tree is small.
-        state = next((s for s, _ in steps[:-1] if tree_size(s, 20_000) <= 20_000), None)
-        if state is None:
-            continue
-        values = {state.move_text(m): as_value(exact(state.play(m))).negated() for m in state.legal_moves()}
         for name in PLAYERS:
             analysis = make_player(name, seed=seed).analyze(state, Limits(nodes=200_000, depth=12))
             for info in analysis.moves:
@@ -178,14 +184,9 @@ def test_kmcts_endgame_values_every_move_exactly_as_the_exhaustive_search(spec: 
     """Below its empty cells, kmcts's endgame option answers with the exact search: every
     move's value exact and equal to a plain search of the whole tree."""
     checked = 0
-    for seed in range(40):
+    for seed, state, values in ends_searched_whole(spec, 40):
         if checked >= 8:
             break
-        steps = playout(spec, seed)
-        state = next((s for s, _ in steps[:-1] if tree_size(s, 20_000) <= 20_000), None)
-        if state is None:
-            continue
-        values = {state.move_text(m): as_value(exact(state.play(m))).negated() for m in state.legal_moves()}
         analysis = make_player("kmcts", endgame=81, iterations=500, seed=seed).analyze(state)
         assert analysis.player == "kmcts+endgame"
         assert {info.text: info.value for info in analysis.moves} == values, state.to_text()
