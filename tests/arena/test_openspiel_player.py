@@ -169,13 +169,24 @@ def test_a_factory_that_fails_says_so_at_the_first_move(spec: str, game: str, me
         player.choose(parse_spec(game).initial())
 
 
+def arena(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`noughts arena ARGS` in a process of its own, with the tests' folder importable
+    (the factories' module, openspiel_bots, lives there)."""
+    tests = str(Path(__file__).parents[1])
+    return subprocess.run(
+        [sys.executable, "-m", "noughts.cli", "arena", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))},
+    )
+
+
 @pytest.mark.integration
 def test_in_the_arena_command(tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = ["classic", "max", "--openspiel", "mcts:time=0.05", "--games", "4", "--jobs", "2", "--out", str(out)]
-    done = subprocess.run(
-        [sys.executable, "-m", "noughts.cli", "arena", *args], capture_output=True, text=True, timeout=120
-    )
+    done = arena(*args)
     assert done.returncode == 0, done.stderr
     (pairing,) = json.loads((out / "results.json").read_text())["pairings"]
     assert pairing["second"] == "openspiel-mcts:time=0.05"
@@ -188,14 +199,7 @@ def test_any_kind_of_bot_in_the_arena_command(tmp_path: Path) -> None:
     out = tmp_path / "run"
     bots = ["random", "policy:openspiel_bots:uniform", "bot:openspiel_bots:first_legal"]
     args = ["classic", "max", *(a for bot in bots for a in ("--openspiel", bot)), "--games", "2", "--jobs", "1"]
-    tests = str(Path(__file__).parents[1])  # where the factories' module is
-    done = subprocess.run(
-        [sys.executable, "-m", "noughts.cli", "arena", *args, "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))},
-    )
+    done = arena(*args, "--out", str(out))
     assert done.returncode == 0, done.stderr
     pairings = json.loads((out / "results.json").read_text())["pairings"]
     assert len(pairings) == 6  # four players, each pair once
@@ -207,12 +211,7 @@ def test_any_kind_of_bot_in_the_arena_command(tmp_path: Path) -> None:
 
 @pytest.mark.integration
 def test_the_arena_refuses_a_bad_bot_before_any_game() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "noughts.cli", "arena", "classic", "max", "--openspiel", "bot:nowhere:f"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = arena("classic", "max", "--openspiel", "bot:nowhere:f", timeout=60)
     assert done.returncode != 0
     assert "cannot import module 'nowhere'" in done.stderr
 
@@ -224,14 +223,7 @@ def test_bots_on_a_game_openspiel_lacks_in_the_arena_command(tmp_path: Path) -> 
     out = tmp_path / "run"
     bots = ["mcts:time=0.05", "bot:openspiel_bots:first_legal"]
     args = ["matryoshka", "random", *(a for bot in bots for a in ("--openspiel", bot)), "--games", "2", "--jobs", "1"]
-    tests = str(Path(__file__).parents[1])
-    done = subprocess.run(
-        [sys.executable, "-m", "noughts.cli", "arena", *args, "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))},
-    )
+    done = arena(*args, "--out", str(out))
     assert done.returncode == 0, done.stderr
     pairings = json.loads((out / "results.json").read_text())["pairings"]
     assert {(p["first"], p["second"]) for p in pairings} == {
