@@ -37,6 +37,19 @@ from support import without_the_gobblet_table
 
 #: A qubic position of self-play (medium, game 5) where o's forced win needs quiet moves.
 QUBIC_QUIET_WIN = "oxo./..../..../...x|..../xxxo/..o./....|x.../.o../.ox./...x|oo../.o../..../oxxx o"
+#: Gomoku positions of hard's self-play. RACE_BY_THREES: x wins in 3 with i11; two of
+#: x's other moves lose only to o's threes (no win by fours after them).
+RACE_BY_THREES = (
+    ".............../.............../.............../......o......../.............../.............../"
+    ".............../.............../......oo......./.....oxo......./.....xx......../....xoxx.ox..../"
+    "...x..x......../..o...o......../............... x"
+)
+#: o wins by fours after any move of x but i4, which spoils them and wins with threes.
+THREES_AGAINST_FOURS = (
+    ".............o./........o...x../........oxxxo../.........xx..../........oxox.../........o...x../"
+    ".............oo/.............../.............../.............../.............../.............../"
+    "............x../..o............/............... x"
+)
 
 
 # 4x4 builds its solved table first (45 s): among the slow checks.
@@ -188,6 +201,42 @@ def test_the_threat_prover_makes_race_puzzles_whose_every_other_move_loses(spec:
     assert state.outcome is not None and state.outcome.winner is not None
 
 
+def test_gomoku_races_are_proved_with_threes_as_well_as_fours() -> None:
+    """Fours alone prove these positions no puzzle: after two of x's other moves o has
+    no win by fours, only by threes (`vct`); in the second, x's only move that spoils
+    o's fours wins with threes. With the search by threes both are puzzles, proved again."""
+    from noughts.ai.threats import forced_win
+
+    game = parse_spec("mnk:m=15:n=15:k=5")
+    player = prover(game)
+    state = game.parse_position(RACE_BY_THREES)
+    puzzle = puzzle_at(state, player, Limits())
+    assert puzzle is not None and verify(puzzle) is None
+    assert puzzle.solution[0] == "i11" and puzzle.plies == len(puzzle.solution) == 5
+    analysis = player.analyze(state)
+    lost_to_threes = [m.text for m in analysis.moves if forced_win(state.play(m.move)) is None]
+    assert sorted(lost_to_threes) == ["f8", "i11", "k13"]  # i11 wins; f8 and k13 lose, to threes
+    assert all(m.value.kind is Kind.LOSS for m in analysis.moves if m.text != "i11")
+
+    state = game.parse_position(THREES_AGAINST_FOURS)
+    assert forced_win(state) is None and forced_win(state.play_text("a15")) is not None
+    puzzle = puzzle_at(state, player, Limits())
+    assert puzzle is not None and verify(puzzle) is None
+    assert puzzle.solution[0] == "i4" and puzzle.plies == len(puzzle.solution) >= 5
+
+
+def test_the_line_defends_as_a_player_would_where_the_searches_bound_replies_alike() -> None:
+    """After x's three, o's replies are bounded alike by the search (a far corner lasts
+    as long as a block, by the bound); the line shows the reply the evaluation likes
+    best for o, not the first cell in reading order, and the defender answers so."""
+    game = parse_spec("mnk:m=15:n=15:k=5")
+    puzzle = puzzle_at(game.parse_position(THREES_AGAINST_FOURS), prover(game), Limits())
+    assert puzzle is not None
+    corners = {"a1", "o1", "a15", "o15"}
+    assert not corners & set(puzzle.solution[1::2])
+    assert reply(puzzle, puzzle.solution[:1], prover(game)) == puzzle.solution[1]
+
+
 def test_an_ultimate_win_by_where_it_sends_is_themed_so() -> None:
     # x's 11 decides no board and sends o to board 1, where every reply loses.
     state = parse_spec("ultimate").parse_position(
@@ -254,3 +303,17 @@ def test_a_parallel_run_writes_as_it_goes_and_a_second_run_goes_on_after_it(
     assert len(later) == 2 and all(int(p.source.rsplit(" ", 1)[1]) > max(games) for p in later)
     with pytest.raises(SystemExit, match="--per-game"):
         main(["puzzles", "make", "classic", "--per-game", "0", "--out", str(out)])
+
+
+def test_make_keeps_only_puzzles_within_the_plies_asked(tmp_path: Path) -> None:
+    """--min-plies leaves out the wins in one that most games end with; --max-plies the
+    long ones."""
+    out = tmp_path / "p.jsonl"
+    assert main(["puzzles", "make", "classic", "--count", "3", "--min-plies", "3", "--out", str(out)]) == 0
+    found = [Puzzle.from_json(json.loads(line)) for line in out.read_text().splitlines()]
+    assert len(found) == 3 and all(p.plies >= 3 for p in found)
+    short = tmp_path / "short.jsonl"
+    assert main(["puzzles", "make", "classic", "--count", "3", "--max-plies", "1", "--out", str(short)]) == 0
+    assert all(json.loads(line)["plies"] == 1 for line in short.read_text().splitlines())
+    with pytest.raises(SystemExit, match="--min-plies"):
+        main(["puzzles", "make", "classic", "--min-plies", "0", "--out", str(out)])

@@ -37,7 +37,7 @@ from noughts.ai.exact import code_value, value_code
 from noughts.core import IllegalMoveError, State
 from noughts.games.gobblet import Gobblet
 from noughts.registry import parse_spec
-from noughts.study.puzzles import Judged, Puzzle, ended, missed, shipped
+from noughts.study.puzzles import Judged, Puzzle, ended, missed, resistance, shipped
 
 __all__ = ["KEYS", "answer_key", "answer_keys", "build_key", "judge_by_key", "keyed", "unprovable_here", "write_keys"]
 
@@ -51,11 +51,13 @@ def build_key(puzzle: Puzzle, player: AIPlayer, limits: Limits = Limits()) -> Ke
     """`puzzle`'s answer key from the exact prover `player`: see the module's docstring.
     ValueError when a value along the way is not proven."""
     state = parse_spec(puzzle.spec).parse_position(puzzle.position)
-    return _turn(state, puzzle.plies, player, limits)
+    return _turn(state, puzzle.plies, player, limits, puzzle.solution)
 
 
-def _turn(state: State[Any], left: int, player: AIPlayer, limits: Limits) -> Key:
-    """The key from `state`, the solver to move, with `left` plies to win in."""
+def _turn(state: State[Any], left: int, player: AIPlayer, limits: Limits, stored: list[str]) -> Key:
+    """The key from `state`, the solver to move, with `left` plies to win in; `stored`:
+    the rest of the puzzle's line from here when `state` is on it (else empty), whose
+    replies the key keeps (the line is what the solver is answered with first)."""
     node: Key = {}
     for info in player.analyze(state, limits).moves:
         child = state.play(info.move)
@@ -64,7 +66,11 @@ def _turn(state: State[Any], left: int, player: AIPlayer, limits: Limits) -> Key
             node[info.text] = {} if won else {"value": None, "line": []}
             continue
         answer = player.analyze(child, limits)
-        best = answer.moves[0]
+        on_line = won and len(stored) > 1 and stored[0] == info.text
+        if on_line:
+            best = next(m for m in answer.moves if m.text == stored[1])
+        else:
+            best = resistance(child, answer) if won else answer.moves[0]
         if not won:
             line = list(best.line) if best.line and best.line[0] == best.text else [best.text]
             node[info.text] = {"value": value_code(best.value), "line": line}
@@ -72,7 +78,7 @@ def _turn(state: State[Any], left: int, player: AIPlayer, limits: Limits) -> Key
         after = child.play(best.move)
         entry: dict[str, Any] = {"reply": best.text}
         if not after.is_over:
-            entry["next"] = _turn(after, left - 2, player, limits)
+            entry["next"] = _turn(after, left - 2, player, limits, stored[2:] if on_line else [])
         node[info.text] = entry
     return node
 

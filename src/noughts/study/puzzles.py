@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, parse_player, require_moves
+from noughts.ai.evaluation import evaluator
 from noughts.ai.levels import level_player
 from noughts.ai.solve import PerfectPlayer
 from noughts.core import Game, InvalidOptionError, Player, State
@@ -59,6 +60,7 @@ __all__ = [
     "read_puzzles",
     "refresh",
     "reply",
+    "resistance",
     "shipped",
     "tempting",
     "themes",
@@ -126,8 +128,11 @@ class ThreatProver(AIPlayer):
     (Kind.UNKNOWN): such a position is no puzzle. So a puzzle here is a race: one move
     wins by force, every other lets the opponent win by force first.
 
-    The searches: on m,n,k boards the threat-space search (`noughts.ai.threats`, wins
-    by continuous fours); in qubic the compiled threat search and then the
+    The searches: on m,n,k boards the threat-space searches (`noughts.ai.threats`):
+    wins by continuous fours, then wins with threes too (`vct`, every defence that
+    could matter searched), which is what proves most other moves lost in a race where
+    the opponent's attack is built of threes, and wins whose first move blocks a four
+    and then goes on with threes; in qubic the compiled threat search and then the
     proof-number search (`noughts.kernels.proof`), which also proves wins that need
     quiet moves between the threats, every reply of the defender searched. Both are
     exact: a win they report is forced. A win's plies are the proof's bound: the win
@@ -141,21 +146,58 @@ class ThreatProver(AIPlayer):
     #: Nodes of its tree (each expansion adds at most 64).
     PROOF_CAPACITY = 400_000
 
+    #: Nodes of the m,n,k search with threes (`vct`) for one position: it runs where
+    #: the search by fours found nothing, which in a race is most positions.
+    VCT_NODES = 20_000
+    #: Positions whose search result is remembered (a puzzle's line and its check ask
+    #: about the same positions again).
+    MEMO = 50_000
+
     def __init__(self, nodes: int = 200_000) -> None:
         self.nodes = nodes
         self._tree: Any = None  # qubic's proof-number tree, allocated at first use
+        self._known: dict[str, tuple[Any, int] | None] = {}
 
     def wins_by_threats(self, state: State[Any]) -> tuple[Any, int] | None:
         """The mover's first move and plies of a forced win found by the searches (a
         win at once included)."""
         return self._win(state)
 
+    def races(self, state: State[Any]) -> bool:
+        """Whether `state` can be a race puzzle: the mover wins by the searches, and
+        after every other move the opponent does. Stops at the first move that fails,
+        so most positions cost a few searches instead of one per move."""
+        ours = self._win(state)
+        if ours is None:
+            return False
+        for move in state.legal_moves():
+            if move == ours[0]:
+                continue
+            child = state.play(move)
+            if child.is_over or self._win(child) is None:
+                return False
+        return True
+
     def _win(self, state: State[Any]) -> tuple[Any, int] | None:
+        key = state.to_text()
+        if key not in self._known:
+            if len(self._known) >= self.MEMO:
+                self._known.clear()
+            self._known[key] = self._search(state)
+        return self._known[key]
+
+    def _search(self, state: State[Any]) -> tuple[Any, int] | None:
         if isinstance(state, MnkState):
-            from noughts.ai.threats import forced_win
+            from noughts.ai.threats import forced_win, vct
 
             found = forced_win(state, self.nodes)
-            return None if found is None else (found.move, found.plies)
+            if found is not None:
+                return found.move, found.plies
+            if state.is_over:
+                return None
+            mine, theirs = (state.x, state.o) if state.turn is Player.X else (state.o, state.x)
+            tree = vct(state.game, mine, theirs, self.VCT_NODES)
+            return None if tree is None else (tree.move, tree.plies)
         from noughts.ai.compiled import qubic_threat_win
 
         return qubic_threat_win(state, self.nodes) or self._proved(state)
@@ -240,8 +282,8 @@ def puzzle_at(state: State[Any], player: AIPlayer, limits: Limits, source: str =
     """The puzzle at `state`, if it is one (see the module's docstring), else None."""
     if state.is_over or len(state.legal_moves()) < 2:
         return None
-    if isinstance(player, ThreatProver) and player.wins_by_threats(state) is None:
-        return None  # no win for the mover at all: spare the search of every move
+    if isinstance(player, ThreatProver) and not player.races(state):
+        return None  # no race: spare the search of every move
     analysis = player.analyze(state, limits)
     wins = _wins(analysis)
     if not _exact(analysis) or len(wins) != 1:
@@ -277,10 +319,24 @@ def _solution(state: State[Any], first: MoveInfo, player: AIPlayer, limits: Limi
         analysis = player.analyze(state, limits)
         if not _exact(analysis):
             return None
-        best = analysis.moves[0]  # the quickest win, or the longest loss
+        best = resistance(state, analysis) if state.turn is not winner else analysis.moves[0]
         line.append(best.text)
         state = state.play(best.move)
     return line
+
+
+def resistance(state: State[Any], analysis: Analysis) -> MoveInfo:
+    """The defender's reply in a puzzle's line: the longest loss, and among replies that
+    lose as late, the one the game's evaluation likes best for the defender. The
+    searches bound many replies alike (on a big board a move in the far corner "lasts"
+    as long as a block, by the bound), and a line should show the defence a player
+    would try, not the first cell in reading order."""
+    best = analysis.moves[0]
+    tied = [m for m in analysis.moves if (m.value.kind, m.value.plies) == (best.value.kind, best.value.plies)]
+    if len(tied) < 2:
+        return best
+    score = evaluator(state.game)  # the winner's view, the winner to move after the reply
+    return min(tied, key=lambda m: score(after) if not (after := state.play(m.move)).is_over else 0.0)
 
 
 def accepts(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = Limits(time=5)) -> bool:
@@ -313,7 +369,7 @@ def reply(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = 
     state = _game(puzzle).parse_position(puzzle.position)
     for text in played:
         state = state.play_text(text)
-    return None if state.is_over else player.analyze(state, limits).moves[0].text
+    return None if state.is_over else resistance(state, player.analyze(state, limits)).text
 
 
 @dataclass(frozen=True)
@@ -534,6 +590,7 @@ def mine(
     per_game: int | None = None,
     games: int | None = None,
     max_plies: int | None = None,
+    min_plies: int = 1,
 ) -> Iterator[Puzzle]:
     """Puzzles from seeded self-play of `level` (games opened by random plies), at most
     one per game position, none whose position is in `known`, until `count` are found.
@@ -544,7 +601,9 @@ def mine(
     forced win is on the board, every later position of the game is often the same
     puzzle again, a move shorter. `games`: stop after this many games, however many
     were found (a share of a parallel run). `max_plies`: none longer (a forced win of
-    twenty moves proved by a search is no puzzle to solve by hand)."""
+    twenty moves proved by a search is no puzzle to solve by hand). `min_plies`: none
+    shorter (in gomoku and qubic most games end in a win in one, a line to complete
+    while the opponent threatens one too; the longer races are the rarer puzzles)."""
     player = prover(game)
     known = set() if known is None else known
     found = 0
@@ -563,7 +622,7 @@ def mine(
             text = state.to_text()
             if ply >= from_ply and text not in known:
                 puzzle = puzzle_at(state, player, limits, source=f"self-play {level}, game {number}")
-                if puzzle is not None and (max_plies is None or puzzle.plies <= max_plies):
+                if puzzle is not None and min_plies <= puzzle.plies <= (max_plies or puzzle.plies):
                     known.add(text)
                     found += 1
                     in_game += 1

@@ -69,6 +69,9 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     make.add_argument("--jobs", type=int, default=1, help="processes mining at once")
     make.add_argument("--max-plies", type=int, help="only puzzles won within this many plies")
     make.add_argument(
+        "--min-plies", type=int, default=1, help="only puzzles won in this many plies or more (3: no wins in one)"
+    )
+    make.add_argument(
         "--per-game",
         type=int,
         help="at most this many puzzles from one game (once a forced win is on the board, the game's later "
@@ -117,12 +120,14 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     keys.set_defaults(run=_keys)
 
 
-def _mine_job(job: tuple[str, int, int, float, str, list[str], int, int | None, int | None]) -> list[dict[str, Any]]:
+def _mine_job(
+    job: tuple[str, int, int, float, str, list[str], int, int | None, int | None, int],
+) -> list[dict[str, Any]]:
     """One task of a parallel run: the puzzles of `_GAMES_A_TASK` games from `first`."""
-    spec, count, first, seconds, level, known, from_ply, per_game, max_plies = job
+    spec, count, first, seconds, level, known, from_ply, per_game, max_plies, min_plies = job
     found = mine(
         parse_spec(spec), count, first, Limits(time=seconds), level, known=set(known), from_ply=from_ply,
-        per_game=per_game, games=_GAMES_A_TASK, max_plies=max_plies,
+        per_game=per_game, games=_GAMES_A_TASK, max_plies=max_plies, min_plies=min_plies,
     )  # fmt: skip
     return [puzzle.to_json() for puzzle in found]
 
@@ -144,9 +149,11 @@ def _make(args: argparse.Namespace) -> int:
         or args.from_ply < 0
         or (args.per_game is not None and args.per_game < 1)
         or (args.max_plies is not None and args.max_plies < 1)
+        or args.min_plies < 1
     ):
         raise SystemExit(
-            "noughts puzzles make: --count, --jobs, --per-game and --max-plies take whole numbers from 1, "
+            "noughts puzzles make: --count, --jobs, --per-game, --max-plies and --min-plies take whole numbers "
+            "from 1, "
             "--from-ply from 0, --time seconds above 0"
         )
     game = parse_spec(args.game)
@@ -173,7 +180,7 @@ def _make(args: argparse.Namespace) -> int:
             limits = Limits(time=args.time)
             found = mine(
                 game, args.count, seed, limits, args.level, known=set(known), from_ply=args.from_ply,
-                per_game=args.per_game, max_plies=args.max_plies,
+                per_game=args.per_game, max_plies=args.max_plies, min_plies=args.min_plies,
             )  # fmt: skip
             for puzzle in found:
                 out.write(json.dumps(puzzle.to_json()) + "\n")
@@ -200,7 +207,7 @@ def _make_in_parallel(args: argparse.Namespace, spec: str, seed: int, known: lis
             nonlocal next_game
             job = (
                 spec, args.count, next_game, args.time, args.level, sorted(written), args.from_ply, args.per_game,
-                args.max_plies,
+                args.max_plies, args.min_plies,
             )  # fmt: skip
             running.add(pool.submit(_mine_job, job))
             next_game += _GAMES_A_TASK
