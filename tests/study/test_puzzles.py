@@ -257,6 +257,9 @@ def test_the_difficulty_counts_the_tempting_moves_that_fail() -> None:
     plain = difficulty(state, puzzle)
     assert plain == 1000 + 120 * 2 + 5 * 9
     assert difficulty(state, puzzle, analysis) == plain + 3 * 25
+    # Gomoku's 225 cells count as 40 moves: the far ones make a puzzle no harder.
+    board = parse_spec("mnk:m=15:n=15:k=5").initial()
+    assert difficulty(board, Puzzle(board.game.spec, board.to_text(), ["h8"], 1)) == 1000 + 5 * 40
 
 
 def test_a_qubic_win_that_needs_quiet_moves_is_proved_by_proof_number_search() -> None:

@@ -568,13 +568,20 @@ def tempting(analysis: Analysis) -> int:
     )
 
 
+#: The legal moves a first difficulty counts at most: past a few dozen, more moves
+#: (gomoku's two hundred empty cells) are far from the fight and make a puzzle no
+#: harder; counted in full they rated every gomoku win in one like a long ultimate win.
+MOVES_COUNTED = 40
+
+
 def difficulty(state: State[Any], puzzle: Puzzle, analysis: Analysis | None = None) -> int:
     """A first rating estimate from the search: longer wins are harder, and so are
     positions with many moves and with many tempting moves that fail (`tempting`).
-    1000 + 120 a ply of the win beyond the first + 5 a legal move + 25 a tempting move,
-    at most 2600."""
+    1000 + 120 a ply of the win beyond the first + 5 a legal move (at most
+    `MOVES_COUNTED`) + 25 a tempting move, at most 2600."""
     lure = 0 if analysis is None else tempting(analysis)
-    return min(2600, 1000 + 120 * max(0, puzzle.plies - 1) + 5 * len(state.legal_moves()) + 25 * lure)
+    moves = min(MOVES_COUNTED, len(state.legal_moves()))
+    return min(2600, 1000 + 120 * max(0, puzzle.plies - 1) + 5 * moves + 25 * lure)
 
 
 def mine(
