@@ -51,6 +51,7 @@ __all__ = [
     "replay",
     "vcf",
     "vct",
+    "wins_with",
 ]
 
 #: How many fours deep a search goes at most (each one costs the attacker a mark).
@@ -173,6 +174,42 @@ def vct(
             found = search.tree(attacker, defender, depth)
             if found is not None:
                 return TreeWin(found[0], found[1], search.nodes)
+    except _AbortError:
+        return None
+    return None
+
+
+def wins_with(
+    game: Mnk,
+    attacker: int,
+    defender: int,
+    move: int,
+    nodes: int | None = None,
+    max_threes: int = MAX_THREES,
+) -> int | None:
+    """The plies to the end of `attacker`'s forced win (to move) starting with `move`,
+    against the defence that lasts longest, if `vct`'s searches prove one within the
+    budget (`nodes`; DEFAULT_NODES if None), else None. Checking one move this way
+    searches only the defender's replies that could spoil the attack (see `vct`), where
+    valuing every reply after it would search each of them: how a solver's own way to
+    a puzzle's win is judged at once."""
+    k, through = game.k, game.through
+    bit = 1 << move
+    if (attacker | defender) & bit:
+        return None
+    if any((attacker | bit) & m == m for m in through[move]):
+        return 1
+    threats = 0
+    for m in _fours(game.lines, k, defender, attacker):
+        threats |= m & ~defender
+    if threats and threats != bit:
+        return None  # the defender wins next move (or has two fours, of which this fills one)
+    search = _Search(game, nodes, None)
+    try:
+        for depth in range(1, max_threes + 1):
+            found = search._try(attacker, defender, move, depth)
+            if found is not None:
+                return found
     except _AbortError:
         return None
     return None

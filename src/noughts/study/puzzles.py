@@ -149,6 +149,9 @@ class ThreatProver(AIPlayer):
     #: Nodes of the m,n,k search with threes (`vct`) for one position: it runs where
     #: the search by fours found nothing, which in a race is most positions.
     VCT_NODES = 20_000
+    #: Nodes of the m,n,k search from a solver's move (`forces`): a person waits for
+    #: it, and a win found within fewer nodes is as real.
+    JUDGE_NODES = 20_000
     #: Positions whose search result is remembered (a puzzle's line and its check ask
     #: about the same positions again).
     MEMO = 50_000
@@ -215,6 +218,37 @@ class ThreatProver(AIPlayer):
         side = int(root[TURN])
         move = self._tree.prove(int(root[side]), int(root[1 - side]), 0.0, self.PROOF_EXPANSIONS)
         return None if move < 0 else (int(move), int(self._tree.stats[PLIES]))
+
+    def forces(self, state: State[Any], move: Any, limits: Limits = Limits()) -> int | None:
+        """The plies to the end of the mover's forced win starting with `move` (a bound:
+        against the defence that lasts longest in the searches), or None when the
+        searches prove none. On m,n,k boards one search from the move, whose defender
+        replies are only those that could spoil the attack (`threats.wins_with`); in
+        qubic every reply is searched (`analyze`), some fifty."""
+        state.play(move)  # a legal move, or the error says why
+        if isinstance(state, MnkState):
+            from noughts.ai.threats import wins_with
+
+            mine, theirs = (state.x, state.o) if state.turn is Player.X else (state.o, state.x)
+            return wins_with(state.game, mine, theirs, move, self.JUDGE_NODES)
+        child = state.play(move)
+        if child.is_over:
+            return 1 if child.outcome is not None and child.outcome.winner is state.turn else None
+        quick = self.winning(child)
+        value = quick.value if quick is not None else self.analyze(child, limits).value
+        return (value.plies or 0) + 1 if value.kind is Kind.LOSS else None
+
+    def winning(self, state: State[Any]) -> Analysis | None:
+        """The mover's win found by the searches, as an analysis of that one move (the
+        others not searched), or None. Judging a solver's move asks only whether the
+        defender now wins: one search, where `analyze` makes one for every move (two
+        hundred on a gomoku board, seconds)."""
+        started = time.perf_counter()
+        ours = self._win(state)
+        if ours is None:
+            return None
+        info = MoveInfo(ours[0], state.move_text(ours[0]), Value.win(ours[1]))
+        return Analysis(self.name, [info], [info.text], None, 0, time.perf_counter() - started)
 
     def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
         started = time.perf_counter()
@@ -345,20 +379,29 @@ def accepts(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits 
     the solution's (the puzzle has one answer); a later one may be any move after which
     the defender is still lost (several follow-ups may win). Where the prover counts
     the plies exactly (the solved tables: `perfect`), the win must also come within
-    the puzzle's count: a "win in N" is won in N, as the answer keys judge it."""
+    the puzzle's count: a "win in N" is won in N, as the answer keys judge it; so too
+    for the race provers, by their searches' bound (`ThreatProver.forces`): a move that
+    only keeps a slower win (on a big board, most moves far from the fight) is not
+    the way to win in N."""
     game = _game(puzzle)
     state = game.parse_position(puzzle.position)
     solver = state.turn
-    for text in played:
+    for text in played[:-1]:
         state = state.play_text(text)
     if len(played) == 1:
+        state.play_text(played[0])  # legal, or the error says why
         return played[0] == puzzle.solution[0]
+    left = puzzle.plies - len(played) + 1  # the plies the win may take from the move on
+    if isinstance(player, ThreatProver):
+        plies = player.forces(state, game.parse_move(played[-1]), limits)
+        return plies is not None and plies <= left
+    state = state.play_text(played[-1])
     if state.is_over:
         return state.outcome is not None and state.outcome.winner is solver
     value = player.analyze(state, limits).value
     if value.kind is not Kind.LOSS:
         return False
-    return not isinstance(player, PerfectPlayer) or (value.plies or 0) <= puzzle.plies - len(played)
+    return not isinstance(player, PerfectPlayer) or (value.plies or 0) <= left - 1
 
 
 def reply(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = Limits(time=5)) -> str | None:
@@ -369,7 +412,14 @@ def reply(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = 
     state = _game(puzzle).parse_position(puzzle.position)
     for text in played:
         state = state.play_text(text)
-    return None if state.is_over else resistance(state, player.analyze(state, limits)).text
+    return None if state.is_over else resistance(state, _standing(state, player, limits)).text
+
+
+def _standing(state: State[Any], player: AIPlayer, limits: Limits) -> Analysis:
+    """The analysis a judgement needs: a race prover's win for the mover when one search
+    finds it (`ThreatProver.winning`), else every move valued."""
+    quick = player.winning(state) if isinstance(player, ThreatProver) else None
+    return quick or player.analyze(state, limits)
 
 
 @dataclass(frozen=True)
@@ -420,10 +470,22 @@ def judge(puzzle: Puzzle, played: list[str], player: AIPlayer | None, limits: Li
         return Judged(True, answer is None, answer)
     if state.is_over:
         return Judged(False, False, None, [], ended(state))
-    analysis = player.analyze(state, limits)
+    if isinstance(player, ThreatProver):
+        found = player.winning(state)
+        if found is None:
+            # Valuing every reply would take a search each (seconds on a big board): the
+            # verdict says what is known, the solver tries again.
+            return Judged(False, False, None, [], f"not the way to win in {(puzzle.plies + 1) // 2}: {_NO_WIN}")
+        analysis = found
+    else:
+        analysis = player.analyze(state, limits)
     best = analysis.moves[0]
     line = list(best.line) if best.line and best.line[0] == best.text else [best.text]
     return Judged(False, False, best.text, line, missed(puzzle, played, best.value, state.turn))
+
+
+#: What a race prover says after a move that leaves no win it can prove.
+_NO_WIN = "no forced win found after it: the searches prove none"
 
 
 def missed(puzzle: Puzzle, played: list[str], value: Value, mover: Player) -> str:
@@ -434,7 +496,7 @@ def missed(puzzle: Puzzle, played: list[str], value: Value, mover: Player) -> st
     if value.kind is Kind.UNKNOWN:
         # The race provers (`ThreatProver`) prove wins; after this move they prove
         # none: the move may not be lost, but the puzzle's win is no longer shown.
-        return "no forced win found after it: the searches prove none"
+        return _NO_WIN
     said = verdict(value, mover)
     if value.kind is Kind.LOSS:
         said += f": more than the {puzzle.plies - len(played)} plies left, a quicker win was there"
