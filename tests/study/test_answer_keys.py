@@ -1,8 +1,9 @@
 """Answer keys: a key judges every move as its prover does (checked on classic, whose
-table is instant); the shipped keys cover every shipped gobblet puzzle and follow its
-line, so gobblet puzzles are judged off the line without the solved table; a defender's
-move that is not the key's reply is refused; and (slow, with the table) the shipped
-keys are the ones the table gives."""
+table is instant, and on qubic's race prover); the shipped keys cover every shipped
+gobblet, qubic and gomoku puzzle and follow its line, so gobblet puzzles are judged off
+the line without the solved table and qubic's without a search; a defender's move that
+is not the key's reply is refused; and (slow) the shipped keys are the ones the provers
+give: qubic's and gomoku's always, gobblet's with its table."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from noughts.ai.gobblet_table import is_built
 from noughts.core import IllegalMoveError, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
 from noughts.study import answer_keys
-from noughts.study.answer_keys import Key, answer_key, build_key, judge_by_key, unprovable_here, write_keys
-from noughts.study.puzzles import Puzzle, judge, mine, shipped
+from noughts.study.answer_keys import Key, answer_key, build_key, judge_by_key, keyed_game, unprovable_here, write_keys
+from noughts.study.puzzles import Puzzle, ThreatProver, judge, mine, prover, shipped
 
 from support import use_the_users_cache, without_the_gobblet_table
 
@@ -33,7 +34,7 @@ def _nodes(puzzle: Puzzle, key: Key) -> list[tuple[list[str], State[Any], Key]]:
         played, state, node = todo.pop()
         found.append((played, state, node))
         for move, entry in node.items():
-            if "next" in entry:
+            if entry.get("next") is not None:  # null: past the puzzle's count (race keys)
                 after = state.play_text(move).play_text(entry["reply"])
                 todo.append(([*played, move, entry["reply"]], after, entry["next"]))
     return found
@@ -65,9 +66,23 @@ def test_a_key_judges_every_move_as_its_prover_does(tmp_path: Path, monkeypatch:
     assert judged > 3 * len(puzzles)
 
 
-def test_every_shipped_gobblet_puzzle_has_a_key_that_follows_its_line() -> None:
-    puzzles = [p for p in shipped() if p.spec == Gobblet().spec]
-    assert len(puzzles) >= 30
+#: The shipped games whose puzzles have answer keys (`keyed_game`), and how many of them
+#: at least.
+KEYED = {"gobblet": 30, "qubic": 100, "mnk:m=15:n=15:k=5": 20}
+#: The shipped games of the race prover (`ThreatProver`).
+RACES = ("qubic", "mnk:m=15:n=15:k=5")
+
+
+def test_the_games_that_get_keys() -> None:
+    specs = {p.spec for p in shipped()}
+    assert {spec for spec in specs if keyed_game(parse_spec(spec))} == set(KEYED)
+    assert not keyed_game(parse_spec("matryoshka")) and not keyed_game(parse_spec("classic"))
+
+
+@pytest.mark.parametrize("spec", sorted(KEYED))
+def test_every_shipped_keyed_puzzle_has_a_key_that_follows_its_line(spec: str) -> None:
+    puzzles = [p for p in shipped() if p.spec == spec]
+    assert len(puzzles) >= KEYED[spec]
     for puzzle in puzzles:
         key = answer_key(puzzle)
         assert key is not None, puzzle.id
@@ -131,3 +146,61 @@ def test_the_shipped_gobblet_keys_are_those_its_table_gives(monkeypatch: pytest.
     perfect = parse_player("perfect")
     for puzzle in (p for p in shipped() if p.spec == Gobblet().spec):
         assert build_key(puzzle, perfect) == answer_key(puzzle), puzzle.id
+
+
+def _off_the_line(puzzle: Puzzle, key: Key) -> list[list[str]]:
+    """Moves to judge off `puzzle`'s stored line, from its key: a wrong first move, and
+    at each later turn of the line a different winning follow-up and a wrong one, where
+    there are."""
+    found = []
+    node: Key | None = key
+    played: list[str] = []
+    for ply in range(0, len(puzzle.solution), 2):
+        assert node is not None
+        others = [m for m in node if m != puzzle.solution[ply]]
+        found += [[*played, m] for m in others if "value" in node[m]][:1]
+        found += [[*played, m] for m in others if "value" not in node[m]][:1]
+        played += puzzle.solution[ply : ply + 2]
+        node = node[puzzle.solution[ply]].get("next")
+    return found
+
+
+def test_qubic_puzzles_are_judged_off_their_line_as_the_race_prover_judges() -> None:
+    """A wrong move refuted and a different winning follow-up accepted, from the key (no
+    search), as the live prover (`judge` with `ThreatProver`) judges them."""
+    puzzles = [p for p in shipped() if p.spec == "qubic" and p.plies >= 3]
+    player = ThreatProver()
+    kinds = set()
+    for puzzle in puzzles[:6]:
+        key = answer_key(puzzle)
+        assert key is not None
+        for played in _off_the_line(puzzle, key):
+            judged = judge_by_key(puzzle, played)
+            assert judged == judge(puzzle, played, player), (puzzle.id, played)
+            kinds.add((len(played) > 1, judged.correct))
+            if judged.correct and len(played) > 1:
+                # The defender's answer is the key's: the solving goes on from it.
+                assert judged.reply is not None or judged.solved
+    assert kinds >= {(False, False), (True, False), (True, True)}
+
+
+def test_a_race_key_is_the_race_provers_judgement_of_every_move() -> None:
+    """A short qubic puzzle's key, worked out again: the first move only the solution's,
+    a later one correct when the defender is proved lost after it (`accepts`); every
+    move of every turn judged as `judge` does."""
+    puzzle = next(p for p in shipped() if p.spec == "qubic" and p.plies == 3)
+    player = prover(parse_spec(puzzle.spec))
+    key = build_key(puzzle, player)
+    assert key == answer_key(puzzle)
+    assert [m for m, e in key.items() if "value" not in e] == [puzzle.solution[0]]
+    for played, state, node in _nodes(puzzle, key):
+        assert sorted(node) == sorted(state.move_text(m) for m in state.legal_moves())
+        for move in node:
+            assert judge_by_key(puzzle, [*played, move]) == judge(puzzle, [*played, move], player)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", RACES)
+def test_the_shipped_race_keys_are_those_the_prover_gives(spec: str) -> None:
+    for puzzle in (p for p in shipped() if p.spec == spec):
+        assert build_key(puzzle, prover(parse_spec(spec))) == answer_key(puzzle), puzzle.id

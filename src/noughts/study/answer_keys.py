@@ -28,18 +28,29 @@ from __future__ import annotations
 import functools
 import gzip
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from noughts.ai.base import AIPlayer, Kind, Limits
+from noughts.ai.base import AIPlayer, Kind, Limits, Value
 from noughts.ai.exact import code_value, value_code
-from noughts.core import IllegalMoveError, State
+from noughts.ai.solve import PerfectPlayer
+from noughts.core import Game, IllegalMoveError, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
 from noughts.registry import parse_spec
-from noughts.study.puzzles import Judged, Puzzle, ended, missed, shipped
+from noughts.study.puzzles import Judged, Puzzle, ThreatProver, ended, missed, prover, race_best, shipped
 
-__all__ = ["KEYS", "answer_key", "answer_keys", "build_key", "judge_by_key", "keyed", "unprovable_here", "write_keys"]
+__all__ = [
+    "KEYS",
+    "answer_key",
+    "answer_keys",
+    "build_key",
+    "judge_by_key",
+    "keyed",
+    "keyed_game",
+    "unprovable_here",
+    "write_keys",
+]
 
 #: The answer keys of the shipped puzzles whose prover a user builds (gobblet's).
 KEYS = Path(__file__).resolve().parent / "data" / "answer-keys.jsonl.gz"
@@ -48,10 +59,14 @@ Key = dict[str, dict[str, Any]]
 
 
 def build_key(puzzle: Puzzle, player: AIPlayer, limits: Limits = Limits()) -> Key:
-    """`puzzle`'s answer key from the exact prover `player`: see the module's docstring.
-    ValueError when a value along the way is not proven."""
+    """`puzzle`'s answer key from its prover `player`: see the module's docstring; an
+    exact table (`perfect`) judges by the puzzle's count of plies, any other prover as
+    `accepts` does (the race provers: the defender proved lost). ValueError when a
+    value along the way is not proven (exact tables)."""
     state = parse_spec(puzzle.spec).parse_position(puzzle.position)
-    return _turn(state, puzzle.plies, player, limits)
+    if isinstance(player, PerfectPlayer):
+        return _turn(state, puzzle.plies, player, limits)
+    return _race_turn(puzzle, state, [], player, limits)
 
 
 def _turn(state: State[Any], left: int, player: AIPlayer, limits: Limits) -> Key:
@@ -77,11 +92,82 @@ def _turn(state: State[Any], left: int, player: AIPlayer, limits: Limits) -> Key
     return node
 
 
-def write_keys(puzzles: Iterable[Puzzle], player_of: Callable[[Puzzle], AIPlayer], path: Path | None = None) -> int:
-    """Writes the answer keys of `puzzles` to `path` (default `KEYS`; `player_of(puzzle)`
-    gives each one's prover); how many were written."""
+def _race_turn(puzzle: Puzzle, state: State[Any], played: list[str], player: AIPlayer, limits: Limits) -> Key:
+    """The key from `state`, after `played`, the solver to move, judged as `judge`
+    judges with a prover whose plies are bounds (`ThreatProver`): the stored line as
+    it stands (`on_line`), the first move only the solution's, a later one correct
+    when after it the defender is proved lost (`accepts`), then answered by the
+    prover's longest resistance (`reply`). A wrong move's value is null where the
+    prover proves none (Kind.UNKNOWN)."""
+    node: Key = {}
+    solver = state.turn
+    for move in state.legal_moves():
+        text = state.move_text(move)
+        tried = [*played, text]
+        child = state.play(move)
+        entry: dict[str, Any]
+        if tried == puzzle.solution[: len(tried)]:
+            entry = {}
+            if len(tried) < len(puzzle.solution):
+                answer = puzzle.solution[len(tried)]
+                entry = {
+                    "reply": answer,
+                    "next": _race_turn(puzzle, child.play_text(answer), [*tried, answer], player, limits),
+                }
+        elif child.is_over:
+            won = bool(played) and child.outcome is not None and child.outcome.winner is solver
+            entry = {} if won else {"value": None, "line": []}
+        else:
+            best = (
+                race_best(player, child) if isinstance(player, ThreatProver) else player.analyze(child, limits).moves[0]
+            )
+            if played and best.value.kind is Kind.LOSS:
+                entry = {"reply": best.text}
+                after = child.play(best.move)
+                if not after.is_over:
+                    within = len(tried) + 1 < puzzle.plies
+                    entry["next"] = _race_turn(puzzle, after, [*tried, best.text], player, limits) if within else None
+            else:
+                line = list(best.line) if best.line and best.line[0] == best.text else [best.text]
+                value = None if best.value.kind is Kind.UNKNOWN else value_code(best.value)
+                entry = {"value": value, "line": line}
+        node[text] = entry
+    return node
+
+
+def keyed_game(game: Game[Any, Any]) -> bool:
+    """Whether the puzzles of `game` get answer keys: gobblet's (its prover is a table
+    each user builds) and those of the race provers (`ThreatProver`: qubic, m,n,k from
+    5x5), whose live searches take up to seconds a move off the stored line
+    (``bench/puzzle_judging.py``). Not the other games: their provers are at hand and
+    quick where puzzles are (the small tables, the compiled searches near the end of
+    ultimate and nine-board)."""
+    if isinstance(game, Gobblet):
+        from noughts.ai import gobblet_table
+
+        return bool(game.moves) and not gobblet_table.small(game)
+    try:
+        return isinstance(prover(game), ThreatProver)
+    except InvalidOptionError:
+        return False
+
+
+def write_keys(
+    puzzles: Iterable[Puzzle],
+    player_of: Callable[[Puzzle], AIPlayer | None],
+    path: Path | None = None,
+    kept: Mapping[str, Key] | None = None,
+) -> int:
+    """Writes the answer keys of `puzzles`, in their order, to `path` (default `KEYS`);
+    how many were written. `player_of(puzzle)` gives each one's prover; where it gives
+    None the puzzle keeps its key of `kept` (by id), if it has one there."""
     path = path or KEYS
-    lines = [json.dumps({"id": p.id, "key": build_key(p, player_of(p))}, separators=(",", ":")) for p in puzzles]
+    lines = []
+    for puzzle in puzzles:
+        player = player_of(puzzle)
+        key = build_key(puzzle, player) if player is not None else (kept or {}).get(puzzle.id)
+        if key is not None:
+            lines.append(json.dumps({"id": puzzle.id, "key": key}, separators=(",", ":")))
     # mtime=0: the same keys make the same bytes, so a rebuild shows no change in git.
     with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
         out.write("".join(line + "\n" for line in lines).encode("utf-8"))
@@ -132,6 +218,8 @@ def judge_by_key(puzzle: Puzzle, played: list[str]) -> Judged | None:
                 f"move {ply + 2} ({played[ply + 1]}) is not the defender's: the puzzle answers "
                 f"{played[ply]} with {entry.get('reply', 'nothing')}"
             )
+        if entry["next"] is None:
+            return None  # past the puzzle's count of plies: the prover judges
         node = entry["next"]
     entry = node[played[-1]]
     if "value" not in entry:
@@ -139,7 +227,9 @@ def judge_by_key(puzzle: Puzzle, played: list[str]) -> Judged | None:
     if state.is_over:
         return Judged(False, False, None, [], ended(state))
     line = entry["line"]
-    return Judged(False, False, line[0], line, missed(puzzle, played, code_value(entry["value"]), state.turn))
+    # null: the race provers prove nothing after the move (`missed` says so).
+    value = Value(Kind.UNKNOWN) if entry["value"] is None else code_value(entry["value"])
+    return Judged(False, False, line[0], line, missed(puzzle, played, value, state.turn))
 
 
 def unprovable_here() -> list[str]:

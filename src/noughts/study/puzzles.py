@@ -56,6 +56,7 @@ __all__ = [
     "on_line",
     "prover",
     "puzzle_at",
+    "race_best",
     "read_puzzles",
     "refresh",
     "reply",
@@ -195,6 +196,40 @@ class ThreatProver(AIPlayer):
         )
         infos = [MoveInfo(m, state.move_text(m), values[m]) for m in order]
         return Analysis(self.name, infos, [infos[0].text], None, 0, time.perf_counter() - started)
+
+
+def race_best(player: ThreatProver, state: State[Any]) -> MoveInfo:
+    """``player.analyze(state).moves[0]`` (the best move, the first in legal order among
+    equals), with only the searches that decide it: a win of the mover's beats every
+    searched move (a loss or unknown), and without one the first move not proved lost
+    is the best. The answer keys judge a puzzle's every move with it (most wrong moves
+    of a race leave the defender a win that one search finds); keep it in step with
+    `ThreatProver.analyze`."""
+    moves = require_moves(state)
+    ours = player.wins_by_threats(state)
+    infos = []
+    for move in moves:
+        child = state.play(move)
+        if child.is_over:
+            winner = child.outcome.winner if child.outcome else None
+            infos.append(MoveInfo(move, state.move_text(move), Value.draw() if winner is None else Value.win(1)))
+        elif ours is not None and move == ours[0]:
+            infos.append(MoveInfo(move, state.move_text(move), Value.win(ours[1])))
+    wins = [info for info in infos if info.value.kind is Kind.WIN]
+    if wins:
+        return max(wins, key=lambda info: info.value.sort_key())  # max keeps the first of equals
+    longest = None
+    for move in moves:
+        child = state.play(move)
+        if child.is_over:
+            return MoveInfo(move, state.move_text(move), Value.draw())
+        theirs = player.wins_by_threats(child)
+        if theirs is None:
+            return MoveInfo(move, state.move_text(move), Value(Kind.UNKNOWN))
+        if longest is None or theirs[1] + 1 > (longest.value.plies or 0):
+            longest = MoveInfo(move, state.move_text(move), Value.loss(theirs[1] + 1))
+    assert longest is not None  # require_moves: there is a move
+    return longest
 
 
 def prover(game: Game[Any, Any]) -> AIPlayer:
