@@ -2,25 +2,50 @@
 win, worked out once by the exact prover and shipped with the puzzles, so that any
 server or terminal judges them as the prover would, without it.
 
-Why: gobblet's prover is its solved table, which each user builds once (``noughts solve
-gobblet``: minutes of a core and 443 MB). Without keys a new installation could not
-judge a gobblet puzzle's move off the stored line, so it could not offer them at all.
+Which games have them (`keyed_game`), and why:
 
-What a key holds: at each of the solver's turns, every legal move, judged. A move that
-still wins within the puzzle's count of plies (a "win in N" is won in N: for an exact
-prover that is a quickest move) is correct, and the key goes on after the defender's
-longest resistance, the reply the prover gives; any other move is wrong, and the key
-holds the defender's best line against it and what the position is then worth. So the
-key branches only where several moves win equally fast, and stays small: the shipped
-gobblet keys come to a few hundred kilobytes, compressed.
+* gobblet: its prover is its solved table, which each user builds once (``noughts
+  solve gobblet``: minutes of a core and 443 MB). Without keys a new installation
+  could not judge a gobblet puzzle's move off the stored line, so it could not offer
+  them at all.
+* the race provers' games (`ThreatProver`: qubic, m,n,k from 5x5 such as gomoku):
+  their prover is at hand, but judging a move off the line searches every reply,
+  and a search that fails costs its whole budget: up to 5 seconds a move in the
+  shipped qubic puzzles, 0.3 in gomoku's (``bench/puzzle_judging.py``). From a key
+  it takes microseconds.
+
+What a key holds: at each of the solver's turns, every legal move, judged as `judge`
+judges it; a correct move's entry goes on after the defender's reply, a wrong one's
+holds the defender's best line against it and what the position is then worth.
+
+* With an exact table (`perfect`: gobblet), a move that still wins within the
+  puzzle's count of plies (a "win in N" is won in N: a quickest move) is correct,
+  the reply is the defender's longest resistance, and the key branches only where
+  several moves win equally fast.
+* With a race prover, whose plies are bounds and whose analysis proves one win of
+  the mover's (other winning moves stay unknown), a move is judged as `accepts`
+  judges it: the first move is correct only if it is the solution's, a later one
+  when after it every reply of the defender is a proven loss; the reply is the
+  stored line's on it, the prover's longest resistance off it (`reply`). A solver
+  who wins may also delay with forcing moves, endlessly, so such a key stops at the
+  puzzle's count: a correct move whose next turn would be past it has ``"next":
+  null``, and a move there is judged by the prover (`judge_by_key` gives None). The
+  wrong moves' refutations come from `race_best`, which does only the searches that
+  decide the prover's best move: most wrong moves of a race leave the defender a
+  win that one search finds. The shipped keys take seconds to work out.
 
 A key is a tree of plain JSON: ``{move: entry}`` for one turn of the solver, where a
-correct entry is ``{"reply": MOVE, "next": {...}}`` (or without "next" when the reply
-ends the game, or ``{}`` when the move itself wins), and a wrong one is ``{"value":
-CODE, "line": [MOVE, ...]}``: the value for the defender, to move, in the solved
-tables' code (`noughts.ai.exact.code_value`; null when the move ended the game), and
-the defender's best line. The file holds one
-JSON object a line, ``{"id": PUZZLE_ID, "key": {...}}``, compressed with gzip.
+correct entry is ``{"reply": MOVE, "next": {...}}`` (``"next"`` left out when the reply
+ends the game, null past the count; ``{}`` when the move itself ends the puzzle), and a
+wrong one is ``{"value": CODE, "line": [MOVE, ...]}``: the value for the defender, to
+move, in the solved tables' code (`noughts.ai.exact.code_value`; null when the move
+ended the game, or when a race prover proves nothing there), and the defender's best
+line. The file holds one JSON object a line, ``{"id": PUZZLE_ID, "key": {...}}``, in the
+puzzles' file order, compressed with gzip (no time stamp: the same puzzles and provers
+make the same bytes). The shipped file (`KEYS`) is written by ``noughts puzzles keys``,
+which works out the keys of every keyed game of the shipped puzzles in one run (and
+keeps gobblet's where its table is not built): 65 KB for 80 gobblet, 125 qubic and 30
+gomoku puzzles. Run it again after adding puzzles or changing a prover.
 """
 
 from __future__ import annotations
@@ -52,7 +77,7 @@ __all__ = [
     "write_keys",
 ]
 
-#: The answer keys of the shipped puzzles whose prover a user builds (gobblet's).
+#: The answer keys of the shipped puzzles of the games that have them (`keyed_game`).
 KEYS = Path(__file__).resolve().parent / "data" / "answer-keys.jsonl.gz"
 
 Key = dict[str, dict[str, Any]]
