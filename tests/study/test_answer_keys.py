@@ -7,6 +7,7 @@ give: qubic's and gomoku's always, gobblet's with its table."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +17,12 @@ from noughts import parse_spec
 from noughts.ai.base import Value, parse_player
 from noughts.ai.exact import code_value, value_code
 from noughts.ai.gobblet_table import is_built
+from noughts.cli import main
 from noughts.core import IllegalMoveError, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
 from noughts.study import answer_keys
 from noughts.study.answer_keys import Key, answer_key, build_key, judge_by_key, keyed_game, unprovable_here, write_keys
-from noughts.study.puzzles import Puzzle, ThreatProver, judge, mine, prover, shipped
+from noughts.study.puzzles import Judged, Puzzle, ThreatProver, judge, mine, prover, shipped
 
 from support import use_the_users_cache, without_the_gobblet_table
 
@@ -199,8 +201,60 @@ def test_a_race_key_is_the_race_provers_judgement_of_every_move() -> None:
             assert judge_by_key(puzzle, [*played, move]) == judge(puzzle, [*played, move], player)
 
 
+def test_past_the_puzzles_count_a_race_key_leaves_the_move_to_the_prover() -> None:
+    """A solver who keeps the win but not within the puzzle's count (a quiet move that
+    keeps a double threat, say) is answered from the key; the move after is judged by
+    the prover: the key stops there, so that it stays finite."""
+    player = ThreatProver()
+    for puzzle in (p for p in shipped() if p.spec == "qubic"):
+        key = answer_key(puzzle)
+        assert key is not None
+        for played, state, node in _nodes(puzzle, key):
+            stops = [(m, e["reply"]) for m, e in node.items() if "next" in e and e["next"] is None]
+            if not stops:
+                continue
+            move, answer = stops[0]
+            assert judge_by_key(puzzle, [*played, move]) == Judged(True, False, answer)
+            after = state.play_text(move).play_text(answer)
+            further = [*played, move, answer, after.move_text(after.legal_moves()[0])]
+            assert judge_by_key(puzzle, further) is None
+            assert judge(puzzle, further, player).reply is not None or after.play(after.legal_moves()[0]).is_over
+            return
+    pytest.fail("no qubic key stops at its puzzle's count")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", RACES)
 def test_the_shipped_race_keys_are_those_the_prover_gives(spec: str) -> None:
     for puzzle in (p for p in shipped() if p.spec == spec):
         assert build_key(puzzle, prover(parse_spec(spec))) == answer_key(puzzle), puzzle.id
+
+
+def test_the_command_writes_every_keyed_games_keys_in_one_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`noughts puzzles keys`: the keys of a file's qubic and gomoku puzzles worked out,
+    its gobblet puzzles' kept without the table, the others' none; the same bytes
+    again; and without a kept key for a gobblet puzzle, a clear refusal."""
+    without_the_gobblet_table(monkeypatch, tmp_path)
+    chosen = [
+        p for spec in ("gobblet", "qubic", "mnk:m=15:n=15:k=5") for p in [q for q in shipped() if q.spec == spec][:2]
+    ]
+    chosen += list(mine(parse_spec("classic"), 1, seed=7))
+    assert {p.spec for p in chosen} == {"gobblet", "qubic", "mnk:m=15:n=15:k=5", "classic"}
+    file = tmp_path / "puzzles.jsonl"
+    file.write_text("".join(json.dumps(p.to_json()) + "\n" for p in chosen), encoding="utf-8")
+    out = tmp_path / "keys.jsonl.gz"
+    out.write_bytes(answer_keys.KEYS.read_bytes())
+    assert main(["puzzles", "keys", str(file), "--out", str(out)]) == 0
+    said = capsys.readouterr()
+    assert "gobblet: the keys there are kept" in said.err
+    written = answer_keys.answer_keys(out)
+    assert list(written) == [p.id for p in chosen if p.spec != "classic"]  # in the file's order
+    assert all(written[p.id] == answer_key(p) for p in chosen if p.spec != "classic")
+    first = out.read_bytes()
+    assert main(["puzzles", "keys", str(file), "--out", str(out)]) == 0
+    assert out.read_bytes() == first
+    out.unlink()
+    with pytest.raises(SystemExit, match="no prover here for the puzzles"):
+        main(["puzzles", "keys", str(file), "--out", str(out), "--game", "gobblet"])
