@@ -255,6 +255,8 @@ def test_the_command_writes_every_keyed_games_keys_in_one_run(
     first = out.read_bytes()
     assert main(["puzzles", "keys", str(file), "--out", str(out)]) == 0
     assert out.read_bytes() == first
+    with pytest.raises(SystemExit, match="answer keys are for"):
+        main(["puzzles", "keys", str(file), "--out", str(out), "--game", "classic"])
     out.unlink()
     with pytest.raises(SystemExit, match="no prover here for the puzzles"):
         main(["puzzles", "keys", str(file), "--out", str(out), "--game", "gobblet"])

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from noughts.ai.base import Limits
+from noughts.ai.base import AIPlayer, Limits
 from noughts.core import NoughtsError
 from noughts.records import GameRecord
 from noughts.registry import parse_spec
@@ -307,11 +307,16 @@ def _keys(args: argparse.Namespace) -> int:
 
     puzzles = read_puzzles(args.file or SHIPPED)
     try:
-        games = {spec: parse_spec(spec) for spec in args.game or sorted({p.spec for p in puzzles})}
+        games = {spec: parse_spec(spec) for spec in {p.spec for p in puzzles} | set(args.game or [])}
     except NoughtsError as e:
         raise SystemExit(f"noughts puzzles keys: {e}") from None
-    wanted = {spec for spec, game in games.items() if keyed_game(game)}
-    provers: dict[str, Any] = {}
+    keyed_specs = {spec for spec, game in games.items() if keyed_game(game)}
+    if args.game and not set(args.game) <= keyed_specs:
+        raise SystemExit(
+            f"noughts puzzles keys: answer keys are for gobblet, qubic and m,n,k from 5x5, not {args.game}"
+        )
+    wanted = set(args.game or keyed_specs)
+    provers: dict[str, AIPlayer] = {}
     for spec in sorted(wanted):
         try:
             provers[spec] = prover(games[spec])
@@ -319,7 +324,7 @@ def _keys(args: argparse.Namespace) -> int:
             print(f"{spec}: the keys there are kept ({e})", file=sys.stderr)
     out = args.out or KEYS
     kept = answer_keys(out)
-    keyed = [p for p in puzzles if keyed_game(parse_spec(p.spec))]
+    keyed = [p for p in puzzles if p.spec in keyed_specs]
     missing = [p.id for p in keyed if p.spec in wanted and p.spec not in provers and p.id not in kept]
     if missing:
         raise SystemExit(f"noughts puzzles keys: no prover here for the puzzles {', '.join(missing)}, and no keys kept")
