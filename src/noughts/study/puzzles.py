@@ -200,24 +200,20 @@ class ThreatProver(AIPlayer):
 
 def race_best(player: ThreatProver, state: State[Any]) -> MoveInfo:
     """``player.analyze(state).moves[0]`` (the best move, the first in legal order among
-    equals), with only the searches that decide it: a win of the mover's beats every
-    searched move (a loss or unknown), and without one the first move not proved lost
-    is the best. The answer keys judge a puzzle's every move with it (most wrong moves
-    of a race leave the defender a win that one search finds); keep it in step with
-    `ThreatProver.analyze`."""
+    equals), with only the searches that decide it: a win at once beats everything,
+    the mover's win that the search finds beats every other move (a loss or unknown),
+    and without one the first move not proved lost is the best. The answer keys judge
+    a puzzle's every move with it (most wrong moves of a race leave the defender a win
+    at once or one that one search finds); keep it in step with `ThreatProver.analyze`."""
     moves = require_moves(state)
-    ours = player.wins_by_threats(state)
-    infos = []
     for move in moves:
         child = state.play(move)
-        if child.is_over:
-            winner = child.outcome.winner if child.outcome else None
-            infos.append(MoveInfo(move, state.move_text(move), Value.draw() if winner is None else Value.win(1)))
-        elif ours is not None and move == ours[0]:
-            infos.append(MoveInfo(move, state.move_text(move), Value.win(ours[1])))
-    wins = [info for info in infos if info.value.kind is Kind.WIN]
-    if wins:
-        return max(wins, key=lambda info: info.value.sort_key())  # max keeps the first of equals
+        if child.is_over and child.outcome is not None and child.outcome.winner is not None:
+            return MoveInfo(move, state.move_text(move), Value.win(1))  # nothing is quicker
+    ours = player.wins_by_threats(state)
+    if ours is not None and not state.play(ours[0]).is_over:
+        move = next(m for m in moves if m == ours[0])
+        return MoveInfo(move, state.move_text(move), Value.win(ours[1]))
     longest = None
     for move in moves:
         child = state.play(move)
