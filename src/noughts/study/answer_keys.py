@@ -226,7 +226,8 @@ def keyed(puzzles: Iterable[Puzzle]) -> bool:
 
 def judge_by_key(puzzle: Puzzle, played: list[str]) -> Judged | None:
     """The judgement of the solver's last move of `played` (both sides' moves from the
-    puzzle's position) from the puzzle's answer key; None when it has none. The moves
+    puzzle's position) from the puzzle's answer key; None when it has none, or when
+    the move is past the count of plies where a race key stops (then `judge`). The moves
     must be legal (InvalidMoveError, IllegalMoveError) and the defender's the key's
     replies (IllegalMoveError: the key judges the puzzle's line, not other games)."""
     key = answer_key(puzzle)
