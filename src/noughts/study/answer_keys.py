@@ -10,9 +10,10 @@ Which games have them (`keyed_game`), and why:
   them at all.
 * the race provers' games (`ThreatProver`: qubic, m,n,k from 5x5 such as gomoku):
   their prover is at hand, but judging a move off the line searches every reply,
-  and a search that fails costs its whole budget: up to 5 seconds a move in the
-  shipped qubic puzzles, 0.3 in gomoku's (``bench/puzzle_judging.py``). From a key
-  it takes microseconds.
+  and a search that fails costs its whole budget: up to 3.2 seconds of a core a move
+  in the shipped qubic puzzles, 0.07 in gomoku's, where the searches are to grow
+  (``bench/puzzle_judging.py``). From a key: at most a millisecond in qubic, 3 in
+  gomoku (most of it replaying the moves).
 
 What a key holds: at each of the solver's turns, every legal move, judged as `judge`
 judges it; a correct move's entry goes on after the defender's reply, a wrong one's
