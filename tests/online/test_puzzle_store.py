@@ -4,11 +4,13 @@ the player and the puzzle, counted once whoever submits it twice, from wherever.
 
 from __future__ import annotations
 
+import random
 import secrets
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -82,6 +84,28 @@ def test_a_game_this_server_cannot_judge_is_kept_but_never_offered(book: PuzzleB
     assert all(p.spec != "gobblet" for p in hidden.streak(30, None, None, seed=1))
     for day in range(1, 29):
         assert hidden.daily(f"2030-02-{day:02d}").spec != "gobblet"
+
+
+class _Gobblet(random.Random):
+    """Draws a gobblet puzzle whenever there is one to draw."""
+
+    def choice(self, seq: Sequence[Any]) -> Any:
+        return next((i for i in seq if i in _GOBBLET_IDS), seq[0])
+
+
+_GOBBLET_IDS = {p.id for p in shipped() if p.spec == "gobblet"}
+
+
+def test_a_daily_gobblet_puzzle_is_not_offered_by_a_server_that_cannot_judge_it(book: PuzzleBook) -> None:
+    """The day's puzzle drawn by a server with gobblet's table (or its keys): another
+    without either offers one of its own games that day, the same on every call."""
+    drawn = book.daily("2030-03-01", _Gobblet(0))
+    assert drawn is not None and drawn.spec == "gobblet"
+    assert book.daily("2030-03-01") == drawn  # the same for everyone who can judge it
+    hidden = PuzzleBook(book.store, ["gobblet"])
+    instead = hidden.daily("2030-03-01")
+    assert instead is not None and instead.spec != "gobblet"
+    assert hidden.daily("2030-03-01") == instead
 
 
 def test_puzzles_are_added_once_and_read_back_as_they_were(book: PuzzleBook) -> None:

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import insert
 
 from noughts.registry import parse_spec
 from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import Store
+from noughts.server.online.storage.tables import PuzzleDaily
+from noughts.study.answer_keys import answer_key
 from noughts.study.puzzles import Puzzle, mine, shipped
 from online.people import Person
 from online.test_play import alternate, start
@@ -105,6 +109,39 @@ def test_gobblet_puzzles_are_offered_and_judged_without_the_table(people: Callab
     moves = [puzzle.solution[0], after.move_text(other), after.play(other).move_text(third)]
     strayed = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": moves})
     assert strayed.status_code == 409 and strayed.json()["error"] == "not-the-reply"
+
+
+def test_a_gobblet_daily_puzzle_is_judged_without_the_table(people: Callable[[], Person], database_url: str) -> None:
+    """The test server has no gobblet table: when the day's puzzle is a gobblet one (as
+    the first to ask may have drawn it: set here), it is offered, and moves off its
+    stored line are judged from its answer key, a wrong one and another winning one."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("on PostgreSQL the tests share one database, and the day's puzzle with it")
+    puzzle, other = next(
+        (p, m)
+        for p in shipped()
+        if p.spec == "gobblet" and p.plies >= 3
+        for m, entry in (answer_key(p) or {}).get(p.solution[0], {}).get("next", {}).items()
+        if "value" not in entry and m != p.solution[2]
+    )
+    now = datetime.now(UTC)
+    store = Store(database_url)
+    with store.engine.begin() as c:
+        for day in (now, now + timedelta(days=1)):  # midnight may pass meanwhile
+            c.execute(insert(PuzzleDaily).values(day=day.strftime("%Y-%m-%d"), puzzle_id=puzzle.id))
+    store.close()
+    visitor = people()
+    daily = visitor.http.get("/api/puzzles/daily").json()["puzzle"]
+    assert (daily["id"], daily["spec"]) == (puzzle.id, "gobblet")
+    state = parse_spec(puzzle.spec).parse_position(puzzle.position)
+    wrong = next(state.move_text(m) for m in state.legal_moves() if state.move_text(m) != puzzle.solution[0])
+    refuted = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": [wrong]})
+    assert refuted.status_code == 200, refuted.text
+    assert not refuted.json()["correct"] and refuted.json()["verdict"]
+    moves = [*puzzle.solution[:2], other]
+    accepted = visitor.http.post(f"/api/puzzles/{puzzle.id}/check", json={"moves": moves})
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json()["correct"]
 
 
 @pytest.mark.both_databases

@@ -1,11 +1,13 @@
 """Answer keys: a key judges every move as its prover does (checked on classic, whose
-table is instant); the shipped keys cover every shipped gobblet puzzle and follow its
-line, so gobblet puzzles are judged off the line without the solved table; a defender's
-move that is not the key's reply is refused; and (slow, with the table) the shipped
-keys are the ones the table gives."""
+table is instant, and on qubic's race prover); the shipped keys cover every shipped
+gobblet and qubic puzzle and follow its line, so gobblet puzzles are judged off the
+line without the solved table and qubic's without a search; a defender's move that is
+not the key's reply is refused; and (slow) the shipped keys are the ones the provers
+give: qubic's always, gobblet's with its table."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +17,12 @@ from noughts import parse_spec
 from noughts.ai.base import Value, parse_player
 from noughts.ai.exact import code_value, value_code
 from noughts.ai.gobblet_table import is_built
+from noughts.cli import main
 from noughts.core import IllegalMoveError, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
 from noughts.study import answer_keys
-from noughts.study.answer_keys import Key, answer_key, build_key, judge_by_key, unprovable_here, write_keys
-from noughts.study.puzzles import Puzzle, judge, mine, shipped
+from noughts.study.answer_keys import Key, answer_key, build_key, judge_by_key, keyed_game, unprovable_here, write_keys
+from noughts.study.puzzles import Puzzle, ThreatProver, judge, mine, prover, shipped
 
 from support import use_the_users_cache, without_the_gobblet_table
 
@@ -65,9 +68,22 @@ def test_a_key_judges_every_move_as_its_prover_does(tmp_path: Path, monkeypatch:
     assert judged > 3 * len(puzzles)
 
 
-def test_every_shipped_gobblet_puzzle_has_a_key_that_follows_its_line() -> None:
-    puzzles = [p for p in shipped() if p.spec == Gobblet().spec]
-    assert len(puzzles) >= 30
+#: The shipped games whose puzzles have answer keys (`keyed_game`), and how many of them
+#: at least.
+KEYED = {"gobblet": 30, "qubic": 100}
+
+
+def test_the_games_that_get_keys() -> None:
+    specs = {p.spec for p in shipped()}
+    assert {spec for spec in specs if keyed_game(parse_spec(spec))} == set(KEYED)
+    assert not keyed_game(parse_spec("matryoshka")) and not keyed_game(parse_spec("classic"))
+    assert not keyed_game(parse_spec("mnk:m=15:n=15:k=5"))  # one search a move, live
+
+
+@pytest.mark.parametrize("spec", sorted(KEYED))
+def test_every_shipped_keyed_puzzle_has_a_key_that_follows_its_line(spec: str) -> None:
+    puzzles = [p for p in shipped() if p.spec == spec]
+    assert len(puzzles) >= KEYED[spec]
     for puzzle in puzzles:
         key = answer_key(puzzle)
         assert key is not None, puzzle.id
@@ -131,3 +147,108 @@ def test_the_shipped_gobblet_keys_are_those_its_table_gives(monkeypatch: pytest.
     perfect = parse_player("perfect")
     for puzzle in (p for p in shipped() if p.spec == Gobblet().spec):
         assert build_key(puzzle, perfect) == answer_key(puzzle), puzzle.id
+
+
+def _off_the_line(puzzle: Puzzle, key: Key) -> list[list[str]]:
+    """Moves to judge off `puzzle`'s stored line, from its key: a wrong first move, and
+    at each later turn of the line a different winning follow-up and a wrong one, where
+    there are."""
+    found = []
+    node: Key | None = key
+    played: list[str] = []
+    for ply in range(0, len(puzzle.solution), 2):
+        assert node is not None
+        others = [m for m in node if m != puzzle.solution[ply]]
+        found += [[*played, m] for m in others if "value" in node[m]][:1]
+        found += [[*played, m] for m in others if "value" not in node[m]][:1]
+        played += puzzle.solution[ply : ply + 2]
+        node = node[puzzle.solution[ply]].get("next")
+    return found
+
+
+def test_qubic_puzzles_are_judged_off_their_line_as_the_race_prover_judges() -> None:
+    """A wrong move refuted and a different winning follow-up accepted, from the key (no
+    search), as the live prover (`judge` with `ThreatProver`) judges them."""
+    puzzles = [p for p in shipped() if p.spec == "qubic" and p.plies >= 3]
+    player = ThreatProver()
+    kinds = set()
+    for puzzle in puzzles[:6]:
+        key = answer_key(puzzle)
+        assert key is not None
+        for played in _off_the_line(puzzle, key):
+            judged = judge_by_key(puzzle, played)
+            assert judged == judge(puzzle, played, player), (puzzle.id, played)
+            kinds.add((len(played) > 1, judged.correct))
+            if judged.correct and len(played) > 1:
+                # The defender's answer is the key's: the solving goes on from it.
+                assert judged.reply is not None or judged.solved
+    assert kinds >= {(False, False), (True, False), (True, True)}
+
+
+def test_a_race_key_is_the_race_provers_judgement_of_every_move() -> None:
+    """A short qubic puzzle's key, worked out again: the first move only the solution's,
+    a later one correct when the defender is proved lost after it (`accepts`); every
+    move of every turn judged as `judge` does."""
+    puzzle = next(p for p in shipped() if p.spec == "qubic" and p.plies == 3)
+    player = prover(parse_spec(puzzle.spec))
+    key = build_key(puzzle, player)
+    assert key == answer_key(puzzle)
+    assert [m for m, e in key.items() if "value" not in e] == [puzzle.solution[0]]
+    for played, state, node in _nodes(puzzle, key):
+        assert sorted(node) == sorted(state.move_text(m) for m in state.legal_moves())
+        for move in node:
+            assert judge_by_key(puzzle, [*played, move]) == judge(puzzle, [*played, move], player)
+
+
+def test_a_move_that_only_keeps_a_slower_win_is_not_the_way() -> None:
+    """A race puzzle's "win in N" is won in N, as the searches bound it: in this gomoku
+    puzzle a stone in the far corner at the second turn keeps x's attack (the
+    defender has nothing against it) but does not win in the count, so it is wrong;
+    the moves that win as fast as the line are accepted. Judged live (gomoku has no
+    keys), each by one search from the move."""
+    puzzle = next(p for p in shipped() if p.id == "7speimaq")
+    player = prover(parse_spec(puzzle.spec))
+    turn = puzzle.solution[:2]
+    far = judge(puzzle, [*turn, "a1"], player)
+    assert not far.correct and far.refutation == [] and "no forced win found" in far.verdict
+    assert judge(puzzle, [*turn, "e14"], player).correct  # another way, as quick as the line's
+    assert judge(puzzle, [*turn, puzzle.solution[2]], player).correct
+
+
+@pytest.mark.slow
+def test_the_shipped_qubic_keys_are_those_the_prover_gives() -> None:
+    for puzzle in (p for p in shipped() if p.spec == "qubic"):
+        assert build_key(puzzle, prover(parse_spec(puzzle.spec))) == answer_key(puzzle), puzzle.id
+
+
+def test_the_command_writes_every_keyed_games_keys_in_one_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`noughts puzzles keys`: the keys of a file's qubic puzzles worked out, its gobblet
+    puzzles' kept without the table, the others' none (gomoku's judged live); the same bytes
+    again; and without a kept key for a gobblet puzzle, a clear refusal."""
+    without_the_gobblet_table(monkeypatch, tmp_path)
+    chosen = [
+        p for spec in ("gobblet", "qubic", "mnk:m=15:n=15:k=5") for p in [q for q in shipped() if q.spec == spec][:2]
+    ]
+    chosen += list(mine(parse_spec("classic"), 1, seed=7))
+    assert {p.spec for p in chosen} == {"gobblet", "qubic", "mnk:m=15:n=15:k=5", "classic"}
+    file = tmp_path / "puzzles.jsonl"
+    file.write_text("".join(json.dumps(p.to_json()) + "\n" for p in chosen), encoding="utf-8")
+    out = tmp_path / "keys.jsonl.gz"
+    out.write_bytes(answer_keys.KEYS.read_bytes())
+    assert main(["puzzles", "keys", str(file), "--out", str(out)]) == 0
+    said = capsys.readouterr()
+    assert "gobblet: the keys there are kept" in said.err
+    written = answer_keys.answer_keys(out)
+    keyed = [p for p in chosen if p.spec in ("gobblet", "qubic")]
+    assert list(written) == [p.id for p in keyed]  # in the file's order
+    assert all(written[p.id] == answer_key(p) for p in keyed)
+    first = out.read_bytes()
+    assert main(["puzzles", "keys", str(file), "--out", str(out)]) == 0
+    assert out.read_bytes() == first
+    with pytest.raises(SystemExit, match="answer keys are for"):
+        main(["puzzles", "keys", str(file), "--out", str(out), "--game", "classic"])
+    out.unlink()
+    with pytest.raises(SystemExit, match="no prover here for the puzzles"):
+        main(["puzzles", "keys", str(file), "--out", str(out), "--game", "gobblet"])

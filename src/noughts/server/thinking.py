@@ -64,7 +64,7 @@ def think(
 def judge_puzzle(puzzle: dict[str, Any], played: list[str], time: float) -> Judged:
     """Runs in a worker: `noughts.study.puzzles.judge` with the game's prover (kept per
     game, like the levels' players). The route has read the puzzle's answer key first:
-    a puzzle that has one never comes here."""
+    a move that the key judges never comes here."""
     from noughts.registry import parse_spec
     from noughts.study.puzzles import Puzzle, judge
 

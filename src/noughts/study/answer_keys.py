@@ -2,25 +2,46 @@
 win, worked out once by the exact prover and shipped with the puzzles, so that any
 server or terminal judges them as the prover would, without it.
 
-Why: gobblet's prover is its solved table, which each user builds once (``noughts solve
-gobblet``: minutes of a core and 443 MB). Without keys a new installation could not
-judge a gobblet puzzle's move off the stored line, so it could not offer them at all.
+Which games have them (`keyed_game`), and why:
 
-What a key holds: at each of the solver's turns, every legal move, judged. A move that
-still wins within the puzzle's count of plies (a "win in N" is won in N: for an exact
-prover that is a quickest move) is correct, and the key goes on after the defender's
-longest resistance, the reply the prover gives; any other move is wrong, and the key
-holds the defender's best line against it and what the position is then worth. So the
-key branches only where several moves win equally fast, and stays small: the shipped
-gobblet keys come to a few hundred kilobytes, compressed.
+* gobblet: its prover is its solved table, which each user builds once (``noughts
+  solve gobblet``: minutes of a core and 443 MB). Without keys a new installation
+  could not judge a gobblet puzzle's move off the stored line, so it could not offer
+  them at all.
+* qubic: its race prover (`ThreatProver`) is at hand, but judging a move off the line
+  searches every reply of the defender where no single search settles it: up to 3.2
+  seconds of a core a move in the shipped puzzles (``bench/puzzle_judging.py``); from
+  a key, at most a millisecond. Not gomoku's: a move there is judged live by one
+  search from it (`ThreatProver.forces`, about a second at most), and a key would
+  judge two hundred moves a turn, hours of work for the shipped puzzles.
+
+What a key holds: at each of the solver's turns, every legal move, judged as `judge`
+judges it; a correct move's entry goes on after the defender's reply, a wrong one's
+holds the defender's best line against it and what the position is then worth.
+
+* With an exact table (`perfect`: gobblet), a move that still wins within the
+  puzzle's count of plies (a "win in N" is won in N: a quickest move) is correct,
+  the reply is the defender's longest resistance, and the key branches only where
+  several moves win equally fast.
+* With a race prover the key is made by the very functions `judge` uses: the first
+  move is correct only if it is the solution's, a later one when the searches prove
+  its win within the puzzle's count (`accepts`), answered by the stored line's reply
+  on it and by `reply` off it; a wrong move holds the defender's win that one search
+  finds (`ThreatProver.winning`), or nothing where none is proved. The count keeps
+  the key finite: a winner delaying with forcing moves is not winning in N.
 
 A key is a tree of plain JSON: ``{move: entry}`` for one turn of the solver, where a
-correct entry is ``{"reply": MOVE, "next": {...}}`` (or without "next" when the reply
-ends the game, or ``{}`` when the move itself wins), and a wrong one is ``{"value":
-CODE, "line": [MOVE, ...]}``: the value for the defender, to move, in the solved
-tables' code (`noughts.ai.exact.code_value`; null when the move ended the game), and
-the defender's best line. The file holds one
-JSON object a line, ``{"id": PUZZLE_ID, "key": {...}}``, compressed with gzip.
+correct entry is ``{"reply": MOVE, "next": {...}}`` (``"next"`` left out when the reply
+ends the game; ``{}`` when the move itself ends the puzzle), and a
+wrong one is ``{"value": CODE, "line": [MOVE, ...]}``: the value for the defender, to
+move, in the solved tables' code (`noughts.ai.exact.code_value`; null when the move
+ended the game, or when a race prover proves nothing there), and the defender's best
+line (empty when nothing is proved). The file holds one JSON object a line, ``{"id": PUZZLE_ID, "key": {...}}``, in the
+puzzles' file order, compressed with gzip (no time stamp: the same puzzles and provers
+make the same bytes). The shipped file (`KEYS`) is written by ``noughts puzzles keys``,
+which works out the keys of every keyed game of the shipped puzzles in one run (and
+keeps gobblet's where its table is not built). Run it again after adding puzzles or
+changing a prover: the slow tests fail until it has.
 """
 
 from __future__ import annotations
@@ -28,30 +49,58 @@ from __future__ import annotations
 import functools
 import gzip
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from noughts.ai.base import AIPlayer, Kind, Limits
+from noughts.ai.base import AIPlayer, Kind, Limits, Value
 from noughts.ai.exact import code_value, value_code
-from noughts.core import IllegalMoveError, State
+from noughts.ai.solve import PerfectPlayer
+from noughts.core import Game, IllegalMoveError, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
 from noughts.registry import parse_spec
-from noughts.study.puzzles import Judged, Puzzle, ended, missed, resistance, shipped
+from noughts.study.puzzles import (
+    Judged,
+    Puzzle,
+    ThreatProver,
+    accepts,
+    ended,
+    missed,
+    prover,
+    reply,
+    resistance,
+    shipped,
+)
 
-__all__ = ["KEYS", "answer_key", "answer_keys", "build_key", "judge_by_key", "keyed", "unprovable_here", "write_keys"]
+__all__ = [
+    "KEYS",
+    "answer_key",
+    "answer_keys",
+    "build_key",
+    "judge_by_key",
+    "keyed",
+    "keyed_game",
+    "unprovable_here",
+    "write_keys",
+]
 
-#: The answer keys of the shipped puzzles whose prover a user builds (gobblet's).
+#: The answer keys of the shipped puzzles of the games that have them (`keyed_game`).
 KEYS = Path(__file__).resolve().parent / "data" / "answer-keys.jsonl.gz"
 
 Key = dict[str, dict[str, Any]]
 
 
 def build_key(puzzle: Puzzle, player: AIPlayer, limits: Limits = Limits()) -> Key:
-    """`puzzle`'s answer key from the exact prover `player`: see the module's docstring.
-    ValueError when a value along the way is not proven."""
+    """`puzzle`'s answer key from its prover `player`: see the module's docstring; an
+    exact table (`perfect`) judges by the puzzle's count of plies, any other prover as
+    `accepts` does (the race provers: the defender proved lost). ValueError when a
+    value along the way is not proven (exact tables)."""
     state = parse_spec(puzzle.spec).parse_position(puzzle.position)
-    return _turn(state, puzzle.plies, player, limits, puzzle.solution)
+    if isinstance(player, PerfectPlayer):
+        return _turn(state, puzzle.plies, player, limits, puzzle.solution)
+    if not isinstance(player, ThreatProver):
+        raise ValueError(f"no answer keys with {player.name}: a solved table or a race prover")
+    return _race_turn(puzzle, state, [], player, limits)
 
 
 def _turn(state: State[Any], left: int, player: AIPlayer, limits: Limits, stored: list[str]) -> Key:
@@ -83,11 +132,78 @@ def _turn(state: State[Any], left: int, player: AIPlayer, limits: Limits, stored
     return node
 
 
-def write_keys(puzzles: Iterable[Puzzle], player_of: Callable[[Puzzle], AIPlayer], path: Path | None = None) -> int:
-    """Writes the answer keys of `puzzles` to `path` (default `KEYS`; `player_of(puzzle)`
-    gives each one's prover); how many were written."""
+def _race_turn(puzzle: Puzzle, state: State[Any], played: list[str], player: ThreatProver, limits: Limits) -> Key:
+    """The key from `state`, after `played`, the solver to move, judged with the very
+    functions `judge` uses with a race prover: the stored line as it stands, the first
+    move only the solution's, a later one when the searches prove its win within the
+    puzzle's count (`accepts`), then answered by `reply`; a wrong move's refutation the
+    defender's win one search finds (`ThreatProver.winning`), or none (value null)."""
+    node: Key = {}
+    for move in state.legal_moves():
+        text = state.move_text(move)
+        tried = [*played, text]
+        child = state.play(move)
+        entry: dict[str, Any]
+        if tried == puzzle.solution[: len(tried)]:
+            answer = puzzle.solution[len(tried)] if len(tried) < len(puzzle.solution) else None
+        elif accepts(puzzle, tried, player, limits):
+            answer = None if child.is_over else reply(puzzle, tried, player, limits)
+        elif child.is_over:
+            node[text] = {"value": None, "line": []}
+            continue
+        else:
+            found = player.winning(child)
+            node[text] = {"value": None, "line": []} if found is None else {
+                "value": value_code(found.value), "line": [found.moves[0].text]
+            }  # fmt: skip
+            continue
+        entry = {}
+        if answer is not None:
+            entry["reply"] = answer
+            after = child.play_text(answer)
+            if not after.is_over:
+                entry["next"] = _race_turn(puzzle, after, [*tried, answer], player, limits)
+        node[text] = entry
+    return node
+
+
+def keyed_game(game: Game[Any, Any]) -> bool:
+    """Whether the puzzles of `game` get answer keys: gobblet's (its prover is a table
+    each user builds) and qubic's, whose live searches take up to seconds a move off
+    the stored line (see the module's docstring for why not gomoku's). Not the other
+    games: their provers are at hand and quick where puzzles are (the small tables,
+    the compiled searches near the end of ultimate and nine-board, one search from a
+    gomoku move)."""
+    if isinstance(game, Gobblet):
+        from noughts.ai import gobblet_table
+
+        return bool(game.moves) and not gobblet_table.small(game)
+    return game.key == "qubic" and isinstance(_prover_of(game), ThreatProver)
+
+
+def _prover_of(game: Game[Any, Any]) -> AIPlayer | None:
+    try:
+        return prover(game)
+    except InvalidOptionError:
+        return None
+
+
+def write_keys(
+    puzzles: Iterable[Puzzle],
+    player_of: Callable[[Puzzle], AIPlayer | None],
+    path: Path | None = None,
+    kept: Mapping[str, Key] | None = None,
+) -> int:
+    """Writes the answer keys of `puzzles`, in their order, to `path` (default `KEYS`);
+    how many were written. `player_of(puzzle)` gives each one's prover; where it gives
+    None the puzzle keeps its key of `kept` (by id), if it has one there."""
     path = path or KEYS
-    lines = [json.dumps({"id": p.id, "key": build_key(p, player_of(p))}, separators=(",", ":")) for p in puzzles]
+    lines = []
+    for puzzle in puzzles:
+        player = player_of(puzzle)
+        key = build_key(puzzle, player) if player is not None else (kept or {}).get(puzzle.id)
+        if key is not None:
+            lines.append(json.dumps({"id": puzzle.id, "key": key}, separators=(",", ":")))
     # mtime=0: the same keys make the same bytes, so a rebuild shows no change in git.
     with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
         out.write("".join(line + "\n" for line in lines).encode("utf-8"))
@@ -145,7 +261,9 @@ def judge_by_key(puzzle: Puzzle, played: list[str]) -> Judged | None:
     if state.is_over:
         return Judged(False, False, None, [], ended(state))
     line = entry["line"]
-    return Judged(False, False, line[0], line, missed(puzzle, played, code_value(entry["value"]), state.turn))
+    # null: the race provers prove nothing after the move (`missed` says so).
+    value = Value(Kind.UNKNOWN) if entry["value"] is None else code_value(entry["value"])
+    return Judged(False, False, line[0] if line else None, line, missed(puzzle, played, value, state.turn))
 
 
 def unprovable_here() -> list[str]:

@@ -475,7 +475,7 @@ def judge(puzzle: Puzzle, played: list[str], player: AIPlayer | None, limits: Li
         if found is None:
             # Valuing every reply would take a search each (seconds on a big board): the
             # verdict says what is known, the solver tries again.
-            return Judged(False, False, None, [], f"not the way to win in {(puzzle.plies + 1) // 2}: {_NO_WIN}")
+            return Judged(False, False, None, [], missed(puzzle, played, Value(Kind.UNKNOWN), state.turn))
         analysis = found
     else:
         analysis = player.analyze(state, limits)

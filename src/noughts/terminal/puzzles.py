@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from noughts.ai.base import Limits
+from noughts.ai.base import AIPlayer, Limits
 from noughts.core import NoughtsError
 from noughts.records import GameRecord
 from noughts.registry import parse_spec
@@ -109,13 +109,20 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     check.set_defaults(run=_verify)
     keys = what.add_parser(
         "keys",
-        help="work out the answer keys of a file's puzzles, for servers without their game's prover",
+        help="work out the answer keys of a file's puzzles (gobblet, qubic): judged without a search",
         description="Judges, with the exact prover, every move a solver can make on the way to each "
-        "puzzle's win, and writes it all down (noughts.study.answer_keys): gobblet's shipped puzzles are "
-        "judged from these keys where its table is not built. Needs the prover: noughts solve gobblet first.",
+        "puzzle's win, and writes it all down in one file (noughts.study.answer_keys): the shipped puzzles "
+        "of gobblet (whose prover is a table each user builds: noughts solve gobblet), qubic and the m,n,k "
+        "boards from 5x5 (whose searches take seconds) are judged from these keys. A game whose prover is "
+        "not here keeps the keys the file has.",
     )
     keys.add_argument("file", type=Path, nargs="?", help="the puzzles (default: the shipped ones)")
-    keys.add_argument("--game", default="gobblet", help="the game whose puzzles get keys (default gobblet)")
+    keys.add_argument(
+        "--game",
+        action="append",
+        help="work out only this game's keys, keeping the others' (repeatable; default: gobblet, qubic and the "
+        "m,n,k boards from 5x5)",
+    )
     keys.add_argument("--out", type=Path, help="the keys' file (default: the shipped one)")
     keys.set_defaults(run=_keys)
 
@@ -299,21 +306,43 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _keys(args: argparse.Namespace) -> int:
-    from noughts.study.answer_keys import write_keys
+    """The answer keys of a file's puzzles, the games given or every one that gets keys
+    (`keyed_game`), in one file: a game whose prover this machine lacks (gobblet before
+    its table is built) keeps the keys the file has for its puzzles."""
+    from noughts.study.answer_keys import KEYS, answer_keys, keyed_game, write_keys
     from noughts.study.puzzles import SHIPPED
 
+    puzzles = read_puzzles(args.file or SHIPPED)
     try:
-        game = parse_spec(args.game)
-        player = prover(game)
+        games = {spec: parse_spec(spec) for spec in {p.spec for p in puzzles} | set(args.game or [])}
     except NoughtsError as e:
         raise SystemExit(f"noughts puzzles keys: {e}") from None
-    puzzles = [p for p in read_puzzles(args.file or SHIPPED) if p.spec == game.spec]
+    keyed_specs = {spec for spec, game in games.items() if keyed_game(game)}
+    if args.game and not set(args.game) <= keyed_specs:
+        raise SystemExit(
+            f"noughts puzzles keys: answer keys are for gobblet, qubic and m,n,k from 5x5, not {args.game}"
+        )
+    wanted = set(args.game or keyed_specs)
+    provers: dict[str, AIPlayer] = {}
+    for spec in sorted(wanted):
+        try:
+            provers[spec] = prover(games[spec])
+        except NoughtsError as e:
+            print(f"{spec}: the keys there are kept ({e})", file=sys.stderr)
+    out = args.out or KEYS
+    kept = answer_keys(out)
+    keyed = [p for p in puzzles if p.spec in keyed_specs]
+    missing = [p.id for p in keyed if p.spec in wanted and p.spec not in provers and p.id not in kept]
+    if missing:
+        raise SystemExit(f"noughts puzzles keys: no prover here for the puzzles {', '.join(missing)}, and no keys kept")
     errors = Console(stderr=True)
     with Progress(
-        TextColumn(f"keys of {game.spec}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=errors,
+        TextColumn("answer keys"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=errors,
         disable=not errors.is_terminal,
     ) as progress:  # fmt: skip
-        task = progress.add_task("keys", total=len(puzzles))
-        written = write_keys(progress.track(puzzles, task_id=task), lambda _: player, args.out)
-    print(f"{written} answer keys of {game.spec} written")
+        task = progress.add_task("keys", total=len(keyed))
+        written = write_keys(progress.track(keyed, task_id=task), lambda p: provers.get(p.spec), out, kept)
+    made = sum(1 for p in keyed if p.spec in provers)
+    games_made = ", ".join(sorted(provers))
+    print(f"{written} answer keys written to {out}: {made} worked out ({games_made}), {written - made} kept")
     return 0

@@ -1,6 +1,7 @@
 """``noughts puzzle``: solving puzzles in the terminal, from the shipped file (or one's
 own): type the winning move; the defender answers from the stored line; a move off the
-line is judged by the exact prover (another move that still wins counts); a wrong move
+line is judged from the puzzle's answer key (`noughts.study.answer_keys`), else by the
+exact prover (another move that still wins counts); a wrong move
 gets its refutation. ``h`` marks the next move, ``s`` plays the solution, ``n`` goes on
 to the next puzzle, ``q`` stops. With input that is not a terminal the same commands
 are read line by line, so the game can be scripted."""

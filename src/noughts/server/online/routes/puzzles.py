@@ -2,7 +2,8 @@
 for everyone; ratings, history and the best streak for players who are signed in.
 
 A solver plays the puzzle's moves one at a time through `check`: a move of the stored
-solution is answered at once from it; any other is judged by the exact prover in the
+solution is answered at once from it; any other from the puzzle's answer key
+(`noughts.study.answer_keys`: gobblet, qubic), else by the exact prover in the
 worker pool (a different follow-up that still wins is accepted; a wrong move gets its
 refutation). The page then reports the outcome with `attempt`, which counts the
 player's first attempt at each puzzle for both ratings, once.
@@ -323,7 +324,8 @@ async def puzzle(puzzle_id: _ID, request: Request) -> PuzzleView:
 @router.post("/{puzzle_id}/check", response_model=CheckView, responses={**error_answers(503), **GUARDED})
 async def check(puzzle_id: _ID, body: CheckRequest, request: Request) -> CheckView:
     """Judges the solver's last move: a move of the stored solution at once, any other
-    by the exact prover (a different follow-up that still wins is correct). Illegal
+    from the puzzle's answer key or by the exact prover (a different follow-up that
+    still wins is correct). Illegal
     moves are refused with 400 and the field at fault."""
     row = await _puzzle(request, puzzle_id)
     replay(row.spec, row.position, body.moves)  # 400 with the move at fault

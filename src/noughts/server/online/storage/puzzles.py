@@ -230,7 +230,8 @@ class PuzzleBook:
 
     def daily(self, day: str, rng: random.Random | None = None) -> PuzzleRow | None:
         """The puzzle of `day` (YYYY-MM-DD): chosen once, by the first to ask, among
-        puzzles of middle difficulty (1300-2000) that were never a daily puzzle."""
+        puzzles of middle difficulty (1300-2000) that were never a daily puzzle, and
+        never one of a game this server cannot judge (`hidden_specs`)."""
         with self.engine.connect() as c:
             chosen = c.execute(select(_daily.c.puzzle_id).where(_daily.c.day == day)).scalar()
         if chosen is None:
@@ -250,7 +251,14 @@ class PuzzleBook:
                 c.execute(self._insert_ignore(_daily, {"day": day, "puzzle_id": pick}))
             with self.engine.connect() as c:
                 chosen = c.execute(select(_daily.c.puzzle_id).where(_daily.c.day == day)).scalar()
-        return self.puzzle(cast(str, chosen))
+        found = self.puzzle(cast(str, chosen))
+        if found.spec in self.hidden_specs:
+            # Drawn by a server that can judge its game (gobblet with its table) and this
+            # one cannot: this server offers one of its own for the day, the same all day.
+            with self.engine.connect() as c:
+                shown = list(c.execute(select(_puzzles.c.id).where(self._shown()).order_by(_puzzles.c.id)).scalars())
+            return self.puzzle(random.Random(day).choice(shown)) if shown else None
+        return found
 
     # -- players ------------------------------------------------------------------------
 
