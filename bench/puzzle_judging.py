@@ -9,9 +9,11 @@ and the median, 90th percentile and largest time, and the slowest puzzles. Times
 the process's CPU seconds (`time.process_time`): what a move costs an idle worker,
 whatever else the machine runs.
 
-    PYTHONPATH=src .venv/bin/python bench/puzzle_judging.py [--game qubic] [--keys [--check]]
+    PYTHONPATH=src .venv/bin/python bench/puzzle_judging.py [--game qubic] [--sample N] [--keys [--check]]
 
-`--keys`: judge the same moves from the shipped answer keys instead (`judge_by_key`);
+`--sample N`: N puzzles of each game, spread over the file (gomoku's 74 puzzles have
+some 200 moves a turn: all of them take an hour). `--keys`: judge the same moves from
+the shipped answer keys instead (`judge_by_key`; qubic's, gomoku has none);
 `--check`: and count the judgements that differ from the live prover's (the prover's
 time is then spent too, but not counted).
 """
@@ -24,7 +26,7 @@ import time
 from collections import defaultdict
 
 from noughts import parse_spec
-from noughts.study.answer_keys import judge_by_key
+from noughts.study.answer_keys import judge_by_key, keyed_game
 from noughts.study.puzzles import Puzzle, judge, prover, shipped
 
 GAMES = ("qubic", "mnk:m=15:n=15:k=5")
@@ -53,9 +55,15 @@ def main() -> None:
     parser.add_argument("--game", choices=GAMES, action="append", help="only this game (default both)")
     parser.add_argument("--keys", action="store_true", help="judge from the shipped answer keys instead")
     parser.add_argument("--check", action="store_true", help="with --keys: compare with the live prover")
+    parser.add_argument("--sample", type=int, help="this many puzzles of each game, spread over the file")
     args = parser.parse_args()
     for spec in args.game or GAMES:
+        if args.keys and not keyed_game(parse_spec(spec)):
+            print(f"{spec}: no answer keys (judged live)")
+            continue
         puzzles = [p for p in shipped() if p.spec == spec]
+        if args.sample:
+            puzzles = puzzles[:: max(1, len(puzzles) // args.sample)][: args.sample]
         player = prover(parse_spec(spec))
         # Warm up the compiled searches (their first call compiles or loads them) and
         # the keys (read at their first use).

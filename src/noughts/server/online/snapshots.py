@@ -7,6 +7,7 @@ import datetime
 from functools import lru_cache
 from typing import Any
 
+from noughts.games.mnk import Mnk
 from noughts.records import GameRecord
 from noughts.registry import parse_spec
 from noughts.server.catalog import TITLES
@@ -25,7 +26,13 @@ def _view(spec: str, moves: str) -> dict[str, Any]:
 
 
 def title(spec: str) -> str:
+    """A game's name as lists show it: the board's size for an m,n,k-game ("Gomoku 15×15",
+    not the spec's "m=15, n=15, k=5"), else the game's name and its options."""
     game = parse_spec(spec)
+    if isinstance(game, Mnk) and not game.forget and game.key == "mnk":
+        if (game.m, game.n, game.k) == (15, 15, 5):
+            return "Gomoku 15×15"
+        return f"{TITLES[game.key]} {game.m}×{game.n}, {game.k} in a row"
     options = spec.partition(":")[2]
     return TITLES[game.key] + (f" ({options.replace(':', ', ')})" if options else "")
 
