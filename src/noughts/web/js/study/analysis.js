@@ -450,7 +450,7 @@ export class AnalysisPage {
           "p",
           { class: "muted best-line" },
           "Best line: ",
-          move.line.map((text, i) => h("button", { type: "button", class: "line-move", title: "play the line up to here, from the position before", onclick: () => this.playLineFrom(this.node.parent, move.line.slice(0, i + 1)) }, text)),
+          move.line.map((text, i) => h("button", { type: "button", class: "line-move", title: "play the line up to here, from the position before", onclick: () => this.playLineFrom(this.before(move), move.line.slice(0, i + 1)) }, text)),
         ),
         h(
           "div",
@@ -467,9 +467,15 @@ export class AnalysisPage {
 
   /** Back to the position before the move, the better move marked on the board. */
   async showBetter(move) {
-    await this.go(this.node.parent);
+    await this.go(this.before(move));
     this.better = move.best;
     this.render();
+  }
+
+  /** The position before a reviewed move, found by the game's moves (not from the
+   * current position: a click that is still being answered may have moved it). */
+  before(move) {
+    return this.tree.find(this.review.moves.slice(0, move.ply - 1)) || this.tree.root;
   }
 
   /** Play on against the computer from the position before the move, as its mover. */
