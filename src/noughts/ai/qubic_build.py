@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from noughts.ai.qubic_proof import MASK64, THREATS, Budget, Strategy, check, key_of
+from noughts.ai.qubic_proof import MASK64, THREATS, Budget, Strategy, check, key_of, open_replies
 
 __all__ = ["Builder", "Node"]
 
@@ -62,6 +62,7 @@ class Node:
     children: list[tuple[int, int]] | None = None  # keys, once expanded
     moves: list[int] = field(default_factory=list)  # the move to each child (x's nodes)
     size: int = 1  # nodes in the proof below, once proven (to pick small proofs)
+    replies: int = 0  # o's nodes: the cells of the replies to search (`open_replies`)
 
 
 def _lines() -> list[int]:
@@ -117,6 +118,7 @@ class Builder:
         self.seconds = 0.0  # build time so far, over every run
         self.expansions = 0
         self.leaf_searches = 0
+        self.null_searches = 0
         self.nodes[self.root] = self._new_x(*self.root)
 
     # Evaluation of new nodes.
@@ -144,20 +146,24 @@ class Builder:
             return Node(INF, 0, LOST)
         return Node(max(1, min(pn, INF)), max(1, min(dn, INF)))
 
-    @staticmethod
-    def _new_o(x: int, o: int, rank: int) -> Node:
+    def _new_o(self, x: int, o: int) -> Node:
         """o to move (x just moved, and did not complete a line). Its proof number is
-        set near what its expansion will make it (every reply, at about `REPLY` each)
-        so that x's moves are compared fairly, plus `STEP` per place in the order of
-        x's moves by the lines evaluation (`rank`): the likelier first."""
+        set near what its expansion will make it (every reply to search, at about
+        `REPLY` each) so that x's moves are compared fairly. The replies to search are
+        the block of x's threat, or those the null-move sequence does not beat
+        (`open_replies`): none left, and the node is proven."""
         if _three(o, x):
             return Node(INF, 0, LOST)
         made = _three(x, o)
         if made & (made - 1):
             return Node(0, INF, THREATS)  # two threats: every reply loses at once
         if made:
-            return Node(REPLY + STEP * rank, 1)
-        return Node(REPLY * (64 - x.bit_count() - o.bit_count()) + STEP * rank, 1)
+            return Node(REPLY, 1, replies=made)
+        self.null_searches += 1
+        replies = open_replies(x, o, self.budget)
+        if not replies:
+            return Node(0, INF, THREATS, replies=0)  # every reply loses to the sequence
+        return Node(REPLY * replies.bit_count(), 1, replies=replies)
 
     # The search.
     def _refresh(self, key: tuple[int, int], node: Node) -> None:
@@ -177,30 +183,46 @@ class Builder:
     def _expand(self, key: tuple[int, int], node: Node) -> None:
         x, o = key
         x_moves = x.bit_count() == o.bit_count()
-        mover, other = (x, o) if x_moves else (o, x)
-        forced = _three(other, mover)
-        cells = forced if forced else ~(x | o) & MASK64
         children: list[tuple[int, int]] = []
         moves: list[int] = []
-        order = [cell for cell in range(64) if cells >> cell & 1]
-        if x_moves:
-            order.sort(key=lambda cell: -_score(x | 1 << cell, o))
-        # x needs one good move, not all: only the likeliest few (up to symmetry) are searched.
-        width = (getattr(self, "width", 0) or 64) if x_moves else 64
-        for cell in order:
-            if len(children) == width:
-                break
-            rank = len(children)
-            bit = 1 << cell
-            after = (x | bit, o) if x_moves else (x, o | bit)
-            child, _ = key_of(*after)
-            if child in children:
+        if not x_moves:
+            for cell in range(64):
+                if node.replies >> cell & 1:
+                    child, _ = key_of(x, o | 1 << cell)
+                    if child not in children:
+                        if child not in self.nodes:
+                            self.nodes[child] = self._new_x(*child)
+                        children.append(child)
+                        moves.append(cell)
+            node.children, node.moves = children, moves
+            self.expansions += 1
+            return
+        forced = _three(o, x)
+        cells = forced if forced else ~(x | o) & MASK64
+        # Every move up to symmetry is looked at (o's position after it evaluated,
+        # with its null-move search), and the fewest replies to search come first,
+        # then the lines evaluation: x needs one good move, not all, so only the
+        # first `width` are kept.
+        found: dict[tuple[int, int], tuple[int, int, Node]] = {}
+        for cell in range(64):
+            if not cells >> cell & 1:
                 continue
+            child, _ = key_of(x | 1 << cell, o)
+            if child in found:
+                continue
+            known = self.nodes.get(child)
+            if known is None:
+                won = any(child[0] & line == line for line in LINES)
+                known = Node(0, INF, THREATS) if won else self._new_o(*child)
+            found[child] = (cell, -_score(x | 1 << cell, o), known)
+        order = sorted(found, key=lambda k: (found[k][2].pn, found[k][1]))
+        width = getattr(self, "width", 0) or 64
+        for rank, child in enumerate(order[:width]):
+            cell, _, kid = found[child]
             if child not in self.nodes:
-                if x_moves and any(after[0] & line == line for line in LINES):
-                    self.nodes[child] = Node(0, INF, THREATS)
-                else:
-                    self.nodes[child] = self._new_o(*child, rank) if x_moves else self._new_x(*child)
+                if kid.kind == OPEN and kid.dn != 0:
+                    kid.pn += STEP * rank  # the likelier first
+                self.nodes[child] = kid
             children.append(child)
             moves.append(cell)
         node.children, node.moves = children, moves
@@ -261,7 +283,8 @@ class Builder:
         by_ply = " ".join(f"{p}:{c[0]}/{c[1]}/{c[2]}" for p, c in sorted(plies.items()))
         return (
             f"{self.seconds:,.0f} s: root pn {root.pn} dn {root.dn}; {len(self.nodes):,} nodes, "
-            f"{self.expansions:,} expansions, {self.leaf_searches:,} leaf searches; x's first moves {first}; "
+            f"{self.expansions:,} expansions, {self.leaf_searches:,} leaf searches, "
+            f"{self.null_searches:,} null-move searches; x's first moves {first}; "
             f"by ply (nodes/proven/disproven) {by_ply}"
         )
 
