@@ -18,6 +18,7 @@ import numpy.typing as npt
 from noughts.kernels.cube import CELLS, LINES, popcount
 from noughts.kernels.evaluate import threats
 from noughts.kernels.jit import kernel, now
+from noughts.kernels.layout import Int
 
 __all__ = ["NODES", "PLIES", "forced_line", "forced_win", "replays", "unanswered"]
 
@@ -170,7 +171,7 @@ def replays(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> bool:
             return True  # a line of its own completes now
         if move < 0:
             return False
-        bit = np.int64(1) << np.int64(move)
+        bit = int(np.int64(1) << np.int64(move))
         if (mine | theirs) & bit:
             return False
         against = threats(theirs, mine)
@@ -187,13 +188,13 @@ def replays(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> bool:
 
 
 @kernel
-def unanswered(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> int:
+def unanswered(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> Int:
     """The empty cells where a defender's move (the defender to move) is not shown to
     lose by `replays` of `line` after it: the replies left to search."""
-    left = 0
+    left: Int = 0
     empty = ~(mine | theirs)
     for cell in range(CELLS):
-        bit = np.int64(1) << np.int64(cell)
+        bit = int(np.int64(1) << np.int64(cell))
         if empty & bit and not replays(mine, theirs | bit, line):
             left |= bit
     return left
