@@ -26,7 +26,7 @@ from noughts.kernels.jit import kernel, now
 from noughts.kernels.layout import Int
 from noughts.kernels.threats import NODES as THREAT_NODES
 from noughts.kernels.threats import PLIES as THREAT_PLIES
-from noughts.kernels.threats import forced_win
+from noughts.kernels.threats import forced_line, forced_win, unanswered
 
 __all__ = ["EXPANSIONS", "PLIES", "TREE", "ProofTree", "prove"]
 
@@ -41,11 +41,29 @@ CLOCK_EVERY = 16
 
 
 @kernel
+def _open(
+    attacker: int, defender: int, leaf: npt.NDArray[np.float64], line: npt.NDArray[np.int64]
+) -> tuple[bool, Int]:
+    """The defender to move, the attacker without a threat: whether the attacker, were
+    the defender to pass, wins by threats (the null move), and the defender's replies
+    after which that sequence, played again, does not win (`threats.unanswered`): the
+    only ones worth searching, since every other loses to it (Allis 1994)."""
+    if forced_line(attacker, defender, LEAF_THREATS, leaf, 0.0, LEAF_NODES, line) < 0:
+        return False, 0
+    return True, unanswered(attacker, defender, line)
+
+
+@kernel
 def _settle(
-    attacker: int, defender: int, attacker_to_move: bool, leaf: npt.NDArray[np.float64]
+    attacker: int,
+    defender: int,
+    attacker_to_move: bool,
+    leaf: npt.NDArray[np.float64],
+    line: npt.NDArray[np.int64],
 ) -> tuple[Int, Int, Int]:
     """A new node's (proof number, disproof number, plies to the win when proven). The
-    plies count from this node."""
+    plies count from this node. A defender's node gets one for each reply left to
+    search (`_open`): proven when none is."""
     if attacker_to_move:
         if threats(attacker, defender):
             return 0, INF, 1
@@ -62,6 +80,14 @@ def _settle(
         return 0, INF, 2
     if made:
         return 1, 1, 0
+    found, left = _open(attacker, defender, leaf, line)
+    if found and not left:
+        moves = 0
+        while moves < line.shape[0] and line[moves] >= 0:
+            moves += 1
+        return 0, INF, 2 * moves + 2  # the reply, the sequence, the block, the line
+    if found:
+        return popcount(left), 1, 0
     return CELLS - popcount(attacker | defender), 1, 0
 
 
@@ -108,9 +134,10 @@ def prove(
     pn, dn, plies = numbers[:, 0], numbers[:, 1], numbers[:, 2]
     parent, first, count, move, depth = links[:, 0], links[:, 1], links[:, 2], links[:, 3], links[:, 4]
     leaf = np.zeros(3, dtype=np.float64)
+    line = np.empty(LEAF_THREATS + 1, dtype=np.int64)
     parent[0], first[0], count[0], move[0], depth[0] = -1, -1, 0, -1, 0
     att[0], dfn[0] = attacker, defender
-    pn[0], dn[0], plies[0] = _settle(attacker, defender, True, leaf)
+    pn[0], dn[0], plies[0] = _settle(attacker, defender, True, leaf, line)
     stats[SEARCHED] += leaf[THREAT_NODES]
     leaf[:] = 0
     size = 1
@@ -127,12 +154,19 @@ def prove(
                 if number < best:
                     best, pick = number, child
             node = pick
-        # Expand it: the block of a single threat against the mover, else every cell.
+        # Expand it: the block of a single threat against the mover, else every cell
+        # (the defender's: those the null-move sequence does not beat, `_open`).
         mover_is_attacker = depth[node] % 2 == 0
         mine = att[node] if mover_is_attacker else dfn[node]
         theirs = dfn[node] if mover_is_attacker else att[node]
         against = threats(theirs, mine)
         cells = against if against else ~(mine | theirs)
+        if not against and not mover_is_attacker:
+            found, left = _open(att[node], dfn[node], leaf, line)
+            stats[SEARCHED] += leaf[THREAT_NODES]
+            leaf[:] = 0
+            if found:
+                cells = left
         n = popcount(cells)
         if size + n > capacity:
             break
@@ -146,7 +180,7 @@ def prove(
             d = dfn[node] if mover_is_attacker else dfn[node] | bit
             att[size], dfn[size], parent[size], move[size], depth[size] = a, d, node, cell, depth[node] + 1
             first[size], count[size] = -1, 0
-            pn[size], dn[size], plies[size] = _settle(a, d, not mover_is_attacker, leaf)
+            pn[size], dn[size], plies[size] = _settle(a, d, not mover_is_attacker, leaf, line)
             stats[SEARCHED] += leaf[THREAT_NODES]
             leaf[:] = 0
             size += 1
