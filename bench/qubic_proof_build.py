@@ -77,7 +77,7 @@ def main() -> None:
 
     prepare()
     if args.leaves:
-        leaves(targets(args.plies))
+        leaf_searches(targets(args.plies))
         return
     proven = nodes = leaves = 0
     spent = 0.0
@@ -106,7 +106,7 @@ def main() -> None:
     )
 
 
-def leaves(positions: list[tuple[int, int]]) -> None:
+def leaf_searches(positions: list[tuple[int, int]]) -> None:
     budget = Budget()
     found: dict[object, int] = {}
     count = 0

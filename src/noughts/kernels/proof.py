@@ -41,9 +41,7 @@ CLOCK_EVERY = 16
 
 
 @kernel
-def _open(
-    attacker: int, defender: int, leaf: npt.NDArray[np.float64], line: npt.NDArray[np.int64]
-) -> tuple[bool, Int]:
+def _open(attacker: int, defender: int, leaf: npt.NDArray[np.float64], line: npt.NDArray[np.int64]) -> tuple[bool, Int]:
     """The defender to move, the attacker without a threat: whether the attacker, were
     the defender to pass, wins by threats (the null move), and the defender's replies
     after which that sequence, played again, does not win (`threats.unanswered`): the
@@ -87,7 +85,7 @@ def _settle(
             moves += 1
         return 0, INF, 2 * moves + 2  # the reply, the sequence, the block, the line
     if found:
-        return popcount(left), 1, 0
+        return popcount(int(left)), 1, 0
     return CELLS - popcount(attacker | defender), 1, 0
 
 
