@@ -104,6 +104,19 @@ def test_proofs_hold_by_the_rules(text: str, move: str) -> None:
     assert tree.stats[proof.PLIES] >= 7
 
 
+@pytest.mark.parametrize("text", [PROVEN[0][0], PROVEN[2][0]])
+def test_proofs_with_the_null_move_hold_by_the_rules(text: str) -> None:
+    # With the null move (as the stored Qubic proof's leaves are searched) the tree
+    # leaves out the defences the null-move sequence beats: `walk` checks each of
+    # them by the threat search.
+    state = parse_position("qubic", text)
+    assert isinstance(state, QubicState)
+    mine, theirs = marks(state)
+    tree = ProofTree(400_000)
+    assert tree.prove(signed(mine), signed(theirs), 0.0, 100_000, proof.NULL_SETTLE_DEPTH) >= 0
+    assert walk(tree, 0, state, state.turn) > 10
+
+
 def test_kalphabeta_plays_a_proven_win_the_threat_search_misses() -> None:
     text, move = PROVEN[0]
     state = parse_position("qubic", text)

@@ -159,6 +159,7 @@ def leaf_proven(x: int, o: int, budget: Budget, levels: int | None = None) -> in
     no search proves it."""
     from noughts.kernels import threats
     from noughts.kernels.evaluate import threats as completing
+    from noughts.kernels.proof import NULL_SETTLE_DEPTH
 
     sx, so = _signed(x), _signed(o)
     if completing(sx, so):
@@ -168,7 +169,7 @@ def leaf_proven(x: int, o: int, budget: Budget, levels: int | None = None) -> in
         return THREATS
     for level, expansions in enumerate(budget.expansions[:levels]):
         tree = _proof_tree(expansions)
-        tree.prove(sx, so, 0.0, expansions)
+        tree.prove(sx, so, 0.0, expansions, NULL_SETTLE_DEPTH)
         if tree.numbers[0, 0] == 0:
             return pn_code(level)
     return None
@@ -200,6 +201,7 @@ def leaf_move(x: int, o: int, budget: Budget) -> int | None:
     """The move with which the searches of `leaf_proven` win from (x, o), or None."""
     from noughts.kernels import threats
     from noughts.kernels.evaluate import threats as completing
+    from noughts.kernels.proof import NULL_SETTLE_DEPTH
 
     sx, so = _signed(x), _signed(o)
     now = int(completing(sx, so)) & MASK64
@@ -211,7 +213,7 @@ def leaf_move(x: int, o: int, budget: Budget) -> int | None:
         return int(move)
     for expansions in budget.expansions:
         tree = _proof_tree(expansions)
-        move = tree.prove(sx, so, 0.0, expansions)
+        move = tree.prove(sx, so, 0.0, expansions, NULL_SETTLE_DEPTH)
         if move >= 0:
             return int(move)
     return None

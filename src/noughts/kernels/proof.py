@@ -11,6 +11,16 @@ are followed first; the threat-space search (`noughts.kernels.threats`) settles 
 attacker's node in one call where a win by threats alone exists. That is how Qubic was
 solved, with an opening book on top (the search alone does not prove the empty board).
 
+With `null_depth` > 0 (the stored Qubic proof's leaves, `noughts.ai.qubic_proof`) the
+defender's nodes use the null move (Allis 1994): were the defender to pass, the
+attacker's threat sequence (looked for `null_depth` threats deep when the node is
+made, `LEAF_THREATS` when it is expanded) beats every reply after which it, played
+again, still wins (`threats.replays`), so only the others are searched; the node's
+first proof number counts them. The players keep 0: on the three positions of
+tests/kernels/test_proof.py the null move proves one no faster, one 2.7 times slower
+and one not at all (a chain of forced replies 36 plies deep), though on positions six
+marks into the stored proof's lines it proves many more (`NULL_SETTLE_DEPTH`).
+
 The tree lives in preallocated arrays; a child's index is always larger than its
 parent's, so the distance to the win is computed in one backward pass.
 """
@@ -38,15 +48,23 @@ TREE, EXPANSIONS, PLIES, SEARCHED = range(4)
 LEAF_THREATS = 8
 LEAF_NODES = 400
 CLOCK_EVERY = 16
+#: How many threats deep a new defender's node looks for the attacker's null-move
+#: sequence (at its expansion: `LEAF_THREATS`). Measured on 398 positions six marks in
+#: (bench/qubic_proof_build.py --leaves, 500 then 3,000 expansions): unproven 56 with
+#: none (the sequence looked for only at expansion), 64 at depth 2, 32 at 3 (48 s), 36
+#: at 4 (101 s), 39 at 5 (152 s).
+NULL_SETTLE_DEPTH = 3
 
 
 @kernel
-def _open(attacker: int, defender: int, leaf: npt.NDArray[np.float64], line: npt.NDArray[np.int64]) -> tuple[bool, Int]:
+def _open(
+    attacker: int, defender: int, leaf: npt.NDArray[np.float64], line: npt.NDArray[np.int64], depth: int
+) -> tuple[bool, Int]:
     """The defender to move, the attacker without a threat: whether the attacker, were
     the defender to pass, wins by threats (the null move), and the defender's replies
     after which that sequence, played again, does not win (`threats.unanswered`): the
     only ones worth searching, since every other loses to it (Allis 1994)."""
-    if forced_line(attacker, defender, LEAF_THREATS, leaf, 0.0, LEAF_NODES, line) < 0:
+    if forced_line(attacker, defender, depth, leaf, 0.0, LEAF_NODES, line) < 0:
         return False, 0
     return True, unanswered(attacker, defender, line)
 
@@ -58,6 +76,7 @@ def _settle(
     attacker_to_move: bool,
     leaf: npt.NDArray[np.float64],
     line: npt.NDArray[np.int64],
+    null_depth: int,
 ) -> tuple[Int, Int, Int]:
     """A new node's (proof number, disproof number, plies to the win when proven). The
     plies count from this node. A defender's node gets one for each reply left to
@@ -78,7 +97,9 @@ def _settle(
         return 0, INF, 2
     if made:
         return 1, 1, 0
-    found, left = _open(attacker, defender, leaf, line)
+    if null_depth <= 0:
+        return CELLS - popcount(attacker | defender), 1, 0
+    found, left = _open(attacker, defender, leaf, line, null_depth)
     if found and not left:
         moves = 0
         while moves < line.shape[0] and line[moves] >= 0:
@@ -101,10 +122,12 @@ class ProofTree:
         self.links = np.zeros((capacity, 5), dtype=np.int64)  # parent, first, count, move, depth
         self.stats = np.zeros(4, dtype=np.float64)
 
-    def prove(self, attacker: int, defender: int, deadline: float, max_expansions: int) -> int:
+    def prove(self, attacker: int, defender: int, deadline: float, max_expansions: int, null_depth: int = 0) -> int:
         """`prove` on this tree; `stats` holds its figures afterwards."""
         self.stats[:] = 0
-        return prove(attacker, defender, self.marks, self.numbers, self.links, deadline, max_expansions, self.stats)
+        return prove(
+            attacker, defender, self.marks, self.numbers, self.links, deadline, max_expansions, self.stats, null_depth
+        )
 
 
 # Columns of `ProofTree.links`.
@@ -121,6 +144,7 @@ def prove(
     deadline: float,
     max_expansions: int,
     stats: npt.NDArray[np.float64],
+    null_depth: int = 0,
 ) -> int:
     """A move with which `attacker`, to move, wins by force, or -1 if none was proven
     before the tree was full, `max_expansions` expansions or the `deadline` (0: none).
@@ -135,7 +159,7 @@ def prove(
     line = np.empty(LEAF_THREATS + 1, dtype=np.int64)
     parent[0], first[0], count[0], move[0], depth[0] = -1, -1, 0, -1, 0
     att[0], dfn[0] = attacker, defender
-    pn[0], dn[0], plies[0] = _settle(attacker, defender, True, leaf, line)
+    pn[0], dn[0], plies[0] = _settle(attacker, defender, True, leaf, line, null_depth)
     stats[SEARCHED] += leaf[THREAT_NODES]
     leaf[:] = 0
     size = 1
@@ -159,8 +183,8 @@ def prove(
         theirs = dfn[node] if mover_is_attacker else att[node]
         against = threats(theirs, mine)
         cells = against if against else ~(mine | theirs)
-        if not against and not mover_is_attacker:
-            found, left = _open(att[node], dfn[node], leaf, line)
+        if null_depth > 0 and not against and not mover_is_attacker:
+            found, left = _open(att[node], dfn[node], leaf, line, LEAF_THREATS)
             stats[SEARCHED] += leaf[THREAT_NODES]
             leaf[:] = 0
             if found:
@@ -178,7 +202,7 @@ def prove(
             d = dfn[node] if mover_is_attacker else dfn[node] | bit
             att[size], dfn[size], parent[size], move[size], depth[size] = a, d, node, cell, depth[node] + 1
             first[size], count[size] = -1, 0
-            pn[size], dn[size], plies[size] = _settle(a, d, not mover_is_attacker, leaf, line)
+            pn[size], dn[size], plies[size] = _settle(a, d, not mover_is_attacker, leaf, line, null_depth)
             stats[SEARCHED] += leaf[THREAT_NODES]
             leaf[:] = 0
             size += 1
