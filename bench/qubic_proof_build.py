@@ -72,6 +72,9 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=8)
     parser.add_argument("--pn-from", type=int, default=6)
     parser.add_argument("--leaves", action="store_true", help="measure the leaf search alone")
+    parser.add_argument(
+        "--expansions", type=int, nargs="+", default=Budget.expansions, help="the inner search's budget, by level"
+    )
     args = parser.parse_args()
     from noughts.ai.compiled import prepare
 
@@ -82,7 +85,8 @@ def main() -> None:
     proven = nodes = leaves = 0
     spent = 0.0
     for x, o in targets(args.plies):
-        builder = Builder((x, o), Budget(), pn_from=args.pn_from, width=args.width)
+        budget = Budget(expansions=tuple(args.expansions))
+        builder = Builder((x, o), budget, pn_from=args.pn_from, width=args.width)
         started = time.perf_counter()
         builder.run(args.seconds, report=1e9)
         took = time.perf_counter() - started

@@ -13,6 +13,13 @@ search with a fixed budget (`Budget`): proven there, it becomes a leaf of the st
 strategy, which the checker proves again with the same budget; otherwise the inner
 search's proof and disproof numbers seed its own.
 
+The null move (Allis 1994; `qubic_proof.open_replies`) keeps o's nodes narrow: when
+x, were o to pass, would win by a threat sequence, only the replies after which that
+sequence, played again, does not win are searched (typically a dozen of 50-60); the
+checker replays it for the others. x's moves are therefore all looked at (each o
+position after them gets its null-move search) and ordered by how few replies they
+leave, then by the lines evaluation.
+
 Two economies keep the build narrower than the game: the inner search runs only on
 positions with at least `pn_from` marks (earlier it proves nothing within its budget;
 the threat search still runs everywhere), and at x's positions only the first `width`
