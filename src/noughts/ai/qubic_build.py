@@ -287,11 +287,17 @@ class Builder:
             counts[0] += 1
             counts[1] += node.pn == 0
             counts[2] += node.dn == 0
+        # o's positions kept (x's moves tried), without a threat of x: replies left to
+        # search by the null move, of all.
+        quiet = [(k, n) for k, n in self.nodes.items() if k[0].bit_count() > k[1].bit_count() and n.replies]
+        left = sum(n.replies.bit_count() for k, n in quiet if not _three(*k))
+        replies = sum(64 - k[0].bit_count() - k[1].bit_count() for k, n in quiet if not _three(*k))
         by_ply = " ".join(f"{p}:{c[0]}/{c[1]}/{c[2]}" for p, c in sorted(plies.items()))
         return (
             f"{self.seconds:,.0f} s: root pn {root.pn} dn {root.dn}; {len(self.nodes):,} nodes, "
             f"{self.expansions:,} expansions, {self.leaf_searches:,} leaf searches, "
-            f"{self.null_searches:,} null-move searches; x's first moves {first}; "
+            f"{self.null_searches:,} null-move searches; o's replies to search {left:,} of {replies:,}; "
+            f"x's first moves {first}; "
             f"by ply (nodes/proven/disproven) {by_ply}"
         )
 
