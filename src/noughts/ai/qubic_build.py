@@ -70,6 +70,7 @@ class Node:
     moves: list[int] = field(default_factory=list)  # the move to each child (x's nodes)
     size: int = 1  # nodes in the proof below, once proven (to pick small proofs)
     replies: int = 0  # o's nodes: the cells of the replies to search (`open_replies`)
+    more: bool = False  # x's nodes: moves beyond the `width` tried are left
 
 
 def _lines() -> list[int]:
@@ -181,6 +182,12 @@ class Builder:
         if x_moves:
             node.pn = min(k.pn for k in kids)
             node.dn = min(INF, sum(k.dn for k in kids))
+            if node.dn == 0 and getattr(node, "more", False):
+                # Every move tried fails, but only `width` were: the next ones are
+                # tried (without this a disproof would be claimed that is none).
+                self._expand(key, node)
+                self._refresh(key, node)
+                return
         else:
             node.pn = min(INF, sum(k.pn for k in kids))
             node.dn = min(k.dn for k in kids)
@@ -224,7 +231,11 @@ class Builder:
             found[child] = (cell, -_score(x | 1 << cell, o), known)
         order = sorted(found, key=lambda k: (found[k][2].pn, found[k][1]))
         width = getattr(self, "width", 0) or 64
-        for rank, child in enumerate(order[:width]):
+        if node.children is not None:  # widened: every move tried so far failed
+            children, moves = node.children, node.moves
+            order = [k for k in order if k not in children]
+        tried = len(children)
+        for rank, child in enumerate(order[:width], start=tried):
             cell, _, kid = found[child]
             if child not in self.nodes:
                 if kid.kind == OPEN and kid.dn != 0:
@@ -233,6 +244,7 @@ class Builder:
             children.append(child)
             moves.append(cell)
         node.children, node.moves = children, moves
+        node.more = len(order) > width
         self.expansions += 1
 
     def step(self) -> None:
