@@ -72,6 +72,7 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=8)
     parser.add_argument("--pn-from", type=int, default=6)
     parser.add_argument("--leaves", action="store_true", help="measure the leaf search alone")
+    parser.add_argument("--by-lines", action="store_true", help="order x's moves by the lines evaluation alone")
     parser.add_argument(
         "--expansions", type=int, nargs="+", default=Budget.expansions, help="the inner search's budget, by level"
     )
@@ -86,7 +87,8 @@ def main() -> None:
     spent = 0.0
     for x, o in targets(args.plies):
         budget = Budget(expansions=tuple(args.expansions))
-        builder = Builder((x, o), budget, pn_from=args.pn_from, width=args.width)
+        extra = {"by_replies": False} if args.by_lines else {}
+        builder = Builder((x, o), budget, pn_from=args.pn_from, width=args.width, **extra)
         started = time.perf_counter()
         builder.run(args.seconds, report=1e9)
         took = time.perf_counter() - started

@@ -110,7 +110,12 @@ class Builder:
     """The outer proof-number search from `root` (x's and o's marks, x to move)."""
 
     def __init__(
-        self, root: tuple[int, int] = (0, 0), budget: Budget | None = None, pn_from: int = 0, width: int = 0
+        self,
+        root: tuple[int, int] = (0, 0),
+        budget: Budget | None = None,
+        pn_from: int = 0,
+        width: int = 0,
+        by_replies: bool = True,
     ) -> None:
         self.budget = budget or Budget()
         #: How many of x's moves (the first by the lines evaluation) are tried in each
@@ -121,6 +126,9 @@ class Builder:
         #: marks: before, it proves nothing within its budget (measured: none of ten
         #: positions of four marks at 1,000 expansions, six of ten of six marks).
         self.pn_from = pn_from
+        #: x's moves ordered by the replies they leave o (then the lines evaluation),
+        #: or by the lines evaluation alone.
+        self.by_replies = by_replies
         self.root, _ = key_of(*root)
         self.nodes: dict[tuple[int, int], Node] = {}
         self.seconds = 0.0  # build time so far, over every run
@@ -229,7 +237,10 @@ class Builder:
                 won = any(child[0] & line == line for line in LINES)
                 known = Node(0, INF, THREATS) if won else self._new_o(*child)
             found[child] = (cell, -_score(x | 1 << cell, o), known)
-        order = sorted(found, key=lambda k: (found[k][2].pn, found[k][1]))
+        if getattr(self, "by_replies", True):
+            order = sorted(found, key=lambda k: (found[k][2].pn, found[k][1]))
+        else:
+            order = sorted(found, key=lambda k: found[k][1])
         width = getattr(self, "width", 0) or 64
         if node.children is not None:  # widened: every move tried so far failed
             children, moves = node.children, node.moves
@@ -398,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--pn-from", type=int, default=6, help="the inner search's fewest marks on the board")
     parser.add_argument("--width", type=int, default=8, help="x's moves tried per position (0: all)")
+    parser.add_argument("--by-lines", action="store_true", help="order x's moves by the lines evaluation alone")
     parser.add_argument("--report", action="store_true", help="only say how far the checkpoint's build got")
     args = parser.parse_args(argv)
     from noughts.ai.compiled import prepare
@@ -411,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     else:
         budget = Budget(expansions=tuple(args.expansions))
-        builder = Builder(budget=budget, pn_from=args.pn_from, width=args.width)
+        builder = Builder(budget=budget, pn_from=args.pn_from, width=args.width, by_replies=not args.by_lines)
     builder.run(args.minutes * 60, args.checkpoint)
     if builder.nodes[builder.root].pn != 0:
         print("not proven yet", flush=True)
