@@ -44,6 +44,13 @@ def wins_now(state: QubicState) -> bool:
     return bool(completing(state, *marks(state)))
 
 
+def beaten(state: QubicState, attacker_marks: int) -> bool:
+    """The attacker (to move) wins: at once, or by the threat search with a large budget."""
+    mine, theirs = marks(state)
+    assert mine == attacker_marks
+    return wins_now(state) or threats.forced_win(signed(mine), signed(theirs), 16, np.zeros(3), 0.0, 1e7) >= 0
+
+
 def walk(tree: ProofTree, node: int, state: QubicState, attacker: Player) -> int:
     """Check that `node` is a proven win for `attacker` in `state` by the rules; the
     number of nodes checked."""
@@ -60,7 +67,10 @@ def walk(tree: ProofTree, node: int, state: QubicState, attacker: Player) -> int
             stats = np.zeros(3)
             assert wins_now(state) or threats.forced_win(signed(att), signed(dfn), 16, stats, 0.0, 1e7) >= 0
         else:
-            assert not wins_now(state) and len(completing(state, att, dfn)) >= 2
+            # Two threats, or a win by threats after every reply (the null move).
+            assert not wins_now(state)
+            if len(completing(state, att, dfn)) < 2:
+                assert all(beaten(state.play(move), att) for move in state.legal_moves())
         return 1
     if ours:
         child = next(c for c in children if numbers[c, 0] == 0)
@@ -71,8 +81,13 @@ def walk(tree: ProofTree, node: int, state: QubicState, attacker: Player) -> int
     moves = {int(links[c, MOVE]) for c in children}
     threat = completing(state, att, dfn)
     # Every defence is in the tree, or, against a single threat, its block: any other
-    # move lets the attacker complete the line.
-    assert moves == set(state.legal_moves()) or (len(threat) == 1 and moves == threat)
+    # move lets the attacker complete the line; or the defences the null-move sequence
+    # does not beat, and after every other the threat search finds the attacker's win.
+    if len(threat) == 1:
+        assert moves == threat
+    else:
+        assert moves <= set(state.legal_moves())
+        assert all(beaten(state.play(move), att) for move in set(state.legal_moves()) - moves)
     return 1 + sum(walk(tree, c, state.play(int(links[c, MOVE])), attacker) for c in children)
 
 
@@ -87,6 +102,19 @@ def test_proofs_hold_by_the_rules(text: str, move: str) -> None:
     assert state.move_text(found) == move
     assert walk(tree, 0, state, state.turn) > 10
     assert tree.stats[proof.PLIES] >= 7
+
+
+@pytest.mark.parametrize("text", [PROVEN[0][0], PROVEN[2][0]])
+def test_proofs_with_the_null_move_hold_by_the_rules(text: str) -> None:
+    # With the null move (as the stored Qubic proof's leaves are searched) the tree
+    # leaves out the defences the null-move sequence beats: `walk` checks each of
+    # them by the threat search.
+    state = parse_position("qubic", text)
+    assert isinstance(state, QubicState)
+    mine, theirs = marks(state)
+    tree = ProofTree(400_000)
+    assert tree.prove(signed(mine), signed(theirs), 0.0, 100_000, proof.NULL_SETTLE_DEPTH) >= 0
+    assert walk(tree, 0, state, state.turn) > 10
 
 
 def test_kalphabeta_plays_a_proven_win_the_threat_search_misses() -> None:

@@ -20,7 +20,7 @@ from noughts.ai.qubic_build import Builder
 from noughts.ai.qubic_proof import PN, THREATS, Budget, ProofError, Strategy, check, key_of
 from noughts.core import Player
 from noughts.games.geometry import line_masks
-from noughts.kernels import symmetry
+from noughts.kernels import symmetry, threats
 from noughts.kernels.cube import signed
 
 LINES = set(line_masks((4, 4, 4), 4))
@@ -79,6 +79,8 @@ def test_built_strategies_pass_the_check(built: list[tuple[tuple[int, int], Stra
         report = check(strategy, root)
         assert report.moves >= 1 and report.leaves[THREATS] >= 1 and report.leaves[PN] + report.leaves[PN - 1] >= 1
         assert report.moves + sum(report.leaves.values()) == len(strategy.entries)
+        # Most of o's replies are shown lost by replaying the null-move sequence.
+        assert report.replayed > report.moves
 
 
 def test_a_strategy_survives_the_file(built: list[tuple[tuple[int, int], Strategy]], tmp_path: Path) -> None:
@@ -151,9 +153,10 @@ def test_the_checker_proves_every_leaf_again(built: list[tuple[tuple[int, int], 
         if found:
             with pytest.raises(ProofError, match="not proven again"):
                 check(broken(strategy, {found[0]: lower}), root)
-    # Nor with a smaller budget than the one it was built with.
+    # Nor with a smaller budget than the one it was built with (which also finds fewer
+    # null-move sequences, so replies shown lost by them go unanswered).
     weak = dataclasses.replace(strategy, budget=Budget(threat_nodes=1, threat_depth=0, expansions=(1, 1)))
-    with pytest.raises(ProofError, match="not proven again"):
+    with pytest.raises(ProofError, match=r"not proven again|not answered"):
         check(weak, root)
 
 
@@ -203,3 +206,36 @@ def test_the_shipped_proof_holds() -> None:
     report = check(strategy)
     assert report.moves > 0
     np.testing.assert_equal(report.deepest % 2, 0)
+
+
+def test_replies_the_null_move_sequence_beats_are_wins_for_x() -> None:
+    # o to move in positions of random games: where x, were o to pass, wins by threats,
+    # every reply `open_replies` leaves out is one after which the threat search (on
+    # its own, with a larger budget) also finds x's win; the replies it keeps include
+    # the cells of x's sequence.
+    rng = random.Random(5)
+    budget = Budget()
+    checked = 0
+    for _ in range(300):
+        cells = rng.sample(range(64), 2 * rng.randrange(3, 8) + 1)
+        x, o = marks(tuple(cells[0::2])), marks(tuple(cells[1::2]))
+        lines = list(LINES)
+        if any(x & line == line or o & line == line for line in lines) or threats_of(x, o) or threats_of(o, x):
+            continue
+        line = np.full(budget.threat_depth + 1, -1, dtype=np.int64)
+        stats = np.zeros(3)
+        if threats.forced_line(signed(x), signed(o), budget.threat_depth, stats, 0.0, 20_000.0, line) < 0:
+            continue
+        left = qubic_proof.open_replies(x, o, budget)
+        assert all(left >> int(m) & 1 for m in line if m >= 0)
+        for cell in range(64):
+            if (x | o | left) >> cell & 1:
+                continue
+            stats = np.zeros(3)
+            assert threats.forced_win(signed(x), signed(o | 1 << cell), 20, stats, 0.0, 1e6) >= 0
+            checked += 1
+    assert checked > 100
+
+
+def threats_of(mine: int, theirs: int) -> int:
+    return sum(1 for line in LINES if not line & theirs and (mine & line).bit_count() == 3)

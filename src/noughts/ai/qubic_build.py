@@ -13,6 +13,13 @@ search with a fixed budget (`Budget`): proven there, it becomes a leaf of the st
 strategy, which the checker proves again with the same budget; otherwise the inner
 search's proof and disproof numbers seed its own.
 
+The null move (Allis 1994; `qubic_proof.open_replies`) keeps o's nodes narrow: when
+x, were o to pass, would win by a threat sequence, only the replies after which that
+sequence, played again, does not win are searched (typically a dozen of 50-60); the
+checker replays it for the others. x's moves are therefore all looked at (each o
+position after them gets its null-move search) and ordered by how few replies they
+leave, then by the lines evaluation.
+
 Two economies keep the build narrower than the game: the inner search runs only on
 positions with at least `pn_from` marks (earlier it proves nothing within its budget;
 the threat search still runs everywhere), and at x's positions only the first `width`
@@ -40,7 +47,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from noughts.ai.qubic_proof import MASK64, THREATS, Budget, Strategy, check, key_of
+from noughts.ai.qubic_proof import MASK64, THREATS, Budget, Strategy, check, key_of, open_replies
 
 __all__ = ["Builder", "Node"]
 
@@ -62,6 +69,8 @@ class Node:
     children: list[tuple[int, int]] | None = None  # keys, once expanded
     moves: list[int] = field(default_factory=list)  # the move to each child (x's nodes)
     size: int = 1  # nodes in the proof below, once proven (to pick small proofs)
+    replies: int = 0  # o's nodes: the cells of the replies to search (`open_replies`)
+    more: bool = False  # x's nodes: moves beyond the `width` tried are left
 
 
 def _lines() -> list[int]:
@@ -101,7 +110,12 @@ class Builder:
     """The outer proof-number search from `root` (x's and o's marks, x to move)."""
 
     def __init__(
-        self, root: tuple[int, int] = (0, 0), budget: Budget | None = None, pn_from: int = 0, width: int = 0
+        self,
+        root: tuple[int, int] = (0, 0),
+        budget: Budget | None = None,
+        pn_from: int = 0,
+        width: int = 0,
+        by_replies: bool = True,
     ) -> None:
         self.budget = budget or Budget()
         #: How many of x's moves (the first by the lines evaluation) are tried in each
@@ -112,11 +126,15 @@ class Builder:
         #: marks: before, it proves nothing within its budget (measured: none of ten
         #: positions of four marks at 1,000 expansions, six of ten of six marks).
         self.pn_from = pn_from
+        #: x's moves ordered by the replies they leave o (then the lines evaluation),
+        #: or by the lines evaluation alone.
+        self.by_replies = by_replies
         self.root, _ = key_of(*root)
         self.nodes: dict[tuple[int, int], Node] = {}
         self.seconds = 0.0  # build time so far, over every run
         self.expansions = 0
         self.leaf_searches = 0
+        self.null_searches = 0
         self.nodes[self.root] = self._new_x(*self.root)
 
     # Evaluation of new nodes.
@@ -144,20 +162,24 @@ class Builder:
             return Node(INF, 0, LOST)
         return Node(max(1, min(pn, INF)), max(1, min(dn, INF)))
 
-    @staticmethod
-    def _new_o(x: int, o: int, rank: int) -> Node:
+    def _new_o(self, x: int, o: int) -> Node:
         """o to move (x just moved, and did not complete a line). Its proof number is
-        set near what its expansion will make it (every reply, at about `REPLY` each)
-        so that x's moves are compared fairly, plus `STEP` per place in the order of
-        x's moves by the lines evaluation (`rank`): the likelier first."""
+        set near what its expansion will make it (every reply to search, at about
+        `REPLY` each) so that x's moves are compared fairly. The replies to search are
+        the block of x's threat, or those the null-move sequence does not beat
+        (`open_replies`): none left, and the node is proven."""
         if _three(o, x):
             return Node(INF, 0, LOST)
         made = _three(x, o)
         if made & (made - 1):
             return Node(0, INF, THREATS)  # two threats: every reply loses at once
         if made:
-            return Node(REPLY + STEP * rank, 1)
-        return Node(REPLY * (64 - x.bit_count() - o.bit_count()) + STEP * rank, 1)
+            return Node(REPLY, 1, replies=made)
+        self.null_searches += 1
+        replies = open_replies(x, o, self.budget)
+        if not replies:
+            return Node(0, INF, THREATS, replies=0)  # every reply loses to the sequence
+        return Node(REPLY * replies.bit_count(), 1, replies=replies)
 
     # The search.
     def _refresh(self, key: tuple[int, int], node: Node) -> None:
@@ -168,6 +190,12 @@ class Builder:
         if x_moves:
             node.pn = min(k.pn for k in kids)
             node.dn = min(INF, sum(k.dn for k in kids))
+            if node.dn == 0 and getattr(node, "more", False):
+                # Every move tried fails, but only `width` were: the next ones are
+                # tried (without this a disproof would be claimed that is none).
+                self._expand(key, node)
+                self._refresh(key, node)
+                return
         else:
             node.pn = min(INF, sum(k.pn for k in kids))
             node.dn = min(k.dn for k in kids)
@@ -177,33 +205,57 @@ class Builder:
     def _expand(self, key: tuple[int, int], node: Node) -> None:
         x, o = key
         x_moves = x.bit_count() == o.bit_count()
-        mover, other = (x, o) if x_moves else (o, x)
-        forced = _three(other, mover)
-        cells = forced if forced else ~(x | o) & MASK64
         children: list[tuple[int, int]] = []
         moves: list[int] = []
-        order = [cell for cell in range(64) if cells >> cell & 1]
-        if x_moves:
-            order.sort(key=lambda cell: -_score(x | 1 << cell, o))
-        # x needs one good move, not all: only the likeliest few (up to symmetry) are searched.
-        width = (getattr(self, "width", 0) or 64) if x_moves else 64
-        for cell in order:
-            if len(children) == width:
-                break
-            rank = len(children)
-            bit = 1 << cell
-            after = (x | bit, o) if x_moves else (x, o | bit)
-            child, _ = key_of(*after)
-            if child in children:
+        if not x_moves:
+            for cell in range(64):
+                if node.replies >> cell & 1:
+                    child, _ = key_of(x, o | 1 << cell)
+                    if child not in children:
+                        if child not in self.nodes:
+                            self.nodes[child] = self._new_x(*child)
+                        children.append(child)
+                        moves.append(cell)
+            node.children, node.moves = children, moves
+            self.expansions += 1
+            return
+        forced = _three(o, x)
+        cells = forced if forced else ~(x | o) & MASK64
+        # Every move up to symmetry is looked at (o's position after it evaluated,
+        # with its null-move search), and the fewest replies to search come first,
+        # then the lines evaluation: x needs one good move, not all, so only the
+        # first `width` are kept.
+        found: dict[tuple[int, int], tuple[int, int, Node]] = {}
+        for cell in range(64):
+            if not cells >> cell & 1:
                 continue
+            child, _ = key_of(x | 1 << cell, o)
+            if child in found:
+                continue
+            known = self.nodes.get(child)
+            if known is None:
+                won = any(child[0] & line == line for line in LINES)
+                known = Node(0, INF, THREATS) if won else self._new_o(*child)
+            found[child] = (cell, -_score(x | 1 << cell, o), known)
+        if getattr(self, "by_replies", True):
+            order = sorted(found, key=lambda k: (found[k][2].pn, found[k][1]))
+        else:
+            order = sorted(found, key=lambda k: found[k][1])
+        width = getattr(self, "width", 0) or 64
+        if node.children is not None:  # widened: every move tried so far failed
+            children, moves = node.children, node.moves
+            order = [k for k in order if k not in children]
+        tried = len(children)
+        for rank, child in enumerate(order[:width], start=tried):
+            cell, _, kid = found[child]
             if child not in self.nodes:
-                if x_moves and any(after[0] & line == line for line in LINES):
-                    self.nodes[child] = Node(0, INF, THREATS)
-                else:
-                    self.nodes[child] = self._new_o(*child, rank) if x_moves else self._new_x(*child)
+                if kid.kind == OPEN and kid.dn != 0:
+                    kid.pn += STEP * rank  # the likelier first
+                self.nodes[child] = kid
             children.append(child)
             moves.append(cell)
         node.children, node.moves = children, moves
+        node.more = len(order) > width
         self.expansions += 1
 
     def step(self) -> None:
@@ -258,10 +310,17 @@ class Builder:
             counts[0] += 1
             counts[1] += node.pn == 0
             counts[2] += node.dn == 0
+        # o's positions kept (x's moves tried), without a threat of x: replies left to
+        # search by the null move, of all.
+        quiet = [(k, n) for k, n in self.nodes.items() if k[0].bit_count() > k[1].bit_count() and n.replies]
+        left = sum(n.replies.bit_count() for k, n in quiet if not _three(*k))
+        replies = sum(64 - k[0].bit_count() - k[1].bit_count() for k, n in quiet if not _three(*k))
         by_ply = " ".join(f"{p}:{c[0]}/{c[1]}/{c[2]}" for p, c in sorted(plies.items()))
         return (
             f"{self.seconds:,.0f} s: root pn {root.pn} dn {root.dn}; {len(self.nodes):,} nodes, "
-            f"{self.expansions:,} expansions, {self.leaf_searches:,} leaf searches; x's first moves {first}; "
+            f"{self.expansions:,} expansions, {self.leaf_searches:,} leaf searches, "
+            f"{self.null_searches:,} null-move searches; o's replies to search {left:,} of {replies:,}; "
+            f"x's first moves {first}; "
             f"by ply (nodes/proven/disproven) {by_ply}"
         )
 
@@ -350,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--pn-from", type=int, default=6, help="the inner search's fewest marks on the board")
     parser.add_argument("--width", type=int, default=8, help="x's moves tried per position (0: all)")
+    parser.add_argument("--by-lines", action="store_true", help="order x's moves by the lines evaluation alone")
     parser.add_argument("--report", action="store_true", help="only say how far the checkpoint's build got")
     args = parser.parse_args(argv)
     from noughts.ai.compiled import prepare
@@ -363,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     else:
         budget = Budget(expansions=tuple(args.expansions))
-        builder = Builder(budget=budget, pn_from=args.pn_from, width=args.width)
+        builder = Builder(budget=budget, pn_from=args.pn_from, width=args.width, by_replies=not args.by_lines)
     builder.run(args.minutes * 60, args.checkpoint)
     if builder.nodes[builder.root].pn != 0:
         print("not proven yet", flush=True)

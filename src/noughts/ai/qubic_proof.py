@@ -47,6 +47,7 @@ __all__ = [
     "key_of",
     "leaf_move",
     "leaf_proven",
+    "open_replies",
     "pn_code",
     "shipped",
 ]
@@ -158,6 +159,7 @@ def leaf_proven(x: int, o: int, budget: Budget, levels: int | None = None) -> in
     no search proves it."""
     from noughts.kernels import threats
     from noughts.kernels.evaluate import threats as completing
+    from noughts.kernels.proof import NULL_SETTLE_DEPTH
 
     sx, so = _signed(x), _signed(o)
     if completing(sx, so):
@@ -167,16 +169,39 @@ def leaf_proven(x: int, o: int, budget: Budget, levels: int | None = None) -> in
         return THREATS
     for level, expansions in enumerate(budget.expansions[:levels]):
         tree = _proof_tree(expansions)
-        tree.prove(sx, so, 0.0, expansions)
+        tree.prove(sx, so, 0.0, expansions, NULL_SETTLE_DEPTH)
         if tree.numbers[0, 0] == 0:
             return pn_code(level)
     return None
+
+
+def open_replies(x: int, o: int, budget: Budget) -> int:
+    """o to move in (x, o) (a canonical key; x just moved and has no three to
+    complete): the cells of o's replies that must be answered in the strategy. The
+    others lose by the null-move argument (Allis 1994): were o to pass, x would win by
+    the threat sequence the threat search finds (with the budget's limits), and after
+    each of them that sequence, played again, still wins (`threats.replays` checks
+    every step, so an o reply that blocks a line of it, takes one of its cells or
+    makes o a threat of its own stays open). With no such sequence every empty cell.
+
+    Builder and checker call this on the same canonical position, so they agree on
+    the open replies whatever frame the checker walks in."""
+    from noughts.kernels import threats
+
+    sx, so = _signed(x), _signed(o)
+    empty = ~(x | o) & MASK64
+    line = np.full(budget.threat_depth + 1, -1, dtype=np.int64)
+    stats = np.zeros(3, dtype=np.float64)
+    if threats.forced_line(sx, so, budget.threat_depth, stats, 0.0, float(budget.threat_nodes), line) < 0:
+        return empty
+    return int(threats.unanswered(sx, so, line)) & MASK64
 
 
 def leaf_move(x: int, o: int, budget: Budget) -> int | None:
     """The move with which the searches of `leaf_proven` win from (x, o), or None."""
     from noughts.kernels import threats
     from noughts.kernels.evaluate import threats as completing
+    from noughts.kernels.proof import NULL_SETTLE_DEPTH
 
     sx, so = _signed(x), _signed(o)
     now = int(completing(sx, so)) & MASK64
@@ -188,7 +213,7 @@ def leaf_move(x: int, o: int, budget: Budget) -> int | None:
         return int(move)
     for expansions in budget.expansions:
         tree = _proof_tree(expansions)
-        move = tree.prove(sx, so, 0.0, expansions)
+        move = tree.prove(sx, so, 0.0, expansions, NULL_SETTLE_DEPTH)
         if move >= 0:
             return int(move)
     return None
@@ -197,12 +222,15 @@ def leaf_move(x: int, o: int, budget: Budget) -> int | None:
 @dataclass(frozen=True)
 class CheckReport:
     """What a passed check walked: x's positions with a stored move, leaves proven
-    again (by kind), o's replies answered by x completing a line, and the deepest ply."""
+    again (by kind), o's replies answered by x completing a line, o's replies shown
+    lost by replaying the null-move threat sequence (`open_replies`), and the deepest
+    ply."""
 
     moves: int
     leaves: dict[int, int]
     immediate: int
     deepest: int
+    replayed: int = 0
 
 
 def _lines() -> list[int]:
@@ -233,11 +261,13 @@ def check(
     at the first thing that does not hold; what was walked. Each position up to symmetry
     is checked once (transpositions share their subtree). `progress` hears the number of
     positions checked, every thousand."""
+    from noughts.kernels import symmetry
+
     lines = _lines()
     full = MASK64
     seen: set[tuple[int, int]] = set()
     leaves: dict[int, int] = {THREATS: 0} | {pn_code(k): 0 for k in range(len(strategy.budget.expansions))}
-    moves = immediate = deepest = 0
+    moves = immediate = deepest = replayed = 0
     start, _ = key_of(*root)
     stack = [start]
     while stack:
@@ -271,6 +301,10 @@ def check(
         if _three(o, x2, lines):
             raise ProofError(f"after x's move {code} at {_text(x, o)}, o completes a line")
         mine = _three(x2, o, lines)
+        # o's replies in the frame of the canonical o position, where the null-move
+        # sequence is looked for (as the builder did): those outside `left` lose to it.
+        (cx, co), s = key_of(x2, o)
+        left = full if mine else open_replies(cx, co, strategy.budget)
         for reply in range(64):
             bit = 1 << reply
             if (x2 | o) & bit:
@@ -278,11 +312,14 @@ def check(
             if mine & ~bit & full:
                 immediate += 1  # x completes a line next
                 continue
+            if not left >> int(symmetry.IMAGE[s, reply]) & 1:
+                replayed += 1
+                continue
             child, _ = key_of(x2, o | bit)
             if child not in strategy.entries:
                 raise ProofError(f"o's reply {reply} after x's {code} at {_text(x, o)} is not answered")
             stack.append(child)
-    return CheckReport(moves, leaves, immediate, deepest)
+    return CheckReport(moves, leaves, immediate, deepest, replayed)
 
 
 def _text(x: int, o: int) -> str:

@@ -11,6 +11,16 @@ are followed first; the threat-space search (`noughts.kernels.threats`) settles 
 attacker's node in one call where a win by threats alone exists. That is how Qubic was
 solved, with an opening book on top (the search alone does not prove the empty board).
 
+With `null_depth` > 0 (the stored Qubic proof's leaves, `noughts.ai.qubic_proof`) the
+defender's nodes use the null move (Allis 1994): were the defender to pass, the
+attacker's threat sequence (looked for `null_depth` threats deep when the node is
+made, `LEAF_THREATS` when it is expanded) beats every reply after which it, played
+again, still wins (`threats.replays`), so only the others are searched; the node's
+first proof number counts them. The players keep 0: on the three positions of
+tests/kernels/test_proof.py the null move proves one no faster, one 2.7 times slower
+and one not at all (a chain of forced replies 36 plies deep), though on positions six
+marks into the stored proof's lines it proves many more (`NULL_SETTLE_DEPTH`).
+
 The tree lives in preallocated arrays; a child's index is always larger than its
 parent's, so the distance to the win is computed in one backward pass.
 """
@@ -26,7 +36,7 @@ from noughts.kernels.jit import kernel, now
 from noughts.kernels.layout import Int
 from noughts.kernels.threats import NODES as THREAT_NODES
 from noughts.kernels.threats import PLIES as THREAT_PLIES
-from noughts.kernels.threats import forced_win
+from noughts.kernels.threats import forced_line, forced_win, unanswered
 
 __all__ = ["EXPANSIONS", "PLIES", "TREE", "ProofTree", "prove"]
 
@@ -38,14 +48,39 @@ TREE, EXPANSIONS, PLIES, SEARCHED = range(4)
 LEAF_THREATS = 8
 LEAF_NODES = 400
 CLOCK_EVERY = 16
+#: How many threats deep a new defender's node looks for the attacker's null-move
+#: sequence (at its expansion: `LEAF_THREATS`). Measured on 398 positions six marks in
+#: (bench/qubic_proof_build.py --leaves, 500 then 3,000 expansions): unproven 56 with
+#: none (the sequence looked for only at expansion), 64 at depth 2, 32 at 3 (48 s), 36
+#: at 4 (101 s), 39 at 5 (152 s).
+NULL_SETTLE_DEPTH = 3
+
+
+@kernel
+def _open(
+    attacker: int, defender: int, leaf: npt.NDArray[np.float64], line: npt.NDArray[np.int64], depth: int
+) -> tuple[bool, Int]:
+    """The defender to move, the attacker without a threat: whether the attacker, were
+    the defender to pass, wins by threats (the null move), and the defender's replies
+    after which that sequence, played again, does not win (`threats.unanswered`): the
+    only ones worth searching, since every other loses to it (Allis 1994)."""
+    if forced_line(attacker, defender, depth, leaf, 0.0, LEAF_NODES, line) < 0:
+        return False, 0
+    return True, unanswered(attacker, defender, line)
 
 
 @kernel
 def _settle(
-    attacker: int, defender: int, attacker_to_move: bool, leaf: npt.NDArray[np.float64]
+    attacker: int,
+    defender: int,
+    attacker_to_move: bool,
+    leaf: npt.NDArray[np.float64],
+    line: npt.NDArray[np.int64],
+    null_depth: int,
 ) -> tuple[Int, Int, Int]:
     """A new node's (proof number, disproof number, plies to the win when proven). The
-    plies count from this node."""
+    plies count from this node. A defender's node gets one for each reply left to
+    search (`_open`): proven when none is."""
     if attacker_to_move:
         if threats(attacker, defender):
             return 0, INF, 1
@@ -62,6 +97,16 @@ def _settle(
         return 0, INF, 2
     if made:
         return 1, 1, 0
+    if null_depth <= 0:
+        return CELLS - popcount(attacker | defender), 1, 0
+    found, left = _open(attacker, defender, leaf, line, null_depth)
+    if found and not left:
+        moves = 0
+        while moves < line.shape[0] and line[moves] >= 0:
+            moves += 1
+        return 0, INF, 2 * moves + 2  # the reply, the sequence, the block, the line
+    if found:
+        return popcount(int(left)), 1, 0
     return CELLS - popcount(attacker | defender), 1, 0
 
 
@@ -77,10 +122,12 @@ class ProofTree:
         self.links = np.zeros((capacity, 5), dtype=np.int64)  # parent, first, count, move, depth
         self.stats = np.zeros(4, dtype=np.float64)
 
-    def prove(self, attacker: int, defender: int, deadline: float, max_expansions: int) -> int:
+    def prove(self, attacker: int, defender: int, deadline: float, max_expansions: int, null_depth: int = 0) -> int:
         """`prove` on this tree; `stats` holds its figures afterwards."""
         self.stats[:] = 0
-        return prove(attacker, defender, self.marks, self.numbers, self.links, deadline, max_expansions, self.stats)
+        return prove(
+            attacker, defender, self.marks, self.numbers, self.links, deadline, max_expansions, self.stats, null_depth
+        )
 
 
 # Columns of `ProofTree.links`.
@@ -97,6 +144,7 @@ def prove(
     deadline: float,
     max_expansions: int,
     stats: npt.NDArray[np.float64],
+    null_depth: int = 0,
 ) -> int:
     """A move with which `attacker`, to move, wins by force, or -1 if none was proven
     before the tree was full, `max_expansions` expansions or the `deadline` (0: none).
@@ -108,9 +156,10 @@ def prove(
     pn, dn, plies = numbers[:, 0], numbers[:, 1], numbers[:, 2]
     parent, first, count, move, depth = links[:, 0], links[:, 1], links[:, 2], links[:, 3], links[:, 4]
     leaf = np.zeros(3, dtype=np.float64)
+    line = np.empty(LEAF_THREATS + 1, dtype=np.int64)
     parent[0], first[0], count[0], move[0], depth[0] = -1, -1, 0, -1, 0
     att[0], dfn[0] = attacker, defender
-    pn[0], dn[0], plies[0] = _settle(attacker, defender, True, leaf)
+    pn[0], dn[0], plies[0] = _settle(attacker, defender, True, leaf, line, null_depth)
     stats[SEARCHED] += leaf[THREAT_NODES]
     leaf[:] = 0
     size = 1
@@ -127,12 +176,19 @@ def prove(
                 if number < best:
                     best, pick = number, child
             node = pick
-        # Expand it: the block of a single threat against the mover, else every cell.
+        # Expand it: the block of a single threat against the mover, else every cell
+        # (the defender's: those the null-move sequence does not beat, `_open`).
         mover_is_attacker = depth[node] % 2 == 0
         mine = att[node] if mover_is_attacker else dfn[node]
         theirs = dfn[node] if mover_is_attacker else att[node]
         against = threats(theirs, mine)
         cells = against if against else ~(mine | theirs)
+        if null_depth > 0 and not against and not mover_is_attacker:
+            found, left = _open(att[node], dfn[node], leaf, line, LEAF_THREATS)
+            stats[SEARCHED] += leaf[THREAT_NODES]
+            leaf[:] = 0
+            if found:
+                cells = left
         n = popcount(cells)
         if size + n > capacity:
             break
@@ -146,7 +202,7 @@ def prove(
             d = dfn[node] if mover_is_attacker else dfn[node] | bit
             att[size], dfn[size], parent[size], move[size], depth[size] = a, d, node, cell, depth[node] + 1
             first[size], count[size] = -1, 0
-            pn[size], dn[size], plies[size] = _settle(a, d, not mover_is_attacker, leaf)
+            pn[size], dn[size], plies[size] = _settle(a, d, not mover_is_attacker, leaf, line, null_depth)
             stats[SEARCHED] += leaf[THREAT_NODES]
             leaf[:] = 0
             size += 1

@@ -18,8 +18,9 @@ import numpy.typing as npt
 from noughts.kernels.cube import CELLS, LINES, popcount
 from noughts.kernels.evaluate import threats
 from noughts.kernels.jit import kernel, now
+from noughts.kernels.layout import Int
 
-__all__ = ["NODES", "PLIES", "forced_win"]
+__all__ = ["NODES", "PLIES", "forced_line", "forced_win", "replays", "unanswered"]
 
 # Slots of the `stats` array.
 NODES, PLIES, ABORTED = range(3)
@@ -66,10 +67,20 @@ def _arrive(
 
 
 @kernel
-def _attack(mine: int, theirs: int, depth: int, stats: npt.NDArray[np.float64], deadline: float, limit: float) -> int:
+def _attack(
+    mine: int,
+    theirs: int,
+    depth: int,
+    stats: npt.NDArray[np.float64],
+    deadline: float,
+    limit: float,
+    line: npt.NDArray[np.int64],
+) -> int:
     """A first move of a threat sequence that wins within `depth` threats, or -1; on
-    success `stats[PLIES]` holds the plies to the win. Depth first with an explicit
-    stack: numba's on-disk cache breaks recursive functions (numba issue 6061)."""
+    success `stats[PLIES]` holds the plies to the win and `line` (at least depth + 1
+    long) the attacker's moves of the sequence, the rest -1. Depth first with an
+    explicit stack: numba's on-disk cache breaks recursive functions (numba issue 6061)."""
+    line[:] = -1
     status, candidates = _arrive(mine, theirs, depth, stats, deadline, limit)
     if status == WINS_NOW:
         stats[PLIES] = 1
@@ -108,6 +119,8 @@ def _attack(mine: int, theirs: int, depth: int, stats: npt.NDArray[np.float64], 
                 continue
         if won:
             stats[PLIES] = 3 + 2 * level
+            for at in range(level + 1):
+                line[at] = next_cell[at] - 1
             return int(next_cell[0] - 1)
     return -1
 
@@ -119,8 +132,69 @@ def forced_win(
     """The first move of the shortest threat sequence (by number of threats, up to
     `max_depth`) with which `mine`, to move, wins; -1 if none was found before the
     `deadline` or the node `limit`. `stats[PLIES]`: plies to the win."""
+    line = np.empty(max_depth + 1, dtype=np.int64)
+    return forced_line(mine, theirs, max_depth, stats, deadline, limit, line)
+
+
+@kernel
+def forced_line(
+    mine: int,
+    theirs: int,
+    max_depth: int,
+    stats: npt.NDArray[np.float64],
+    deadline: float,
+    limit: float,
+    line: npt.NDArray[np.int64],
+) -> int:
+    """`forced_win`, also leaving the attacker's moves of the sequence in `line` (at
+    least `max_depth` + 1 long; -1 after the last; all -1 when a line of its own is
+    already one move from complete)."""
     for depth in range(max_depth + 1):
-        move = _attack(mine, theirs, depth, stats, deadline, limit)
+        move = _attack(mine, theirs, depth, stats, deadline, limit, line)
         if move >= 0 or stats[ABORTED] > 0:
             return move
+    line[:] = -1
     return -1
+
+
+@kernel
+def replays(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> bool:
+    """Whether the attacker, to move, wins by playing `line` (moves, -1 ends it) as a
+    sequence of threats: each move, when the attacker cannot complete a line at once,
+    must make a threat (the defender, without a threat of its own, must block it, and
+    does; two threats win) and may answer a single threat of the defender only by
+    blocking it. A check, not a search: True only when that line wins whatever the
+    defender does, so it proves the position (the null-move argument: a sequence found
+    with the defender passing wins after every defender move it survives)."""
+    for move in line:
+        if threats(mine, theirs):
+            return True  # a line of its own completes now
+        if move < 0:
+            return False
+        bit = int(np.int64(1) << np.int64(move))
+        if (mine | theirs) & bit:
+            return False
+        against = threats(theirs, mine)
+        if against and against != bit:
+            return False  # a threat the move does not block (or two): the defender wins
+        mine |= bit
+        made = threats(mine, theirs)
+        if not made:
+            return False
+        if made & (made - 1):
+            return True  # two threats, and the defender has none: one block is not enough
+        theirs |= made  # the only move that does not lose at once
+    return threats(mine, theirs) != 0
+
+
+@kernel
+def unanswered(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> Int:
+    """The empty cells where a defender's move (the defender to move) is not shown to
+    lose by `replays` of `line` after it: the replies left to search."""
+    left: Int = 0
+    empty = ~(mine | theirs)
+    for cell in range(CELLS):
+        bit = int(np.int64(1) << np.int64(cell))
+        if empty & bit and not replays(mine, theirs | bit, line):
+            left |= bit
+    return left

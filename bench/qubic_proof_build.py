@@ -1,0 +1,132 @@
+"""How fast the Qubic proof builder (`noughts.ai.qubic_build`) proves x's win from a
+fixed set of positions near the start: the same set and the same time for each, so
+two versions of the builder compare by a number.
+
+The set: x's first move in a corner (cell 0), then each of o's 12 replies up to
+symmetry, then x's and o's best moves by the lines evaluation (ties: the lowest cell),
+`--plies` marks in all (x to move). Each position gets its own build of `--seconds`
+(with the build's defaults: width 8, the inner search from six marks); a proven one
+is extracted and checked. It prints a row per position and the totals: positions
+proven, the build's positions and leaf searches per minute.
+
+With ``--leaves`` it measures the leaf search alone (`qubic_proof.leaf_proven`, the
+threat search, then the proof-number search at 500 and 3,000 expansions): on the
+positions two plies after each of the set's (x's best move by the lines evaluation,
+then every reply of o up to symmetry), how many each search proves, and how long
+that takes.
+
+    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py [--plies 4] [--seconds 60] [--leaves]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from noughts.ai.qubic_build import LINES, Builder
+from noughts.ai.qubic_proof import Budget, check, key_of, leaf_proven
+
+
+def _score(x: int, o: int) -> int:
+    weights = (0, 1, 10, 100, 0)
+    value = 0
+    for line in LINES:
+        a, b = (x & line).bit_count(), (o & line).bit_count()
+        if a and not b:
+            value += weights[a]
+        elif b and not a:
+            value -= weights[b]
+    return value
+
+
+def _best(x: int, o: int, x_moves: bool) -> int:
+    empty = [c for c in range(64) if not (x | o) >> c & 1]
+    if x_moves:
+        return max(empty, key=lambda c: (_score(x | 1 << c, o), -c))
+    return max(empty, key=lambda c: (-_score(x, o | 1 << c), -c))
+
+
+def targets(plies: int) -> list[tuple[int, int]]:
+    """The fixed set of positions (x's and o's marks, x to move), canonical."""
+    found: list[tuple[int, int]] = []
+    replies: dict[tuple[int, int], int] = {}
+    for cell in range(64):
+        if cell:
+            replies.setdefault(key_of(1, 1 << cell)[0], cell)
+    for x, o in sorted(replies):
+        for ply in range(2, plies):
+            if ply % 2 == 0:
+                x |= 1 << _best(x, o, True)
+            else:
+                o |= 1 << _best(x, o, False)
+        key = key_of(x, o)[0]
+        if key not in found:
+            found.append(key)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--plies", type=int, default=4, help="marks on the board in each position (even)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="build time for each position")
+    parser.add_argument("--width", type=int, default=8)
+    parser.add_argument("--pn-from", type=int, default=6)
+    parser.add_argument("--leaves", action="store_true", help="measure the leaf search alone")
+    parser.add_argument("--by-lines", action="store_true", help="order x's moves by the lines evaluation alone")
+    parser.add_argument(
+        "--expansions", type=int, nargs="+", default=Budget.expansions, help="the inner search's budget, by level"
+    )
+    args = parser.parse_args()
+    from noughts.ai.compiled import prepare
+
+    prepare()
+    if args.leaves:
+        leaf_searches(targets(args.plies))
+        return
+    proven = nodes = leaves = 0
+    spent = 0.0
+    for x, o in targets(args.plies):
+        budget = Budget(expansions=tuple(args.expansions))
+        extra = {"by_replies": False} if args.by_lines else {}
+        builder = Builder((x, o), budget, pn_from=args.pn_from, width=args.width, **extra)
+        started = time.perf_counter()
+        builder.run(args.seconds, report=1e9)
+        took = time.perf_counter() - started
+        spent += took
+        nodes += len(builder.nodes)
+        leaves += builder.leaf_searches
+        row = f"x {x:#018x} o {o:#018x}: "
+        if builder.nodes[builder.root].pn == 0:
+            proven += 1
+            strategy = builder.strategy()
+            report = check(strategy, (x, o))
+            row += f"proven in {took:.1f} s, {len(strategy.entries):,} entries, checked ({report})"
+        else:
+            root = builder.nodes[builder.root]
+            row += f"not proven in {took:.0f} s (pn {root.pn} dn {root.dn})"
+        print(f"{row}; {len(builder.nodes):,} positions, {builder.leaf_searches:,} leaf searches", flush=True)
+    minutes = spent / 60
+    print(
+        f"proven {proven} of {len(targets(args.plies))} in {spent:.0f} s; "
+        f"{nodes / minutes:,.0f} positions and {leaves / minutes:,.0f} leaf searches a minute"
+    )
+
+
+def leaf_searches(positions: list[tuple[int, int]]) -> None:
+    budget = Budget()
+    found: dict[object, int] = {}
+    count = 0
+    started = time.perf_counter()
+    for x, o in positions:
+        x |= 1 << _best(x, o, True)
+        after = {key_of(x, o | 1 << c)[0] for c in range(64) if not (x | o) >> c & 1}
+        for child in sorted(after):
+            code = leaf_proven(*child, budget)
+            found[code] = found.get(code, 0) + 1
+            count += 1
+    took = time.perf_counter() - started
+    print(f"{count} positions in {took:.0f} s ({took / count:.2f} s each); proven by (code: count) {found}")
+
+
+if __name__ == "__main__":
+    main()
