@@ -412,14 +412,7 @@ def reply(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits = 
     state = _game(puzzle).parse_position(puzzle.position)
     for text in played:
         state = state.play_text(text)
-    return None if state.is_over else resistance(state, _standing(state, player, limits)).text
-
-
-def _standing(state: State[Any], player: AIPlayer, limits: Limits) -> Analysis:
-    """The analysis a judgement needs: a race prover's win for the mover when one search
-    finds it (`ThreatProver.winning`), else every move valued."""
-    quick = player.winning(state) if isinstance(player, ThreatProver) else None
-    return quick or player.analyze(state, limits)
+    return None if state.is_over else resistance(state, player.analyze(state, limits)).text
 
 
 @dataclass(frozen=True)
