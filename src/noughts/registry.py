@@ -31,6 +31,7 @@ __all__ = [
     "parse_spec",
     "spec_options",
     "spec_text",
+    "title",
 ]
 
 
@@ -39,6 +40,8 @@ class Entry:
     key: str
     cls: type[Game[Any, Any]]
     summary: str
+    name: str
+    """What people call the game, as menus and lists show it."""
 
     @property
     def fixed(self) -> Mapping[str, Any]:
@@ -61,16 +64,17 @@ class Entry:
 GAMES: dict[str, Entry] = {
     e.key: e
     for e in [
-        Entry("classic", Mnk, "tic-tac-toe: 3x3, three in a row"),
-        Entry("mnk", Mnk, "the m,n,k-game: m columns, n rows, k in a row"),
-        Entry("nine-board", Ultimate, "nine boards, a line in any one of them wins"),
-        Entry("ultimate", Ultimate, "Ultimate tic-tac-toe: win three local boards in a line"),
-        Entry("qubic", Qubic, "4x4x4 tic-tac-toe (n, d parameters)"),
-        Entry("matryoshka", Gobblet, "nesting figures, placement only"),
-        Entry("gobblet", Gobblet, "Gobblet Gobblers: nesting figures that can move"),
+        Entry("classic", Mnk, "tic-tac-toe: 3x3, three in a row", "Tic-tac-toe"),
+        Entry("mnk", Mnk, "the m,n,k-game: m columns, n rows, k in a row", "m,n,k-game"),
+        Entry("nine-board", Ultimate, "nine boards, a line in any one of them wins", "Nine-board"),
+        Entry("ultimate", Ultimate, "Ultimate tic-tac-toe: win three local boards in a line", "Ultimate tic-tac-toe"),
+        Entry("qubic", Qubic, "4x4x4 tic-tac-toe (n, d parameters)", "Qubic"),
+        Entry("matryoshka", Gobblet, "nesting figures, placement only", "Matryoshka"),
+        Entry("gobblet", Gobblet, "Gobblet Gobblers: nesting figures that can move", "Gobblet Gobblers"),
     ]
 }
-"""Every game by its stable key, in menu order: its class, a one-line summary and its options."""
+"""Every game by its stable key, in menu order: its class, a one-line summary, its name
+and its options."""
 
 
 def game_keys() -> list[str]:
@@ -159,3 +163,20 @@ def parse_position(spec: str | Game[Any, Any], text: str) -> State[Any]:
     game = parse_spec(spec) if isinstance(spec, str) else spec
     state: State[Any] = game.parse_position(text)
     return state
+
+
+def title(spec: str | Game[Any, Any]) -> str:
+    """A game's name as lists show it: the board's size for an m,n,k-game ("Gomoku 15×15",
+    not the spec's "m=15, n=15, k=5"), else the game's name and its options.
+
+    >>> title("mnk:m=7:n=7:k=4"), title("ultimate:forget")
+    ('m,n,k-game 7×7, 4 in a row', 'Ultimate tic-tac-toe (forget=true)')
+    """
+    game = parse_spec(spec) if isinstance(spec, str) else spec
+    name = GAMES[game.key].name
+    if isinstance(game, Mnk) and not game.forget and game.key == "mnk":
+        if (game.m, game.n, game.k) == (15, 15, 5):
+            return "Gomoku 15×15"
+        return f"{name} {game.m}×{game.n}, {game.k} in a row"
+    options = game.spec.partition(":")[2]
+    return name + (f" ({options.replace(':', ', ')})" if options else "")

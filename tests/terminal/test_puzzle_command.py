@@ -33,7 +33,7 @@ def test_a_wrong_move_is_refuted_then_the_puzzle_solved(
     state = parse_spec(puzzle.spec).parse_position(puzzle.position)
     wrong = next(t for t in state.legal_move_texts() if t != puzzle.solution[0])
     child = spawn("puzzle", "--file", str(path), "--id", puzzle.id)
-    child.expect_exact(f"puzzle 1 of 1 · {puzzle.id}")
+    child.expect_exact(f"puzzle 1 of 1 · {puzzle.id} · Tic-tac-toe · rating")  # the game's name, as the site says it
     child.expect_exact("find the winning move")
     child.expect_exact("puzzle> ")
     child.sendline("55")

@@ -12,16 +12,6 @@ from noughts.ai.levels import LEVELS
 from noughts.registry import GAMES
 from noughts.server.models import Catalogue, GameInfo, LevelInfo, OptionInfo
 
-TITLES = {
-    "classic": "Tic-tac-toe",
-    "mnk": "m,n,k-game",
-    "nine-board": "Nine-board",
-    "ultimate": "Ultimate tic-tac-toe",
-    "qubic": "Qubic",
-    "matryoshka": "Matryoshka",
-    "gobblet": "Gobblet Gobblers",
-}
-
 _FORGET = (
     'Forget mode: each player keeps at most three marks{where} (the option "marks kept per player" sets how many). '
     "Placing one more first removes that player's oldest mark (shown fading on the board). "
@@ -141,7 +131,7 @@ def catalogue() -> Catalogue:
         games.append(
             GameInfo(
                 key=key,
-                title=TITLES[key],
+                title=entry.name,
                 summary=entry.summary,
                 options=options,
                 rules=RULES[key],

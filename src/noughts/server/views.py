@@ -15,7 +15,7 @@ from noughts.games.gobblet import Gobblet, GobbletState, Place, Shift
 from noughts.games.mnk import MnkState
 from noughts.games.qubic import QubicState
 from noughts.games.ultimate import UltimateState
-from noughts.server.catalog import TITLES
+from noughts.registry import GAMES
 from noughts.server.models import (
     AnalysisView,
     Board,
@@ -45,7 +45,7 @@ def game_view(replayed: Replayed) -> GameView:
     return GameView(
         spec=game.spec,
         key=game.key,
-        title=TITLES[game.key],
+        title=GAMES[game.key].name,
         start=replayed.start.to_text(),
         position=state.to_text(),
         moves=replayed.moves,

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from noughts.ai.base import AIPlayer, Limits
 from noughts.core import InvalidOptionError, NoughtsError, State
-from noughts.registry import parse_spec
+from noughts.registry import parse_spec, title
 from noughts.study.answer_keys import judge_by_key
 from noughts.study.puzzles import SHIPPED, Puzzle, judge, on_line, prover, read_puzzles
 from noughts.terminal.render import render
@@ -96,7 +96,7 @@ class Solving:
         moves = (len(puzzle.solution) + 1) // 2
         self.console.print()
         self.console.print(
-            Text(f"puzzle {number} of {total} · {puzzle.id} · {game.title} · rating {puzzle.difficulty}", style="bold")
+            Text(f"puzzle {number} of {total} · {puzzle.id} · {title(game)} · rating {puzzle.difficulty}", style="bold")
         )
         self.console.print(f"themes: {', '.join(puzzle.themes)}")
         self.console.print(

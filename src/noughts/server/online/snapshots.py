@@ -7,10 +7,8 @@ import datetime
 from functools import lru_cache
 from typing import Any
 
-from noughts.games.mnk import Mnk
 from noughts.records import GameRecord
-from noughts.registry import parse_spec
-from noughts.server.catalog import TITLES
+from noughts.registry import parse_spec, title
 from noughts.server.online.actions import OPEN, GameRow, position
 from noughts.server.online.storage.store import UserRow
 from noughts.server.replay import replay
@@ -23,18 +21,6 @@ def _view(spec: str, moves: str) -> dict[str, Any]:
     `move_patch` instead, so this is built for the other events, on connecting and on a
     resync. Shared: not to be changed by callers."""
     return game_view(replay(spec, None, moves.split())).model_dump()
-
-
-def title(spec: str) -> str:
-    """A game's name as lists show it: the board's size for an m,n,k-game ("Gomoku 15×15",
-    not the spec's "m=15, n=15, k=5"), else the game's name and its options."""
-    game = parse_spec(spec)
-    if isinstance(game, Mnk) and not game.forget and game.key == "mnk":
-        if (game.m, game.n, game.k) == (15, 15, 5):
-            return "Gomoku 15×15"
-        return f"{TITLES[game.key]} {game.m}×{game.n}, {game.k} in a row"
-    options = spec.partition(":")[2]
-    return TITLES[game.key] + (f" ({options.replace(':', ', ')})" if options else "")
 
 
 def _player(user_id: int | None, users: dict[int, UserRow], before: int | None, after: int | None) -> Any:

@@ -10,12 +10,12 @@ from typing import Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import ConfigDict, Field
 
+from noughts.registry import title
 from noughts.server.models import GUARDED, Spec, error_answers
 from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
 from noughts.server.online.schemas import Increment, Minutes, _Model
 from noughts.server.online.sessions import LoggedIn, online_of
-from noughts.server.online.snapshots import title
 from noughts.server.online.storage.pairing import SeekRow, window
 
 router = APIRouter(

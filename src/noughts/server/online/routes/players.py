@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from noughts.core import NoughtsError
-from noughts.registry import parse_spec
+from noughts.registry import parse_spec, title
 from noughts.server.models import error_answers
 from noughts.server.online.accounts import AccountError, name_key
 from noughts.server.online.actions import ActionError
@@ -15,7 +15,6 @@ from noughts.server.online.clock import now_ms
 from noughts.server.online.ratings import Glicko, current
 from noughts.server.online.schemas import Leaderboard, LeaderRow, Profile, RatingView
 from noughts.server.online.sessions import online_of
-from noughts.server.online.snapshots import title
 from noughts.server.online.storage.store import RatingRow
 
 router = APIRouter(prefix="/api/online", tags=["players"], responses=error_answers(404))

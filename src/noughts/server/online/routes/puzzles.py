@@ -20,13 +20,13 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from noughts.core import IllegalMoveError
+from noughts.registry import title
 from noughts.server.models import GUARDED, MAX_MOVES, MoveText, Spec, error_answers
 from noughts.server.online.actions import ActionError, GameRow
 from noughts.server.online.clock import now_ms
 from noughts.server.online.routes.players import PROVISIONAL
 from noughts.server.online.service import Online
 from noughts.server.online.sessions import LoggedIn, current_user, online_of
-from noughts.server.online.snapshots import title
 from noughts.server.online.storage.puzzles import AttemptRow, PuzzleRow
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay

@@ -14,11 +14,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import ConfigDict, Field
 
+from noughts.registry import title
 from noughts.server.models import GUARDED, Spec, error_answers
 from noughts.server.online.schemas import Increment, Minutes, _Model
 from noughts.server.online.service import Online
 from noughts.server.online.sessions import LoggedIn, MaybeUser, online_of
-from noughts.server.online.snapshots import title
 from noughts.server.online.storage.store import UserRow
 from noughts.server.online.storage.tournaments import (
     ARENA,
