@@ -41,7 +41,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -82,7 +82,7 @@ class Game:
     unseen: dict[int, float] = field(default_factory=dict)
 
 
-async def post(http: httpx.AsyncClient, path: str, cookie: str | None = None, **body: Any) -> httpx.Response:
+async def post(http: httpx2.AsyncClient, path: str, cookie: str | None = None, **body: Any) -> httpx2.Response:
     """A POST, tried again when a kept-alive connection was closed under it (the server
     drops idle ones after a few seconds, and setting up is slow on a busy machine)."""
     failures = 0
@@ -91,13 +91,13 @@ async def post(http: httpx.AsyncClient, path: str, cookie: str | None = None, **
             answer = await http.post(path, json=body or None, cookies={COOKIE: cookie} if cookie else {})
             answer.raise_for_status()
             return answer
-        except httpx.TransportError:
+        except httpx2.TransportError:
             failures += 1
             if failures == 3:
                 raise
 
 
-async def setup_game(http: httpx.AsyncClient, spec: str, gate: asyncio.Semaphore) -> tuple[str, str, str]:
+async def setup_game(http: httpx2.AsyncClient, spec: str, gate: asyncio.Semaphore) -> tuple[str, str, str]:
     async with gate:
         x = (await post(http, "/api/online/guest")).cookies[COOKIE]
         o = (await post(http, "/api/online/guest")).cookies[COOKIE]
@@ -216,8 +216,8 @@ def report(args: argparse.Namespace, stats: Stats) -> None:
 
 async def run(args: argparse.Namespace, base: str, pid: int | None) -> Stats:
     stats = Stats()
-    limits = httpx.Limits(max_connections=64)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+    limits = httpx2.Limits(max_connections=64)
+    async with httpx2.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
         started = time.perf_counter()
         gate = asyncio.Semaphore(32)
         made = await asyncio.gather(*(setup_game(http, args.spec, gate) for _ in range(args.games)))

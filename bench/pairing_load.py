@@ -30,7 +30,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-import httpx
+import httpx2
 
 from online_load import COOKIE, p50_p99, server_options, servers
 from tournament_load import Stats, play_game
@@ -53,7 +53,7 @@ async def player(
     result: Result,
     gate: asyncio.Semaphore,
 ) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    async with httpx2.AsyncClient(base_url=base, timeout=60) as http:
         async with gate:
             answer = await http.post("/api/online/guest")
         if answer.status_code != 201:
@@ -95,7 +95,7 @@ def check(result: Result, bases: list[str], moves: int) -> list[str]:
     problems = []
     per_game = Counter(result.game_of.values())
     problems += [f"game {g} has {n} players who learnt it" for g, n in per_game.items() if n != 2]
-    with httpx.Client(base_url=bases[0], timeout=30) as http:
+    with httpx2.Client(base_url=bases[0], timeout=30) as http:
         for game_id in per_game:  # the games' own record of their players and their end
             game = http.get(f"/api/online/games/{game_id}").json()
             players = {game["x"]["name"], game["o"]["name"]}

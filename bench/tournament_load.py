@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -48,7 +48,7 @@ class Stats:
 
 
 async def sign_up(base: str, name: str, gate: asyncio.Semaphore) -> str:
-    async with gate, httpx.AsyncClient(base_url=base, timeout=120) as http:
+    async with gate, httpx2.AsyncClient(base_url=base, timeout=120) as http:
         answer = await http.post("/api/online/signup", json={"name": name, "password": PASSWORD})
         answer.raise_for_status()
         return str(answer.cookies[COOKIE])
@@ -101,14 +101,14 @@ async def play_game(
                 await ws.send(json.dumps({"type": "move", "move": move, "ply": len(game["moves"]), "id": "m"}))
 
 
-async def look(http: httpx.AsyncClient, path: str, stats: Stats) -> httpx.Response:
+async def look(http: httpx2.AsyncClient, path: str, stats: Stats) -> httpx2.Response:
     """A GET, asked again (three times at most) when the connection failed: a server that
     closed the idle connection as it was reused, or dropped it under load. Each failure
     is counted in the errors, as a page would see it."""
     for attempt in range(3):
         try:
             return await http.get(path)
-        except httpx.TransportError as e:
+        except httpx2.TransportError as e:
             stats.error(f"GET {type(e).__name__}")
             if attempt == 2:
                 raise
@@ -124,7 +124,7 @@ async def player(
     the small question every 30 s all the same, and off to the game the moment the news
     names the player. Back on the page after each game."""
     url = base.replace("http", "ws", 1) + f"/api/online/tournaments/{arena}/ws"
-    async with httpx.AsyncClient(base_url=base, cookies={COOKIE: token}, timeout=120) as http:
+    async with httpx2.AsyncClient(base_url=base, cookies={COOKIE: token}, timeout=120) as http:
         answer = await http.post(f"/api/online/tournaments/{arena}/join")
         if answer.status_code != 200:
             stats.error(f"join {answer.status_code}")
@@ -185,7 +185,7 @@ async def run(args: argparse.Namespace, bases: list[str]) -> tuple[Stats, dict[s
     started = time.perf_counter()
     tokens = await asyncio.gather(*(sign_up(bases[i % len(bases)], n, gate) for i, n in enumerate(names)))
     print(f"signed up {args.players} players in {time.perf_counter() - started:.1f} s", flush=True)
-    async with httpx.AsyncClient(base_url=bases[0], cookies={COOKIE: tokens[0]}, timeout=120) as http:
+    async with httpx2.AsyncClient(base_url=bases[0], cookies={COOKIE: tokens[0]}, timeout=120) as http:
         made = await http.post(
             "/api/online/tournaments",
             json={"kind": "arena", "name": "load", "spec": args.spec, "duration": args.minutes, "starts_in": 0},
@@ -201,7 +201,7 @@ async def run(args: argparse.Namespace, bases: list[str]) -> tuple[Stats, dict[s
         )
     )
     elapsed = time.perf_counter() - began
-    async with httpx.AsyncClient(base_url=bases[0], timeout=120) as http:
+    async with httpx2.AsyncClient(base_url=bases[0], timeout=120) as http:
         final = (await look(http, f"/api/online/tournaments/{arena}?games=100000", stats)).json()
     return stats, final, elapsed
 

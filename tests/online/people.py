@@ -9,7 +9,7 @@ import secrets
 import time
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.sync.client import ClientConnection, connect
 
 from noughts.server.online.config import OnlineConfig
@@ -23,7 +23,7 @@ FAST = OnlineConfig(
 )
 
 
-KEEP_ALIVE = httpx.Limits(keepalive_expiry=2.0)
+KEEP_ALIVE = httpx2.Limits(keepalive_expiry=2.0)
 
 
 def unique(name: str) -> str:
@@ -37,7 +37,7 @@ class Person:
         # Idle connections dropped long before the server closes them (KEEP_ALIVE_SECONDS):
         # a request sent on a connection just as the server closes it fails with "Server
         # disconnected" (seen in CI when the server kept them 5 s, as uvicorn does).
-        self.http = httpx.Client(base_url=base, timeout=10, limits=KEEP_ALIVE)
+        self.http = httpx2.Client(base_url=base, timeout=10, limits=KEEP_ALIVE)
         self.name: str | None = None
         self.sockets: list[GameSocket] = []
         self._stack = contextlib.ExitStack()

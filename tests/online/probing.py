@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -36,7 +36,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with in_thread(Settings(database=database, ai_workers=1, online=FAST)) as address:
         # The thinking worker starts (and loads the compiled engine) on the first request:
         # started here, so no probed request waits for it, on a loaded machine seconds.
-        started = httpx.post(
+        started = httpx2.post(
             f"{address}/api/computer", json={"spec": "ultimate", "moves": [], "level": "max", "time": 0.01}, timeout=60
         )
         assert started.status_code == 200, started.text

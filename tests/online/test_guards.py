@@ -7,7 +7,7 @@ import socket
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-import httpx
+import httpx2
 import pytest
 
 from noughts.server import Settings
@@ -39,7 +39,7 @@ def bob(base: str) -> Iterator[Person]:
     person.close()
 
 
-def _refused(answer: httpx.Response, status: int, error: str) -> None:
+def _refused(answer: httpx2.Response, status: int, error: str) -> None:
     body = answer.json()
     assert (answer.status_code, body["error"], body["field"]) == (status, error, None)
     assert body["message"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from web.browsing import PHONE, SCREENSHOTS, Tab, serious_violations
@@ -16,7 +16,7 @@ from web.browsing import PHONE, SCREENSHOTS, Tab, serious_violations
 def _puzzle(server_url: str, long: bool = True) -> dict[str, Any]:
     """A shipped ultimate puzzle (its cells are buttons with the move's text), of more
     than one move of the solver's when `long`."""
-    run = httpx.get(f"{server_url}/api/puzzles/streak", params={"spec": "ultimate", "seed": 7}).json()
+    run = httpx2.get(f"{server_url}/api/puzzles/streak", params={"spec": "ultimate", "seed": 7}).json()
     return next(p for p in run["puzzles"] if (len(p["solution"]) >= 3) == long)
 
 
@@ -68,7 +68,7 @@ def test_a_streak_counts_solved_puzzles(tab: Tab, server_url: str) -> None:
     page.wait_for_selector("#puzzle-info[data-id]")
     assert page.locator("#streak-score").inner_text() == "0"
     puzzle_id = page.locator("#puzzle-info").get_attribute("data-id")
-    solution = httpx.get(f"{server_url}/api/puzzles/{puzzle_id}").json()["solution"]
+    solution = httpx2.get(f"{server_url}/api/puzzles/{puzzle_id}").json()["solution"]
     for ply in range(0, len(solution), 2):
         page.click(f".cell[data-move='{solution[ply]}']")
         if ply + 2 < len(solution):

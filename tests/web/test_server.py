@@ -8,7 +8,7 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from online.servers import serving
 
@@ -18,12 +18,12 @@ THINK = {"spec": "qubic", "moves": [], "level": "max"}
 
 def test_a_long_think_does_not_block_other_requests(tmp_path: Path) -> None:
     finished = threading.Event()
-    answers: list[httpx.Response] = []
+    answers: list[httpx2.Response] = []
     # A server of its own: the browser tests' caps every think (see the next test).
     with serving(f"sqlite:///{tmp_path / 'noughts.db'}") as (_, base):
 
         def think() -> None:
-            answers.append(httpx.post(f"{base}/api/computer", json={**THINK, "time": 3}, timeout=60))
+            answers.append(httpx2.post(f"{base}/api/computer", json={**THINK, "time": 3}, timeout=60))
             finished.set()
 
         thinker = threading.Thread(target=think)
@@ -32,8 +32,8 @@ def test_a_long_think_does_not_block_other_requests(tmp_path: Path) -> None:
         try:
             # While the computer thinks, moves and the catalogue are answered.
             for _ in range(2):
-                assert httpx.post(f"{base}/api/play", json={"spec": "classic", "move": "5"}).status_code == 200
-                assert httpx.get(f"{base}/api/games").status_code == 200
+                assert httpx2.post(f"{base}/api/play", json={"spec": "classic", "move": "5"}).status_code == 200
+                assert httpx2.get(f"{base}/api/games").status_code == 200
             assert not finished.is_set(), "the quick requests waited for the think"
         finally:
             thinker.join(60)
@@ -43,6 +43,6 @@ def test_a_long_think_does_not_block_other_requests(tmp_path: Path) -> None:
 
 def test_max_think_bounds_every_request(server_url: str) -> None:
     # The browser tests' server runs with --max-think 0.3 (tests/web/conftest.py).
-    answer = httpx.post(f"{server_url}/api/analysis", json={**THINK, "time": 5}, timeout=60)
+    answer = httpx2.post(f"{server_url}/api/analysis", json={**THINK, "time": 5}, timeout=60)
     assert answer.status_code == 200, answer.text
     assert 0.2 <= answer.json()["time"] <= 0.6

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from online.people import Person
@@ -220,7 +220,7 @@ def test_on_a_phone_the_board_and_the_turn_fit_the_first_screen(make_tab: Any) -
 
 def test_the_lobby_starts_common_games_in_one_click(tab: Tab, server_url: str) -> None:
     # someone waits online for an opponent: the lobby lists the room, a click from joining
-    with httpx.Client(base_url=server_url) as someone:
+    with httpx2.Client(base_url=server_url) as someone:
         someone.post("/api/online/guest").raise_for_status()
         room = someone.post("/api/online/rooms", json={"spec": "qubic", "minutes": 5, "increment": 3})
         room.raise_for_status()

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.sync.client import connect
 
 from noughts.ai.base import Limits
@@ -82,8 +82,8 @@ class Bridge:
         self.server, self.token, self.command, self.rules, self.say = server.rstrip("/"), token, command, rules, say
         # Idle connections dropped before the server's keep-alive (uvicorn's: 5 s) closes
         # them, so that a move is never sent on a connection the server is closing.
-        self.http = httpx.Client(
-            base_url=self.server, cookies={COOKIE: token}, timeout=10, limits=httpx.Limits(keepalive_expiry=2.0)
+        self.http = httpx2.Client(
+            base_url=self.server, cookies={COOKIE: token}, timeout=10, limits=httpx2.Limits(keepalive_expiry=2.0)
         )
         self.games: dict[str, threading.Thread] = {}
         self.finished: list[str] = []
@@ -107,7 +107,7 @@ class Bridge:
         while not stop.is_set():
             try:
                 self.step()
-            except httpx.HTTPError as e:
+            except httpx2.HTTPError as e:
                 self.say(f"the server did not answer ({e}); trying again")
             stop.wait(poll)
         for thread in self.games.values():

@@ -1,0 +1,91 @@
+"""Every package the code imports is one that installing it brings: a module of the web
+server needs only what ``noughts[server]`` installs, the kernels what
+``noughts[kernels]`` installs, and so on. (``noughts bot`` once imported httpx, which
+only the developers' extra installed: a user's ``pip install 'noughts[server]'`` got a
+command that could not start.) Read from the sources and the installed packages'
+metadata, so it needs no fresh environment."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import tomllib
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "noughts"
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+#: Which extra a part of the package belongs to (the first prefix that matches); the
+#: rest is the library, which may use any extra a user installs for it (each such
+#: import is made where the feature is used, and says which extra it needs).
+EXTRA_OF = {
+    "server/": "server",
+    "kernels/": "kernels",
+    "ai/compiled.py": "kernels",
+    "rl.py": "rl",
+    "spiel.py": "openspiel",
+    "arena/openspiel.py": "openspiel",
+    "arena/": "arena",
+}
+#: What users install; the developers' extras (dev, docs) are not theirs.
+USERS = ("kernels", "server", "arena", "rl", "openspiel")
+
+
+def imported(path: Path) -> set[str]:
+    """The top-level names of the packages a module imports, wherever in it."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return {n for n in names if n not in sys.stdlib_module_names and n not in ("noughts", "__future__")}
+
+
+@cache
+def brought(requirement: str) -> frozenset[str]:
+    """The distributions installing `requirement` brings: itself, and what it requires
+    (with the extras asked for), as installed here."""
+    req = Requirement(requirement)
+    name = canonicalize_name(req.name)
+    found = {name}
+    for extra in (*req.extras, ""):
+        for text in metadata.requires(req.name) or []:
+            needed = Requirement(text)
+            if needed.marker is None or needed.marker.evaluate({"extra": extra}):
+                found |= brought(str(needed).split(";")[0])
+    return frozenset(found)
+
+
+def installs(extras: tuple[str, ...]) -> set[str]:
+    """The distributions ``pip install noughts[extras]`` brings."""
+    found: set[str] = set()
+    for requirement in [*PROJECT["dependencies"], *(r for e in extras for r in PROJECT["optional-dependencies"][e])]:
+        found |= brought(requirement)
+    return found
+
+
+def test_every_import_comes_with_the_extra_its_part_needs() -> None:
+    providers = {top: {canonicalize_name(d) for d in dists} for top, dists in metadata.packages_distributions().items()}
+    missing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        part = str(path.relative_to(PACKAGE))
+        extra = next((e for prefix, e in EXTRA_OF.items() if part.startswith(prefix)), None)
+        allowed = installs((extra,) if extra else USERS)
+        for name in sorted(imported(path)):
+            if not providers.get(name, set()) & allowed:
+                missing.append(f"{part} imports {name}, which noughts[{extra or ','.join(USERS)}] does not install")
+    assert missing == []
+
+
+def test_the_check_sees_a_package_only_the_developers_get() -> None:
+    """pytest is in dev alone: a server module importing it would be reported."""
+    providers = metadata.packages_distributions()["pytest"]
+    assert not {canonicalize_name(d) for d in providers} & installs(("server",))
+    assert {canonicalize_name(d) for d in metadata.packages_distributions()["httpx2"]} <= installs(("server",))
