@@ -209,6 +209,10 @@ def test_kmcts_endgame_waits_for_its_empty_cells() -> None:
     assert make_player("kmcts", endgame=81, iterations=300, seed=1).analyze(parse_spec("qubic").initial()).player == (
         "kmcts"  # ultimate and nine-board only
     )
+    # The threshold is for 2 s a move: at a quarter of that, four cells fewer (30 < 34),
+    # and at 2 s the same position is searched exactly.
+    assert make_player("kmcts", endgame=34, time=0.5, seed=1).analyze(late).player == "kmcts"
+    assert make_player("kmcts", endgame=34, time=2, seed=1).analyze(late).player == "kmcts+endgame"
 
 
 def only_draws(state: State[Any]) -> bool:

@@ -119,6 +119,10 @@ class KernelMCTSPlayer(AIPlayer):
     without a time); when it proves the position (a win, or every move's exact value),
     its answer is the decision, with exact values; otherwise the tree search goes on
     with the time left. `bench/ultimate_endgame.py` measures where the proof fits.
+    `endgame` is the threshold for `ENDGAME_REFERENCE` seconds a move (max's budget);
+    with less time it is lowered by `ENDGAME_CELLS_PER_HALVING` for each halving, since
+    a failed proof costs the tree search its share and proofs take about twice as long
+    for each two cells more.
 
     Unlike the readable player, a node's children are created together (as one block,
     in a seeded random order) the second time the node is reached, so the root's moves
@@ -131,6 +135,11 @@ class KernelMCTSPlayer(AIPlayer):
     ENDGAME_SHARE = 0.5
     #: Its nodes without a time limit (a second or so of the kernel).
     ENDGAME_NODES = 2_000_000
+    #: The move's time `endgame` is set for, and how many empty cells fewer it means for
+    #: each halving of the time: the proofs' median time doubles about every two cells
+    #: (bench/ultimate_endgame.py: 0.05 s at 32-35 empty cells, 0.24 s at 36-39).
+    ENDGAME_REFERENCE = 2.0
+    ENDGAME_CELLS_PER_HALVING = 2.0
 
     def __init__(
         self,
@@ -183,12 +192,24 @@ class KernelMCTSPlayer(AIPlayer):
             limits = Limits(time=max(seconds * 0.05, seconds - (time.perf_counter() - started)), nodes=limits.nodes)
         return self._search(state, limits)
 
+    def endgame_cells(self, seconds: float | None) -> int:
+        """The most empty cells at which the endgame search is tried, given a move's time.
+
+        >>> player = KernelMCTSPlayer(endgame=39)
+        >>> player.endgame_cells(2.0), player.endgame_cells(1.0), player.endgame_cells(0.1), player.endgame_cells(None)
+        (39, 37, 30, 39)
+        """
+        if seconds is None or seconds >= self.ENDGAME_REFERENCE:
+            return self.endgame
+        halvings = math.log2(self.ENDGAME_REFERENCE / seconds)
+        return max(0, self.endgame - round(self.ENDGAME_CELLS_PER_HALVING * halvings))
+
     def _endgame(self, state: State[Any], seconds: float | None, exact: bool) -> Analysis | None:
         """The exact search's decision where `endgame` applies and it proves the
         position within its share; None otherwise (`exact`: every move valued)."""
         if not self.endgame or state.game.key not in ("ultimate", "nine-board") or state.is_over:
             return None
-        if empty_cells(state) > self.endgame:
+        if empty_cells(state) > self.endgame_cells(seconds):
             return None
         if self._solver is None:
             self._solver = KernelAlphaBetaPlayer(seed=self.seed)
