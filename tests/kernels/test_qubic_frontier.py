@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from noughts.ai.qubic_frontier import Book, Store, frontier, measure, work
+from noughts.ai.qubic_frontier import Book, Store, frontier, measure, parents, status, work
 from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
 
 #: x's and o's marks four plies in (canonical), x to move, where x wins with a small
@@ -43,6 +43,8 @@ def test_the_frontier_is_proven_part_by_part_and_assembles_into_a_checked_proof(
     assert progress["runs"][0]["proven"] == len(positions)
     for key in positions:
         store.verify(key, BUDGET)
+    assert set(parents(book).values()) == {book.root}
+    assert status(store) == (len(positions), len(positions))
     strategy, report = store.assemble(book)
     assert strategy.entries[book.root] == book.moves[book.root]
     assert report.moves >= 1

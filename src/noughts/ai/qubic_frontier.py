@@ -62,7 +62,7 @@ from noughts.ai.qubic_proof import (
     open_replies,
 )
 
-__all__ = ["Book", "Store", "frontier", "measure"]
+__all__ = ["Book", "Store", "frontier", "measure", "parents", "status", "work"]
 
 Key = tuple[int, int]
 #: The committed folder, when run from the repository.
@@ -150,28 +150,34 @@ def answers(x: int, o: int, budget: Budget) -> Iterator[Key]:
 
 def frontier(book: Book) -> list[Key]:
     """x's positions past the book, in the order first reached (breadth first)."""
+    return list(parents(book))
+
+
+def parents(book: Book) -> dict[Key, Key]:
+    """x's positions past the book (breadth first), each with the book's position it
+    was first reached from (itself for the root when the book is empty)."""
     start, _ = key_of(*book.root)
-    found: dict[Key, None] = {}
+    found: dict[Key, Key] = {}
     seen: set[Key] = set()
-    todo = [start]
+    todo = [(start, start)]
     while todo:
-        later: list[Key] = []
-        for key in todo:
+        later: list[tuple[Key, Key]] = []
+        for key, parent in todo:
             if key in seen:
                 continue
             seen.add(key)
             move = book.moves.get(key)
             if move is None:
-                found[key] = None
+                found[key] = parent
                 continue
             x, o = key
             if (x | o) >> move & 1:
                 raise ProofError(f"the book's move {move} at {name(key)} is not legal")
             x2 = x | 1 << move
             if not _complete(x2):
-                later.extend(answers(x2, o, book.budget))
+                later.extend((child, key) for child in answers(x2, o, book.budget))
         todo = later
-    return list(found)
+    return found
 
 
 def _probe(x: int, o: int, budget: Budget) -> tuple[bool, int]:
@@ -318,11 +324,22 @@ def status(store: Store, verbose: bool = False) -> tuple[int, int]:
         f"book: {len(book.moves)} positions; frontier: {len(positions)} positions ({plies}); "
         f"proven {proven}, disproven {disproven}, tried {tried}, {spent / 60:,.1f} min of build spent on them"
     )
-    if verbose:
-        for k in positions:
-            row = progress.get(name(k), {})
-            state = "proven" if store.proven(k) else row.get("status", "untried")
-            print(f"  {name(k)}  {state:9}  {row.get('seconds', 0.0):8.1f} s  pn {row.get('pn', '-')}")
+    # By the book's position before them (the branch: o's first replies, and deeper).
+    branches: dict[Key, list[Key]] = {}
+    for k, parent in parents(book).items():
+        branches.setdefault(parent, []).append(k)
+    for parent, kids in branches.items():
+        done = [k for k in kids if store.proven(k)]
+        seconds = sum(progress.get(name(k), {}).get("seconds", 0.0) for k in kids)
+        print(
+            f"  after {name(parent)} (x's move {book.moves.get(parent)}): proven {len(done)} of {len(kids)}, "
+            f"tried {sum(name(k) in progress for k in kids)}, {seconds / 60:,.1f} min spent"
+        )
+        if verbose:
+            for k in kids:
+                row = progress.get(name(k), {})
+                state = "proven" if store.proven(k) else row.get("status", "untried")
+                print(f"    {name(k)}  {state:9}  {row.get('seconds', 0.0):8.1f} s  pn {row.get('pn', '-')}")
     return proven, len(positions)
 
 
