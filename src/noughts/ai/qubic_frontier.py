@@ -26,7 +26,7 @@ with one budget).
 
     python -m noughts.ai.qubic_frontier status
     python -m noughts.ai.qubic_frontier choose --plies P [--candidates K] [--limit N]
-    python -m noughts.ai.qubic_frontier work --minutes M [--per-position S]
+    python -m noughts.ai.qubic_frontier work --minutes M [--per-position S] [--branch X-O]
     python -m noughts.ai.qubic_frontier verify
     python -m noughts.ai.qubic_frontier assemble [--out FILE]
 
@@ -343,12 +343,15 @@ def status(store: Store, verbose: bool = False) -> tuple[int, int]:
     return proven, len(positions)
 
 
-def work(store: Store, seconds: float, per_position: float, width: int = 8, pn_from: int = 6) -> None:
+def work(
+    store: Store, seconds: float, per_position: float, width: int = 8, pn_from: int = 6, branch: Key | None = None
+) -> None:
     """Build sub-proofs of the unproven frontier positions for `seconds`: each in turn,
     least worked on first, for at most `per_position` seconds (its checkpoint kept in
-    work/ until it is proven), every proof checked before it is stored."""
+    work/ until it is proven), every proof checked before it is stored. With `branch`
+    (a book position) only the positions first reached from it."""
     book = store.book()
-    positions = frontier(book)
+    positions = [k for k, parent in parents(book).items() if branch is None or parent == branch]
     progress = store.progress()
     rows = progress["positions"]
     run: dict[str, Any] = {
@@ -442,6 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     worked.add_argument("--minutes", type=float, default=60.0)
     worked.add_argument("--per-position", type=float, default=60.0, help="seconds per position per turn")
     worked.add_argument("--width", type=int, default=8, help="x's moves tried per position by the builder")
+    worked.add_argument("--branch", type=parse, help="only the positions after this book position (X-O, hex)")
     commands.add_parser("verify", help="check every stored sub-proof again")
     built = commands.add_parser("assemble", help="merge book and sub-proofs, check from the root")
     built.add_argument("--out", type=Path, help="where to write the checked whole")
@@ -455,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "choose":
         choose(store, args.plies, args.candidates, args.limit)
     elif args.command == "work":
-        work(store, args.minutes * 60, args.per_position, args.width)
+        work(store, args.minutes * 60, args.per_position, args.width, branch=args.branch)
         status(store)
     elif args.command == "verify":
         book = store.book()
