@@ -388,11 +388,18 @@ def work(
         }
         run["tried"] += 1
         if root.pn == 0:
-            report = store.store(key, builder.strategy(), book.budget)
-            row["status"] = "proven"
-            row["entries"] = report.moves + sum(report.leaves.values())
-            run["proven"] += 1
-            ckpt.unlink()
+            try:
+                report = store.store(key, builder.strategy(), book.budget)
+            except ProofError as error:
+                # The builder believed it, the checker does not: nothing is stored, and
+                # the position stays to be proven (and looked into).
+                row["status"] = "refused"
+                row["error"] = str(error)[:300]
+            else:
+                row["status"] = "proven"
+                row["entries"] = report.moves + sum(report.leaves.values())
+                run["proven"] += 1
+                ckpt.unlink()
         elif root.dn == 0:
             row["status"] = "disproven"  # by the builder: the book's move before it is suspect
         run["seconds"] = round(time.perf_counter() - started, 1)
