@@ -1,0 +1,500 @@
+"""Qubic's proof (`noughts.ai.qubic_proof`) split into sub-proofs that accumulate
+across sessions: a book of x's first moves, and each position past it proven on its own.
+
+One build from the empty board cannot finish in a session, and a checkpoint that is not
+committed is lost with the machine. So the proof is decomposed:
+
+* the *book* (``book.json``): x's chosen move at a few positions near the root (x to
+  move, canonical keys, moves in the key's frame), each with the measurements that
+  chose it (`measure`: for every candidate move, o's replies left to answer and how
+  many of the positions after them a short leaf search proves);
+* the *frontier*: x's positions reached from the root through the book's moves and
+  every reply of o that must be answered (the same walk as the checker's: replies
+  after which x completes a line at once, or that the null-move sequence beats,
+  `open_replies`, need nothing), not themselves in the book;
+* one *sub-proof* per frontier position (``proofs/X-O.npz``, a `Strategy` from that
+  position, built by `noughts.ai.qubic_build.Builder`), stored only after `check`
+  passed on it from that position, and checked again by ``verify``;
+* ``progress.json``: the work spent on each frontier position (seconds, the build's
+  size, its root's numbers) and a log of the runs, so the next session knows what was
+  tried and at what rate. The builds' checkpoints (``work/``) stay on the machine.
+
+When every frontier position is proven, ``assemble`` merges the book and the
+sub-proofs into one strategy and checks it from the root: that, and only that, is a
+proof of the win. All parts share the book's `Budget` (the checker re-proves leaves
+with one budget).
+
+    python -m noughts.ai.qubic_frontier status
+    python -m noughts.ai.qubic_frontier choose --plies P [--candidates K] [--limit N]
+    python -m noughts.ai.qubic_frontier work --minutes M [--per-position S] [--branch X-O]
+    python -m noughts.ai.qubic_frontier verify
+    python -m noughts.ai.qubic_frontier assemble [--out FILE]
+
+(``--data DIR`` before the command: the folder, data/qubic-proof in the repository by
+default.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from noughts.ai.qubic_build import Builder, _score, _three
+from noughts.ai.qubic_proof import (
+    MASK64,
+    Budget,
+    CheckReport,
+    ProofError,
+    Strategy,
+    _proof_tree,
+    check,
+    key_of,
+    leaf_proven,
+    open_replies,
+)
+
+__all__ = ["Book", "Store", "frontier", "measure", "parents", "status", "work"]
+
+Key = tuple[int, int]
+#: The committed folder, when run from the repository.
+DATA = Path(__file__).resolve().parents[3] / "data" / "qubic-proof"
+
+
+def name(key: Key) -> str:
+    return f"{key[0]:016x}-{key[1]:016x}"
+
+
+def parse(text: str) -> Key:
+    x, o = text.split("-")
+    return int(x, 16), int(o, 16)
+
+
+def _complete(owner: int) -> bool:
+    from noughts.ai.qubic_build import LINES
+
+    return any(owner & line == line for line in LINES)
+
+
+@dataclass
+class Book:
+    """x's moves near the root: canonical key -> cell in the key's frame, and why."""
+
+    root: Key = (0, 0)
+    budget: Budget = field(default_factory=Budget)
+    moves: dict[Key, int] = field(default_factory=dict)
+    why: dict[Key, dict[str, Any]] = field(default_factory=dict)
+
+    def save(self, path: Path) -> None:
+        # A line per move (the measurements that chose it included), to keep diffs short.
+        rows = [
+            json.dumps({"position": name(key), "move": self.moves[key], "why": self.why.get(key, {})})
+            for key in sorted(self.moves, key=lambda k: (k[0].bit_count() + k[1].bit_count(), k))
+        ]
+        head = f'{{"root": "{name(self.root)}", "budget": {json.dumps(dataclasses.asdict(self.budget))},'
+        _write(path, head + '\n"moves": [\n' + ",\n".join(rows) + "\n]}\n")
+
+    @classmethod
+    def load(cls, path: Path) -> Book:
+        data = json.loads(path.read_text())
+        b = data["budget"]
+        budget = Budget(int(b["threat_nodes"]), int(b["threat_depth"]), tuple(int(e) for e in b["expansions"]))
+        book = cls(parse(data["root"]), budget)
+        for row in data["moves"]:
+            key = parse(row["position"])
+            book.moves[key] = int(row["move"])
+            if row.get("why"):
+                book.why[key] = row["why"]
+        return book
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".part")
+    partial.write_text(text)
+    os.replace(partial, path)
+
+
+def answers(x: int, o: int, budget: Budget) -> Iterator[Key]:
+    """o to move in (x, o) (x just moved, no line of its own complete): the canonical
+    positions after each of o's replies that the strategy must answer, as `check`
+    walks them (not those after which x completes a line at once, nor those the null
+    move's sequence beats); ProofError when o can complete a line."""
+    from noughts.kernels import symmetry
+
+    if _three(o, x):
+        raise ProofError(f"o completes a line after x's move ({name((x, o))})")
+    mine = _three(x, o)
+    (cx, co), s = key_of(x, o)
+    left = MASK64 if mine else open_replies(cx, co, budget)
+    seen: set[Key] = set()
+    for reply in range(64):
+        bit = 1 << reply
+        if (x | o) & bit or mine & ~bit & MASK64:
+            continue
+        if not left >> int(symmetry.IMAGE[s, reply]) & 1:
+            continue
+        child, _ = key_of(x, o | bit)
+        if child not in seen:
+            seen.add(child)
+            yield child
+
+
+def frontier(book: Book) -> list[Key]:
+    """x's positions past the book, in the order first reached (breadth first)."""
+    return list(parents(book))
+
+
+def parents(book: Book) -> dict[Key, Key]:
+    """x's positions past the book (breadth first), each with the book's position it
+    was first reached from (itself for the root when the book is empty)."""
+    start, _ = key_of(*book.root)
+    found: dict[Key, Key] = {}
+    seen: set[Key] = set()
+    todo = [(start, start)]
+    while todo:
+        later: list[tuple[Key, Key]] = []
+        for key, parent in todo:
+            if key in seen:
+                continue
+            seen.add(key)
+            move = book.moves.get(key)
+            if move is None:
+                found[key] = parent
+                continue
+            x, o = key
+            if (x | o) >> move & 1:
+                raise ProofError(f"the book's move {move} at {name(key)} is not legal")
+            x2 = x | 1 << move
+            if not _complete(x2):
+                later.extend((child, key) for child in answers(x2, o, book.budget))
+        todo = later
+    return found
+
+
+def _probe(x: int, o: int, budget: Budget) -> tuple[bool, int]:
+    """A short leaf search (threats, then the proof-number search's first level): proven,
+    and if not the proof number it ended with (how much it thinks is left)."""
+    if leaf_proven(x, o, budget, levels=1) is not None:
+        return True, 0
+    return False, int(_proof_tree(budget.expansions[0]).numbers[0, 0])
+
+
+def measure(key: Key, budget: Budget, candidates: int = 8) -> list[dict[str, Any]]:
+    """x's candidate moves at `key` (x to move), each measured: o's replies left to
+    answer up to symmetry (`replies`), how many of the positions after them the short
+    leaf search proves (`proven`) and the proof numbers it left on the others
+    (`pn_left`, summed), and the lines evaluation after the move (`lines`). Best first:
+    most proven, then least left, then the lines evaluation. The candidates: the
+    `candidates` best by the lines evaluation and the `candidates` // 2 leaving the
+    fewest replies (all are counted; only these are probed)."""
+    x, o = key
+    forced = _three(o, x)
+    cells = forced if forced else ~(x | o) & MASK64
+    moves: dict[Key, int] = {}
+    for cell in range(64):
+        if cells >> cell & 1:
+            moves.setdefault(key_of(x | 1 << cell, o)[0], cell)
+    rows: list[dict[str, Any]] = []
+    kids: dict[int, list[Key]] = {}
+    for cell in moves.values():
+        x2 = x | 1 << cell
+        if _complete(x2):
+            return [{"move": cell, "replies": 0, "proven": 0, "pn_left": 0, "lines": _score(x2, o)}]
+        try:
+            kids[cell] = list(answers(x2, o, budget))
+        except ProofError:
+            continue  # o would complete a line
+        rows.append({"move": cell, "replies": len(kids[cell]), "lines": _score(x2, o)})
+    by_lines = sorted(rows, key=lambda r: -r["lines"])[:candidates]
+    by_replies = sorted(rows, key=lambda r: (r["replies"], -r["lines"]))[: max(1, candidates // 2)]
+    probed: list[dict[str, Any]] = []
+    for row in by_lines + [r for r in by_replies if r not in by_lines]:
+        started = time.perf_counter()
+        proven = left = 0
+        for child in kids[row["move"]]:
+            done, pn = _probe(*child, budget)
+            proven += done
+            left += pn
+        probed.append(row | {"proven": proven, "pn_left": left, "seconds": round(time.perf_counter() - started, 1)})
+    probed.sort(key=lambda r: (-r["proven"], r["pn_left"], -r["lines"]))
+    return probed
+
+
+@dataclass
+class Store:
+    """The folder of the decomposed proof: book, sub-proofs, progress, checkpoints."""
+
+    folder: Path
+
+    @property
+    def book_path(self) -> Path:
+        return self.folder / "book.json"
+
+    @property
+    def progress_path(self) -> Path:
+        return self.folder / "progress.json"
+
+    def proof_path(self, key: Key) -> Path:
+        return self.folder / "proofs" / f"{name(key)}.npz"
+
+    def checkpoint(self, key: Key) -> Path:
+        return self.folder / "work" / f"{name(key)}.ckpt"
+
+    def book(self) -> Book:
+        return Book.load(self.book_path) if self.book_path.exists() else Book()
+
+    def progress(self) -> dict[str, Any]:
+        if self.progress_path.exists():
+            loaded: dict[str, Any] = json.loads(self.progress_path.read_text())
+            return loaded
+        return {"positions": {}, "runs": []}
+
+    def save_progress(self, progress: dict[str, Any]) -> None:
+        _write(self.progress_path, json.dumps(progress, indent=1, sort_keys=True) + "\n")
+
+    def proven(self, key: Key) -> bool:
+        return self.proof_path(key).exists()
+
+    def store(self, key: Key, strategy: Strategy, budget: Budget) -> CheckReport:
+        """Check `strategy` from `key` and write it; ProofError (nothing written) when
+        it does not prove the win or was built with another budget than the book's."""
+        if strategy.budget != budget:
+            raise ProofError(f"the sub-proof of {name(key)} has budget {strategy.budget}, the book {budget}")
+        report = check(strategy, key)
+        path = self.proof_path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".part.npz")
+        strategy.save(partial)
+        os.replace(partial, path)
+        return report
+
+    def load(self, key: Key, budget: Budget) -> Strategy:
+        strategy = Strategy.load(self.proof_path(key))
+        if strategy.budget != budget:
+            raise ProofError(f"the sub-proof of {name(key)} has budget {strategy.budget}, the book {budget}")
+        return strategy
+
+    def verify(self, key: Key, budget: Budget) -> CheckReport:
+        """The stored sub-proof of `key`, checked again from `key`."""
+        return check(self.load(key, budget), key)
+
+    def assemble(self, book: Book) -> tuple[Strategy, CheckReport]:
+        """The book and every frontier position's sub-proof as one strategy, checked
+        from the root; ProofError when a frontier position is unproven or the whole
+        does not pass."""
+        positions = frontier(book)
+        missing = [key for key in positions if not self.proven(key)]
+        if missing:
+            raise ProofError(f"{len(missing)} of {len(positions)} frontier positions are not proven")
+        entries: dict[Key, int] = {}
+        # Any stored code for a position will do: each sub-proof holds the whole subtree
+        # of each of its entries, so the union does too (positions only gain marks).
+        for key in positions:
+            for k, code in self.load(key, book.budget).entries.items():
+                entries.setdefault(k, code)
+        entries.update(book.moves)
+        strategy = Strategy(entries, book.budget)
+        return strategy, check(strategy, book.root)
+
+
+def status(store: Store, verbose: bool = False) -> tuple[int, int]:
+    book = store.book()
+    positions = frontier(book)
+    progress = store.progress()["positions"]
+    proven = sum(store.proven(k) for k in positions)
+    disproven = sum(progress.get(name(k), {}).get("status") == "disproven" for k in positions)
+    spent = sum(progress.get(name(k), {}).get("seconds", 0.0) for k in positions)
+    tried = sum(name(k) in progress for k in positions)
+    by_ply: dict[int, list[int]] = {}
+    for k in positions:
+        counts = by_ply.setdefault(k[0].bit_count() + k[1].bit_count(), [0, 0])
+        counts[0] += 1
+        counts[1] += store.proven(k)
+    plies = ", ".join(f"{p} marks: {c[1]} of {c[0]}" for p, c in sorted(by_ply.items()))
+    print(
+        f"book: {len(book.moves)} positions; frontier: {len(positions)} positions ({plies}); "
+        f"proven {proven}, disproven {disproven}, tried {tried}, {spent / 60:,.1f} min of build spent on them"
+    )
+    # By the book's position before them (the branch: o's first replies, and deeper).
+    branches: dict[Key, list[Key]] = {}
+    for k, parent in parents(book).items():
+        branches.setdefault(parent, []).append(k)
+    for parent, kids in branches.items():
+        done = [k for k in kids if store.proven(k)]
+        seconds = sum(progress.get(name(k), {}).get("seconds", 0.0) for k in kids)
+        print(
+            f"  after {name(parent)} (x's move {book.moves.get(parent)}): proven {len(done)} of {len(kids)}, "
+            f"tried {sum(name(k) in progress for k in kids)}, {seconds / 60:,.1f} min spent"
+        )
+        if verbose:
+            for k in kids:
+                row = progress.get(name(k), {})
+                state = "proven" if store.proven(k) else row.get("status", "untried")
+                print(f"    {name(k)}  {state:9}  {row.get('seconds', 0.0):8.1f} s  pn {row.get('pn', '-')}")
+    return proven, len(positions)
+
+
+def work(
+    store: Store, seconds: float, per_position: float, width: int = 8, pn_from: int = 6, branch: Key | None = None
+) -> None:
+    """Build sub-proofs of the unproven frontier positions for `seconds`: each in turn,
+    least worked on first, for at most `per_position` seconds (its checkpoint kept in
+    work/ until it is proven), every proof checked before it is stored. With `branch`
+    (a book position) only the positions first reached from it."""
+    book = store.book()
+    positions = [k for k, parent in parents(book).items() if branch is None or parent == branch]
+    progress = store.progress()
+    rows = progress["positions"]
+    run: dict[str, Any] = {
+        "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "seconds": 0.0,
+        "tried": 0,
+        "proven": 0,
+    }
+    progress["runs"].append(run)
+    started = time.perf_counter()
+    order = sorted(
+        (k for k in positions if not store.proven(k) and rows.get(name(k), {}).get("status") != "disproven"),
+        key=lambda k: rows.get(name(k), {}).get("seconds", 0.0),
+    )
+    print(f"{len(order)} of {len(positions)} frontier positions to prove", flush=True)
+    for key in order:
+        left = seconds - (time.perf_counter() - started)
+        if left <= 1:
+            break
+        ckpt = store.checkpoint(key)
+        ckpt.parent.mkdir(parents=True, exist_ok=True)
+        builder = Builder.load(ckpt) if ckpt.exists() else Builder(key, book.budget, pn_from=pn_from, width=width)
+        before = builder.seconds
+        builder.run(min(per_position, left), ckpt, report=1e9)
+        row = rows.setdefault(name(key), {"seconds": 0.0})
+        root = builder.nodes[builder.root]
+        row |= {
+            "seconds": round(row["seconds"] + builder.seconds - before, 1),
+            "nodes": len(builder.nodes),
+            "expansions": builder.expansions,
+            "pn": root.pn,
+            "dn": root.dn,
+            "status": "open",
+        }
+        run["tried"] += 1
+        if root.pn == 0:
+            try:
+                report = store.store(key, builder.strategy(), book.budget)
+            except ProofError as error:
+                # The builder believed it, the checker does not: nothing is stored, and
+                # the position stays to be proven (and looked into).
+                row["status"] = "refused"
+                row["error"] = str(error)[:300]
+            else:
+                row["status"] = "proven"
+                row["entries"] = report.moves + sum(report.leaves.values())
+                run["proven"] += 1
+                ckpt.unlink()
+        elif root.dn == 0:
+            row["status"] = "disproven"  # by the builder: the book's move before it is suspect
+        run["seconds"] = round(time.perf_counter() - started, 1)
+        store.save_progress(progress)
+        print(
+            f"{name(key)}: {row['status']} after {row['seconds']:.0f} s in all "
+            f"({len(builder.nodes):,} positions); run: {run['proven']} proven of {run['tried']} tried "
+            f"in {run['seconds']:.0f} s",
+            flush=True,
+        )
+    run["seconds"] = round(time.perf_counter() - started, 1)
+    store.save_progress(progress)
+
+
+def choose(store: Store, plies: int, candidates: int, limit: int | None) -> None:
+    """Add to the book x's move at the unproven frontier positions of `plies` marks
+    (at most `limit` of them), each the best by `measure`, with its figures."""
+    book = store.book()
+    chosen = 0
+    for key in frontier(book):
+        if key[0].bit_count() + key[1].bit_count() != plies or store.proven(key):
+            continue
+        if limit is not None and chosen >= limit:
+            break
+        started = time.perf_counter()
+        rows = measure(key, book.budget, candidates)
+        book.moves[key] = rows[0]["move"]
+        book.why[key] = {"measured": rows, "seconds": round(time.perf_counter() - started, 1)}
+        book.save(store.book_path)
+        chosen += 1
+        best = rows[0]
+        print(
+            f"{name(key)}: move {best['move']} (replies {best['replies']}, proven {best['proven']}, "
+            f"pn left {best['pn_left']}; {len(rows)} candidates probed in {time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DATA, help="the folder of book, sub-proofs and progress")
+    commands = parser.add_subparsers(dest="command", required=True)
+    shown = commands.add_parser("status", help="the frontier and which positions are proven")
+    shown.add_argument("--verbose", action="store_true", help="a line per frontier position")
+    picked = commands.add_parser("choose", help="add x's measured best move at frontier positions to the book")
+    picked.add_argument("--plies", type=int, required=True, help="at the frontier positions of this many marks")
+    picked.add_argument("--candidates", type=int, default=8, help="x's moves probed (by the lines evaluation)")
+    picked.add_argument("--limit", type=int, help="at most this many positions")
+    worked = commands.add_parser("work", help="build sub-proofs of unproven frontier positions")
+    worked.add_argument("--minutes", type=float, default=60.0)
+    worked.add_argument("--per-position", type=float, default=60.0, help="seconds per position per turn")
+    worked.add_argument("--width", type=int, default=8, help="x's moves tried per position by the builder")
+    worked.add_argument("--branch", type=parse, help="only the positions after this book position (X-O, hex)")
+    commands.add_parser("verify", help="check every stored sub-proof again")
+    built = commands.add_parser("assemble", help="merge book and sub-proofs, check from the root")
+    built.add_argument("--out", type=Path, help="where to write the checked whole")
+    args = parser.parse_args(argv)
+    from noughts.ai.compiled import prepare
+
+    prepare()
+    store = Store(args.data)
+    if args.command == "status":
+        status(store, args.verbose)
+    elif args.command == "choose":
+        choose(store, args.plies, args.candidates, args.limit)
+    elif args.command == "work":
+        work(store, args.minutes * 60, args.per_position, args.width, branch=args.branch)
+        status(store)
+    elif args.command == "verify":
+        book = store.book()
+        for key in frontier(book):
+            if store.proven(key):
+                started = time.perf_counter()
+                try:
+                    report = store.verify(key, book.budget)
+                except ProofError as error:
+                    print(f"{name(key)}: the stored sub-proof fails: {error}")
+                    return 1
+                print(f"{name(key)}: checked in {time.perf_counter() - started:.1f} s ({report})", flush=True)
+    else:
+        book = store.book()
+        try:
+            strategy, report = store.assemble(book)
+        except ProofError as error:
+            print(f"not a proof: {error}")
+            return 1
+        print(f"the whole proof passes the check: {len(strategy.entries):,} entries, {report}")
+        if args.out is not None:
+            strategy.save(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    # Through the module's own name, so that checkpoints pickle the builder's classes
+    # under it.
+    from noughts.ai.qubic_frontier import main as _main
+
+    sys.exit(_main())

@@ -1,0 +1,88 @@
+"""Qubic's proof in parts (`noughts.ai.qubic_frontier`), on a small frontier: a book of
+one move at a position four plies in, every position after o's replies proven on its
+own and stored checked, the parts assembled and checked whole; a corrupt or unproven
+part is refused."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from noughts.ai.qubic_frontier import Book, Store, frontier, measure, parents, status, work
+from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
+
+#: x's and o's marks four plies in (canonical), x to move, where x wins with a small
+#: proof (tests/kernels/test_qubic_proof.py's first small position), and x's move there
+#: that the builder finds: o's replies then leave twelve positions to prove.
+ROOT = (0x200008, 0x4080)
+MOVE = 63
+BUDGET = Budget(expansions=(100, 400))
+
+
+@pytest.fixture(scope="module")
+def proven(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, Book]:
+    root, _ = key_of(*ROOT)
+    assert root == ROOT
+    book = Book(root, BUDGET, {root: MOVE})
+    store = Store(tmp_path_factory.mktemp("qubic") / "proof")
+    book.save(store.book_path)
+    work(store, 60, 20)
+    return store, book
+
+
+def test_the_frontier_is_proven_part_by_part_and_assembles_into_a_checked_proof(proven: tuple[Store, Book]) -> None:
+    store, book = proven
+    assert Book.load(store.book_path) == book
+    positions = frontier(book)
+    assert len(positions) > 1 and book.root not in positions
+    assert all(store.proven(key) for key in positions)
+    progress = store.progress()
+    assert {progress["positions"][f"{k[0]:016x}-{k[1]:016x}"]["status"] for k in positions} == {"proven"}
+    assert progress["runs"][0]["proven"] == len(positions)
+    for key in positions:
+        store.verify(key, BUDGET)
+    assert set(parents(book).values()) == {book.root}
+    assert status(store) == (len(positions), len(positions))
+    strategy, report = store.assemble(book)
+    assert strategy.entries[book.root] == book.moves[book.root]
+    assert report.moves >= 1
+    check(strategy, book.root)
+    # A later run has nothing left to do.
+    work(store, 10, 5)
+    assert store.progress()["runs"][-1]["tried"] == 0
+
+
+def test_a_corrupt_or_unproven_part_is_refused(proven: tuple[Store, Book], tmp_path: Path) -> None:
+    store, book = proven
+    positions = frontier(book)
+    # A stored part whose position is no leaf of the searches, but claimed as one.
+    key = next(k for k in positions if store.load(k, BUDGET).entries[k] >= 0)
+    good = store.proof_path(key).read_bytes()
+    Strategy({key: THREATS}, BUDGET).save(store.proof_path(key))
+    try:
+        with pytest.raises(ProofError, match="not proven again"):
+            store.verify(key, BUDGET)
+        with pytest.raises(ProofError):
+            store.assemble(book)
+    finally:
+        store.proof_path(key).write_bytes(good)
+    store.verify(key, BUDGET)
+    # Nothing unchecked is stored: not a wrong claim, nor a part built with another budget.
+    other = Store(tmp_path / "other")
+    with pytest.raises(ProofError):
+        other.store(key, Strategy({key: THREATS}, BUDGET), BUDGET)
+    with pytest.raises(ProofError, match="budget"):
+        other.store(key, dataclasses.replace(store.load(key, BUDGET), budget=Budget()), BUDGET)
+    assert not other.proof_path(key).exists()
+    # Nor is the whole assembled while a part is missing.
+    with pytest.raises(ProofError, match="not proven"):
+        other.assemble(book)
+
+
+def test_the_book_move_is_chosen_by_its_measured_figures(proven: tuple[Store, Book]) -> None:
+    _, book = proven
+    rows = measure(book.root, BUDGET, candidates=2)
+    assert rows == sorted(rows, key=lambda r: (-r["proven"], r["pn_left"], -r["lines"]))
+    assert all(r["replies"] >= r["proven"] for r in rows)
