@@ -23,27 +23,15 @@ from __future__ import annotations
 import argparse
 import time
 
-from noughts.ai.qubic_build import LINES, Builder
+from noughts.ai.qubic_build import Builder, lines_score
 from noughts.ai.qubic_proof import Budget, check, key_of, leaf_proven
-
-
-def _score(x: int, o: int) -> int:
-    weights = (0, 1, 10, 100, 0)
-    value = 0
-    for line in LINES:
-        a, b = (x & line).bit_count(), (o & line).bit_count()
-        if a and not b:
-            value += weights[a]
-        elif b and not a:
-            value -= weights[b]
-    return value
 
 
 def _best(x: int, o: int, x_moves: bool) -> int:
     empty = [c for c in range(64) if not (x | o) >> c & 1]
     if x_moves:
-        return max(empty, key=lambda c: (_score(x | 1 << c, o), -c))
-    return max(empty, key=lambda c: (-_score(x, o | 1 << c), -c))
+        return max(empty, key=lambda c: (lines_score(x | 1 << c, o), -c))
+    return max(empty, key=lambda c: (-lines_score(x, o | 1 << c), -c))
 
 
 def targets(plies: int) -> list[tuple[int, int]]:

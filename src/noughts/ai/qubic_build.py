@@ -49,7 +49,7 @@ from pathlib import Path
 
 from noughts.ai.qubic_proof import MASK64, THREATS, Budget, Strategy, check, key_of, open_replies
 
-__all__ = ["Builder", "Node"]
+__all__ = ["Builder", "Node", "lines_score", "threat_cells"]
 
 INF = 1 << 40
 #: An o position's first proof number: about what each reply costs, and what one
@@ -82,7 +82,7 @@ def _lines() -> list[int]:
 LINES = _lines()
 
 
-def _three(owner: int, other: int) -> int:
+def threat_cells(owner: int, other: int) -> int:
     found = 0
     for line in LINES:
         if not line & other and (owner & line).bit_count() == 3:
@@ -90,7 +90,7 @@ def _three(owner: int, other: int) -> int:
     return found
 
 
-def _score(x: int, o: int) -> int:
+def lines_score(x: int, o: int) -> int:
     """The lines evaluation for x (`noughts.kernels.evaluate`'s weights): open lines
     count 1, 10, 100 for one, two, three marks."""
     value = 0
@@ -168,9 +168,9 @@ class Builder:
         `REPLY` each) so that x's moves are compared fairly. The replies to search are
         the block of x's threat, or those the null-move sequence does not beat
         (`open_replies`): none left, and the node is proven."""
-        if _three(o, x):
+        if threat_cells(o, x):
             return Node(INF, 0, LOST)
-        made = _three(x, o)
+        made = threat_cells(x, o)
         if made & (made - 1):
             return Node(0, INF, THREATS)  # two threats: every reply loses at once
         if made:
@@ -219,7 +219,7 @@ class Builder:
             node.children, node.moves = children, moves
             self.expansions += 1
             return
-        forced = _three(o, x)
+        forced = threat_cells(o, x)
         cells = forced if forced else ~(x | o) & MASK64
         # Every move up to symmetry is looked at (o's position after it evaluated,
         # with its null-move search), and the fewest replies to search come first,
@@ -236,7 +236,7 @@ class Builder:
             if known is None:
                 won = any(child[0] & line == line for line in LINES)
                 known = Node(0, INF, THREATS) if won else self._new_o(*child)
-            found[child] = (cell, -_score(x | 1 << cell, o), known)
+            found[child] = (cell, -lines_score(x | 1 << cell, o), known)
         if getattr(self, "by_replies", True):
             order = sorted(found, key=lambda k: (found[k][2].pn, found[k][1]))
         else:
@@ -313,8 +313,8 @@ class Builder:
         # o's positions kept (x's moves tried), without a threat of x: replies left to
         # search by the null move, of all.
         quiet = [(k, n) for k, n in self.nodes.items() if k[0].bit_count() > k[1].bit_count() and n.replies]
-        left = sum(n.replies.bit_count() for k, n in quiet if not _three(*k))
-        replies = sum(64 - k[0].bit_count() - k[1].bit_count() for k, n in quiet if not _three(*k))
+        left = sum(n.replies.bit_count() for k, n in quiet if not threat_cells(*k))
+        replies = sum(64 - k[0].bit_count() - k[1].bit_count() for k, n in quiet if not threat_cells(*k))
         by_ply = " ".join(f"{p}:{c[0]}/{c[1]}/{c[2]}" for p, c in sorted(plies.items()))
         return (
             f"{self.seconds:,.0f} s: root pn {root.pn} dn {root.dn}; {len(self.nodes):,} nodes, "

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from noughts.ai.qubic_build import Builder, _score, _three
+from noughts.ai.qubic_build import Builder, lines_score, threat_cells
 from noughts.ai.qubic_proof import (
     MASK64,
     Budget,
@@ -130,9 +130,9 @@ def answers(x: int, o: int, budget: Budget) -> Iterator[Key]:
     move's sequence beats); ProofError when o can complete a line."""
     from noughts.kernels import symmetry
 
-    if _three(o, x):
+    if threat_cells(o, x):
         raise ProofError(f"o completes a line after x's move ({name((x, o))})")
-    mine = _three(x, o)
+    mine = threat_cells(x, o)
     (cx, co), s = key_of(x, o)
     left = MASK64 if mine else open_replies(cx, co, budget)
     seen: set[Key] = set()
@@ -197,7 +197,7 @@ def measure(key: Key, budget: Budget, candidates: int = 8) -> list[dict[str, Any
     `candidates` best by the lines evaluation and the `candidates` // 2 leaving the
     fewest replies (all are counted; only these are probed)."""
     x, o = key
-    forced = _three(o, x)
+    forced = threat_cells(o, x)
     cells = forced if forced else ~(x | o) & MASK64
     moves: dict[Key, int] = {}
     for cell in range(64):
@@ -208,12 +208,12 @@ def measure(key: Key, budget: Budget, candidates: int = 8) -> list[dict[str, Any
     for cell in moves.values():
         x2 = x | 1 << cell
         if _complete(x2):
-            return [{"move": cell, "replies": 0, "proven": 0, "pn_left": 0, "lines": _score(x2, o)}]
+            return [{"move": cell, "replies": 0, "proven": 0, "pn_left": 0, "lines": lines_score(x2, o)}]
         try:
             kids[cell] = list(answers(x2, o, budget))
         except ProofError:
             continue  # o would complete a line
-        rows.append({"move": cell, "replies": len(kids[cell]), "lines": _score(x2, o)})
+        rows.append({"move": cell, "replies": len(kids[cell]), "lines": lines_score(x2, o)})
     by_lines = sorted(rows, key=lambda r: -r["lines"])[:candidates]
     by_replies = sorted(rows, key=lambda r: (r["replies"], -r["lines"]))[: max(1, candidates // 2)]
     probed: list[dict[str, Any]] = []
