@@ -113,6 +113,46 @@ def test_build_resumes_from_a_checkpoint(monkeypatch: pytest.MonkeyPatch) -> Non
     assert gobblet_table.solve(game).start_value.kind is Kind.DRAW
 
 
+def test_threads_in_small_pieces_build_the_same_table_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two sizes, two copies: 33 levels. Pieces of 4,096 slots and a buffer of 200
+    # entries make every pass run on both threads, and collecting stop and resume
+    # hundreds of times a piece.
+    game = Gobblet(sizes=2)
+    monkeypatch.setattr(gobblet_table, "threads", lambda: 1)
+    one = np.array(gobblet_table.solve(game).values)
+    one_counts = gobblet_table.counts(game)
+    for name in ("values.npy", "counts.json"):
+        gobblet_table._file(game, name).unlink()
+    monkeypatch.setattr(gobblet_table, "_TABLES", {})
+    monkeypatch.setattr(gobblet_table, "threads", lambda: 2)
+    monkeypatch.setattr(gobblet_table, "_CHUNK", 512)
+    buffers: list[int] = []
+
+    def small_buffer() -> np.ndarray[Any, np.dtype[np.int64]]:
+        buffers.append(1)
+        return np.empty(200, dtype=np.int64)
+
+    monkeypatch.setattr(gobblet_table, "_buffer", small_buffer)
+    names: set[str] = set()
+    real = gobblet_table._in_threads
+
+    def watched(task: Any, pieces: list[tuple[int, int]], done: Any) -> None:
+        def named(lo: int, hi: int) -> Any:
+            import threading
+
+            names.add(threading.current_thread().name)
+            return task(lo, hi)
+
+        real(named, pieces, done)
+
+    monkeypatch.setattr(gobblet_table, "_in_threads", watched)
+    two = np.array(gobblet_table.solve(game).values)
+    assert len([n for n in names if n.startswith("gobblet")]) == 2
+    assert (one == two).all()
+    assert gobblet_table.counts(game) | {"seconds": 0} == one_counts | {"seconds": 0}
+    assert len(buffers) > 1000
+
+
 def test_perfect_never_loses_the_small_set() -> None:
     table = gobblet_table.solve(SMALL)
     rng = random.Random(3)

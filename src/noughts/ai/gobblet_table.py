@@ -30,10 +30,12 @@ import resource
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +43,9 @@ import numpy.typing as npt
 from noughts.ai.base import Value
 from noughts.core import Player
 from noughts.games.gobblet import Gobblet, GobbletState
+
+if TYPE_CHECKING:
+    from noughts.kernels.layout import Int
 
 __all__ = [
     "BUILD_NOTE",
@@ -53,6 +58,7 @@ __all__ = [
     "small",
     "solve",
     "stderr_progress",
+    "threads",
 ]
 
 #: Part of the files' names: bump it when the index or the codes change.
@@ -63,6 +69,7 @@ SMALL_SLOTS = 5_000_000
 #: How the published game's table gets built, for messages.
 BUILD_NOTE = "noughts solve gobblet builds it once (about 8 minutes of one idle core, 2.3 GB of memory)"
 _CHUNK = 1 << 20
+T = TypeVar("T")
 _CHECKPOINT_EVERY = 300.0  # seconds
 
 #: Called with the phase ("classes", "depth 7", "reachable"), the fraction of the whole
@@ -266,6 +273,60 @@ def _peak_mb() -> float:
 # -- the build ----------------------------------------------------------------------
 
 
+def threads() -> int:
+    """Threads for the build: one per core this process may use (the kernels release
+    the GIL, so they run side by side)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_local = threading.local()
+
+
+def _buffer() -> npt.NDArray[np.int64]:
+    """This thread's room for collected entries (8 MB, kept for the build's length)."""
+    buf: npt.NDArray[np.int64] | None = getattr(_local, "buf", None)
+    if buf is None:
+        buf = _local.buf = np.empty(1 << 20, dtype=np.int64)
+    return buf
+
+
+def _pieces(lo: int, hi: int, step: int) -> list[tuple[int, int]]:
+    return [(a, min(a + step, hi)) for a in range(lo, hi, step)]
+
+
+def _in_threads(
+    task: Callable[[int, int], T],
+    pieces: list[tuple[int, int]],
+    done: Callable[[tuple[int, int], T], None],
+) -> None:
+    """`task` over each piece on `threads()` threads, `done` called in this thread with
+    each piece's result in the pieces' order. An exception (from a task, or from `done`:
+    a progress bar's Ctrl-C) cancels the pieces not started and waits for the running
+    ones, so that nothing writes to the arrays after this returns."""
+    workers = threads()
+    if workers == 1 or len(pieces) == 1:
+        for piece in pieces:
+            done(piece, task(*piece))
+        return
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="gobblet")
+    try:
+        ahead = 2 * workers  # in flight, so that a slow piece does not idle the others
+        pending = deque((piece, pool.submit(task, *piece)) for piece in pieces[:ahead])
+        later = iter(pieces[ahead:])
+        while pending:
+            piece, future = pending.popleft()
+            result = future.result()
+            following = next(later, None)
+            if following is not None:
+                pending.append((following, pool.submit(task, *following)))
+            done(piece, result)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _build(game: Gobblet, progress: Progress | None) -> None:
     from noughts.kernels import gobblet as kernels
 
@@ -300,27 +361,47 @@ def _build(game: Gobblet, progress: Progress | None) -> None:
             _write_json(state_path, {**phase, "slots": slots})
         last_save = time.perf_counter()
 
-    # The first pass is about half the work, the levels the other half.
-    done = int(phase["init_done"])
-    while done < slots:
-        hi = min(done + _CHUNK, slots)
-        kernels.init_pass(done, hi, values, counts_, tables)
-        done = hi
-        phase["init_done"] = done
+    # The first pass is about half the work, the levels the other half. Pieces of the
+    # first pass write only their own slots; a checkpoint taken meanwhile may hold some
+    # of a later piece, which the resumed pass writes again the same.
+    def classes_done(piece: tuple[int, int], _: None) -> None:
+        phase["init_done"] = piece[1]
         if progress:
-            progress("classes", 0.5 * done / slots, elapsed())
+            progress("classes", 0.5 * piece[1] / slots, elapsed())
         checkpoint()
+
+    _in_threads(
+        lambda lo, hi: kernels.init_pass(lo, hi, values, counts_, tables),
+        _pieces(int(phase["init_done"]), slots, _CHUNK),
+        classes_done,
+    )
     depth = int(phase["depth"])
     decided = int(np.count_nonzero(values))
     total = int(np.count_nonzero(counts_ != kernels.UNUSED))
+    applying = threading.Lock()
+
+    def level(lo: Int, hi: Int) -> tuple[int, int]:
+        buf = _buffer()
+        seen = decided = 0
+        while lo < hi:
+            lo, s, n = kernels.level_collect(lo, hi, depth, values, counts_, tables, buf)
+            seen += s
+            with applying:
+                decided += kernels.level_apply(buf, n, depth, values, counts_)
+        return seen, decided
+
+    seen = 0
+
+    def level_done(piece: tuple[int, int], result: tuple[int, int]) -> None:
+        nonlocal seen, decided
+        seen += result[0]
+        decided += result[1]
+        if progress:
+            progress(f"depth {depth}", 0.5 + 0.5 * decided / max(total, 1), elapsed())
+
     while True:
         seen = 0
-        for lo in range(0, slots, _CHUNK * 8):
-            s, d = kernels.level_pass(lo, min(lo + _CHUNK * 8, slots), depth, values, counts_, tables)
-            seen += s
-            decided += d
-            if progress:
-                progress(f"depth {depth}", 0.5 + 0.5 * decided / max(total, 1), elapsed())
+        _in_threads(level, _pieces(0, slots, _CHUNK * 8), level_done)
         depth += 1
         phase["depth"] = depth
         checkpoint()
@@ -381,9 +462,17 @@ def _count(game: Gobblet, values: npt.NDArray[Any], progress: Progress | None) -
     start = GobbletTable(game, values).index(game.initial())
     reach[start] = kernels.REACHED | kernels.FRONTIER  # x to move
     plies = 0
+    applying = threading.Lock()
+
+    def expand(lo: Int, hi: Int) -> None:
+        buf = _buffer()
+        while lo < hi:
+            lo, _, n = kernels.reach_collect(lo, hi, reach, tables, buf)
+            with applying:
+                kernels.reach_apply(buf, n, reach)
+
     while True:
-        for lo in range(0, slots, _CHUNK * 8):
-            kernels.reach_pass(lo, min(lo + _CHUNK * 8, slots), reach, tables)
+        _in_threads(expand, _pieces(0, slots, _CHUNK * 8), lambda piece, result: None)
         plies += 1
         if progress:
             progress(f"reachable, ply {plies}", 1.0, time.perf_counter() - started)

@@ -38,9 +38,11 @@ __all__ = [
     "count_reached",
     "init_pass",
     "layout",
-    "level_pass",
+    "level_apply",
+    "level_collect",
     "reach_advance",
-    "reach_pass",
+    "reach_apply",
+    "reach_collect",
 ]
 
 LINES = (7, 56, 448, 73, 146, 292, 273, 84)
@@ -383,44 +385,71 @@ def init_pass(
 
 
 @kernel
-def level_pass(
+def level_collect(
     lo: Int,
     hi: Int,
     depth: Int,
     values: npt.NDArray[np.int16],
     counts: npt.NDArray[np.uint8],
     tables: Tables,
-) -> tuple[int, int]:
-    """One step of the retrograde analysis over slots lo..hi: every class decided in
-    `depth` plies passes it on to its parents (a loss makes each a win in depth + 1; a
-    win takes one from each parent's count of undecided children, and a parent left
-    with none is a loss in depth + 1). Returns the classes seen at `depth` and the ones
-    decided now."""
+    buf: I64,
+) -> tuple[Int, int, int]:
+    """The first half of one step of the retrograde analysis over slots lo..hi: the
+    undecided parents of every class decided in `depth` plies, into `buf` as ``parent * 2
+    + 1`` after a loss and ``parent * 2`` after a win, for `level_apply`. It only reads
+    the table, so threads collect side by side while one applies. Stops early when `buf`
+    might not hold the next class's parents. Returns the slot where it stopped, the
+    classes seen at `depth` and the entries written."""
     out = np.empty(MAX_MOVES, dtype=np.int64)
     code = depth + 1
     seen = 0
-    decided = 0
-    for idx in range(lo, hi):
+    n = 0
+    idx = lo
+    while idx < hi:
         v = values[idx]
-        if v != code and v != -code:
+        if (v == code or v == -code) and counts[idx] != UNUSED:
+            if n + MAX_MOVES > len(buf):
+                break
+            seen += 1
+            loss = 1 if v < 0 else 0
+            for i in range(parents(idx, out, tables)):
+                p = out[i]
+                # Decided parents stay decided: skipping them here only saves room.
+                if values[p] == 0:
+                    buf[n] = p * 2 + loss
+                    n += 1
+        idx += 1
+    return idx, seen, n
+
+
+@kernel
+def level_apply(
+    buf: I64,
+    n: Int,
+    depth: Int,
+    values: npt.NDArray[np.int16],
+    counts: npt.NDArray[np.uint8],
+) -> int:
+    """The second half: each collected parent of a loss is a win in depth + 1; a win
+    takes one from its parent's count of undecided children, and a parent left with
+    none is a loss in depth + 1. The order does not matter (values decided now are
+    depth + 1 away, never a class of this step), so the result is the same whatever
+    the threads' order. Returns the classes decided."""
+    code = depth + 1
+    decided = 0
+    for i in range(n):
+        p = buf[i] >> 1
+        if values[p] != 0:
             continue
-        if counts[idx] == UNUSED:
-            continue
-        seen += 1
-        n = parents(idx, out, tables)
-        for i in range(n):
-            p = out[i]
-            if values[p] != 0:
-                continue
-            if v < 0:
-                values[p] = code + 1
+        if buf[i] & 1:
+            values[p] = code + 1
+            decided += 1
+        else:
+            counts[p] -= 1
+            if counts[p] == 0:
+                values[p] = -(code + 1)
                 decided += 1
-            else:
-                counts[p] -= 1
-                if counts[p] == 0:
-                    values[p] = -(code + 1)
-                    decided += 1
-    return seen, decided
+    return decided
 
 
 # Reachability: bits of one byte per class. Reached with x to move, with o to move; in
@@ -431,30 +460,48 @@ NEXT = 16
 
 
 @kernel
-def reach_pass(
+def reach_collect(
     lo: Int,
     hi: Int,
     reach: npt.NDArray[np.uint8],
     tables: Tables,
-) -> int:
-    """Expands the frontier classes among slots lo..hi: each unfinished one's children
-    are reached with the other colour to move. Returns the classes expanded."""
+    buf: I64,
+) -> tuple[Int, int, int]:
+    """The first half of expanding the frontier classes among slots lo..hi: each
+    unfinished one's children not yet reached with the other colour to move, into `buf`
+    as ``child * 4 + colours``, for `reach_apply` (which never touches the frontier bits
+    read here). Stops early when `buf` might not hold the next class's children.
+    Returns the slot where it stopped, the classes expanded and the entries written."""
     out = np.empty(MAX_MOVES, dtype=np.int64)
     expanded = 0
-    for idx in range(lo, hi):
+    n = 0
+    idx = lo
+    while idx < hi:
         front = reach[idx] >> 2 & 3
-        if not front:
-            continue
-        expanded += 1
-        n = children(idx, out, tables)
-        # A child of a position with x to move has o to move, and the other way round.
-        colours = (front & 1) << 1 | front >> 1
-        for i in range(n):
-            c = out[i]
-            new = colours & ~reach[c] & 3
-            if new:
-                reach[c] |= new | new << 4
-    return expanded
+        if front:
+            if n + MAX_MOVES > len(buf):
+                break
+            expanded += 1
+            # A child of a position with x to move has o to move, and the other way round.
+            colours = (front & 1) << 1 | front >> 1
+            for i in range(children(idx, out, tables)):
+                c = out[i]
+                if colours & ~reach[c] & 3:
+                    buf[n] = c * 4 + colours
+                    n += 1
+        idx += 1
+    return idx, expanded, n
+
+
+@kernel
+def reach_apply(buf: I64, n: Int, reach: npt.NDArray[np.uint8]) -> None:
+    """The second half: the collected children are reached, and in the next frontier,
+    with the colours not reached before."""
+    for i in range(n):
+        c = buf[i] >> 2
+        new = buf[i] & 3 & ~reach[c] & 3
+        if new:
+            reach[c] |= new | new << 4
 
 
 @kernel
