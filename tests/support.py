@@ -67,6 +67,25 @@ def use_the_users_cache(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv("NOUGHTS_CACHE_DIR")
 
 
+def the_users_gobblet_table(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The published gobblet's solved table, from the user's cache folder where
+    ``noughts solve gobblet`` built it. Building takes minutes, so a plain ``pytest -m
+    slow`` skips the checks that need it, saying so; ``make test-slow`` (and so CI)
+    builds it first and sets ``NOUGHTS_TESTS_NEED_GOBBLET_TABLE``, and there a missing
+    table fails rather than skips."""
+    from noughts.ai import gobblet_table
+    from noughts.games.gobblet import Gobblet
+
+    use_the_users_cache(monkeypatch)
+    table = gobblet_table.load(Gobblet())
+    if table is None:
+        message = f"gobblet's table is not built: {gobblet_table.BUILD_NOTE}"
+        if os.environ.get("NOUGHTS_TESTS_NEED_GOBBLET_TABLE"):
+            pytest.fail(f"{message}; make test-slow builds it before the tests, yet it is not in the cache folder")
+        pytest.skip(message)
+    return table
+
+
 def without_the_gobblet_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """As on a new machine: no gobblet table in the cache folder, none in memory (a slow
     check in the same process may have loaded the user's)."""

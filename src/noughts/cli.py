@@ -107,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     record.set_defaults(run=_record)
 
     solve = sub.add_parser("solve", help="build (or load) the exact table of a solved game and report it")
-    solve.add_argument("game", help="classic, classic:forget, mnk up to 4x4, or gobblet (8 minutes of a core, once)")
+    solve.add_argument("game", help="classic, classic:forget, mnk up to 4x4, or gobblet (once: 14 min on 2 cores)")
     solve.add_argument(
         "--book",
         action="store_true",

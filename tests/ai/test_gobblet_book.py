@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from noughts.ai import gobblet_book, gobblet_table
+from noughts.ai import gobblet_book
 from noughts.ai.base import Kind, Limits, Value
 from noughts.ai.levels import level_player
 from noughts.ai.solve import PerfectPlayer
 from noughts.games.gobblet import Gobblet
 
-from support import use_the_users_cache, without_the_gobblet_table
+from support import the_users_gobblet_table, without_the_gobblet_table
 
 #: The first moves that win in 13 plies, the quickest (docs/strength.md).
 QUICKEST = {"L1", "L3", "L5", "L7", "L9", "S2", "S4", "S6", "S8"}
@@ -55,10 +55,8 @@ def test_the_book_holds_every_opening_position_and_agrees_with_itself() -> None:
 
 @pytest.mark.slow
 def test_the_book_is_what_the_table_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    use_the_users_cache(monkeypatch)
+    the_users_gobblet_table(monkeypatch)
     game = Gobblet()
-    if not gobblet_table.is_built(game):
-        pytest.skip("gobblet's table is not built on this machine: noughts solve gobblet (about 8 minutes)")
     perfect = PerfectPlayer()
     for state in gobblet_book.positions(game):
         booked = gobblet_book.analysis(state)

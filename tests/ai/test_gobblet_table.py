@@ -27,7 +27,7 @@ from noughts.core import Player, State
 from noughts.games.gobblet import Gobblet, GobbletState
 from reference import gobblet_solve_ref as gobblet_rules_reference
 
-from support import use_the_users_cache
+from support import the_users_gobblet_table
 
 SMALL = Gobblet(copies=1)
 
@@ -192,13 +192,9 @@ def test_small_set_agrees_with_a_second_method_on_every_position() -> None:
 
 @pytest.fixture
 def full_table(monkeypatch: pytest.MonkeyPatch) -> gobblet_table.GobbletTable:
-    """The published game's table from the user's cache. Building it takes about 8
-    minutes of a core and 2.3 GB, so these tests skip (saying so) until ``noughts solve
-    gobblet`` has run, rather than making every ``make test-slow`` on a fresh clone build it."""
-    use_the_users_cache(monkeypatch)
-    table = gobblet_table.load(Gobblet())
-    if table is None:
-        pytest.skip(f"gobblet's table is not built: {gobblet_table.BUILD_NOTE}")
+    """The published game's table (see `the_users_gobblet_table`: minutes to build, so
+    ``make test-slow`` builds it before the tests)."""
+    table: gobblet_table.GobbletTable = the_users_gobblet_table(monkeypatch)
     return table
 
 

@@ -197,7 +197,7 @@ def test_matryoshka_search_agrees_with_minimax(seed: int) -> None:
 
 
 def test_gobblet_with_a_clock_answers_unvalued_and_ultimate_is_refused() -> None:
-    # gobblet's table takes minutes (about 8 on an idle core): a player with a time limit never starts it
+    # gobblet's table takes minutes (9 on two cores): a player with a time limit never starts it
     # (tests/ai/test_gobblet_table.py checks the table on the smaller figure sets).
     # Past the shipped opening book (tests/ai/test_gobblet_book.py), which knows the first two plies.
     past_the_book = parse_spec("gobblet").initial().play_text("L5").play_text("M1").play_text("S9")

@@ -16,7 +16,6 @@ import pytest
 from noughts import parse_spec
 from noughts.ai.base import Value, parse_player
 from noughts.ai.exact import code_value, value_code
-from noughts.ai.gobblet_table import is_built
 from noughts.cli import main
 from noughts.core import IllegalMoveError, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
@@ -24,7 +23,7 @@ from noughts.study import answer_keys
 from noughts.study.answer_keys import Key, answer_key, build_key, judge_by_key, keyed_game, unprovable_here, write_keys
 from noughts.study.puzzles import Puzzle, ThreatProver, judge, mine, prover, shipped
 
-from support import use_the_users_cache, without_the_gobblet_table
+from support import the_users_gobblet_table, without_the_gobblet_table
 
 
 def _nodes(puzzle: Puzzle, key: Key) -> list[tuple[list[str], State[Any], Key]]:
@@ -141,9 +140,7 @@ def test_gobblet_puzzles_are_judged_off_their_line_without_the_table(
 
 @pytest.mark.slow
 def test_the_shipped_gobblet_keys_are_those_its_table_gives(monkeypatch: pytest.MonkeyPatch) -> None:
-    use_the_users_cache(monkeypatch)
-    if not is_built(Gobblet()):
-        pytest.skip("gobblet's table is not built on this machine: noughts solve gobblet (about 8 minutes)")
+    the_users_gobblet_table(monkeypatch)
     perfect = parse_player("perfect")
     for puzzle in (p for p in shipped() if p.spec == Gobblet().spec):
         assert build_key(puzzle, perfect) == answer_key(puzzle), puzzle.id

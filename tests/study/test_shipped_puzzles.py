@@ -10,12 +10,10 @@ from typing import Any
 
 import pytest
 
-from noughts.ai import gobblet_table
-from noughts.games.gobblet import Gobblet
 from noughts.registry import parse_spec
 from noughts.study.puzzles import Puzzle, shipped, themes, verify
 
-from support import use_the_users_cache
+from support import the_users_gobblet_table
 
 PUZZLES = shipped()
 #: The games puzzles are promised in, with the fewest each must have.
@@ -57,9 +55,7 @@ def test_every_shipped_puzzle_is_proved_again(puzzle: Puzzle, monkeypatch: pytes
     if puzzle.spec == "gobblet":
         # Proved from gobblet's solved table, read from the user's cache folder where
         # `noughts solve gobblet` built it (the tests' own folder is a fresh one).
-        use_the_users_cache(monkeypatch)
-        if not gobblet_table.is_built(Gobblet()):
-            pytest.skip(f"gobblet's puzzles are proved from its solved table: {gobblet_table.BUILD_NOTE}")
+        the_users_gobblet_table(monkeypatch)
     # A new prover each time and a budget of nodes, not seconds: the same answer on a
     # busy machine and a quiet one, whatever was proved before.
     assert verify(puzzle) is None

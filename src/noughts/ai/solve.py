@@ -226,7 +226,7 @@ def solve(game: Game[Any, Any]) -> ExactTable:
     """The solved table of `game`: from memory, else from the disk cache, else built
     (and cached). Raises InvalidOptionError for a game without a table.
 
-    gobblet's table takes about 8 minutes of a core to build (`noughts.ai.gobblet_table`):
+    gobblet's table takes minutes to build, 9 on two cores (`noughts.ai.gobblet_table`):
     this builds it, silently; ``noughts solve gobblet`` shows the progress."""
     _check_table_game(game)
     if isinstance(game, Gobblet):
