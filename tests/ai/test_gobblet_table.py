@@ -13,6 +13,7 @@ minutes) on samples and games.
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from noughts.ai.levels import level_player
 from noughts.ai.solve import PerfectPlayer, _negate, _rank
 from noughts.core import Player, State
 from noughts.games.gobblet import Gobblet, GobbletState
+from noughts.kernels import gobblet as kernels
 from reference import gobblet_solve_ref as gobblet_rules_reference
 
 from support import the_users_gobblet_table
@@ -114,10 +116,9 @@ def test_build_resumes_from_a_checkpoint(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_threads_in_small_pieces_build_the_same_table_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Two sizes, two copies: 33 levels. Pieces of 4,096 slots and a buffer of 200
-    # entries make every pass run on both threads, and collecting stop and resume
-    # hundreds of times a piece.
-    game = Gobblet(sizes=2)
+    # Pieces of 4,096 slots and a buffer of 200 entries make every pass run on both
+    # threads, and collecting stop (its buffer full) and resume hundreds of times.
+    game = SMALL
     monkeypatch.setattr(gobblet_table, "threads", lambda: 1)
     one = np.array(gobblet_table.solve(game).values)
     one_counts = gobblet_table.counts(game)
@@ -126,20 +127,22 @@ def test_threads_in_small_pieces_build_the_same_table_as_one(monkeypatch: pytest
     monkeypatch.setattr(gobblet_table, "_TABLES", {})
     monkeypatch.setattr(gobblet_table, "threads", lambda: 2)
     monkeypatch.setattr(gobblet_table, "_CHUNK", 512)
-    buffers: list[int] = []
+    monkeypatch.setattr(gobblet_table, "_buffer", lambda: np.empty(200, dtype=np.int64))
+    stops = {"level_collect": 0, "reach_collect": 0}
+    for kernel in stops:
+        real_kernel = getattr(kernels, kernel)
 
-    def small_buffer() -> np.ndarray[Any, np.dtype[np.int64]]:
-        buffers.append(1)
-        return np.empty(200, dtype=np.int64)
+        def counted(lo: int, hi: int, *rest: Any, _kernel: Any = real_kernel, _name: str = kernel) -> Any:
+            result = _kernel(lo, hi, *rest)
+            stops[_name] += result[0] < hi  # stopped before the piece's end: the buffer was full
+            return result
 
-    monkeypatch.setattr(gobblet_table, "_buffer", small_buffer)
+        monkeypatch.setattr(kernels, kernel, counted)
     names: set[str] = set()
     real = gobblet_table._in_threads
 
     def watched(task: Any, pieces: list[tuple[int, int]], done: Any) -> None:
         def named(lo: int, hi: int) -> Any:
-            import threading
-
             names.add(threading.current_thread().name)
             return task(lo, hi)
 
@@ -150,7 +153,7 @@ def test_threads_in_small_pieces_build_the_same_table_as_one(monkeypatch: pytest
     assert len([n for n in names if n.startswith("gobblet")]) == 2
     assert (one == two).all()
     assert gobblet_table.counts(game) | {"seconds": 0} == one_counts | {"seconds": 0}
-    assert len(buffers) > 1000
+    assert stops["level_collect"] > 100 and stops["reach_collect"] > 100
 
 
 def test_perfect_never_loses_the_small_set() -> None:

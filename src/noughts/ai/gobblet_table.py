@@ -13,7 +13,8 @@ The table holds one value code per class (`noughts.ai.solve`'s codes: 0 a draw, 
 win in d plies, -(d + 1) a loss, for the side to move), stored uncompressed as a numpy
 file that the players map into memory: opening it costs nothing, and the processes of a
 server share one copy through the page cache. The build checkpoints to the cache folder
-every couple of minutes and resumes from there when interrupted; afterwards a second pass
+every couple of minutes and resumes from there when interrupted; every pass runs on a
+thread per core (`threads`), with the same result as on one; afterwards a second pass
 counts the positions reachable from the start (the report of ``noughts solve``).
 
 Smaller figure sets (``gobblet:copies=1``, ``gobblet:sizes=2``) go through the same code
@@ -69,8 +70,8 @@ SMALL_SLOTS = 5_000_000
 #: How the published game's table gets built, for messages.
 BUILD_NOTE = "noughts solve gobblet builds it once (9 minutes on two cores, then 5 to count it; 2.4 GB of memory)"
 _CHUNK = 1 << 20
-T = TypeVar("T")
 _CHECKPOINT_EVERY = 300.0  # seconds
+T = TypeVar("T")
 
 #: Called with the phase ("classes", "depth 7", "reachable"), the fraction of the whole
 #: build done so far and the seconds spent.
