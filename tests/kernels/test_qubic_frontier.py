@@ -6,10 +6,12 @@ part is refused."""
 from __future__ import annotations
 
 import dataclasses
+import shutil
 from pathlib import Path
 
 import pytest
 
+from noughts.ai import qubic_proof
 from noughts.ai.qubic_frontier import Book, Store, frontier, measure, parents, status, work
 from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
 
@@ -52,6 +54,33 @@ def test_the_frontier_is_proven_part_by_part_and_assembles_into_a_checked_proof(
     # A later run has nothing left to do.
     work(store, 10, 5)
     assert store.progress()["runs"][-1]["tried"] == 0
+
+
+def test_a_later_build_goes_through_the_positions_searched_before_at_once(
+    proven: tuple[Store, Book], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, book = proven
+    known = store.leaves(BUDGET)
+    assert known and all(kind < 0 or pn > 0 for pn, _, kind in known.values())
+    assert store.leaves(Budget()) == {}  # found with another budget: not used
+    # The frontier again from the book and the remembered searches alone (as in a new
+    # session: no checkpoint): the same parts, and no leaf searched a second time.
+    again = Store(tmp_path / "again")
+    book.save(again.book_path)
+    shutil.copy(store.leaves_path, again.leaves_path)
+    searched: list[tuple[int, int]] = []
+    real = qubic_proof.leaf_proven
+
+    def counted(x: int, o: int, budget: Budget, levels: int | None = None) -> int | None:
+        if levels is None:
+            searched.append((x, o))
+        return real(x, o, budget, levels)
+
+    monkeypatch.setattr(qubic_proof, "leaf_proven", counted)
+    work(again, 60, 20)
+    assert all(again.proven(key) for key in frontier(book))
+    assert searched == []
+    assert again.leaves(BUDGET) == known
 
 
 def test_a_corrupt_or_unproven_part_is_refused(proven: tuple[Store, Book], tmp_path: Path) -> None:

@@ -48,6 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from noughts.ai.qubic_build import Builder, lines_score, threat_cells
 from noughts.ai.qubic_proof import (
     MASK64,
@@ -249,6 +251,40 @@ class Store:
     def checkpoint(self, key: Key) -> Path:
         return self.folder / "work" / f"{name(key)}.ckpt"
 
+    @property
+    def leaves_path(self) -> Path:
+        return self.folder / "leaves.npz"
+
+    def leaves(self, budget: Budget) -> dict[Key, tuple[int, int, int]]:
+        """The inner search's results at x's positions from earlier work
+        (`Builder.known`), if they were found with `budget`; else none."""
+        if not self.leaves_path.exists():
+            return {}
+        with np.load(self.leaves_path) as data:
+            if str(data["budget"]) != json.dumps(dataclasses.asdict(budget)):
+                return {}
+            x, o, pn, dn, kind = (data[column].tolist() for column in ("x", "o", "pn", "dn", "kind"))
+        return {(a, b): (c, d, e) for a, b, c, d, e in zip(x, o, pn, dn, kind, strict=True)}
+
+    def save_leaves(self, leaves: dict[Key, tuple[int, int, int]], budget: Budget) -> None:
+        """Keeps `leaves` with those already stored (another worker's too): 25 bytes a
+        position, against the 0.1-1 s its search costs, so that the next session's
+        builds of unproven positions go through what was searched before at once."""
+        merged = self.leaves(budget) | leaves
+        keys = sorted(merged)
+        values = [merged[k] for k in keys]
+        partial = self.leaves_path.with_name("leaves.part.npz")
+        np.savez_compressed(
+            partial,
+            x=np.array([k[0] for k in keys], dtype=np.uint64),
+            o=np.array([k[1] for k in keys], dtype=np.uint64),
+            pn=np.array([v[0] for v in values], dtype=np.int64),
+            dn=np.array([v[1] for v in values], dtype=np.int64),
+            kind=np.array([v[2] for v in values], dtype=np.int16),
+            budget=np.array(json.dumps(dataclasses.asdict(budget))),
+        )
+        os.replace(partial, self.leaves_path)
+
     def book(self) -> Book:
         return Book.load(self.book_path) if self.book_path.exists() else Book()
 
@@ -322,7 +358,8 @@ def status(store: Store, verbose: bool = False) -> tuple[int, int]:
     plies = ", ".join(f"{p} marks: {c[1]} of {c[0]}" for p, c in sorted(by_ply.items()))
     print(
         f"book: {len(book.moves)} positions; frontier: {len(positions)} positions ({plies}); "
-        f"proven {proven}, disproven {disproven}, tried {tried}, {spent / 60:,.1f} min of build spent on them"
+        f"proven {proven}, disproven {disproven}, tried {tried}, {spent / 60:,.1f} min of build spent on them; "
+        f"{len(store.leaves(book.budget)):,} leaf searches remembered"
     )
     # By the book's position before them (the branch: o's first replies, and deeper).
     branches: dict[Key, list[Key]] = {}
@@ -366,16 +403,26 @@ def work(
         (k for k in positions if not store.proven(k) and rows.get(name(k), {}).get("status") != "disproven"),
         key=lambda k: rows.get(name(k), {}).get("seconds", 0.0),
     )
-    print(f"{len(order)} of {len(positions)} frontier positions to prove", flush=True)
+    known = store.leaves(book.budget)
+    print(
+        f"{len(order)} of {len(positions)} frontier positions to prove ({len(known):,} leaf searches remembered)",
+        flush=True,
+    )
     for key in order:
         left = seconds - (time.perf_counter() - started)
         if left <= 1:
             break
         ckpt = store.checkpoint(key)
         ckpt.parent.mkdir(parents=True, exist_ok=True)
-        builder = Builder.load(ckpt) if ckpt.exists() else Builder(key, book.budget, pn_from=pn_from, width=width)
-        before = builder.seconds
+        if ckpt.exists():
+            builder = Builder.load(ckpt)
+            builder.known = known
+        else:
+            builder = Builder(key, book.budget, pn_from=pn_from, width=width, known=known)
+        before, searched = builder.seconds, len(known)
         builder.run(min(per_position, left), ckpt, report=1e9)
+        if len(known) > searched:
+            store.save_leaves(known, book.budget)
         row = rows.setdefault(name(key), {"seconds": 0.0})
         root = builder.nodes[builder.root]
         row |= {
