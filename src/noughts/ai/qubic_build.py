@@ -159,9 +159,7 @@ class Builder:
             # Too early for the inner search to prove anything: the threat search only.
             found = leaf_proven(x, o, self.budget, levels=0)
             return Node(0, INF, found) if found is not None else Node(REPLY, 1)
-        known = getattr(self, "known", None)
-        if known is None:  # a checkpoint's builder
-            known = self.known = {}
+        known = self.known
         if (x, o) in known:
             pn, dn, kind = known[(x, o)]
             return Node(pn, dn, kind)
@@ -340,6 +338,10 @@ class Builder:
 
     def __getstate__(self) -> dict[str, object]:
         return {name: value for name, value in self.__dict__.items() if name != "known"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self.known = {}  # the caller hands in what it keeps (`qubic_frontier.work`)
 
     def save(self, path: Path) -> None:
         partial = path.with_name(path.name + ".part")

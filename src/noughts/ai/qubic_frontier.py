@@ -75,6 +75,11 @@ def name(key: Key) -> str:
     return f"{key[0]:016x}-{key[1]:016x}"
 
 
+def _budget_text(budget: Budget) -> str:
+    """The budget as the book and the remembered searches write it (JSON)."""
+    return json.dumps(dataclasses.asdict(budget))
+
+
 def parse(text: str) -> Key:
     x, o = text.split("-")
     return int(x, 16), int(o, 16)
@@ -101,7 +106,7 @@ class Book:
             json.dumps({"position": name(key), "move": self.moves[key], "why": self.why.get(key, {})})
             for key in sorted(self.moves, key=lambda k: (k[0].bit_count() + k[1].bit_count(), k))
         ]
-        head = f'{{"root": "{name(self.root)}", "budget": {json.dumps(dataclasses.asdict(self.budget))},'
+        head = f'{{"root": "{name(self.root)}", "budget": {_budget_text(self.budget)},'
         _write(path, head + '\n"moves": [\n' + ",\n".join(rows) + "\n]}\n")
 
     @classmethod
@@ -261,7 +266,7 @@ class Store:
         if not self.leaves_path.exists():
             return {}
         with np.load(self.leaves_path) as data:
-            if str(data["budget"]) != json.dumps(dataclasses.asdict(budget)):
+            if str(data["budget"]) != _budget_text(budget):
                 return {}
             x, o, pn, dn, kind = (data[column].tolist() for column in ("x", "o", "pn", "dn", "kind"))
         return {(a, b): (c, d, e) for a, b, c, d, e in zip(x, o, pn, dn, kind, strict=True)}
@@ -281,7 +286,7 @@ class Store:
             pn=np.array([v[0] for v in values], dtype=np.int64),
             dn=np.array([v[1] for v in values], dtype=np.int64),
             kind=np.array([v[2] for v in values], dtype=np.int16),
-            budget=np.array(json.dumps(dataclasses.asdict(budget))),
+            budget=np.array(_budget_text(budget)),
         )
         os.replace(partial, self.leaves_path)
 
