@@ -47,9 +47,20 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from noughts.ai.qubic_proof import MASK64, THREATS, Budget, Strategy, check, key_of, open_replies
+from noughts.ai.qubic_proof import (
+    MASK64,
+    THREATS,
+    Budget,
+    Strategy,
+    check,
+    completes,
+    key_of,
+    lines,
+    open_replies,
+    threat_cells,
+)
 
-__all__ = ["Builder", "Node", "lines_score", "threat_cells"]
+__all__ = ["Builder", "Node", "lines_score"]
 
 INF = 1 << 40
 #: An o position's first proof number: about what each reply costs, and what one
@@ -73,28 +84,11 @@ class Node:
     more: bool = False  # x's nodes: moves beyond the `width` tried are left
 
 
-def _lines() -> list[int]:
-    from noughts.games.geometry import line_masks
-
-    return list(line_masks((4, 4, 4), 4))
-
-
-LINES = _lines()
-
-
-def threat_cells(owner: int, other: int) -> int:
-    found = 0
-    for line in LINES:
-        if not line & other and (owner & line).bit_count() == 3:
-            found |= line & ~owner
-    return found
-
-
 def lines_score(x: int, o: int) -> int:
     """The lines evaluation for x (`noughts.kernels.evaluate`'s weights): open lines
     count 1, 10, 100 for one, two, three marks."""
     value = 0
-    for line in LINES:
+    for line in lines():
         a, b = (x & line).bit_count(), (o & line).bit_count()
         if a and not b:
             value += WEIGHTS[a]
@@ -246,7 +240,7 @@ class Builder:
                 continue
             known = self.nodes.get(child)
             if known is None:
-                won = any(child[0] & line == line for line in LINES)
+                won = completes(child[0])
                 known = Node(0, INF, THREATS) if won else self._new_o(*child)
             found[child] = (cell, -lines_score(x | 1 << cell, o), known)
         if getattr(self, "by_replies", True):

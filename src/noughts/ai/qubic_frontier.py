@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from noughts.ai.qubic_build import Builder, lines_score, threat_cells
+from noughts.ai.qubic_build import Builder, lines_score
 from noughts.ai.qubic_proof import (
     MASK64,
     Budget,
@@ -59,9 +59,11 @@ from noughts.ai.qubic_proof import (
     Strategy,
     _proof_tree,
     check,
+    completes,
     key_of,
     leaf_proven,
     open_replies,
+    threat_cells,
 )
 
 __all__ = ["Book", "Store", "frontier", "measure", "parents", "status", "work"]
@@ -83,12 +85,6 @@ def _budget_text(budget: Budget) -> str:
 def parse(text: str) -> Key:
     x, o = text.split("-")
     return int(x, 16), int(o, 16)
-
-
-def _complete(owner: int) -> bool:
-    from noughts.ai.qubic_build import LINES
-
-    return any(owner & line == line for line in LINES)
 
 
 @dataclass
@@ -181,7 +177,7 @@ def parents(book: Book) -> dict[Key, Key]:
             if (x | o) >> move & 1:
                 raise ProofError(f"the book's move {move} at {name(key)} is not legal")
             x2 = x | 1 << move
-            if not _complete(x2):
+            if not completes(x2):
                 later.extend((child, key) for child in answers(x2, o, book.budget))
         todo = later
     return found
@@ -214,7 +210,7 @@ def measure(key: Key, budget: Budget, candidates: int = 8) -> list[dict[str, Any
     kids: dict[int, list[Key]] = {}
     for cell in moves.values():
         x2 = x | 1 << cell
-        if _complete(x2):
+        if completes(x2):
             return [{"move": cell, "replies": 0, "proven": 0, "pn_left": 0, "lines": lines_score(x2, o)}]
         try:
             kids[cell] = list(answers(x2, o, budget))
@@ -386,14 +382,19 @@ def status(store: Store, verbose: bool = False) -> tuple[int, int]:
 
 
 def work(
-    store: Store, seconds: float, per_position: float, width: int = 8, pn_from: int = 6, branch: Key | None = None
+    store: Store,
+    seconds: float,
+    per_position: float,
+    width: int = 8,
+    pn_from: int = 6,
+    branches: list[Key] | None = None,
 ) -> None:
     """Build sub-proofs of the unproven frontier positions for `seconds`: each in turn,
     least worked on first, for at most `per_position` seconds (its checkpoint kept in
-    work/ until it is proven), every proof checked before it is stored. With `branch`
-    (a book position) only the positions first reached from it."""
+    work/ until it is proven), every proof checked before it is stored. With `branches`
+    (book positions) only the positions first reached from them."""
     book = store.book()
-    positions = [k for k, parent in parents(book).items() if branch is None or parent == branch]
+    positions = [k for k, parent in parents(book).items() if not branches or parent in branches]
     progress = store.progress()
     rows = progress["positions"]
     run: dict[str, Any] = {
@@ -504,7 +505,9 @@ def main(argv: list[str] | None = None) -> int:
     worked.add_argument("--minutes", type=float, default=60.0)
     worked.add_argument("--per-position", type=float, default=60.0, help="seconds per position per turn")
     worked.add_argument("--width", type=int, default=8, help="x's moves tried per position by the builder")
-    worked.add_argument("--branch", type=parse, help="only the positions after this book position (X-O, hex)")
+    worked.add_argument(
+        "--branch", action="append", type=parse, help="only the positions after these book positions (X-O, hex)"
+    )
     commands.add_parser("verify", help="check every stored sub-proof again")
     built = commands.add_parser("assemble", help="merge book and sub-proofs, check from the root")
     built.add_argument("--out", type=Path, help="where to write the checked whole")
@@ -518,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "choose":
         choose(store, args.plies, args.candidates, args.limit)
     elif args.command == "work":
-        work(store, args.minutes * 60, args.per_position, args.width, branch=args.branch)
+        work(store, args.minutes * 60, args.per_position, args.width, branches=args.branch)
         status(store)
     elif args.command == "verify":
         book = store.book()

@@ -44,12 +44,15 @@ __all__ = [
     "ProofError",
     "Strategy",
     "check",
+    "completes",
     "key_of",
     "leaf_move",
     "leaf_proven",
+    "lines",
     "open_replies",
     "pn_code",
     "shipped",
+    "threat_cells",
 ]
 
 #: Where a checked strategy from the empty board is shipped (absent until one is built).
@@ -233,23 +236,26 @@ class CheckReport:
     replayed: int = 0
 
 
-def _lines() -> list[int]:
+@functools.cache
+def lines() -> tuple[int, ...]:
+    """The cube's 76 lines as bit masks."""
     from noughts.games.geometry import line_masks
 
-    return list(line_masks((4, 4, 4), 4))
+    return tuple(line_masks((4, 4, 4), 4))
 
 
-def _three(owner: int, other: int, lines: list[int]) -> int:
+def threat_cells(owner: int, other: int) -> int:
     """The empty cells that would complete a line of `owner`."""
     found = 0
-    for line in lines:
+    for line in lines():
         if not line & other and (owner & line).bit_count() == 3:
             found |= line & ~owner
     return found
 
 
-def _complete(owner: int, lines: list[int]) -> bool:
-    return any(owner & line == line for line in lines)
+def completes(owner: int) -> bool:
+    """Whether `owner`'s marks hold a whole line."""
+    return any(owner & line == line for line in lines())
 
 
 def check(
@@ -263,7 +269,6 @@ def check(
     positions checked, every thousand."""
     from noughts.kernels import symmetry
 
-    lines = _lines()
     full = MASK64
     seen: set[tuple[int, int]] = set()
     leaves: dict[int, int] = {THREATS: 0} | {pn_code(k): 0 for k in range(len(strategy.budget.expansions))}
@@ -296,11 +301,11 @@ def check(
             raise ProofError(f"x's move {code} at {_text(x, o)} is not legal")
         moves += 1
         x2 = x | 1 << code
-        if _complete(x2, lines):
+        if completes(x2):
             continue
-        if _three(o, x2, lines):
+        if threat_cells(o, x2):
             raise ProofError(f"after x's move {code} at {_text(x, o)}, o completes a line")
-        mine = _three(x2, o, lines)
+        mine = threat_cells(x2, o)
         # o's replies in the frame of the canonical o position, where the null-move
         # sequence is looked for (as the builder did): those outside `left` lose to it.
         (cx, co), s = key_of(x2, o)
