@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from noughts.ai import qubic_proof
-from noughts.ai.qubic_frontier import Book, Store, frontier, measure, parents, status, work
+from noughts.ai.qubic_frontier import Book, Store, frontier, measure, name, parents, status, work
 from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
 
 #: x's and o's marks four plies in (canonical), x to move, where x wins with a small
@@ -108,6 +108,39 @@ def test_a_corrupt_or_unproven_part_is_refused(proven: tuple[Store, Book], tmp_p
     # Nor is the whole assembled while a part is missing.
     with pytest.raises(ProofError, match="not proven"):
         other.assemble(book)
+
+
+def test_a_second_workers_folder_is_merged_part_by_part_each_checked(
+    proven: tuple[Store, Book], tmp_path: Path
+) -> None:
+    store, book = proven
+    positions = frontier(book)
+    # This folder: the book alone; the other worker's: every part, one of them corrupt.
+    here = Store(tmp_path / "here")
+    book.save(here.book_path)
+    other = Store(tmp_path / "other")
+    shutil.copytree(store.folder, other.folder)
+    bad = next(k for k in positions if store.load(k, BUDGET).entries[k] >= 0)
+    Strategy({bad: THREATS}, BUDGET).save(other.proof_path(bad))
+    added, refused = here.merge(other)
+    assert set(refused) == {bad} and "not proven again" in refused[bad]
+    assert sorted(added) == sorted(k for k in positions if k != bad)
+    assert not here.proven(bad) and all(here.proven(k) for k in added)
+    merged, theirs = here.progress(), other.progress()
+    assert merged["positions"].pop(name(bad))["status"] == "refused"
+    del theirs["positions"][name(bad)]
+    assert merged == theirs
+    assert here.leaves(BUDGET) == store.leaves(BUDGET)
+    # Again: nothing new, the runs not doubled.
+    assert here.merge(other) == ([], {bad: refused[bad]})
+    assert here.progress()["runs"] == other.progress()["runs"]
+    # A folder with another book is not merged at all.
+    stranger = Store(tmp_path / "stranger")
+    taken = book.root[0] | book.root[1]
+    elsewhere = next(c for c in range(64) if c != MOVE and not taken >> c & 1)
+    Book(book.root, BUDGET, {book.root: elsewhere}).save(stranger.book_path)
+    with pytest.raises(ProofError, match="another book"):
+        here.merge(stranger)
 
 
 def test_the_book_move_is_chosen_by_its_measured_figures(proven: tuple[Store, Book]) -> None:

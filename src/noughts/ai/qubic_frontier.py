@@ -28,10 +28,13 @@ with one budget).
     python -m noughts.ai.qubic_frontier choose --plies P [--candidates K] [--limit N]
     python -m noughts.ai.qubic_frontier work --minutes M [--per-position S] [--branch X-O]
     python -m noughts.ai.qubic_frontier verify
+    python -m noughts.ai.qubic_frontier merge OTHER_FOLDER
     python -m noughts.ai.qubic_frontier assemble [--out FILE]
 
 (``--data DIR`` before the command: the folder, data/qubic-proof in the repository by
-default.)
+default.) A build runs on one core; to use more, each further worker works on a copy of
+the folder (``--data COPY work --branch ...``, other branches than the first), and
+``merge COPY`` takes its checked parts, progress and remembered searches back.
 """
 
 from __future__ import annotations
@@ -66,7 +69,7 @@ from noughts.ai.qubic_proof import (
     threat_cells,
 )
 
-__all__ = ["Book", "Store", "frontier", "measure", "parents", "status", "work"]
+__all__ = ["Book", "Store", "frontier", "measure", "name", "parents", "status", "work"]
 
 Key = tuple[int, int]
 #: The committed folder, when run from the repository.
@@ -324,6 +327,40 @@ class Store:
         """The stored sub-proof of `key`, checked again from `key`."""
         return check(self.load(key, budget), key)
 
+    def merge(self, other: Store) -> tuple[list[Key], dict[Key, str]]:
+        """Takes in another worker's folder (a copy of this one, worked on other
+        positions): its sub-proofs missing here, each checked from its position before it
+        is written; its progress rows where it spent more time on a position, and its
+        runs; its remembered searches. The parts added, and those refused with why
+        (not written). ProofError when the other folder has another book."""
+        book = self.book()
+        theirs = other.book()
+        if (theirs.root, theirs.budget, theirs.moves) != (book.root, book.budget, book.moves):
+            raise ProofError(f"{other.folder} holds another book than {self.folder}")
+        added: list[Key] = []
+        refused: dict[Key, str] = {}
+        for key in frontier(book):
+            if self.proven(key) or not other.proven(key):
+                continue
+            try:
+                self.store(key, other.load(key, book.budget), book.budget)
+            except ProofError as error:
+                refused[key] = str(error)
+            else:
+                added.append(key)
+        progress, extra = self.progress(), other.progress()
+        rows = progress["positions"]
+        for position, row in extra["positions"].items():
+            if position not in rows or row.get("seconds", 0.0) > rows[position].get("seconds", 0.0):
+                rows[position] = row
+        for key, why in refused.items():
+            rows[name(key)] |= {"status": "refused", "error": why[:300]}
+        progress["runs"].extend(run for run in extra["runs"] if run not in progress["runs"])
+        progress["runs"].sort(key=lambda run: run["started"])
+        self.save_progress(progress)
+        self.save_leaves(other.leaves(book.budget), book.budget)
+        return added, refused
+
     def assemble(self, book: Book) -> tuple[Strategy, CheckReport]:
         """The book and every frontier position's sub-proof as one strategy, checked
         from the root; ProofError when a frontier position is unproven or the whole
@@ -509,6 +546,8 @@ def main(argv: list[str] | None = None) -> int:
         "--branch", action="append", type=parse, help="only the positions after these book positions (X-O, hex)"
     )
     commands.add_parser("verify", help="check every stored sub-proof again")
+    merged = commands.add_parser("merge", help="take in another worker's folder (its parts checked first)")
+    merged.add_argument("other", type=Path, help="the other folder (a copy of this one, worked on elsewhere)")
     built = commands.add_parser("assemble", help="merge book and sub-proofs, check from the root")
     built.add_argument("--out", type=Path, help="where to write the checked whole")
     args = parser.parse_args(argv)
@@ -534,6 +573,17 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{name(key)}: the stored sub-proof fails: {error}")
                     return 1
                 print(f"{name(key)}: checked in {time.perf_counter() - started:.1f} s ({report})", flush=True)
+    elif args.command == "merge":
+        try:
+            added, refused = store.merge(Store(args.other))
+        except ProofError as error:
+            print(f"not merged: {error}")
+            return 1
+        for key, why in refused.items():
+            print(f"{name(key)}: refused, {why}")
+        print(f"{len(added)} sub-proofs added (each checked), {len(refused)} refused")
+        status(store)
+        return 1 if refused else 0
     else:
         book = store.book()
         try:
