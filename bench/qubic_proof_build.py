@@ -78,7 +78,7 @@ def main() -> None:
         extra = {"by_replies": False} if args.by_lines else {}
         builder = Builder((x, o), budget, pn_from=args.pn_from, width=args.width, **extra)
         started = time.perf_counter()
-        builder.run(args.seconds, report=1e9)
+        builder.run(args.seconds, report=None)
         took = time.perf_counter() - started
         spent += took
         nodes += len(builder.nodes)

@@ -285,16 +285,19 @@ class Builder:
         root = self.nodes[self.root]
         return root.pn == 0 or root.dn == 0
 
-    def run(self, seconds: float, checkpoint: Path | None = None, every: float = 300.0, report: float = 60.0) -> None:
+    def run(
+        self, seconds: float, checkpoint: Path | None = None, every: float = 300.0, report: float | None = 60.0
+    ) -> None:
         """Search for `seconds` (or until solved), saving to `checkpoint` every `every`
-        seconds and at the end, and printing a line of figures every `report`."""
+        seconds and at the end, and printing a line of figures every `report` seconds and
+        at the end (None: never; the caller says what it needs)."""
         started = last_save = last_report = time.perf_counter()
         while not self.solved() and time.perf_counter() - started < seconds:
             before = time.perf_counter()
             self.step()
             now = time.perf_counter()
             self.seconds += now - before
-            if now - last_report >= report:
+            if report is not None and now - last_report >= report:
                 last_report = now
                 print(self.summary(), flush=True)
             if checkpoint is not None and now - last_save >= every:
@@ -302,7 +305,8 @@ class Builder:
                 self.save(checkpoint)
         if checkpoint is not None:
             self.save(checkpoint)
-        print(self.summary(), flush=True)
+        if report is not None:
+            print(self.summary(), flush=True)
 
     def summary(self) -> str:
         root = self.nodes[self.root]

@@ -463,7 +463,7 @@ def work(
         else:
             builder = Builder(key, book.budget, pn_from=pn_from, width=width, known=known)
         before, searched = builder.seconds, len(known)
-        builder.run(min(per_position, left), ckpt, report=1e9)
+        builder.run(min(per_position, left), ckpt, report=None)
         if len(known) > searched:
             store.save_leaves(known, book.budget)
         row = rows.setdefault(name(key), {"seconds": 0.0})
