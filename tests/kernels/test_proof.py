@@ -135,3 +135,28 @@ def test_no_proof_where_none_exists_yet() -> None:
     mine, theirs = marks(state)
     assert tree.prove(signed(mine), signed(theirs), 0.0, 200) == -1
     assert tree.numbers[0, 0] != 0
+
+
+def test_a_shared_memo_changes_no_search_only_what_it_costs() -> None:
+    # Each search twice: on a tree whose memo has one slot (next to none), and on one
+    # whose memo every search before has filled; the trees, numbers, moves and sizes
+    # are the same, and the second costs fewer threat-search nodes.
+    texts = [text for text, _ in PROVEN] + [
+        "x.../..../..../....|..../..../..../....|..../..../..../....|..../..../..../.... o"
+    ]
+    shared = proof.Memo(16)
+    for null_depth in (0, proof.NULL_SETTLE_DEPTH):
+        for again, text in [(False, t) for t in texts] + [(True, t) for t in texts]:
+            state = parse_position("qubic", text)
+            assert isinstance(state, QubicState)
+            mine, theirs = (signed(m) for m in marks(state))
+            alone, warm = ProofTree(400_000, proof.Memo(0)), ProofTree(400_000, shared)
+            move = alone.prove(mine, theirs, 0.0, 3_000, null_depth)
+            assert warm.prove(mine, theirs, 0.0, 3_000, null_depth) == move
+            size = int(alone.stats[proof.TREE])
+            assert warm.stats[: proof.SEARCHED].tolist() == alone.stats[: proof.SEARCHED].tolist()
+            assert np.array_equal(warm.numbers[:size], alone.numbers[:size])
+            assert np.array_equal(warm.links[:size], alone.links[:size])
+            assert np.array_equal(warm.marks[:size], alone.marks[:size])
+            if again:  # the same search a second time: its positions all met before
+                assert warm.stats[proof.SEARCHED] < alone.stats[proof.SEARCHED]

@@ -152,7 +152,16 @@ def _proof_tree(expansions: int) -> Any:
     from noughts.kernels.proof import ProofTree
 
     # An expansion adds at most 64 nodes.
-    return ProofTree(64 * (expansions + 1))
+    return ProofTree(64 * (expansions + 1), _memo())
+
+
+@functools.cache
+def _memo() -> Any:
+    """One memo for every leaf search of this process (2**22 slots, 200 MB): a build's
+    leaves are close to each other, and so are the positions their searches meet."""
+    from noughts.kernels.proof import Memo
+
+    return Memo(22)
 
 
 def leaf_proven(x: int, o: int, budget: Budget, levels: int | None = None) -> int | None:

@@ -38,7 +38,7 @@ from noughts.kernels.threats import NODES as THREAT_NODES
 from noughts.kernels.threats import PLIES as THREAT_PLIES
 from noughts.kernels.threats import forced_line, forced_win, unanswered
 
-__all__ = ["EXPANSIONS", "PLIES", "TREE", "ProofTree", "prove"]
+__all__ = ["EXPANSIONS", "PLIES", "SEARCHED", "TREE", "Memo", "ProofTree", "prove"]
 
 INF: Int = np.int64(1) << np.int64(40)
 # Slots of the `stats` array.
@@ -54,6 +54,13 @@ CLOCK_EVERY = 16
 #: none (the sequence looked for only at expansion), 64 at depth 2, 32 at 3 (48 s), 36
 #: at 4 (101 s), 39 at 5 (152 s).
 NULL_SETTLE_DEPTH = 3
+#: A tree's own memo: 2**16 slots, 3 MB.
+MEMO_BITS = 16
+#: Memo tags: a new attacker's node; a new defender's node (plus the null-move depth);
+#: the null move at a defender's expansion.
+ATTACKER_NODE, DEFENDER_NODE, EXPANDED = 1, 2, 64
+_MIX_A = np.uint64(0x9E3779B97F4A7C15)
+_MIX_D = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 @kernel
@@ -110,23 +117,121 @@ def _settle(
     return CELLS - popcount(attacker | defender), 1, 0
 
 
+@kernel
+def _slot(attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -> Int:
+    """The memo's slot of a position and tag; -1 without a memo."""
+    if keys.shape[0] == 0:
+        return -1
+    h = (np.uint64(attacker) * _MIX_A) ^ (np.uint64(defender) * _MIX_D) ^ np.uint64(tag)
+    h ^= h >> np.uint64(31)
+    h *= _MIX_A
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(keys.shape[0] - 1))
+
+
+@kernel
+def _known(slot: int, attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -> bool:
+    return slot >= 0 and keys[slot, 2] == tag and keys[slot, 0] == attacker and keys[slot, 1] == defender
+
+
+@kernel
+def _keep(
+    slot: int,
+    attacker: int,
+    defender: int,
+    tag: int,
+    a: Int,
+    b: Int,
+    c: Int,
+    keys: npt.NDArray[np.int64],
+    values: npt.NDArray[np.int64],
+) -> None:
+    if slot >= 0:
+        keys[slot, 0], keys[slot, 1], keys[slot, 2] = attacker, defender, tag
+        values[slot, 0], values[slot, 1], values[slot, 2] = a, b, c
+
+
+@kernel
+def _settle_known(
+    attacker: int,
+    defender: int,
+    attacker_to_move: bool,
+    leaf: npt.NDArray[np.float64],
+    line: npt.NDArray[np.int64],
+    null_depth: int,
+    keys: npt.NDArray[np.int64],
+    values: npt.NDArray[np.int64],
+) -> tuple[Int, Int, Int]:
+    """`_settle`, through the memo."""
+    tag = ATTACKER_NODE if attacker_to_move else DEFENDER_NODE + null_depth
+    slot = _slot(attacker, defender, tag, keys)
+    if _known(slot, attacker, defender, tag, keys):
+        return values[slot, 0], values[slot, 1], values[slot, 2]
+    pn, dn, plies = _settle(attacker, defender, attacker_to_move, leaf, line, null_depth)
+    _keep(slot, attacker, defender, tag, pn, dn, plies, keys, values)
+    return pn, dn, plies
+
+
+@kernel
+def _open_known(
+    attacker: int,
+    defender: int,
+    leaf: npt.NDArray[np.float64],
+    line: npt.NDArray[np.int64],
+    keys: npt.NDArray[np.int64],
+    values: npt.NDArray[np.int64],
+) -> tuple[bool, Int]:
+    """`_open` at a defender's expansion (`LEAF_THREATS` deep), through the memo."""
+    slot = _slot(attacker, defender, EXPANDED, keys)
+    if _known(slot, attacker, defender, EXPANDED, keys):
+        return values[slot, 0] != 0, values[slot, 1]
+    found, left = _open(attacker, defender, leaf, line, LEAF_THREATS)
+    _keep(slot, attacker, defender, EXPANDED, np.int64(found), left, np.int64(0), keys, values)
+    return found, left
+
+
+class Memo:
+    """What the searches settled at new nodes, by position (a table of `2**bits` slots,
+    the last result per slot, 48 bytes each): `_settle` and `_open` are functions of
+    the position alone (no clock, the same node limits), so a position met again (a
+    transposition in the tree, or in another search on the same memo: the proof's
+    sibling leaves share most of their positions) costs a lookup instead of a threat
+    search, and every search goes exactly as it would without the memo."""
+
+    def __init__(self, bits: int) -> None:
+        self.keys = np.zeros((1 << bits, 3), dtype=np.int64)  # attacker's, defender's marks, tag (0: empty)
+        self.values = np.zeros((1 << bits, 3), dtype=np.int64)
+
+
 class ProofTree:
     """The arrays of a proof-number search's tree, allocated once and kept by a player
     (tens of megabytes): per node its marks (attacker's, defender's), proof and
     disproof numbers, plies to the win, parent, first child, number of children, the
-    move that led to it and its depth (even: the attacker is to move)."""
+    move that led to it and its depth (even: the attacker is to move); and its `Memo`
+    (its own, or one shared with other trees)."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, memo: Memo | None = None) -> None:
         self.marks = np.zeros((capacity, 2), dtype=np.int64)
         self.numbers = np.zeros((capacity, 3), dtype=np.int64)  # pn, dn, plies
         self.links = np.zeros((capacity, 5), dtype=np.int64)  # parent, first, count, move, depth
         self.stats = np.zeros(4, dtype=np.float64)
+        self.memo = memo if memo is not None else Memo(MEMO_BITS)
 
     def prove(self, attacker: int, defender: int, deadline: float, max_expansions: int, null_depth: int = 0) -> int:
         """`prove` on this tree; `stats` holds its figures afterwards."""
         self.stats[:] = 0
         return prove(
-            attacker, defender, self.marks, self.numbers, self.links, deadline, max_expansions, self.stats, null_depth
+            attacker,
+            defender,
+            self.marks,
+            self.numbers,
+            self.links,
+            deadline,
+            max_expansions,
+            self.stats,
+            self.memo.keys,
+            self.memo.values,
+            null_depth,
         )
 
 
@@ -144,6 +249,8 @@ def prove(
     deadline: float,
     max_expansions: int,
     stats: npt.NDArray[np.float64],
+    memo_keys: npt.NDArray[np.int64],
+    memo_values: npt.NDArray[np.int64],
     null_depth: int = 0,
 ) -> int:
     """A move with which `attacker`, to move, wins by force, or -1 if none was proven
@@ -159,7 +266,7 @@ def prove(
     line = np.empty(LEAF_THREATS + 1, dtype=np.int64)
     parent[0], first[0], count[0], move[0], depth[0] = -1, -1, 0, -1, 0
     att[0], dfn[0] = attacker, defender
-    pn[0], dn[0], plies[0] = _settle(attacker, defender, True, leaf, line, null_depth)
+    pn[0], dn[0], plies[0] = _settle_known(attacker, defender, True, leaf, line, null_depth, memo_keys, memo_values)
     stats[SEARCHED] += leaf[THREAT_NODES]
     leaf[:] = 0
     size = 1
@@ -184,7 +291,7 @@ def prove(
         against = threats(theirs, mine)
         cells = against if against else ~(mine | theirs)
         if null_depth > 0 and not against and not mover_is_attacker:
-            found, left = _open(att[node], dfn[node], leaf, line, LEAF_THREATS)
+            found, left = _open_known(att[node], dfn[node], leaf, line, memo_keys, memo_values)
             stats[SEARCHED] += leaf[THREAT_NODES]
             leaf[:] = 0
             if found:
@@ -202,7 +309,9 @@ def prove(
             d = dfn[node] if mover_is_attacker else dfn[node] | bit
             att[size], dfn[size], parent[size], move[size], depth[size] = a, d, node, cell, depth[node] + 1
             first[size], count[size] = -1, 0
-            pn[size], dn[size], plies[size] = _settle(a, d, not mover_is_attacker, leaf, line, null_depth)
+            pn[size], dn[size], plies[size] = _settle_known(
+                a, d, not mover_is_attacker, leaf, line, null_depth, memo_keys, memo_values
+            )
             stats[SEARCHED] += leaf[THREAT_NODES]
             leaf[:] = 0
             size += 1
