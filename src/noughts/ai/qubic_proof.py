@@ -147,12 +147,14 @@ def key_of(x: int, o: int) -> tuple[tuple[int, int], int]:
     return (int(cx) & MASK64, int(co) & MASK64), int(s)
 
 
-@functools.lru_cache(maxsize=4)
-def _proof_tree(expansions: int) -> Any:
+@functools.lru_cache(maxsize=8)
+def _proof_tree(expansions: int, shared_memo: bool = True) -> Any:
+    """A tree for `expansions`, with the memo every leaf search of a build or a check
+    shares (`_memo`), or (in play) with a small one of its own."""
     from noughts.kernels.proof import ProofTree
 
     # An expansion adds at most 64 nodes.
-    return ProofTree(64 * (expansions + 1), _memo())
+    return ProofTree(64 * (expansions + 1), _memo() if shared_memo else None)
 
 
 @functools.cache
@@ -224,7 +226,7 @@ def leaf_move(x: int, o: int, budget: Budget) -> int | None:
     if move >= 0:
         return int(move)
     for expansions in budget.expansions:
-        tree = _proof_tree(expansions)
+        tree = _proof_tree(expansions, shared_memo=False)  # a player's: not the builder's 200 MB
         move = tree.prove(sx, so, 0.0, expansions, NULL_SETTLE_DEPTH)
         if move >= 0:
             return int(move)

@@ -130,13 +130,13 @@ def _slot(attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -
 
 
 @kernel
-def _known(slot: int, attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -> bool:
-    return slot >= 0 and keys[slot, 2] == tag and keys[slot, 0] == attacker and keys[slot, 1] == defender
+def _known(slot: Int, attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -> bool:
+    return bool(slot >= 0 and keys[slot, 2] == tag and keys[slot, 0] == attacker and keys[slot, 1] == defender)
 
 
 @kernel
 def _keep(
-    slot: int,
+    slot: Int,
     attacker: int,
     defender: int,
     tag: int,
