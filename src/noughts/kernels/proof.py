@@ -119,9 +119,7 @@ def _settle(
 
 @kernel
 def _slot(attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -> Int:
-    """The memo's slot of a position and tag; -1 without a memo."""
-    if keys.shape[0] == 0:
-        return -1
+    """The memo's slot of a position and tag (the memo has a power of two of them)."""
     h = (np.uint64(attacker) * _MIX_A) ^ (np.uint64(defender) * _MIX_D) ^ np.uint64(tag)
     h ^= h >> np.uint64(31)
     h *= _MIX_A
@@ -131,7 +129,7 @@ def _slot(attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -
 
 @kernel
 def _known(slot: Int, attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -> bool:
-    return bool(slot >= 0 and keys[slot, 2] == tag and keys[slot, 0] == attacker and keys[slot, 1] == defender)
+    return bool(keys[slot, 2] == tag and keys[slot, 0] == attacker and keys[slot, 1] == defender)
 
 
 @kernel
@@ -146,9 +144,8 @@ def _keep(
     keys: npt.NDArray[np.int64],
     values: npt.NDArray[np.int64],
 ) -> None:
-    if slot >= 0:
-        keys[slot, 0], keys[slot, 1], keys[slot, 2] = attacker, defender, tag
-        values[slot, 0], values[slot, 1], values[slot, 2] = a, b, c
+    keys[slot, 0], keys[slot, 1], keys[slot, 2] = attacker, defender, tag
+    values[slot, 0], values[slot, 1], values[slot, 2] = a, b, c
 
 
 @kernel
