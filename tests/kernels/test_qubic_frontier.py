@@ -8,10 +8,12 @@ from __future__ import annotations
 import dataclasses
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from noughts.ai import qubic_proof
+from noughts.ai.qubic_build import Builder
 from noughts.ai.qubic_frontier import Book, Store, frontier, measure, name, parents, status, work
 from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
 
@@ -141,6 +143,37 @@ def test_a_second_workers_folder_is_merged_part_by_part_each_checked(
     Book(book.root, BUDGET, {book.root: elsewhere}).save(stranger.book_path)
     with pytest.raises(ProofError, match="another book"):
         here.merge(stranger)
+
+
+def test_what_another_writer_adds_to_the_progress_meanwhile_is_kept(
+    proven: tuple[Store, Book], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, book = proven
+    here = Store(tmp_path / "here")
+    book.save(here.book_path)
+    shutil.copy(store.leaves_path, here.leaves_path)
+    real = Builder.run
+    others: list[str] = []
+
+    def meanwhile(builder: Builder, *args: Any, **kwargs: Any) -> None:
+        # During each turn a merge (or a second worker on the folder) writes its rows.
+        progress = here.progress()
+        others.append(f"elsewhere-{len(others)}")
+        progress["positions"][others[-1]] = {"seconds": 9.0, "status": "open"}
+        progress["runs"].append({"started": "2026-01-01T00:00:00+00:00", "id": others[-1], "tried": 1})
+        here.save_progress(progress)
+        real(builder, *args, **kwargs)
+
+    monkeypatch.setattr(Builder, "run", meanwhile)
+    work(here, 60, 20)
+    positions = frontier(book)
+    assert len(others) == len(positions) and all(here.proven(k) for k in positions)
+    progress = here.progress()
+    assert {progress["positions"][name(k)]["status"] for k in positions} == {"proven"}
+    assert all(progress["positions"][other]["seconds"] == 9.0 for other in others)
+    ids = [run["id"] for run in progress["runs"]]
+    assert sorted(ids[:-1]) == sorted(others) and len(set(ids)) == len(ids)
+    assert progress["runs"][-1]["tried"] == progress["runs"][-1]["proven"] == len(positions)
 
 
 def test_the_book_move_is_chosen_by_its_measured_figures(proven: tuple[Store, Book]) -> None:

@@ -32,9 +32,11 @@ with one budget).
     python -m noughts.ai.qubic_frontier assemble [--out FILE]
 
 (``--data DIR`` before the command: the folder, data/qubic-proof in the repository by
-default.) A build runs on one core; to use more, each further worker works on a copy of
-the folder (``--data COPY work --branch ...``, other branches than the first), and
-``merge COPY`` takes its checked parts, progress and remembered searches back.
+default.) A build runs on one core; to use more, run a worker per core, each on other
+branches (``work --branch ...``), in the same folder (each turn's figures are written
+into progress.json as it is on disk then) or on a copy of it (``--data COPY``, another
+machine's included), which ``merge COPY`` takes back: its checked parts, progress and
+remembered searches.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ import json
 import os
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -432,15 +435,14 @@ def work(
     (book positions) only the positions first reached from them."""
     book = store.book()
     positions = [k for k, parent in parents(book).items() if not branches or parent in branches]
-    progress = store.progress()
-    rows = progress["positions"]
+    rows = store.progress()["positions"]
     run: dict[str, Any] = {
         "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "id": uuid.uuid4().hex[:12],
         "seconds": 0.0,
         "tried": 0,
         "proven": 0,
     }
-    progress["runs"].append(run)
     started = time.perf_counter()
     order = sorted(
         (k for k in positions if not store.proven(k) and rows.get(name(k), {}).get("status") != "disproven"),
@@ -466,10 +468,8 @@ def work(
         builder.run(min(per_position, left), ckpt, report=None)
         if len(known) > searched:
             store.save_leaves(known, book.budget)
-        row = rows.setdefault(name(key), {"seconds": 0.0})
         root = builder.nodes[builder.root]
-        row |= {
-            "seconds": round(row["seconds"] + builder.seconds - before, 1),
+        turn: dict[str, Any] = {
             "nodes": len(builder.nodes),
             "expansions": builder.expansions,
             "pn": root.pn,
@@ -483,17 +483,15 @@ def work(
             except ProofError as error:
                 # The builder believed it, the checker does not: nothing is stored, and
                 # the position stays to be proven (and looked into).
-                row["status"] = "refused"
-                row["error"] = str(error)[:300]
+                turn |= {"status": "refused", "error": str(error)[:300]}
             else:
-                row["status"] = "proven"
-                row["entries"] = report.moves + sum(report.leaves.values())
+                turn |= {"status": "proven", "entries": report.moves + sum(report.leaves.values())}
                 run["proven"] += 1
                 ckpt.unlink()
         elif root.dn == 0:
-            row["status"] = "disproven"  # by the builder: the book's move before it is suspect
+            turn["status"] = "disproven"  # by the builder: the book's move before it is suspect
         run["seconds"] = round(time.perf_counter() - started, 1)
-        store.save_progress(progress)
+        row = _record(store, run, key, builder.seconds - before, turn)
         print(
             f"{name(key)}: {row['status']} after {row['seconds']:.0f} s in all "
             f"({len(builder.nodes):,} positions); run: {run['proven']} proven of {run['tried']} tried "
@@ -501,7 +499,25 @@ def work(
             flush=True,
         )
     run["seconds"] = round(time.perf_counter() - started, 1)
+    _record(store, run)
+
+
+def _record(
+    store: Store, run: dict[str, Any], key: Key | None = None, spent: float = 0.0, turn: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Writes `run` and a turn's figures at `key` into progress.json as it is on disk
+    now, not as this worker loaded it: a `merge`, or another worker on the same folder,
+    may have written it since (a read-modify-write of a small file, so only writes
+    within the same few milliseconds can still cross). The position's row after it."""
+    progress = store.progress()
+    row: dict[str, Any] = {}
+    if key is not None:
+        row = progress["positions"].setdefault(name(key), {"seconds": 0.0})
+        row |= (turn or {}) | {"seconds": round(row.get("seconds", 0.0) + spent, 1)}
+    progress["runs"] = [r for r in progress["runs"] if r.get("id") != run["id"]] + [run]
+    progress["runs"].sort(key=lambda r: r["started"])
     store.save_progress(progress)
+    return row
 
 
 def choose(store: Store, plies: int, candidates: int, limit: int | None) -> None:
