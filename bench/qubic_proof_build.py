@@ -15,15 +15,26 @@ positions two plies after each of the set's (x's best move by the lines evaluati
 then every reply of o up to symmetry), how many each search proves, and how long
 that takes.
 
+With ``--lazy`` it compares the builder's two ways with the inner search's later
+levels (`Builder.lazy`): at once on every new x position (eager, the reference) or
+when the outer search picks the position to expand (lazy); the two run side by side,
+a process each, on the same positions (`--positions X-O ...`, canonical keys in hex as
+`qubic_frontier` names them; the set above by default), each for at most `--seconds`,
+and it prints the time each took to prove each position and the ratio of the totals
+(a position left unproven counts at `--seconds`).
+
     PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py [--plies 4] [--seconds 60] [--leaves]
+    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --lazy [--positions X-O ...] [--seconds 300]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from noughts.ai.qubic_build import Builder, lines_score
+from noughts.ai.qubic_frontier import name, parse
 from noughts.ai.qubic_proof import Budget, check, key_of, leaf_proven
 
 
@@ -60,6 +71,8 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=8)
     parser.add_argument("--pn-from", type=int, default=6)
     parser.add_argument("--leaves", action="store_true", help="measure the leaf search alone")
+    parser.add_argument("--lazy", action="store_true", help="inner search: eager against lazy")
+    parser.add_argument("--positions", nargs="+", default=[], help="X-O keys in hex (qubic_frontier's names)")
     parser.add_argument("--by-lines", action="store_true", help="order x's moves by the lines evaluation alone")
     parser.add_argument(
         "--expansions", type=int, nargs="+", default=Budget.expansions, help="the inner search's budget, by level"
@@ -68,12 +81,16 @@ def main() -> None:
     from noughts.ai.compiled import prepare
 
     prepare()
+    positions = [parse(text) for text in args.positions] or targets(args.plies)
     if args.leaves:
-        leaf_searches(targets(args.plies))
+        leaf_searches(positions)
+        return
+    if args.lazy:
+        compare_lazy(positions, args.seconds, args.width, args.pn_from)
         return
     proven = nodes = leaves = 0
     spent = 0.0
-    for x, o in targets(args.plies):
+    for x, o in positions:
         budget = Budget(expansions=tuple(args.expansions))
         extra = {"by_replies": False} if args.by_lines else {}
         builder = Builder((x, o), budget, pn_from=args.pn_from, width=args.width, **extra)
@@ -95,8 +112,44 @@ def main() -> None:
         print(f"{row}; {len(builder.nodes):,} positions, {builder.leaf_searches:,} leaf searches", flush=True)
     minutes = spent / 60
     print(
-        f"proven {proven} of {len(targets(args.plies))} in {spent:.0f} s; "
+        f"proven {proven} of {len(positions)} in {spent:.0f} s; "
         f"{nodes / minutes:,.0f} positions and {leaves / minutes:,.0f} leaf searches a minute"
+    )
+
+
+def _builds(job: tuple[bool, list[tuple[int, int]], float, int, int]) -> list[tuple[bool, float, int, int, int]]:
+    """One side of `compare_lazy`: each position built for at most `seconds`; for each,
+    (proven, seconds, leaf searches, of them deepened, positions)."""
+    from noughts.ai.compiled import prepare
+
+    lazy, positions, seconds, width, pn_from = job
+    prepare()
+    rows = []
+    for key in positions:
+        builder = Builder(key, Budget(), pn_from=pn_from, width=width, lazy=lazy)
+        builder.run(seconds, report=None)
+        proven = builder.nodes[builder.root].pn == 0
+        if proven:
+            check(builder.strategy(), key)
+        rows.append((proven, builder.seconds, builder.leaf_searches, builder.deepened, len(builder.nodes)))
+    return rows
+
+
+def compare_lazy(positions: list[tuple[int, int]], seconds: float, width: int, pn_from: int) -> None:
+    with ProcessPoolExecutor(2) as pool:
+        eager, lazy = pool.map(_builds, [(lazy, positions, seconds, width, pn_from) for lazy in (False, True)])
+    totals = [0.0, 0.0]
+    for key, a, b in zip(positions, eager, lazy, strict=True):
+        cells = []
+        for side, (proven, took, searches, deepened, nodes) in enumerate((a, b)):
+            totals[side] += took if proven else seconds
+            state = f"proven in {took:5.1f} s" if proven else f"open after {took:5.1f} s"
+            cells.append(f"{state} ({searches:,} leaf searches, {deepened:,} deepened, {nodes:,} positions)")
+        print(f"{name(key)}: eager {cells[0]}; lazy {cells[1]}", flush=True)
+    proven = [sum(r[0] for r in side) for side in (eager, lazy)]
+    print(
+        f"proven: eager {proven[0]} of {len(positions)}, lazy {proven[1]}; time (unproven at {seconds:.0f} s): "
+        f"eager {totals[0]:.0f} s, lazy {totals[1]:.0f} s: lazy {totals[0] / totals[1]:.2f} times as fast"
     )
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from noughts import parse_spec
 from noughts.ai import Kind, qubic_proof
 from noughts.ai.compiled import KernelAlphaBetaPlayer
-from noughts.ai.qubic_build import Builder
+from noughts.ai.qubic_build import SHALLOW, Builder
 from noughts.ai.qubic_proof import PN, THREATS, Budget, ProofError, Strategy, check, key_of
 from noughts.core import Player
 from noughts.games.geometry import line_masks
@@ -103,6 +103,36 @@ def test_a_build_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     again.run(120, report=None)
     assert again.solved() and again.expansions > 3
     check(again.strategy(), root)
+
+
+def test_a_lazy_build_proves_too_and_deepens_a_search_only_when_it_picks_the_position() -> None:
+    for xs, os in SMALL:
+        root = (marks(xs), marks(os))
+        lazy_known: dict[tuple[int, int], tuple[int, int, int]] = {}
+        lazy = Builder(root, BUDGET, lazy=True, known=lazy_known)
+        for _ in range(3):  # the root deepened, then expanded, then an o position expanded
+            lazy.step()
+        # x's positions after o's replies have the inner search's first level only.
+        shallow = {k for k, (_, _, kind) in lazy_known.items() if kind == SHALLOW}
+        assert shallow and lazy.deepened == 1
+        lazy.run(120, report=None)
+        assert lazy.nodes[lazy.root].pn == 0 and lazy.deepened >= 1
+        check(lazy.strategy(), root)
+        eager_known: dict[tuple[int, int], tuple[int, int, int]] = {}
+        eager = Builder(root, BUDGET, known=eager_known)
+        eager.run(120, report=None)
+        # A deepened search ends as the eager one: the same numbers, the same leaf code.
+        deepened = [k for k, (_, _, kind) in lazy_known.items() if kind != SHALLOW and k in eager_known]
+        assert deepened and all(lazy_known[k] == eager_known[k] for k in deepened)
+        # An eager build handed shallow results deepens them as it reads them.
+        first: dict[tuple[int, int], tuple[int, int, int]] = {}
+        early = Builder(root, BUDGET, lazy=True, known=first)
+        for _ in range(3):
+            early.step()
+        again = Builder(root, BUDGET, known=first)
+        again.run(120, report=None)
+        assert again.nodes[again.root].pn == 0 and again.deepened >= len(shallow)
+        assert not any(node.kind == SHALLOW for node in again.nodes.values())
 
 
 def broken(strategy: Strategy, change: dict[tuple[int, int], int | None]) -> Strategy:

@@ -70,13 +70,14 @@ STEP = 20
 #: Leaf kinds of a node, besides the stored codes THREATS and PN.
 OPEN = 0
 LOST = 1  # o wins: a disproof
+SHALLOW = 2  # open after the inner search's first level; the later ones not tried yet
 
 
 @dataclass(slots=True)
 class Node:
     pn: int
     dn: int
-    kind: int = OPEN  # OPEN, LOST, or the leaf code (negative) a search proved it with
+    kind: int = OPEN  # OPEN, SHALLOW, LOST, or the leaf code (negative) a search proved it with
     children: list[tuple[int, int]] | None = None  # keys, once expanded
     moves: list[int] = field(default_factory=list)  # the move to each child (x's nodes)
     size: int = 1  # nodes in the proof below, once proven (to pick small proofs)
@@ -111,6 +112,7 @@ class Builder:
         width: int = 0,
         by_replies: bool = True,
         known: dict[tuple[int, int], tuple[int, int, int]] | None = None,
+        lazy: bool = False,
     ) -> None:
         self.budget = budget or Budget()
         #: How many of x's moves (the first by the lines evaluation) are tried in each
@@ -124,6 +126,13 @@ class Builder:
         #: x's moves ordered by the replies they leave o (then the lines evaluation),
         #: or by the lines evaluation alone.
         self.by_replies = by_replies
+        #: A new x position gets the inner search's first level only; the later ones
+        #: (six times its expansions) run when the outer search picks the position to
+        #: expand. Most new positions are never picked (x needs one move, and an o
+        #: position is dropped once one reply fails), and on a position no level proves
+        #: the later levels are two thirds of the search's time.
+        self.lazy = lazy
+        self.deepened = 0
         self.root, _ = key_of(*root)
         self.nodes: dict[tuple[int, int], Node] = {}
         #: The inner search's results at x's positions, by key: (pn, dn, kind) of the
@@ -141,7 +150,7 @@ class Builder:
     # Evaluation of new nodes.
     def _new_x(self, x: int, o: int) -> Node:
         """x to move: settled by the searches where they can."""
-        from noughts.ai.qubic_proof import _proof_tree, leaf_proven
+        from noughts.ai.qubic_proof import leaf_proven
         from noughts.kernels.evaluate import threats as completing
 
         sx, so = _signed(x), _signed(o)
@@ -155,18 +164,38 @@ class Builder:
             return Node(0, INF, found) if found is not None else Node(REPLY, 1)
         known = self.known
         if (x, o) in known:
-            pn, dn, kind = known[(x, o)]
-            return Node(pn, dn, kind)
+            node = Node(*known[(x, o)])
+            if node.kind == SHALLOW and not self.lazy:
+                self._deepen((x, o), node)
+            return node
         self.leaf_searches += 1
-        found = leaf_proven(x, o, self.budget)
-        if found is not None:
-            node = Node(0, INF, found)
-        else:
-            tree = _proof_tree(self.budget.expansions[-1])
-            pn, dn = int(tree.numbers[0, 0]), int(tree.numbers[0, 1])
-            node = Node(INF, 0, LOST) if dn == 0 else Node(max(1, min(pn, INF)), max(1, min(dn, INF)))
+        node = self._inner(x, o, 0, 1 if self.lazy else len(self.budget.expansions))
         known[(x, o)] = (node.pn, node.dn, node.kind)
         return node
+
+    def _inner(self, x: int, o: int, first: int, levels: int) -> Node:
+        """The node of x's position (x, o) after the inner search's levels `first` to
+        `levels` - 1 (with `first` 0, the threat search before them)."""
+        from noughts.ai.qubic_proof import _proof_tree, leaf_proven
+
+        found = leaf_proven(x, o, self.budget, levels, first)
+        if found is not None:
+            return Node(0, INF, found)
+        tree = _proof_tree(self.budget.expansions[levels - 1])
+        pn, dn = int(tree.numbers[0, 0]), int(tree.numbers[0, 1])
+        if dn == 0:
+            # The search goes the same way with more expansions: the later levels,
+            # were they run, would end in the same disproof.
+            return Node(INF, 0, LOST)
+        kind = SHALLOW if levels < len(self.budget.expansions) else OPEN
+        return Node(max(1, min(pn, INF)), max(1, min(dn, INF)), kind)
+
+    def _deepen(self, key: tuple[int, int], node: Node) -> None:
+        """A `SHALLOW` node gets the inner search's later levels, in place."""
+        self.deepened += 1
+        deeper = self._inner(*key, 1, len(self.budget.expansions))
+        node.pn, node.dn, node.kind = deeper.pn, deeper.dn, deeper.kind
+        self.known[key] = (node.pn, node.dn, node.kind)
 
     def _new_o(self, x: int, o: int) -> Node:
         """o to move (x just moved, and did not complete a line). Its proof number is
@@ -209,6 +238,9 @@ class Builder:
             node.size = 1 + (min(k.size for k in kids if k.pn == 0) if x_moves else sum(k.size for k in kids))
 
     def _expand(self, key: tuple[int, int], node: Node) -> None:
+        if node.kind == SHALLOW:
+            self._deepen(key, node)  # picked: its later levels first, its moves next time
+            return
         x, o = key
         x_moves = x.bit_count() == o.bit_count()
         children: list[tuple[int, int]] = []
@@ -328,7 +360,7 @@ class Builder:
         by_ply = " ".join(f"{p}:{c[0]}/{c[1]}/{c[2]}" for p, c in sorted(plies.items()))
         return (
             f"{self.seconds:,.0f} s: root pn {root.pn} dn {root.dn}; {len(self.nodes):,} nodes, "
-            f"{self.expansions:,} expansions, {self.leaf_searches:,} leaf searches, "
+            f"{self.expansions:,} expansions, {self.leaf_searches:,} leaf searches ({self.deepened:,} deepened), "
             f"{self.null_searches:,} null-move searches; o's replies to search {left:,} of {replies:,}; "
             f"x's first moves {first}; "
             f"by ply (nodes/proven/disproven) {by_ply}"
@@ -338,7 +370,7 @@ class Builder:
         return {name: value for name, value in self.__dict__.items() if name != "known"}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state)
+        self.__dict__.update({"lazy": False, "deepened": 0} | state)  # older checkpoints: eager
         self.known = {}  # the caller hands in what it keeps (`qubic_frontier.work`)
 
     def save(self, path: Path) -> None:

@@ -166,22 +166,26 @@ def _memo() -> Any:
     return Memo(22)
 
 
-def leaf_proven(x: int, o: int, budget: Budget, levels: int | None = None) -> int | None:
+def leaf_proven(x: int, o: int, budget: Budget, levels: int | None = None, first: int = 0) -> int | None:
     """How x, to move, is proven to win from (x, o) within `budget`: `THREATS` (also a
     line x completes at once), `pn_code(k)` for the first level k of the proof-number
     search that proves it (only the first `levels` are tried; None: all), or None when
-    no search proves it."""
+    no search proves it. With `first` > 0 the threat search and the levels before
+    `first` are taken as tried already (they failed): only the later levels run."""
     from noughts.kernels import threats
     from noughts.kernels.evaluate import threats as completing
     from noughts.kernels.proof import NULL_SETTLE_DEPTH
 
     sx, so = _signed(x), _signed(o)
-    if completing(sx, so):
-        return THREATS
-    stats = np.zeros(3, dtype=np.float64)
-    if threats.forced_win(sx, so, budget.threat_depth, stats, 0.0, float(budget.threat_nodes)) >= 0:
-        return THREATS
+    if first == 0:
+        if completing(sx, so):
+            return THREATS
+        stats = np.zeros(3, dtype=np.float64)
+        if threats.forced_win(sx, so, budget.threat_depth, stats, 0.0, float(budget.threat_nodes)) >= 0:
+            return THREATS
     for level, expansions in enumerate(budget.expansions[:levels]):
+        if level < first:
+            continue
         tree = _proof_tree(expansions)
         tree.prove(sx, so, 0.0, expansions, NULL_SETTLE_DEPTH)
         if tree.numbers[0, 0] == 0:
