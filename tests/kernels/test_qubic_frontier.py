@@ -180,6 +180,17 @@ def test_what_another_writer_adds_to_the_progress_meanwhile_is_kept(
     assert progress["runs"][-1]["tried"] == progress["runs"][-1]["proven"] == len(positions)
 
 
+def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], tmp_path: Path) -> None:
+    store, book = proven
+    here = Store(tmp_path / "here")
+    book.save(here.book_path)
+    shutil.copy(store.leaves_path, here.leaves_path)
+    chosen = frontier(book)[-2:]
+    work(here, 60, 20, only=chosen)
+    assert [k for k in frontier(book) if here.proven(k)] == chosen
+    assert set(here.progress()["positions"]) == {name(k) for k in chosen}
+
+
 def test_the_book_move_is_chosen_by_its_measured_figures(proven: tuple[Store, Book]) -> None:
     _, book = proven
     rows = measure(book.root, BUDGET, candidates=2)

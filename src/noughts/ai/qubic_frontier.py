@@ -26,7 +26,7 @@ with one budget).
 
     python -m noughts.ai.qubic_frontier status
     python -m noughts.ai.qubic_frontier choose --plies P [--candidates K] [--limit N]
-    python -m noughts.ai.qubic_frontier work --minutes M [--per-position S] [--branch X-O]
+    python -m noughts.ai.qubic_frontier work --minutes M [--per-position S] [--branch X-O] [--position X-O]
     python -m noughts.ai.qubic_frontier verify
     python -m noughts.ai.qubic_frontier merge OTHER_FOLDER
     python -m noughts.ai.qubic_frontier assemble [--out FILE]
@@ -429,15 +429,19 @@ def work(
     pn_from: int = 6,
     branches: list[Key] | None = None,
     lazy: bool = True,
+    only: list[Key] | None = None,
 ) -> None:
     """Build sub-proofs of the unproven frontier positions for `seconds`: each in turn,
     least worked on first, for at most `per_position` seconds (its checkpoint kept in
     work/ until it is proven), every proof checked before it is stored. With `branches`
-    (book positions) only the positions first reached from them. `lazy`: the builder's
+    (book positions) only the positions first reached from them; with `only`, only
+    those frontier positions. `lazy`: the builder's
     inner search deepens only the positions it picks (`Builder.lazy`; measured 1.3
     times faster to the same proofs by bench/qubic_proof_build.py --lazy)."""
     book = store.book()
-    positions = [k for k, parent in parents(book).items() if not branches or parent in branches]
+    positions = [
+        k for k, parent in parents(book).items() if (not branches or parent in branches) and (not only or k in only)
+    ]
     rows = store.progress()["positions"]
     run: dict[str, Any] = {
         "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -567,6 +571,7 @@ def main(argv: list[str] | None = None) -> int:
     worked.add_argument(
         "--branch", action="append", type=parse, help="only the positions after these book positions (X-O, hex)"
     )
+    worked.add_argument("--position", action="append", type=parse, help="only these frontier positions (X-O, hex)")
     commands.add_parser("verify", help="check every stored sub-proof again")
     merged = commands.add_parser("merge", help="take in another worker's folder (its parts checked first)")
     merged.add_argument("other", type=Path, help="the other folder (a copy of this one, worked on elsewhere)")
@@ -582,7 +587,15 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "choose":
         choose(store, args.plies, args.candidates, args.limit)
     elif args.command == "work":
-        work(store, args.minutes * 60, args.per_position, args.width, branches=args.branch, lazy=not args.eager)
+        work(
+            store,
+            args.minutes * 60,
+            args.per_position,
+            args.width,
+            branches=args.branch,
+            lazy=not args.eager,
+            only=args.position,
+        )
         status(store)
     elif args.command == "verify":
         book = store.book()
