@@ -127,7 +127,9 @@ class Book:
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".part")
+    # Written beside, under a name of this process's own (two workers may share the
+    # folder), then renamed: a reader sees the old file or the new one, never a mix.
+    partial = path.with_name(f"{path.name}.{os.getpid()}.part")
     partial.write_text(text)
     os.replace(partial, path)
 
@@ -280,7 +282,7 @@ class Store:
         merged = self.leaves(budget) | leaves
         keys = sorted(merged)
         values = [merged[k] for k in keys]
-        partial = self.leaves_path.with_name("leaves.part.npz")
+        partial = self.leaves_path.with_name(f"leaves.{os.getpid()}.part.npz")  # see `_write`
         np.savez_compressed(
             partial,
             x=np.array([k[0] for k in keys], dtype=np.uint64),
