@@ -33,10 +33,12 @@ with one budget).
 
 (``--data DIR`` before the command: the folder, data/qubic-proof in the repository by
 default.) A build runs on one core; to use more, run a worker per core, each on other
-branches (``work --branch ...``), in the same folder (each turn's figures are written
-into progress.json as it is on disk then) or on a copy of it (``--data COPY``, another
-machine's included), which ``merge COPY`` takes back: its checked parts, progress and
-remembered searches.
+positions (``work --branch ...`` or ``--position ...``), the second on a copy of the
+folder (``--data COPY``, another machine's included), which ``merge COPY`` takes back:
+its checked parts, progress and remembered searches. Two workers on one folder do not
+corrupt it (each turn is written into progress.json as it is on disk then, every file
+under a temporary name of the process's own first), but saves of leaves.npz at the
+same moment can drop one worker's newest searches.
 """
 
 from __future__ import annotations
@@ -437,9 +439,9 @@ def work(
     least worked on first, for at most `per_position` seconds (its checkpoint kept in
     work/ until it is proven), every proof checked before it is stored. With `branches`
     (book positions) only the positions first reached from them; with `only`, only
-    those frontier positions. `lazy`: the builder's
-    inner search deepens only the positions it picks (`Builder.lazy`; measured 1.3
-    times faster to the same proofs by bench/qubic_proof_build.py --lazy)."""
+    those frontier positions. `lazy`: the builder's inner search deepens only the
+    positions it picks (`Builder.lazy`; 1.3-1.5 times faster to the same proofs,
+    bench/qubic_proof_build.py --lazy)."""
     book = store.book()
     positions = [
         k for k, parent in parents(book).items() if (not branches or parent in branches) and (not only or k in only)
