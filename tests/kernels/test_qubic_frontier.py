@@ -6,6 +6,7 @@ part is refused."""
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import shutil
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from noughts.ai.qubic_build import SHALLOW, Builder, Node
-from noughts.ai.qubic_frontier import Book, Store, frontier, measure, name, parents, status, work
+from noughts.ai.qubic_frontier import Book, Store, _record, frontier, measure, name, parents, status, work
 from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
 
 #: x's and o's marks four plies in (canonical), x to move, where x wins with a small
@@ -178,6 +179,40 @@ def test_what_another_writer_adds_to_the_progress_meanwhile_is_kept(
     ids = [run["id"] for run in progress["runs"]]
     assert sorted(ids[:-1]) == sorted(others) and len(set(ids)) == len(ids)
     assert progress["runs"][-1]["tried"] == progress["runs"][-1]["proven"] == len(positions)
+
+
+def _write_turns(folder: Path, worker: int, turns: int) -> None:
+    store = Store(folder)
+    run = {"started": f"2026-01-0{worker}T00:00:00+00:00", "id": f"worker-{worker}", "tried": 0}
+    for turn in range(turns):
+        store.save_leaves({(worker, turn): (turn + 1, 1, 0)}, BUDGET)
+        run["tried"] = turn + 1
+        _record(store, run, (worker, turn), 1.0, {"status": "open"})
+
+
+def test_workers_sharing_a_folder_lose_none_of_each_others_writes(tmp_path: Path) -> None:
+    turns = 40
+    fork = multiprocessing.get_context("fork")
+    workers = [fork.Process(target=_write_turns, args=(tmp_path, worker, turns)) for worker in (1, 2)]
+    for process in workers:
+        process.start()
+    for process in workers:
+        process.join(60)
+        assert process.exitcode == 0
+    store = Store(tmp_path)
+    assert store.leaves(BUDGET) == {(w, t): (t + 1, 1, 0) for w in (1, 2) for t in range(turns)}
+    progress = store.progress()
+    assert set(progress["positions"]) == {name((w, t)) for w in (1, 2) for t in range(turns)}
+    assert [(run["id"], run["tried"]) for run in progress["runs"]] == [("worker-1", turns), ("worker-2", turns)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "leaves.npz", "progress.json"]
+
+
+def test_a_shallow_search_does_not_replace_a_finished_one_in_the_remembered_searches(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    finished, shallow = (3, 0, 0), (1, 1, SHALLOW)
+    store.save_leaves({(1, 1): finished, (2, 2): shallow}, BUDGET)
+    store.save_leaves({(1, 1): shallow, (2, 2): finished, (3, 3): shallow}, BUDGET)
+    assert store.leaves(BUDGET) == {(1, 1): finished, (2, 2): finished, (3, 3): shallow}
 
 
 def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], tmp_path: Path) -> None:

@@ -33,19 +33,21 @@ with one budget).
 
 (``--data DIR`` before the command: the folder, data/qubic-proof in the repository by
 default.) A build runs on one core; to use more, run a worker per core, each on other
-positions (``work --branch ...`` or ``--position ...``), the second on a copy of the
-folder (``--data COPY``, another machine's included), which ``merge COPY`` takes back:
-its checked parts, progress and remembered searches. Two workers on one folder do not
-corrupt it (each turn is written into progress.json as it is on disk then, every file
-under a temporary name of the process's own first), but saves of leaves.npz at the
-same moment can drop one worker's newest searches.
+positions (``work --branch ...`` or ``--position ...``). Workers on one machine share
+the folder: every read-modify-write of progress.json and leaves.npz holds the folder's
+lock (`Store.locked`), and every file is written under a temporary name of the
+process's own first, then renamed. A copy worked on elsewhere (``--data COPY``, on
+another machine) comes back with ``merge COPY``: its checked parts, progress and
+remembered searches.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import datetime
+import fcntl
 import json
 import os
 import sys
@@ -58,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from noughts.ai.qubic_build import Builder, lines_score
+from noughts.ai.qubic_build import SHALLOW, Builder, lines_score
 from noughts.ai.qubic_proof import (
     MASK64,
     Budget,
@@ -277,24 +279,40 @@ class Store:
             x, o, pn, dn, kind = (data[column].tolist() for column in ("x", "o", "pn", "dn", "kind"))
         return {(a, b): (c, d, e) for a, b, c, d, e in zip(x, o, pn, dn, kind, strict=True)}
 
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Holds the folder's lock (an exclusive `flock` on .lock): every
+        read-modify-write of a shared file (progress.json, leaves.npz) runs under it, so
+        workers sharing the folder never drop each other's writes. Not re-entrant."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.folder / ".lock", "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file is closed
+            yield
+
     def save_leaves(self, leaves: dict[Key, tuple[int, int, int]], budget: Budget) -> None:
-        """Keeps `leaves` with those already stored (another worker's too): 25 bytes a
-        position, against the 0.1-1 s its search costs, so that the next session's
-        builds of unproven positions go through what was searched before at once."""
-        merged = self.leaves(budget) | leaves
-        keys = sorted(merged)
-        values = [merged[k] for k in keys]
-        partial = self.leaves_path.with_name(f"leaves.{os.getpid()}.part.npz")  # see `_write`
-        np.savez_compressed(
-            partial,
-            x=np.array([k[0] for k in keys], dtype=np.uint64),
-            o=np.array([k[1] for k in keys], dtype=np.uint64),
-            pn=np.array([v[0] for v in values], dtype=np.int64),
-            dn=np.array([v[1] for v in values], dtype=np.int64),
-            kind=np.array([v[2] for v in values], dtype=np.int16),
-            budget=np.array(_budget_text(budget)),
-        )
-        os.replace(partial, self.leaves_path)
+        """Keeps `leaves` with those already stored (another worker's too; where both
+        hold a position, the deeper search: a worker's `SHALLOW` entry does not replace
+        another's finished one): 25 bytes a position, against the 0.1-1 s its search
+        costs, so that the next session's builds of unproven positions go through what
+        was searched before at once."""
+        with self.locked():
+            merged = self.leaves(budget)
+            for key, value in leaves.items():
+                if value[2] != SHALLOW or merged.get(key, value)[2] == SHALLOW:
+                    merged[key] = value
+            keys = sorted(merged)
+            values = [merged[k] for k in keys]
+            partial = self.leaves_path.with_name(f"leaves.{os.getpid()}.part.npz")  # see `_write`
+            np.savez_compressed(
+                partial,
+                x=np.array([k[0] for k in keys], dtype=np.uint64),
+                o=np.array([k[1] for k in keys], dtype=np.uint64),
+                pn=np.array([v[0] for v in values], dtype=np.int64),
+                dn=np.array([v[1] for v in values], dtype=np.int64),
+                kind=np.array([v[2] for v in values], dtype=np.int16),
+                budget=np.array(_budget_text(budget)),
+            )
+            os.replace(partial, self.leaves_path)
 
     def book(self) -> Book:
         return Book.load(self.book_path) if self.book_path.exists() else Book()
@@ -355,16 +373,18 @@ class Store:
                 refused[key] = str(error)
             else:
                 added.append(key)
-        progress, extra = self.progress(), other.progress()
-        rows = progress["positions"]
-        for position, row in extra["positions"].items():
-            if position not in rows or row.get("seconds", 0.0) > rows[position].get("seconds", 0.0):
-                rows[position] = row
-        for key, why in refused.items():
-            rows[name(key)] |= {"status": "refused", "error": why[:300]}
-        progress["runs"].extend(run for run in extra["runs"] if run not in progress["runs"])
-        progress["runs"].sort(key=lambda run: run["started"])
-        self.save_progress(progress)
+        extra = other.progress()
+        with self.locked():
+            progress = self.progress()
+            rows = progress["positions"]
+            for position, row in extra["positions"].items():
+                if position not in rows or row.get("seconds", 0.0) > rows[position].get("seconds", 0.0):
+                    rows[position] = row
+            for key, why in refused.items():
+                rows[name(key)] |= {"status": "refused", "error": why[:300]}
+            progress["runs"].extend(run for run in extra["runs"] if run not in progress["runs"])
+            progress["runs"].sort(key=lambda run: run["started"])
+            self.save_progress(progress)
         self.save_leaves(other.leaves(book.budget), book.budget)
         return added, refused
 
@@ -517,17 +537,17 @@ def _record(
     store: Store, run: dict[str, Any], key: Key | None = None, spent: float = 0.0, turn: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """Writes `run` and a turn's figures at `key` into progress.json as it is on disk
-    now, not as this worker loaded it: a `merge`, or another worker on the same folder,
-    may have written it since (a read-modify-write of a small file, so only writes
-    within the same few milliseconds can still cross). The position's row after it."""
-    progress = store.progress()
-    row: dict[str, Any] = {}
-    if key is not None:
-        row = progress["positions"].setdefault(name(key), {"seconds": 0.0})
-        row |= (turn or {}) | {"seconds": round(row.get("seconds", 0.0) + spent, 1)}
-    progress["runs"] = [r for r in progress["runs"] if r.get("id") != run["id"]] + [run]
-    progress["runs"].sort(key=lambda r: r["started"])
-    store.save_progress(progress)
+    now, not as this worker loaded it (a `merge`, or another worker on the same folder,
+    may have written it since), under the folder's lock. The position's row after it."""
+    with store.locked():
+        progress = store.progress()
+        row: dict[str, Any] = {}
+        if key is not None:
+            row = progress["positions"].setdefault(name(key), {"seconds": 0.0})
+            row |= (turn or {}) | {"seconds": round(row.get("seconds", 0.0) + spent, 1)}
+        progress["runs"] = [r for r in progress["runs"] if r.get("id") != run["id"]] + [run]
+        progress["runs"].sort(key=lambda r: r["started"])
+        store.save_progress(progress)
     return row
 
 
