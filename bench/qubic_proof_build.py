@@ -21,10 +21,17 @@ when the outer search picks the position to expand (lazy); the two run side by s
 a process each, on the same positions (`--positions X-O ...`, canonical keys in hex as
 `qubic_frontier` names them; the set above by default), each for at most `--seconds`,
 and it prints the time each took to prove each position and the ratio of the totals
-(a position left unproven counts at `--seconds`).
+(a position left unproven counts at `--seconds`). The same way, both lazy, ``--cutoff``
+compares o's positions searched reply after reply to the end (the reference) with
+the expansion that stops at the first refutation (`Builder.cutoff`), and
+``--deepen N`` (both with the cutoff) deepening every picked shallow position (the
+reference) with deepening only those whose proof number is at most N
+(`Builder.deepen_within`).
 
     PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py [--plies 4] [--seconds 60] [--leaves]
-    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --lazy [--positions X-O ...] [--seconds 300]
+    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --lazy [--positions X-O ...] [--seconds S]
+    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --cutoff [--positions X-O ...] [--seconds S]
+    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --deepen N [--positions X-O ...] [--seconds S]
 """
 
 from __future__ import annotations
@@ -36,6 +43,9 @@ from concurrent.futures import ProcessPoolExecutor
 from noughts.ai.qubic_build import Builder, lines_score
 from noughts.ai.qubic_frontier import name, parse
 from noughts.ai.qubic_proof import Budget, check, key_of, leaf_proven
+
+#: Builder attributes a side of a comparison sets.
+Ways = dict[str, object]
 
 
 def _best(x: int, o: int, x_moves: bool) -> int:
@@ -72,6 +82,8 @@ def main() -> None:
     parser.add_argument("--pn-from", type=int, default=6)
     parser.add_argument("--leaves", action="store_true", help="measure the leaf search alone")
     parser.add_argument("--lazy", action="store_true", help="inner search: eager against lazy")
+    parser.add_argument("--cutoff", action="store_true", help="o's nodes: every reply against a cutoff (both lazy)")
+    parser.add_argument("--deepen", type=int, help="lazy with cutoff: deepening every picked position against pn<=N")
     parser.add_argument("--positions", nargs="+", default=[], help="X-O keys in hex (qubic_frontier's names)")
     parser.add_argument("--by-lines", action="store_true", help="order x's moves by the lines evaluation alone")
     parser.add_argument(
@@ -85,15 +97,24 @@ def main() -> None:
     if args.leaves:
         leaf_searches(positions)
         return
+    # Each comparison: the reference way first, then the way measured against it.
+    lazy: Ways = {"lazy": True, "cutoff": False}
+    cutoff: Ways = {"lazy": True, "cutoff": True}
+    sides: tuple[tuple[str, Ways], tuple[str, Ways]] | None = None
     if args.lazy:
-        compare_lazy(positions, args.seconds, args.width, args.pn_from)
+        sides = (("eager", {"lazy": False, "cutoff": False}), ("lazy", lazy))
+    elif args.cutoff:
+        sides = (("all replies", lazy), ("cutoff", cutoff))
+    elif args.deepen is not None:
+        sides = (("deepen all", cutoff), (f"deepen pn<={args.deepen}", cutoff | {"deepen_within": args.deepen}))
+    if sides is not None:
+        compare(sides, positions, args.seconds, args.width, args.pn_from)
         return
     proven = nodes = leaves = 0
     spent = 0.0
     for x, o in positions:
         budget = Budget(expansions=tuple(args.expansions))
-        extra = {"by_replies": False} if args.by_lines else {}
-        builder = Builder((x, o), budget, pn_from=args.pn_from, width=args.width, **extra)
+        builder = Builder((x, o), budget, pn_from=args.pn_from, width=args.width, by_replies=not args.by_lines)
         started = time.perf_counter()
         builder.run(args.seconds, report=None)
         took = time.perf_counter() - started
@@ -117,16 +138,21 @@ def main() -> None:
     )
 
 
-def _builds(job: tuple[bool, list[tuple[int, int]], float, int, int]) -> list[tuple[bool, float, int, int, int]]:
-    """One side of `compare_lazy`: each position built for at most `seconds`; for each,
-    (proven, seconds, leaf searches, of them deepened, positions)."""
+def _builds(
+    job: tuple[Ways, list[tuple[int, int]], float, int, int],
+) -> list[tuple[bool, float, int, int, int]]:
+    """One side of `compare`: each position built for at most `seconds` with the
+    builder's attributes `ways`; for each, (proven, seconds, leaf searches, of them
+    deepened, positions)."""
     from noughts.ai.compiled import prepare
 
-    lazy, positions, seconds, width, pn_from = job
+    ways, positions, seconds, width, pn_from = job
     prepare()
     rows = []
     for key in positions:
-        builder = Builder(key, Budget(), pn_from=pn_from, width=width, lazy=lazy)
+        builder = Builder(key, Budget(), pn_from=pn_from, width=width)
+        for attribute, value in ways.items():
+            setattr(builder, attribute, value)
         builder.run(seconds, report=None)
         proven = builder.nodes[builder.root].pn == 0
         if proven:
@@ -135,21 +161,32 @@ def _builds(job: tuple[bool, list[tuple[int, int]], float, int, int]) -> list[tu
     return rows
 
 
-def compare_lazy(positions: list[tuple[int, int]], seconds: float, width: int, pn_from: int) -> None:
+def compare(
+    sides: tuple[tuple[str, Ways], tuple[str, Ways]],
+    positions: list[tuple[int, int]],
+    seconds: float,
+    width: int,
+    pn_from: int,
+) -> None:
+    """The builder two ways (named, with their attributes), side by side, a process each."""
     with ProcessPoolExecutor(2) as pool:
-        eager, lazy = pool.map(_builds, [(lazy, positions, seconds, width, pn_from) for lazy in (False, True)])
+        results = list(pool.map(_builds, [(ways, positions, seconds, width, pn_from) for _, ways in sides]))
+    names = [side for side, _ in sides]
     totals = [0.0, 0.0]
-    for key, a, b in zip(positions, eager, lazy, strict=True):
+    for key, a, b in zip(positions, *results, strict=True):
         cells = []
         for side, (proven, took, searches, deepened, nodes) in enumerate((a, b)):
             totals[side] += took if proven else seconds
             state = f"proven in {took:5.1f} s" if proven else f"open after {took:5.1f} s"
-            cells.append(f"{state} ({searches:,} leaf searches, {deepened:,} deepened, {nodes:,} positions)")
-        print(f"{name(key)}: eager {cells[0]}; lazy {cells[1]}", flush=True)
-    proven = [sum(r[0] for r in side) for side in (eager, lazy)]
+            cells.append(
+                f"{names[side]} {state} ({searches:,} leaf searches, {deepened:,} deepened, {nodes:,} positions)"
+            )
+        print(f"{name(key)}: {cells[0]}; {cells[1]}", flush=True)
+    proven = [sum(r[0] for r in side) for side in results]
     print(
-        f"proven: eager {proven[0]} of {len(positions)}, lazy {proven[1]}; time (unproven at {seconds:.0f} s): "
-        f"eager {totals[0]:.0f} s, lazy {totals[1]:.0f} s: lazy {totals[0] / totals[1]:.2f} times as fast"
+        f"proven: {names[0]} {proven[0]} of {len(positions)}, {names[1]} {proven[1]}; time (unproven at "
+        f"{seconds:.0f} s): {names[0]} {totals[0]:.0f} s, {names[1]} {totals[1]:.0f} s: "
+        f"{names[1]} {totals[0] / totals[1]:.2f} times as fast"
     )
 
 

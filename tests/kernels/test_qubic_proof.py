@@ -135,6 +135,42 @@ def test_a_lazy_build_proves_too_and_deepens_a_search_only_when_it_picks_the_pos
         assert not any(node.kind == SHALLOW for node in again.nodes.values())
 
 
+def _o_positions_hold_their_replies(builder: Builder) -> int:
+    """Asserts that each expanded o position of `builder` holds every reply to search,
+    or (`Builder.cutoff`, refuted) those up to its first refutation; how many of the
+    second kind stopped short."""
+    short = 0
+    for (x, o), node in builder.nodes.items():
+        if x.bit_count() == o.bit_count() or not node.children:
+            continue
+        replies = {key_of(x, o | 1 << c)[0] for c in range(64) if node.replies >> c & 1}
+        refutations = [builder.nodes[c].dn == 0 for c in node.children]
+        if node.dn != 0 or not builder.cutoff:
+            assert set(node.children) == replies
+        else:
+            assert refutations.index(True) == len(refutations) - 1
+            short += len(node.children) < len(replies)
+    return short
+
+
+def test_an_o_position_stops_at_the_first_reply_that_refutes_x_and_keeps_every_reply_elsewhere() -> None:
+    for xs, os in SMALL:
+        root = (marks(xs), marks(os))
+        for cutoff in (True, False):
+            builder = Builder(root, BUDGET, lazy=True)
+            builder.cutoff = cutoff
+            builder.run(120, report=None)
+            assert builder.nodes[builder.root].pn == 0
+            check(builder.strategy(), root)
+            _o_positions_hold_their_replies(builder)
+    # Four marks into the stored proof's book (a frontier position), where refutations
+    # are many: searched for 120 rounds, not to the end.
+    builder = Builder((0x2004000000, 0x48000), BUDGET, pn_from=6, width=8, lazy=True)
+    for _ in range(120):
+        builder.step()
+    assert _o_positions_hold_their_replies(builder) > 0
+
+
 def broken(strategy: Strategy, change: dict[tuple[int, int], int | None]) -> Strategy:
     entries = dict(strategy.entries)
     for key, code in change.items():
