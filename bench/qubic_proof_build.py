@@ -23,15 +23,11 @@ a process each, on the same positions (`--positions X-O ...`, canonical keys in 
 and it prints the time each took to prove each position and the ratio of the totals
 (a position left unproven counts at `--seconds`). The same way, both lazy, ``--cutoff``
 compares o's positions searched reply after reply to the end (the reference) with
-the expansion that stops at the first refutation (`Builder.cutoff`), and
-``--deepen N`` (both with the cutoff) deepening every picked shallow position (the
-reference) with deepening only those whose proof number is at most N
-(`Builder.deepen_within`).
+the expansion that stops at the first refutation (`Builder.cutoff`).
 
     PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py [--plies 4] [--seconds 60] [--leaves]
     PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --lazy [--positions X-O ...] [--seconds S]
     PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --cutoff [--positions X-O ...] [--seconds S]
-    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --deepen N [--positions X-O ...] [--seconds S]
 """
 
 from __future__ import annotations
@@ -83,7 +79,6 @@ def main() -> None:
     parser.add_argument("--leaves", action="store_true", help="measure the leaf search alone")
     parser.add_argument("--lazy", action="store_true", help="inner search: eager against lazy")
     parser.add_argument("--cutoff", action="store_true", help="o's nodes: every reply against a cutoff (both lazy)")
-    parser.add_argument("--deepen", type=int, help="lazy with cutoff: deepening every picked position against pn<=N")
     parser.add_argument("--positions", nargs="+", default=[], help="X-O keys in hex (qubic_frontier's names)")
     parser.add_argument("--by-lines", action="store_true", help="order x's moves by the lines evaluation alone")
     parser.add_argument(
@@ -105,8 +100,6 @@ def main() -> None:
         sides = (("eager", {"lazy": False, "cutoff": False}), ("lazy", lazy))
     elif args.cutoff:
         sides = (("all replies", lazy), ("cutoff", cutoff))
-    elif args.deepen is not None:
-        sides = (("deepen all", cutoff), (f"deepen pn<={args.deepen}", cutoff | {"deepen_within": args.deepen}))
     if sides is not None:
         compare(sides, positions, args.seconds, args.width, args.pn_from)
         return

@@ -137,10 +137,6 @@ class Builder:
         #: (`_expand_o`); False: every reply searched, in cell order (the bench's
         #: reference).
         self.cutoff = True
-        #: A lazy build's picked `SHALLOW` position whose proof number is at most this
-        #: gets the inner search's later levels; one above it is expanded at once, its
-        #: remembered result staying shallow.
-        self.deepen_within = INF
         self.root, _ = key_of(*root)
         self.nodes: dict[tuple[int, int], Node] = {}
         #: The inner search's results at x's positions, by key: (pn, dn, kind) of the
@@ -247,10 +243,12 @@ class Builder:
 
     def _expand(self, key: tuple[int, int], node: Node) -> None:
         if node.kind == SHALLOW:
-            if node.pn <= self.deepen_within:
-                self._deepen(key, node)  # picked: its later levels first, its moves next time
-                return
-            node.kind = OPEN
+            # Picked: its later levels first, its moves next time. Expanding it at once
+            # instead (all, or those of proof number above 8) was no faster: 1.09 and
+            # 1.05 times on bench/qubic_proof_build.py's four harder positions, two of
+            # four slower each time (the bench's --deepen, at 808e3da).
+            self._deepen(key, node)
+            return
         x, o = key
         x_moves = x.bit_count() == o.bit_count()
         children: list[tuple[int, int]] = []
@@ -406,7 +404,7 @@ class Builder:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         # Older checkpoints: eager, every reply searched before the cutoff came.
-        self.__dict__.update({"lazy": False, "deepened": 0, "cutoff": True, "deepen_within": INF} | state)
+        self.__dict__.update({"lazy": False, "deepened": 0, "cutoff": True} | state)
         self.known = {}  # the caller hands in what it keeps (`qubic_frontier.work`)
 
     def save(self, path: Path) -> None:
