@@ -155,13 +155,10 @@ class Builder:
     def _new_x(self, x: int, o: int) -> Node:
         """x to move: settled by the searches where they can."""
         from noughts.ai.qubic_proof import leaf_proven
-        from noughts.kernels.evaluate import threats as completing
 
-        sx, so = _signed(x), _signed(o)
-        if completing(sx, so):
-            return Node(0, INF, THREATS)
-        if completing(so, sx) & (completing(so, sx) - 1):
-            return Node(INF, 0, LOST)
+        settled = _by_marks(x, o)
+        if settled is not None:
+            return settled
         if x.bit_count() + o.bit_count() < getattr(self, "pn_from", 0):
             # Too early for the inner search to prove anything: the threat search only.
             found = leaf_proven(x, o, self.budget, levels=0)
@@ -322,12 +319,7 @@ class Builder:
 
     def _free(self, key: tuple[int, int]) -> bool:
         """Whether x's position `key` gets its node without an inner search."""
-        if key in self.nodes or key in self.known:
-            return True
-        x, o = _signed(key[0]), _signed(key[1])
-        from noughts.kernels.evaluate import threats as completing
-
-        return bool(completing(x, o)) or bool(completing(o, x) & (completing(o, x) - 1))
+        return key in self.nodes or key in self.known or _by_marks(*key) is not None
 
     def step(self) -> None:
         """One round: down to the most proving node, expand it, refresh the way back."""
@@ -455,6 +447,19 @@ class _Unpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str) -> object:
         return super().find_class(__name__ if module == "__main__" else module, name)
+
+
+def _by_marks(x: int, o: int) -> Node | None:
+    """x to move: the node when the marks alone settle it (x completes a line; o has
+    two lines to complete and x none), else None."""
+    from noughts.kernels.evaluate import threats as completing
+
+    sx, so = _signed(x), _signed(o)
+    if completing(sx, so):
+        return Node(0, INF, THREATS)
+    if completing(so, sx) & (completing(so, sx) - 1):
+        return Node(INF, 0, LOST)
+    return None
 
 
 def _signed(mask: int) -> int:
