@@ -326,6 +326,16 @@ class Store:
     def save_progress(self, progress: dict[str, Any]) -> None:
         _write(self.progress_path, json.dumps(progress, indent=1, sort_keys=True) + "\n")
 
+    @contextlib.contextmanager
+    def updating_progress(self) -> Iterator[dict[str, Any]]:
+        """progress.json as it is on disk now (not as a worker loaded it: another may
+        have written it since), to change in place and saved on leaving, all under the
+        folder's lock."""
+        with self.locked():
+            progress = self.progress()
+            yield progress
+            self.save_progress(progress)
+
     def proven(self, key: Key) -> bool:
         return self.proof_path(key).exists()
 
@@ -374,8 +384,7 @@ class Store:
             else:
                 added.append(key)
         extra = other.progress()
-        with self.locked():
-            progress = self.progress()
+        with self.updating_progress() as progress:
             rows = progress["positions"]
             for position, row in extra["positions"].items():
                 if position not in rows or row.get("seconds", 0.0) > rows[position].get("seconds", 0.0):
@@ -384,7 +393,6 @@ class Store:
                 rows[name(key)] |= {"status": "refused", "error": why[:300]}
             progress["runs"].extend(run for run in extra["runs"] if run not in progress["runs"])
             progress["runs"].sort(key=lambda run: run["started"])
-            self.save_progress(progress)
         self.save_leaves(other.leaves(book.budget), book.budget)
         return added, refused
 
@@ -536,18 +544,15 @@ def work(
 def _record(
     store: Store, run: dict[str, Any], key: Key | None = None, spent: float = 0.0, turn: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Writes `run` and a turn's figures at `key` into progress.json as it is on disk
-    now, not as this worker loaded it (a `merge`, or another worker on the same folder,
-    may have written it since), under the folder's lock. The position's row after it."""
-    with store.locked():
-        progress = store.progress()
-        row: dict[str, Any] = {}
+    """Writes `run` and a turn's figures at `key` into progress.json
+    (`Store.updating_progress`). The position's row after it."""
+    row: dict[str, Any] = {}
+    with store.updating_progress() as progress:
         if key is not None:
             row = progress["positions"].setdefault(name(key), {"seconds": 0.0})
             row |= (turn or {}) | {"seconds": round(row.get("seconds", 0.0) + spent, 1)}
         progress["runs"] = [r for r in progress["runs"] if r.get("id") != run["id"]] + [run]
         progress["runs"].sort(key=lambda r: r["started"])
-        store.save_progress(progress)
     return row
 
 
