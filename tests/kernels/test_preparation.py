@@ -130,3 +130,27 @@ def test_a_fresh_server_answers_its_first_max_move(empty_numba_cache: dict[str, 
 def test_prepare_is_done_once_per_process() -> None:
     prepare()
     assert prepare() == 0.0
+
+
+def test_compiled_code_of_other_sources_is_dropped_before_compiling(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    # numba would load a cached kernel whose own file is unchanged with the old code of
+    # the kernels it inlined: after an update, prepare starts from an empty cache.
+    from noughts.ai import compiled
+
+    stale = [tmp_path / "proof.prove-239.py311.nbi", tmp_path / "proof.prove-239.py311.1.nbc"]
+    kept = [tmp_path / "proof.cpython-311.pyc", tmp_path / "readme.txt"]
+    for path in [*stale, *kept, tmp_path / "noughts-kernels-0123456789abcdef.ready"]:
+        path.write_bytes(b"old")
+    marker = tmp_path / "noughts-kernels-fedcba9876543210.ready"
+    monkeypatch.setattr(compiled, "_ready", False)
+    monkeypatch.setattr(compiled, "_cache_marker", lambda: marker)
+    monkeypatch.setattr(compiled, "_warm_up", lambda progress: 0.0)
+    prepare()
+    assert sorted(tmp_path.iterdir()) == sorted([*kept, marker])
+    # With the marker of these sources there, the cache is used as it is.
+    stale[0].write_bytes(b"new")
+    monkeypatch.setattr(compiled, "_ready", False)
+    prepare()
+    assert stale[0].exists()

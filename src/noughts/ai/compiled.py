@@ -67,6 +67,7 @@ __all__ = [
     "DEFAULT_TIME",
     "KernelAlphaBetaPlayer",
     "KernelMCTSPlayer",
+    "drop_stale_cache",
     "is_cached",
     "is_ready",
     "prepare",
@@ -674,6 +675,9 @@ def prepare(progress: Callable[[str], None] | None = None) -> float:
         if _ready:
             return 0.0
         cached = is_cached()
+        if not cached:
+            with contextlib.suppress(OSError, AttributeError):
+                drop_stale_cache(_cache_marker().parent)
         _preparing.active = True
         try:
             seconds = _warm_up(None if cached else progress)
@@ -695,6 +699,23 @@ def is_cached() -> bool:
         return _cache_marker().exists()
     except (OSError, AttributeError):
         return False
+
+
+def drop_stale_cache(folder: Path) -> int:
+    """Delete the kernels' compiled code in numba's cache `folder` (and the markers of
+    earlier sources); the number of files deleted. numba checks a cached kernel against
+    its own source file only, not against the kernels it calls and inlines: after an
+    update that changed `noughts.kernels.threats` alone, `noughts.kernels.proof.prove`
+    would be loaded with the old threat search inside it. So when the kernels' sources
+    are not the ones the cache was filled from (no marker of theirs), `prepare` starts
+    from an empty cache."""
+    dropped = 0
+    for pattern in ("*.nbi", "*.nbc", "noughts-kernels-*.ready"):
+        for path in folder.glob(pattern):
+            with contextlib.suppress(FileNotFoundError):  # another process dropped it first
+                path.unlink()
+                dropped += 1
+    return dropped
 
 
 def _warm_up(progress: Callable[[str], None] | None) -> float:
