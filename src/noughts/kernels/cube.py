@@ -3,15 +3,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import numpy as np
 import numpy.typing as npt
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from noughts.games.geometry import line_masks, masks_through
 from noughts.kernels.jit import kernel
 from noughts.kernels.layout import DRAW, RESULT, TURN, Int
 from noughts.kernels.rng import next_bits, scaled
 
-__all__ = ["CELLS", "LINES", "THROUGH", "legal", "play", "playout", "popcount", "signed", "winning_move"]
+__all__ = [
+    "CELLS",
+    "LINES",
+    "LINES_AT",
+    "THROUGH",
+    "THROUGH_COUNT",
+    "legal",
+    "play",
+    "playout",
+    "popcount",
+    "signed",
+    "winning_move",
+]
 
 CELLS = 64
 _SHAPE = (4, 4, 4)
@@ -30,11 +46,23 @@ for _cell, _masks in enumerate(masks_through(_SHAPE, 4)):
     THROUGH_COUNT[_cell] = len(_masks)
     for _k, _mask in enumerate(_masks):
         THROUGH[_cell, _k] = signed(_mask)
+#: For every cell, the lines through it as a set of line numbers (indices into LINES):
+#: bit i of word i // 64, for searches that count marks on all lines at once.
+LINES_AT = np.zeros((CELLS, 2), dtype=np.int64)
+for _i, _mask in enumerate(line_masks(_SHAPE, 4)):
+    for _cell in range(CELLS):
+        if _mask >> _cell & 1:
+            LINES_AT[_cell, _i // 64] |= signed(1 << (_i % 64))
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
+
+
+#: The number of the lowest set bit of a non-zero int64: one instruction (tzcnt), where a
+#: loop over the cells takes up to 64 steps. (numba's intrinsic, typed for the callers.)
+lowest = cast(Callable[[Int], int], _trailing_zeros)
 
 
 @kernel

@@ -16,11 +16,11 @@ import numpy.typing as npt
 
 from noughts.games.geometry import line_masks
 from noughts.kernels.boards import POP
-from noughts.kernels.cube import LINES, popcount
+from noughts.kernels.cube import LINES, THROUGH, THROUGH_COUNT, popcount
 from noughts.kernels.jit import kernel
 from noughts.kernels.layout import FORCED, FULL, NINE_BOARD, QUBIC, TURN, WON
 
-__all__ = ["LOCAL_LINES", "WIN", "evaluate", "position_key", "threats"]
+__all__ = ["LOCAL_LINES", "WIN", "evaluate", "position_key", "threats", "threats_through"]
 
 #: The score of a won game at the root; a win after p plies scores WIN - p.
 WIN = 1_000_000
@@ -87,6 +87,21 @@ def threats(mine: int, theirs: int) -> int:
     """Qubic: the empty cells that would complete a line of `mine` (as a mask)."""
     found = 0
     for mask in LINES:
+        if not theirs & mask:
+            rest = mask & ~mine
+            if rest and not rest & (rest - 1):
+                found |= rest
+    return found
+
+
+@kernel
+def threats_through(mine: int, theirs: int, cell: int) -> int:
+    """`threats` on the 4 or 7 lines through `cell` only: what a move there changed,
+    so the searches that play one move at a time update their threats from it instead
+    of scanning all 76 lines again."""
+    found = 0
+    for k in range(THROUGH_COUNT[cell]):
+        mask = THROUGH[cell, k]
         if not theirs & mask:
             rest = mask & ~mine
             if rest and not rest & (rest - 1):

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from noughts.kernels.cube import CELLS, LINES, popcount
-from noughts.kernels.evaluate import threats
+from noughts.kernels.cube import CELLS, LINES, LINES_AT, lowest, popcount
+from noughts.kernels.evaluate import threats, threats_through
 from noughts.kernels.jit import kernel, now
 from noughts.kernels.layout import Int
 
@@ -29,99 +29,186 @@ STUCK, WINS_NOW, GO_ON = range(3)
 CLOCK_EVERY = 2048
 
 
+# The search's stack: per level the attacker's and defender's marks, the cells to try,
+# the next one to try, and the position's line counts: for each side and k = 1..4, the
+# set of lines holding at least k of its marks, as two words of line numbers (bit i of
+# word i // 64). A move updates the counts in a few word operations, and a line's state
+# (three of one side, none of the other) is a mask, not a scan of the 76 lines.
+MINES, THEIRS_AT, OPTIONS, NEXT, COUNTS = range(5)
+MINE, THEIRS = 0, 8
+LEVEL = COUNTS + 16
+
+
 @kernel
-def _lowest(mask: int) -> int:
+def _place(stack: npt.NDArray[np.int64], at: int, side: int, cell: int) -> None:
+    """Count a mark of `side` (MINE or THEIRS) at `cell` in the counts at `at`."""
+    for w in range(2):
+        through = LINES_AT[cell, w]
+        base = at + side + w
+        stack[base + 6] |= stack[base + 4] & through
+        stack[base + 4] |= stack[base + 2] & through
+        stack[base + 2] |= stack[base] & through
+        stack[base] |= through
+
+
+@kernel
+def _count(mine: int, theirs: int, stack: npt.NDArray[np.int64], at: int) -> None:
+    """The line counts of (mine, theirs), at `at`."""
+    stack[at : at + 16] = 0
     for cell in range(CELLS):
-        if (mask >> cell) & 1:
-            return cell
-    return -1
+        if (mine >> cell) & 1:
+            _place(stack, at, MINE, cell)
+        elif (theirs >> cell) & 1:
+            _place(stack, at, THEIRS, cell)
+
+
+@kernel
+def _cells(lo: int, hi: int) -> int:
+    """The cells of the lines in the set (lo, hi)."""
+    found = 0
+    while lo:
+        found |= LINES[lowest(lo)]
+        lo &= lo - 1
+    while hi:
+        found |= LINES[64 + lowest(hi)]
+        hi &= hi - 1
+    return found
+
+
+@kernel
+def _held(stack: npt.NDArray[np.int64], at: int, side: int, k: int, w: int) -> int:
+    """Word `w` of the lines with exactly `k` (1-3) marks of `side` and none of the
+    other's, by the counts at `at`."""
+    base = at + side + w
+    return int(stack[base + 2 * (k - 1)] & ~stack[base + 2 * k] & ~stack[at + THEIRS - side + w])
+
+
+@kernel
+def _threats_in(stack: npt.NDArray[np.int64], at: int, side: int, owner: int) -> int:
+    """`threats(owner, other)` by the counts at `at`: the empty cells of the lines with
+    three of `side`'s marks and none of the other's."""
+    lo, hi = _held(stack, at, side, 3, 0), _held(stack, at, side, 3, 1)
+    if not (lo | hi):
+        return 0
+    return _cells(lo, hi) & ~owner
+
+
+@kernel
+def _watched(stack: npt.NDArray[np.int64], at: int) -> tuple[int, int, int, int, int, int]:
+    """What `_arrive` looks at in the counts at `at`: the lines (two words each) with
+    three of the attacker's marks, with three of the defender's, and with two of the
+    attacker's (each with none of the other side's)."""
+    return (
+        _held(stack, at, MINE, 3, 0),
+        _held(stack, at, MINE, 3, 1),
+        _held(stack, at, THEIRS, 3, 0),
+        _held(stack, at, THEIRS, 3, 1),
+        _held(stack, at, MINE, 2, 0),
+        _held(stack, at, MINE, 2, 1),
+    )
 
 
 @kernel
 def _arrive(
-    mine: int, theirs: int, depth: int, stats: npt.NDArray[np.float64], deadline: float, limit: float
+    mine: int, theirs: int, watched: tuple[int, int, int, int, int, int], depth: int, stopped: bool
 ) -> tuple[int, int]:
-    """The attacker to move: (WINS_NOW, 0) with a threat of its own standing, (STUCK, 0)
-    when it cannot go on (no depth left, or a double threat against it), else (GO_ON,
-    the cells worth trying): the block of a single threat against it, or every cell
-    that makes a new threat."""
-    stats[NODES] += 1
-    if stats[NODES] % CLOCK_EVERY == 0 and ((deadline > 0 and now() >= deadline) or stats[NODES] >= limit):
-        stats[ABORTED] = 1
-    if stats[ABORTED] > 0:
+    """The attacker to move (`watched`: its lines, `_watched`; `stopped`: the search
+    is out of nodes or time): (WINS_NOW, 0) with a threat of its own standing, (STUCK,
+    0) when it cannot go on (no depth left, or a double threat against it), else
+    (GO_ON, the cells worth trying): the block of a single threat against it, or every
+    cell that makes a new threat. Scalars only: a kernel taking arrays pays for
+    counting references to them at every call, more than this body costs."""
+    if stopped:
         return STUCK, 0
-    if threats(mine, theirs):
+    three_lo, three_hi, against_lo, against_hi, two_lo, two_hi = watched
+    if three_lo | three_hi:
         return WINS_NOW, 0
     if depth == 0:
         return STUCK, 0
-    their_threats = threats(theirs, mine)
+    their_threats = _cells(against_lo, against_hi) & ~theirs if against_lo | against_hi else 0
     if popcount(their_threats) >= 2:
         return STUCK, 0
     if their_threats:
         return GO_ON, their_threats
-    candidates = 0
-    for mask in LINES:
-        if not theirs & mask and popcount(mine & mask) == 2:
-            candidates |= mask & ~mine
-    return GO_ON, candidates
+    return GO_ON, _cells(two_lo, two_hi) & ~mine
+
+
+@kernel
+def _tick(nodes: int, deadline: float, limit: float) -> bool:
+    """Whether the search stops at its `nodes`-th node (out of nodes or of time). The
+    clock and the limit are looked at every `CLOCK_EVERY` nodes only."""
+    return nodes & (CLOCK_EVERY - 1) == 0 and ((deadline > 0 and now() >= deadline) or nodes >= limit)
 
 
 @kernel
 def _attack(
-    mine: int,
-    theirs: int,
     depth: int,
     stats: npt.NDArray[np.float64],
     deadline: float,
     limit: float,
     line: npt.NDArray[np.int64],
+    stack: npt.NDArray[np.int64],
 ) -> int:
-    """A first move of a threat sequence that wins within `depth` threats, or -1; on
-    success `stats[PLIES]` holds the plies to the win and `line` (at least depth + 1
-    long) the attacker's moves of the sequence, the rest -1. Depth first with an
-    explicit stack: numba's on-disk cache breaks recursive functions (numba issue 6061)."""
+    """A first move of a threat sequence that wins within `depth` threats from the
+    position on the `stack`'s first level (marks and line counts; at least depth + 1
+    levels), or -1; on success `stats[PLIES]` holds the plies to the win and `line` (at
+    least depth + 1 long) the attacker's moves of the sequence, the rest -1. Depth first
+    with an explicit stack: numba's on-disk cache breaks recursive functions (numba
+    issue 6061). The nodes are counted here and written to `stats` on the way out."""
     line[:] = -1
-    status, candidates = _arrive(mine, theirs, depth, stats, deadline, limit)
+    nodes = int(stats[NODES]) + 1
+    stopped = stats[ABORTED] > 0 or _tick(nodes, deadline, limit)
+    mine, theirs = stack[MINES], stack[THEIRS_AT]
+    status, candidates = _arrive(mine, theirs, _watched(stack, COUNTS), depth, stopped)
+    stats[NODES], stats[ABORTED] = nodes, stopped
     if status == WINS_NOW:
         stats[PLIES] = 1
-        return _lowest(threats(mine, theirs))
+        return lowest(threats(mine, theirs))
     if status == STUCK:
         return -1
-    mines = np.empty(depth + 1, dtype=np.int64)
-    theirs_at = np.empty(depth + 1, dtype=np.int64)
-    options = np.empty(depth + 1, dtype=np.int64)
-    next_cell = np.zeros(depth + 1, dtype=np.int64)
-    mines[0], theirs_at[0], options[0] = mine, theirs, candidates
+    stack[OPTIONS], stack[NEXT] = candidates, 0
     level = 0
     while level >= 0:
-        if stats[ABORTED] > 0:
+        if stopped:
+            stats[NODES], stats[ABORTED] = nodes, 1
             return -1
-        cell = next_cell[level]
-        while cell < CELLS and not (options[level] >> cell) & 1:
-            cell += 1
-        if cell == CELLS:
+        at = level * LEVEL
+        cell = stack[at + NEXT]
+        left = stack[at + OPTIONS] & ~((np.int64(1) << np.int64(cell)) - 1) if cell < CELLS else 0
+        if not left:
             level -= 1  # every try failed here: back to the parent's next one
             continue
-        next_cell[level] = cell + 1
-        after = mines[level] | (np.int64(1) << np.int64(cell))
-        made = threats(after, theirs_at[level])
+        cell = lowest(left)
+        stack[at + NEXT] = cell + 1
+        after = stack[at + MINES] | (np.int64(1) << np.int64(cell))
+        # The next level's counts (overwritten by the next try here).
+        below = at + LEVEL
+        stack[below + COUNTS : below + LEVEL] = stack[at + COUNTS : at + LEVEL]
+        _place(stack, below + COUNTS, MINE, cell)
+        made = _threats_in(stack, below + COUNTS, MINE, after)  # the attacker had none before
         if not made:
             continue
         # Two threats at once win; one is blocked, and the attack goes on from there.
         won = made & (made - 1) != 0
         if not won:
-            status, candidates = _arrive(after, theirs_at[level] | made, depth - level - 1, stats, deadline, limit)
+            _place(stack, below + COUNTS, THEIRS, lowest(made))
+            blocked = stack[at + THEIRS_AT] | made
+            nodes += 1
+            stopped = _tick(nodes, deadline, limit)
+            status, candidates = _arrive(after, blocked, _watched(stack, below + COUNTS), depth - level - 1, stopped)
             won = status == WINS_NOW
             if status == GO_ON:
                 level += 1
-                mines[level], theirs_at[level], options[level] = after, theirs_at[level - 1] | made, candidates
-                next_cell[level] = 0
+                stack[below + MINES], stack[below + THEIRS_AT] = after, blocked
+                stack[below + OPTIONS], stack[below + NEXT] = candidates, 0
                 continue
         if won:
+            stats[NODES] = nodes
             stats[PLIES] = 3 + 2 * level
-            for at in range(level + 1):
-                line[at] = next_cell[at] - 1
-            return int(next_cell[0] - 1)
+            for up in range(level + 1):
+                line[up] = stack[up * LEVEL + NEXT] - 1
+            return int(stack[NEXT] - 1)
+    stats[NODES] = nodes
     return -1
 
 
@@ -149,8 +236,12 @@ def forced_line(
     """`forced_win`, also leaving the attacker's moves of the sequence in `line` (at
     least `max_depth` + 1 long; -1 after the last; all -1 when a line of its own is
     already one move from complete)."""
+    # One stack for every depth: the first level (the position) is the same for each.
+    stack = np.empty((max_depth + 1) * LEVEL, dtype=np.int64)
+    stack[MINES], stack[THEIRS_AT] = mine, theirs
+    _count(mine, theirs, stack, COUNTS)
     for depth in range(max_depth + 1):
-        move = _attack(mine, theirs, depth, stats, deadline, limit, line)
+        move = _attack(depth, stats, deadline, limit, line, stack)
         if move >= 0 or stats[ABORTED] > 0:
             return move
     line[:] = -1
@@ -166,35 +257,55 @@ def replays(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> bool:
     blocking it. A check, not a search: True only when that line wins whatever the
     defender does, so it proves the position (the null-move argument: a sequence found
     with the defender passing wins after every defender move it survives)."""
+    return _replays_from(mine, theirs, line, threats(mine, theirs), threats(theirs, mine))
+
+
+@kernel
+def _replays_from(mine: int, theirs: int, line: npt.NDArray[np.int64], own: int, against: int) -> bool:
+    """`replays`, given the attacker's threats (`own`) and the defender's (`against`)
+    in (mine, theirs). After the first move both change only on the lines through the
+    cells just played: the attacker has no threat left once its one threat is blocked,
+    and its move only takes away a threat of the defender's (its cell), so each step
+    looks at those 4-7 lines instead of all 76."""
+    if own:
+        return True  # a line of its own completes now
     for move in line:
-        if threats(mine, theirs):
-            return True  # a line of its own completes now
         if move < 0:
             return False
         bit = int(np.int64(1) << np.int64(move))
         if (mine | theirs) & bit:
             return False
-        against = threats(theirs, mine)
         if against and against != bit:
             return False  # a threat the move does not block (or two): the defender wins
         mine |= bit
-        made = threats(mine, theirs)
+        made = threats_through(mine, theirs, move)
         if not made:
             return False
         if made & (made - 1):
             return True  # two threats, and the defender has none: one block is not enough
         theirs |= made  # the only move that does not lose at once
-    return threats(mine, theirs) != 0
+        against = threats_through(theirs, mine, lowest(made))
+    return False
 
 
 @kernel
 def unanswered(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> Int:
     """The empty cells where a defender's move (the defender to move) is not shown to
-    lose by `replays` of `line` after it: the replies left to search."""
+    lose by `replays` of `line` after it: the replies left to search. The threats on
+    both sides are found once; a reply changes them only on the lines through it."""
     left: Int = 0
     empty = ~(mine | theirs)
+    own = threats(mine, theirs)
+    against = threats(theirs, mine)
     for cell in range(CELLS):
         bit = int(np.int64(1) << np.int64(cell))
-        if empty & bit and not replays(mine, theirs | bit, line):
+        if not empty & bit:
+            continue
+        after = theirs | bit
+        # The reply only blocks the attacker's lines through it, and only its own lines
+        # through it can become threats (a threat of its own there, it completes).
+        own_after = threats(mine, after) if own else 0
+        against_after = (against & ~bit) | threats_through(after, mine, cell)
+        if not _replays_from(mine, after, line, own_after, against_after):
             left |= bit
     return left

@@ -1,0 +1,141 @@
+"""The Qubic proof's leaf searches (the compiled threat and proof-number searches, 97%
+of a build's time) in the working tree against the same searches at an earlier
+revision, in one run: the same leaves, the same results and statistics demanded, the
+CPU time compared.
+
+The leaves: `--leaves` positions drawn (`--seed`) from those the proof's builds have
+searched (data/qubic-proof/leaves.npz). Each tree runs in its own process, with its
+own empty numba cache (numba checks a cached kernel against its own source file only,
+so a cache shared by two revisions could hand one the other's inlined code), first
+once to compile, then `--rounds` times alternating with the other, so that a busy
+machine slows both alike. Every leaf gets what a build gives it (`qubic_proof.
+leaf_proven`'s searches: the threat search, then the proof-number search at each of
+the budget's levels until one proves it) on one memo shared by all, as in a build; the
+results, tree sizes, expansions and threat-search nodes of both must be identical, or
+it stops. It prints each tree's CPU seconds per round and the median ratio.
+
+    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_leaf_speed.py [--reference REV] [--leaves 300] [--rounds 3]
+
+The default reference is the last revision before the threat search kept line counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = "c9ec337"
+
+
+def _searches(positions: list[tuple[int, int]]) -> tuple[float, list[object]]:
+    """Run in a worker: every leaf's searches, the CPU seconds they took and what they found."""
+    from noughts.ai import qubic_proof
+    from noughts.kernels import threats
+    from noughts.kernels.proof import NULL_SETTLE_DEPTH, Memo, ProofTree
+
+    budget = qubic_proof.Budget()
+    memo = Memo(22)
+    trees = {e: ProofTree(64 * (e + 1), memo) for e in budget.expansions}
+    found: list[object] = []
+    spent = 0.0
+    for x, o in positions:
+        sx, so = qubic_proof._signed(x), qubic_proof._signed(o)
+        stats = np.zeros(3)
+        started = time.process_time()
+        move = threats.forced_win(sx, so, budget.threat_depth, stats, 0.0, float(budget.threat_nodes))
+        spent += time.process_time() - started
+        row: list[object] = [int(move), stats.tolist()]
+        if move < 0:
+            for expansions in budget.expansions:
+                tree = trees[expansions]
+                started = time.process_time()
+                move = tree.prove(sx, so, 0.0, expansions, NULL_SETTLE_DEPTH)
+                spent += time.process_time() - started
+                row.append([int(move), tree.stats.tolist(), int(tree.numbers[0, 0]), int(tree.numbers[0, 1])])
+                if tree.numbers[0, 0] == 0:
+                    break
+        found.append(row)
+    return spent, found
+
+
+def _worker(leaves: Path, out: Path) -> None:
+    positions = [(int(x), int(o)) for x, o in np.load(leaves).tolist()]
+    _searches(positions[:2])  # compiled (or loaded) before the clock
+    spent, found = _searches(positions)
+    out.write_text(json.dumps({"seconds": spent, "found": found}))
+
+
+def _extract(revision: str, into: Path) -> Path:
+    archive = subprocess.run(["git", "archive", revision, "src"], cwd=ROOT, capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reference", default=REFERENCE, help="the revision to compare with (git)")
+    parser.add_argument("--leaves", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--worker", nargs=2, type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        _worker(*args.worker)
+        return
+    from noughts.ai.qubic_frontier import DATA, Store
+
+    store = Store(DATA)
+    known = sorted(store.leaves(store.book().budget))
+    rng = np.random.default_rng(args.seed)
+    picked = [known[i] for i in rng.choice(len(known), min(args.leaves, len(known)), replace=False)]
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        leaves = work / "leaves.npy"
+        np.save(leaves, np.array(picked, dtype=np.uint64))
+        trees = {"reference": _extract(args.reference, work / "reference"), "working tree": ROOT / "src"}
+        seconds: dict[str, list[float]] = {name: [] for name in trees}
+        found: dict[str, object] = {}
+        for round_ in range(args.rounds):
+            for name, src in trees.items():
+                out = work / "out.json"
+                cache = work / f"cache-{name.replace(' ', '-')}"
+                env = os.environ | {"PYTHONPATH": str(src), "NUMBA_CACHE_DIR": str(cache)}
+                subprocess.run([sys.executable, __file__, "--worker", str(leaves), str(out)], env=env, check=True)
+                result = json.loads(out.read_text())
+                seconds[name].append(result["seconds"])
+                if found.setdefault(name, result["found"]) != result["found"]:
+                    raise SystemExit(f"{name}: another result in round {round_ + 1}")
+                print(f"round {round_ + 1}: {name} {result['seconds']:.2f} s", flush=True)
+        if found["reference"] != found["working tree"]:
+            raise SystemExit("the two trees' searches differ")
+        ratios = [r / w for r, w in zip(seconds["reference"], seconds["working tree"], strict=True)]
+        proven = sum(1 for row in found["working tree"] if isinstance(row, list) and _proven(row))  # type: ignore[union-attr]
+        print(
+            f"{len(picked)} leaves ({proven} proven), the same results and statistics in both; CPU seconds "
+            f"(median) {args.reference} {statistics.median(seconds['reference']):.2f}, working tree "
+            f"{statistics.median(seconds['working tree']):.2f}: {statistics.median(ratios):.2f} times faster"
+        )
+
+
+def _proven(row: list[object]) -> bool:
+    """Whether a leaf's searches proved it (the threat search's move, or a level's proof number 0)."""
+    if isinstance(row[0], int) and row[0] >= 0:
+        return True
+    return any(isinstance(level, list) and level[2] == 0 for level in row[2:])
+
+
+if __name__ == "__main__":
+    main()
