@@ -8,6 +8,10 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -224,6 +228,29 @@ def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], 
     work(here, 60, 20, only=chosen)
     assert [k for k in frontier(book) if here.proven(k)] == chosen
     assert set(here.progress()["positions"]) == {name(k) for k in chosen}
+
+
+def test_a_worker_asked_to_stop_ends_its_turn_and_keeps_what_it_searched(tmp_path: Path) -> None:
+    # An open position of the real proof (no proof within minutes), as an empty book's
+    # whole frontier.
+    hard = (0x0000002004000000, 0x0000000000048000)
+    store = Store(tmp_path / "proof")
+    Book(hard, BUDGET, {}).save(store.book_path)
+    command = [sys.executable, "-m", "noughts.ai.qubic_frontier", "--data", str(store.folder)]
+    worker = subprocess.Popen(
+        [*command, "work", "--minutes", "30", "--per-position", "1800"], stdout=subprocess.PIPE, text=True
+    )
+    assert worker.stdout is not None
+    assert "1 of 1 frontier positions to prove" in worker.stdout.readline()
+    time.sleep(3)
+    worker.send_signal(signal.SIGTERM)
+    said = worker.communicate(timeout=120)[0]
+    assert worker.returncode == 0
+    assert f"{name(hard)}: open after" in said
+    row = store.progress()["positions"][name(hard)]
+    assert row["status"] == "open" and 2 < row["seconds"] < 100
+    assert store.progress()["runs"][-1]["tried"] == 1
+    assert store.checkpoint(hard).exists() and len(store.leaves(BUDGET)) > 0
 
 
 def test_the_book_move_is_chosen_by_its_measured_figures(proven: tuple[Store, Book]) -> None:

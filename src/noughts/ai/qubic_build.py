@@ -43,6 +43,7 @@ import argparse
 import os
 import pickle
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -343,13 +344,19 @@ class Builder:
         return root.pn == 0 or root.dn == 0
 
     def run(
-        self, seconds: float, checkpoint: Path | None = None, every: float = 300.0, report: float | None = 60.0
+        self,
+        seconds: float,
+        checkpoint: Path | None = None,
+        every: float = 300.0,
+        report: float | None = 60.0,
+        stop: threading.Event | None = None,
     ) -> None:
-        """Search for `seconds` (or until solved), saving to `checkpoint` every `every`
-        seconds and at the end, and printing a line of figures every `report` seconds and
-        at the end (None: never; the caller says what it needs)."""
+        """Search for `seconds` (or until solved, or `stop` is set: after the step under
+        way), saving to `checkpoint` every `every` seconds and at the end, and printing a
+        line of figures every `report` seconds and at the end (None: never; the caller
+        says what it needs)."""
         started = last_save = last_report = time.perf_counter()
-        while not self.solved() and time.perf_counter() - started < seconds:
+        while not self.solved() and time.perf_counter() - started < seconds and not (stop and stop.is_set()):
             before = time.perf_counter()
             self.step()
             now = time.perf_counter()

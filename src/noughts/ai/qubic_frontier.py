@@ -50,7 +50,9 @@ import datetime
 import fcntl
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -462,6 +464,7 @@ def work(
     branches: list[Key] | None = None,
     lazy: bool = True,
     only: list[Key] | None = None,
+    stop: threading.Event | None = None,
 ) -> None:
     """Build sub-proofs of the unproven frontier positions for `seconds`: each in turn,
     least worked on first, for at most `per_position` seconds (its checkpoint kept in
@@ -469,7 +472,9 @@ def work(
     (book positions) only the positions first reached from them; with `only`, only
     those frontier positions. `lazy`: the builder's inner search deepens only the
     positions it picks (`Builder.lazy`; 1.3-1.5 times faster to the same proofs,
-    bench/qubic_proof_build.py --lazy)."""
+    bench/qubic_proof_build.py --lazy). When `stop` is set, the turn under way ends
+    after its step, as at the end of its time (checkpoint, searches and row kept), and
+    no other begins."""
     book = store.book()
     positions = [
         k for k, parent in parents(book).items() if (not branches or parent in branches) and (not only or k in only)
@@ -494,7 +499,7 @@ def work(
     )
     for key in order:
         left = seconds - (time.perf_counter() - started)
-        if left <= 1:
+        if left <= 1 or (stop and stop.is_set()):
             break
         ckpt = store.checkpoint(key)
         ckpt.parent.mkdir(parents=True, exist_ok=True)
@@ -504,7 +509,7 @@ def work(
         else:
             builder = Builder(key, book.budget, pn_from=pn_from, width=width, known=known, lazy=lazy)
         before, searched = builder.seconds, len(known)
-        builder.run(min(per_position, left), ckpt, report=None)
+        builder.run(min(per_position, left), ckpt, report=None, stop=stop)
         if len(known) > searched:
             store.save_leaves(known, book.budget)
         root = builder.nodes[builder.root]
@@ -616,6 +621,12 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "choose":
         choose(store, args.plies, args.candidates, args.limit)
     elif args.command == "work":
+        # A worker asked to stop (kill, Ctrl-C) ends its turn as if its time were up:
+        # what it searched is kept, where a kill would lose the turn since its last
+        # checkpoint and its row.
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
         work(
             store,
             args.minutes * 60,
@@ -624,6 +635,7 @@ def main(argv: list[str] | None = None) -> int:
             branches=args.branch,
             lazy=not args.eager,
             only=args.position,
+            stop=stop,
         )
         status(store)
     elif args.command == "verify":
