@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from noughts.ai.qubic_build import SHALLOW, Builder, Node
-from noughts.ai.qubic_frontier import Book, Store, _record, frontier, measure, name, parents, status, work
+from noughts.ai.qubic_frontier import Book, Store, _record, frontier, measure, name, parents, split, status, work
 from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
 
 #: x's and o's marks four plies in (canonical), x to move, where x wins with a small
@@ -251,6 +251,32 @@ def test_a_worker_asked_to_stop_ends_its_turn_and_keeps_what_it_searched(tmp_pat
     assert row["status"] == "open" and 2 < row["seconds"] < 100
     assert store.progress()["runs"][-1]["tried"] == 1
     assert store.checkpoint(hard).exists() and len(store.leaves(BUDGET)) > 0
+
+
+def test_a_split_position_keeps_what_its_build_proved_and_the_rest_is_proven_apart(tmp_path: Path) -> None:
+    store = Store(tmp_path / "proof")
+    Book(ROOT, BUDGET, {}).save(store.book_path)
+    # A build of the one frontier position, stopped once one of x's moves has replies
+    # proven and the position is not.
+    builder = Builder(ROOT, BUDGET, pn_from=6, width=8, lazy=True)
+    while not any(builder.nodes[k].pn == 0 for k in builder.nodes if k[0].bit_count() == 3):
+        builder.step()
+    assert builder.nodes[ROOT].pn != 0
+    store.checkpoint(ROOT).parent.mkdir(parents=True)
+    builder.save(store.checkpoint(ROOT))
+    move, done, left = split(store, ROOT)
+    assert move == MOVE  # the build's lowest proof number
+    book = store.book()
+    assert book.moves == {ROOT: MOVE} and book.why[ROOT]["split"]["proven"] == len(done)
+    assert done and left and sorted(frontier(book)) == sorted(done + left)
+    for key in done:
+        store.verify(key, BUDGET)
+    assert not any(store.proven(k) for k in left)
+    with pytest.raises(ProofError, match="not a frontier position"):
+        split(store, ROOT)
+    work(store, 60, 20)
+    assert all(store.proven(k) for k in left)
+    check(store.assemble(book)[0], ROOT)
 
 
 def test_the_book_move_is_chosen_by_its_measured_figures(proven: tuple[Store, Book]) -> None:

@@ -62,7 +62,7 @@ from typing import Any
 
 import numpy as np
 
-from noughts.ai.qubic_build import SHALLOW, Builder, lines_score
+from noughts.ai.qubic_build import SHALLOW, Builder, Node, lines_score
 from noughts.ai.qubic_proof import (
     MASK64,
     Budget,
@@ -585,6 +585,66 @@ def choose(store: Store, plies: int, candidates: int, limit: int | None) -> None
         )
 
 
+def split(store: Store, key: Key, move: int | None = None) -> tuple[int, list[Key], list[Key]]:
+    """Make x's move at the frontier position `key` a book move, chosen by the build
+    of `key` kept in its checkpoint (work/ on this machine): `move`, or the one the
+    build would expand next (its lowest proof number; on a tie, the most replies
+    proven). Every position after o's replies to it that the build proved is stored at
+    once (its strategy extracted from the build and checked); the others become
+    frontier positions of their own. A build of a position that stays open starts again
+    on every new machine and took hours to reach where it was (its remembered searches
+    make it cheaper, not free): split, each part proven is kept for good, and two
+    workers can share what was one position. The move, the build's figures for every
+    move it tried, and what the split stored go into the book. Returns (the move, the
+    positions proven now, those left to prove)."""
+    book = store.book()
+    if key in book.moves or key not in parents(book):
+        raise ProofError(f"{name(key)} is not a frontier position")
+    if store.proven(key):
+        raise ProofError(f"{name(key)} is proven already")
+    path = store.checkpoint(key)
+    if not path.exists():
+        raise ProofError(f"no build of {name(key)} on this machine ({path})")
+    builder = Builder.load(path)
+    root = builder.nodes[builder.root]
+    if builder.root != key or root.children is None:
+        raise ProofError(f"the build of {name(key)} has not expanded it yet")
+    tried = []
+    for cell, child in zip(root.moves, root.children, strict=True):
+        node = builder.nodes[child]
+        kids = node.children or []
+        proven = sum(builder.nodes[k].pn == 0 for k in kids)
+        tried.append(
+            {"move": cell, "pn": node.pn, "dn": node.dn, "replies": node.replies.bit_count(), "proven": proven}
+        )
+    if move is None:
+        move = min(tried, key=lambda t: (t["pn"], -t["proven"]))["move"]
+    elif move not in root.moves:
+        raise ProofError(f"the build of {name(key)} did not try x's move {move}")
+    x, o = key
+    after = list(answers(x | 1 << move, o, book.budget))
+    done = [k for k in after if not store.proven(k) and builder.nodes.get(k, Node(1, 1)).pn == 0]
+    for reply in done:
+        store.store(reply, builder.strategy(reply), book.budget)
+    book.moves[key] = move
+    book.why[key] = {"split": {"build seconds": round(builder.seconds, 1), "tried": tried, "proven": len(done)}}
+    book.save(store.book_path)
+    run = {
+        "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "id": uuid.uuid4().hex[:12],
+        "split": name(key),
+        "seconds": 0.0,
+        "tried": 0,
+        "proven": len(done),
+    }
+    with store.updating_progress() as progress:
+        for reply in done:
+            progress["positions"].setdefault(name(reply), {"seconds": 0.0}).update(status="proven", split=name(key))
+        progress["runs"].append(run)
+    left = [k for k in after if not store.proven(k)]
+    return move, done, left
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DATA, help="the folder of book, sub-proofs and progress")
@@ -595,6 +655,11 @@ def main(argv: list[str] | None = None) -> int:
     picked.add_argument("--plies", type=int, required=True, help="at the frontier positions of this many marks")
     picked.add_argument("--candidates", type=int, default=8, help="x's moves probed (by the lines evaluation)")
     picked.add_argument("--limit", type=int, help="at most this many positions")
+    divided = commands.add_parser(
+        "split", help="make the best move of a frontier position's build a book move, keeping what it proved"
+    )
+    divided.add_argument("position", type=parse, help="the frontier position (X-O, hex), built on this machine")
+    divided.add_argument("--move", type=int, help="x's move (default: the one the build would expand next)")
     worked = commands.add_parser("work", help="build sub-proofs of unproven frontier positions")
     worked.add_argument("--minutes", type=float, default=60.0)
     worked.add_argument("--per-position", type=float, default=60.0, help="seconds per position per turn")
@@ -620,6 +685,14 @@ def main(argv: list[str] | None = None) -> int:
         status(store, args.verbose)
     elif args.command == "choose":
         choose(store, args.plies, args.candidates, args.limit)
+    elif args.command == "split":
+        move, done, left = split(store, args.position, args.move)
+        print(
+            f"{name(args.position)}: x's move {move} is in the book; "
+            f"{len(done)} positions after it proven, {len(left)} to prove:"
+        )
+        for key in left:
+            print(f"  {name(key)}")
     elif args.command == "work":
         # A worker asked to stop (kill, Ctrl-C) ends its turn as if its time were up:
         # what it searched is kept, where a kill would lose the turn since its last
