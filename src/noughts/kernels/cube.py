@@ -97,6 +97,15 @@ def count(st: npt.NDArray[np.int64]) -> int:
 
 
 @kernel
+def holds_line(mine: int) -> bool:
+    """Whether `mine` holds a whole line."""
+    for line in LINES:  # noqa: SIM110 (a loop numba compiles; not a generator)
+        if mine & line == line:
+            return True
+    return False
+
+
+@kernel
 def wins(mine: int, cell: Int) -> bool:
     """Whether `mine` holds a full line through `cell`."""
     for k in range(THROUGH_COUNT[cell]):

@@ -20,7 +20,7 @@ from noughts.kernels.cube import LINES, THROUGH, THROUGH_COUNT, popcount
 from noughts.kernels.jit import kernel
 from noughts.kernels.layout import FORCED, FULL, NINE_BOARD, QUBIC, TURN, WON
 
-__all__ = ["LOCAL_LINES", "WIN", "evaluate", "position_key", "threats", "threats_through"]
+__all__ = ["LOCAL_LINES", "WIN", "evaluate", "position_key", "qubic_lines", "threats", "threats_through"]
 
 #: The score of a won game at the root; a win after p plies scores WIN - p.
 WIN = 1_000_000
@@ -60,17 +60,25 @@ def _meta(won_x: int, won_o: int, drawn: int) -> int:
 
 
 @kernel
+def qubic_lines(x: int, o: int) -> int:
+    """Qubic's lines evaluation for x: every line without o's marks counts 1, 10, 100
+    for one, two, three of x's, and o's lines as much against."""
+    value = 0
+    for mask in LINES:
+        a, b = x & mask, o & mask
+        if a and not b:
+            value += _QUBIC_WEIGHTS[popcount(a)]
+        elif b and not a:
+            value -= _QUBIC_WEIGHTS[popcount(b)]
+    return value
+
+
+@kernel
 def evaluate(game: int, st: npt.NDArray[np.int64], local_lines: npt.NDArray[np.int64]) -> int:
     """The static score of an ongoing position for its player to move."""
     value = 0
     if game == QUBIC:
-        x, o = st[0], st[1]
-        for mask in LINES:
-            a, b = x & mask, o & mask
-            if a and not b:
-                value += _QUBIC_WEIGHTS[popcount(a)]
-            elif b and not a:
-                value -= _QUBIC_WEIGHTS[popcount(b)]
+        value = qubic_lines(st[0], st[1])
     else:
         shut = 0 if game == NINE_BOARD else st[WON] | st[WON + 1] | st[FULL]
         for b in range(9):
