@@ -25,7 +25,7 @@ __all__ = ["NODES", "PLIES", "forced_line", "forced_win", "replays", "unanswered
 # Slots of the `stats` array.
 NODES, PLIES, ABORTED = range(3)
 # What `_arrive` finds.
-STUCK, WINS_NOW, GO_ON = range(3)
+STUCK, WINS_NOW, GO_ON, CUT = range(4)  # CUT: stuck for want of depth
 CLOCK_EVERY = 2048
 
 
@@ -114,7 +114,7 @@ def _arrive(
 ) -> tuple[int, int]:
     """The attacker to move (`watched`: its lines, `_watched`; `stopped`: the search
     is out of nodes or time): (WINS_NOW, 0) with a threat of its own standing, (STUCK,
-    0) when it cannot go on (no depth left, or a double threat against it), else
+    0) when it cannot go on (a double threat against it; (CUT, 0): no depth left), else
     (GO_ON, the cells worth trying): the block of a single threat against it, or every
     cell that makes a new threat. Scalars only: a kernel taking arrays pays for
     counting references to them at every call, more than this body costs."""
@@ -124,7 +124,7 @@ def _arrive(
     if three_lo | three_hi:
         return WINS_NOW, 0
     if depth == 0:
-        return STUCK, 0
+        return CUT, 0
     their_threats = _cells(against_lo, against_hi) & ~theirs if against_lo | against_hi else 0
     if popcount(their_threats) >= 2:
         return STUCK, 0
@@ -148,13 +148,14 @@ def _attack(
     limit: float,
     line: npt.NDArray[np.int64],
     stack: npt.NDArray[np.int64],
-) -> int:
+) -> tuple[int, bool]:
     """A first move of a threat sequence that wins within `depth` threats from the
     position on the `stack`'s first level (marks and line counts; at least depth + 1
-    levels), or -1; on success `stats[PLIES]` holds the plies to the win and `line` (at
-    least depth + 1 long) the attacker's moves of the sequence, the rest -1. Depth first
-    with an explicit stack: numba's on-disk cache breaks recursive functions (numba
-    issue 6061). The nodes are counted here and written to `stats` on the way out."""
+    levels), or -1, and whether a sequence was cut short by the depth. On success
+    `stats[PLIES]` holds the plies to the win and `line` (at least depth + 1 long) the
+    attacker's moves of the sequence, the rest -1. Depth first with an explicit stack:
+    numba's on-disk cache breaks recursive functions (numba issue 6061). The nodes are
+    counted here and written to `stats` on the way out."""
     line[:] = -1
     nodes = int(stats[NODES]) + 1
     stopped = stats[ABORTED] > 0 or _tick(nodes, deadline, limit)
@@ -163,15 +164,16 @@ def _attack(
     stats[NODES], stats[ABORTED] = nodes, stopped
     if status == WINS_NOW:
         stats[PLIES] = 1
-        return lowest(threats(mine, theirs))
-    if status == STUCK:
-        return -1
+        return lowest(threats(mine, theirs)), False
+    if status != GO_ON:
+        return -1, status == CUT
     stack[OPTIONS], stack[NEXT] = candidates, 0
+    cut = False
     level = 0
     while level >= 0:
         if stopped:
             stats[NODES], stats[ABORTED] = nodes, 1
-            return -1
+            return -1, cut
         at = level * LEVEL
         cell = stack[at + NEXT]
         left = stack[at + OPTIONS] & ~((np.int64(1) << np.int64(cell)) - 1) if cell < CELLS else 0
@@ -197,6 +199,7 @@ def _attack(
             stopped = _tick(nodes, deadline, limit)
             status, candidates = _arrive(after, blocked, _watched(stack, below + COUNTS), depth - level - 1, stopped)
             won = status == WINS_NOW
+            cut |= status == CUT
             if status == GO_ON:
                 level += 1
                 stack[below + MINES], stack[below + THEIRS_AT] = after, blocked
@@ -207,9 +210,24 @@ def _attack(
             stats[PLIES] = 3 + 2 * level
             for up in range(level + 1):
                 line[up] = stack[up * LEVEL + NEXT] - 1
-            return int(stack[NEXT] - 1)
+            return int(stack[NEXT] - 1), cut
     stats[NODES] = nodes
-    return -1
+    return -1, cut
+
+
+@kernel
+def _repeat(stats: npt.NDArray[np.float64], nodes: int, times: int, deadline: float, limit: float) -> None:
+    """Count `times` more searches of `nodes` nodes each, as they would count them: the
+    clock and the limit looked at on the same counts, stopping where they would."""
+    count = int(stats[NODES])
+    end = count + nodes * times
+    mark = (count // CLOCK_EVERY + 1) * CLOCK_EVERY
+    while mark <= end:
+        if _tick(mark, deadline, limit):
+            stats[NODES], stats[ABORTED] = mark, 1
+            return
+        mark += CLOCK_EVERY
+    stats[NODES] = end
 
 
 @kernel
@@ -241,9 +259,17 @@ def forced_line(
     stack[MINES], stack[THEIRS_AT] = mine, theirs
     _count(mine, theirs, stack, COUNTS)
     for depth in range(max_depth + 1):
-        move = _attack(depth, stats, deadline, limit, line, stack)
+        before = int(stats[NODES])
+        move, cut = _attack(depth, stats, deadline, limit, line, stack)
         if move >= 0 or stats[ABORTED] > 0:
             return move
+        if not cut:
+            # No sequence was cut short by the depth: each deeper search would visit
+            # exactly these nodes again, in the same order, and fail the same way
+            # (the depth only ever stops a sequence). Their nodes are counted, not
+            # searched again.
+            _repeat(stats, int(stats[NODES]) - before, max_depth - depth, deadline, limit)
+            break
     line[:] = -1
     return -1
 
