@@ -272,6 +272,12 @@ def test_a_split_position_keeps_what_its_build_proved_and_the_rest_is_proven_apa
     for key in done:
         store.verify(key, BUDGET)
     assert not any(store.proven(k) for k in left)
+    # Each position left goes on from the part of the build below it.
+    for key in left:
+        part = Builder.load(store.checkpoint(key))
+        assert part.root == key and part.nodes[key] is not builder.nodes[key]
+        assert (part.nodes[key].pn, part.nodes[key].children) == (builder.nodes[key].pn, builder.nodes[key].children)
+        assert set(part.nodes) < set(builder.nodes) and part.seconds == 0
     with pytest.raises(ProofError, match="not a frontier position"):
         split(store, ROOT)
     work(store, 60, 20)

@@ -40,6 +40,7 @@ the one whose proof is smallest; at o's every reply) and checked before it is wr
 from __future__ import annotations
 
 import argparse
+import copy
 import operator
 import os
 import pickle
@@ -418,6 +419,22 @@ class Builder:
             builder = _Unpickler(f).load()
         assert isinstance(builder, Builder)
         return builder
+
+    def subtree(self, root: tuple[int, int]) -> Builder:
+        """A build from `root` (a position of this one) that goes on where this one
+        left it: the positions reachable from there, shared with this build (use one
+        of the two afterwards), its counters from zero."""
+        sub = copy.copy(self)
+        sub.root, sub.nodes = root, {}
+        stack = [root]
+        while stack:
+            key = stack.pop()
+            if key in sub.nodes:
+                continue
+            node = sub.nodes[key] = self.nodes[key]
+            stack.extend(node.children or ())
+        sub.seconds, sub.expansions, sub.leaf_searches, sub.null_searches, sub.deepened = 0.0, 0, 0, 0, 0
+        return sub
 
     def strategy(self, root: tuple[int, int] | None = None) -> Strategy:
         """The proven strategy from `root` (a key: the build's root by default): at x's
