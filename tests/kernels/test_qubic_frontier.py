@@ -272,7 +272,9 @@ def test_a_split_position_keeps_what_its_build_proved_and_the_rest_is_proven_apa
     for key in done:
         store.verify(key, BUDGET)
     assert not any(store.proven(k) for k in left)
-    # Each position left goes on from the part of the build below it.
+    # Each position left goes on from the part of the build below it (the whole build's
+    # checkpoint is gone).
+    assert not store.checkpoint(ROOT).exists()
     for key in left:
         part = Builder.load(store.checkpoint(key))
         assert part.root == key and part.nodes[key] is not builder.nodes[key]

@@ -649,6 +649,7 @@ def split(store: Store, key: Key, move: int | None = None) -> tuple[int, list[Ke
         # build of its parent had it at 24).
         if reply in builder.nodes and not store.checkpoint(reply).exists():
             builder.subtree(reply).save(store.checkpoint(reply))
+    path.unlink()  # no longer a frontier position: its parts carry the build on
     return move, done, left
 
 
