@@ -62,7 +62,7 @@ from typing import Any
 
 import numpy as np
 
-from noughts.ai.qubic_build import SHALLOW, Builder, Node, lines_score
+from noughts.ai.qubic_build import SHALLOW, Builder, lines_score
 from noughts.ai.qubic_proof import (
     MASK64,
     Budget,
@@ -624,7 +624,7 @@ def split(store: Store, key: Key, move: int | None = None) -> tuple[int, list[Ke
         raise ProofError(f"the build of {name(key)} did not try x's move {move}")
     x, o = key
     after = list(answers(x | 1 << move, o, book.budget))
-    done = [k for k in after if not store.proven(k) and builder.nodes.get(k, Node(1, 1)).pn == 0]
+    done = [k for k in after if not store.proven(k) and k in builder.nodes and builder.nodes[k].pn == 0]
     for reply in done:
         store.store(reply, builder.strategy(reply), book.budget)
     book.moves[key] = move
