@@ -18,7 +18,20 @@ from typing import Any
 import pytest
 
 from noughts.ai.qubic_build import SHALLOW, Builder, Node
-from noughts.ai.qubic_frontier import Book, Store, _record, frontier, measure, name, parents, split, status, work
+from noughts.ai.qubic_frontier import (
+    Book,
+    Store,
+    _record,
+    builds,
+    frontier,
+    measure,
+    moves_tried,
+    name,
+    parents,
+    split,
+    status,
+    work,
+)
 from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
 
 #: x's and o's marks four plies in (canonical), x to move, where x wins with a small
@@ -253,7 +266,9 @@ def test_a_worker_asked_to_stop_ends_its_turn_and_keeps_what_it_searched(tmp_pat
     assert store.checkpoint(hard).exists() and len(store.leaves(BUDGET)) > 0
 
 
-def test_a_split_position_keeps_what_its_build_proved_and_the_rest_is_proven_apart(tmp_path: Path) -> None:
+def test_a_split_position_keeps_what_its_build_proved_and_the_rest_is_proven_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     store = Store(tmp_path / "proof")
     Book(ROOT, BUDGET, {}).save(store.book_path)
     # A build of the one frontier position, stopped once one of x's moves has replies
@@ -264,6 +279,16 @@ def test_a_split_position_keeps_what_its_build_proved_and_the_rest_is_proven_apa
     assert builder.nodes[ROOT].pn != 0
     store.checkpoint(ROOT).parent.mkdir(parents=True)
     builder.save(store.checkpoint(ROOT))
+    # `builds` says what split will choose from: the build's moves, the likeliest first.
+    tried = moves_tried(builder)
+    assert tried[0]["move"] == MOVE and tried[0]["proven"] > 0
+    assert [t["pn"] for t in tried] == sorted(t["pn"] for t in tried)
+    assert all(t["proven"] <= t["searched"] <= t["replies"] for t in tried)
+    assert builds(store) == [ROOT]
+    said = capsys.readouterr().out.splitlines()
+    assert said[0].startswith(f"{name(ROOT)}: ") and f"root pn {builder.nodes[ROOT].pn} " in said[0]
+    assert said[1].startswith(f"  move {MOVE}: pn {tried[0]['pn']:>6} ")
+    assert len(said) == 1 + len(tried)
     move, done, left = split(store, ROOT)
     assert move == MOVE  # the build's lowest proof number
     book = store.book()
@@ -282,6 +307,7 @@ def test_a_split_position_keeps_what_its_build_proved_and_the_rest_is_proven_apa
         assert set(part.nodes) < set(builder.nodes) and part.seconds == 0
     with pytest.raises(ProofError, match="not a frontier position"):
         split(store, ROOT)
+    assert builds(store) == sorted(k for k in left if store.checkpoint(k).exists())
     work(store, 60, 20)
     assert all(store.proven(k) for k in left)
     check(store.assemble(book)[0], ROOT)

@@ -27,6 +27,8 @@ with one budget).
     python -m noughts.ai.qubic_frontier status
     python -m noughts.ai.qubic_frontier choose --plies P [--candidates K] [--limit N]
     python -m noughts.ai.qubic_frontier work --minutes M [--per-position S] [--branch X-O] [--position X-O]
+    python -m noughts.ai.qubic_frontier builds
+    python -m noughts.ai.qubic_frontier split X-O [--move M]
     python -m noughts.ai.qubic_frontier verify
     python -m noughts.ai.qubic_frontier merge OTHER_FOLDER
     python -m noughts.ai.qubic_frontier assemble [--out FILE]
@@ -585,6 +587,55 @@ def choose(store: Store, plies: int, candidates: int, limit: int | None) -> None
         )
 
 
+def moves_tried(builder: Builder) -> list[dict[str, int]]:
+    """x's moves at the root of a build, the likeliest to be proven first (lowest proof
+    number; on a tie, the most positions after o's replies proven), each with its
+    numbers, o's replies to search (cells), the positions after them searched so far
+    (up to symmetry) and how many of those are proven."""
+    root = builder.nodes[builder.root]
+    tried = []
+    for cell, child in zip(root.moves, root.children or [], strict=True):
+        node = builder.nodes[child]
+        kids = node.children or []
+        tried.append(
+            {
+                "move": cell,
+                "pn": node.pn,
+                "dn": node.dn,
+                "replies": node.replies.bit_count(),
+                "searched": len(kids),
+                "proven": sum(builder.nodes[k].pn == 0 for k in kids),
+            }
+        )
+    return sorted(tried, key=lambda t: (t["pn"], -t["proven"]))
+
+
+def builds(store: Store) -> list[Key]:
+    """Say how far each build on this machine (work/) of an open frontier position got:
+    its time, size and root numbers, and x's moves as `moves_tried` orders them, so that
+    one can see which to `split` (a move with most replies proven) before the machine,
+    and the checkpoints with it, is gone. The positions, in the order said."""
+    book = store.book()
+    shown = []
+    for key in sorted(parents(book), key=name):
+        path = store.checkpoint(key)
+        if store.proven(key) or not path.exists():
+            continue
+        builder = Builder.load(path)
+        root = builder.nodes[builder.root]
+        print(
+            f"{name(key)}: {builder.seconds:,.0f} s of build, {len(builder.nodes):,} positions, "
+            f"root pn {root.pn} dn {root.dn}"
+        )
+        for t in moves_tried(builder):
+            print(
+                f"  move {t['move']:2}: pn {t['pn']:>6} dn {t['dn']:>6}; replies {t['replies']:2}, "
+                f"positions after them searched {t['searched']:2}, proven {t['proven']:2}"
+            )
+        shown.append(key)
+    return shown
+
+
 def split(store: Store, key: Key, move: int | None = None) -> tuple[int, list[Key], list[Key]]:
     """Make x's move at the frontier position `key` a book move, chosen by the build
     of `key` kept in its checkpoint (work/ on this machine): `move`, or the one the
@@ -607,20 +658,12 @@ def split(store: Store, key: Key, move: int | None = None) -> tuple[int, list[Ke
     if not path.exists():
         raise ProofError(f"no build of {name(key)} on this machine ({path})")
     builder = Builder.load(path)
-    root = builder.nodes[builder.root]
-    if builder.root != key or root.children is None:
+    if builder.root != key or builder.nodes[key].children is None:
         raise ProofError(f"the build of {name(key)} has not expanded it yet")
-    tried = []
-    for cell, child in zip(root.moves, root.children, strict=True):
-        node = builder.nodes[child]
-        kids = node.children or []
-        proven = sum(builder.nodes[k].pn == 0 for k in kids)
-        tried.append(
-            {"move": cell, "pn": node.pn, "dn": node.dn, "replies": node.replies.bit_count(), "proven": proven}
-        )
+    tried = moves_tried(builder)
     if move is None:
-        move = min(tried, key=lambda t: (t["pn"], -t["proven"]))["move"]
-    elif move not in root.moves:
+        move = tried[0]["move"]
+    elif move not in builder.nodes[key].moves:
         raise ProofError(f"the build of {name(key)} did not try x's move {move}")
     x, o = key
     after = list(answers(x | 1 << move, o, book.budget))
@@ -668,6 +711,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     divided.add_argument("position", type=parse, help="the frontier position (X-O, hex), built on this machine")
     divided.add_argument("--move", type=int, help="x's move (default: the one the build would expand next)")
+    commands.add_parser("builds", help="how far the builds kept on this machine got, move by move")
     worked = commands.add_parser("work", help="build sub-proofs of unproven frontier positions")
     worked.add_argument("--minutes", type=float, default=60.0)
     worked.add_argument("--per-position", type=float, default=60.0, help="seconds per position per turn")
@@ -691,6 +735,8 @@ def main(argv: list[str] | None = None) -> int:
     store = Store(args.data)
     if args.command == "status":
         status(store, args.verbose)
+    elif args.command == "builds":
+        builds(store)
     elif args.command == "choose":
         choose(store, args.plies, args.candidates, args.limit)
     elif args.command == "split":
