@@ -29,17 +29,25 @@ def finish(child: pexpect.spawn, status: int = 0) -> None:
     assert child.exitstatus == status
 
 
-def interrupt_at_the_prompt(child: pexpect.spawn, answer: str) -> None:
-    """Ctrl-C at a prompt that is on the screen, until `answer` comes: pressed again if
-    the first was lost.
+def interrupt_at_the_prompt(child: pexpect.spawn, answer: str, signum: int | None = None) -> None:
+    """Ctrl-C (or the signal `signum`) at a prompt that is on the screen, until `answer`
+    comes: sent again if the first was lost.
 
     CPython's input() with readline shows the prompt and only then blocks in select();
-    a SIGINT that lands in between is noted but does not wake the select, so that Ctrl-C
-    does nothing until the next key (seen once in CI on a loaded machine). A person
-    presses it again; so does this test, after a pause no healthy run needs."""
-    child.sendintr()
+    a signal that lands in between is noted but does not wake the select, so that it
+    does nothing until the next key (seen in CI on loaded machines, for SIGINT and
+    SIGTERM). A person presses Ctrl-C again, a system sends SIGTERM again before
+    SIGKILL; so does this test, after a pause no healthy run needs."""
+
+    def send() -> None:
+        if signum is None:
+            child.sendintr()
+        else:
+            child.kill(signum)
+
+    send()
     if child.expect([answer, pexpect.TIMEOUT], timeout=5) == 1:
-        child.sendintr()
+        send()
         child.expect(answer)
 
 
@@ -161,8 +169,7 @@ def test_a_stop_signal_saves_the_record(spawn, tmp_path: Path, name: str, why: s
     child.expect_exact("player 1 (X): ")
     child.sendline("55")
     child.expect_exact("player 2 (O): ")
-    child.kill(signum)
-    child.expect(why + r": the game so far is " + SAVED)
+    interrupt_at_the_prompt(child, why + r": the game so far is " + SAVED, signum)
     record = record_at(child, tmp_path)
     assert record.moves == ["55"]
     assert (record.result, record.termination) == ("ongoing", "abandoned")

@@ -84,6 +84,10 @@ def default_record_path(game: Game[Any, Any], now: datetime.datetime | None = No
     return path
 
 
+#: The signals that end a game with its record saved (SIGHUP is not on Windows).
+_STOP_SIGNALS = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+
+
 class Stopped(Exception):  # noqa: N818 (a stop, not an error)
     """SIGTERM or SIGHUP (the terminal closed) reached the game: it saves what was
     played, as Ctrl-C does, and ends with the signal's conventional status."""
@@ -95,6 +99,11 @@ class Stopped(Exception):  # noqa: N818 (a stop, not an error)
 
 
 def _raise_stopped(signum: int, frame: object) -> None:
+    # The game is ending and saving: a second SIGTERM or SIGHUP (systems and people send
+    # one again when the first seems lost) must not cut the save short. `Session.run`
+    # puts the previous handlers back when it returns.
+    for other in _STOP_SIGNALS:
+        signal.signal(other, signal.SIG_IGN)
     raise Stopped(signum)
 
 
@@ -102,10 +111,7 @@ def _catch_stop_signals() -> dict[int, Any]:
     """Turns SIGTERM and SIGHUP into `Stopped` in the main thread; the handlers they
     replace, to put back. (Elsewhere than the main thread signals cannot be caught.)"""
     previous: dict[int, Any] = {}
-    for name in ("SIGTERM", "SIGHUP"):
-        signum = getattr(signal, name, None)
-        if signum is None:  # SIGHUP is not on Windows
-            continue
+    for signum in _STOP_SIGNALS:
         try:
             previous[signum] = signal.signal(signum, _raise_stopped)
         except ValueError:
