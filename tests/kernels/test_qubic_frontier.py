@@ -20,6 +20,7 @@ import pytest
 from noughts.ai.qubic_build import SHALLOW, Builder, Node
 from noughts.ai.qubic_frontier import (
     Book,
+    Key,
     Store,
     _record,
     builds,
@@ -241,6 +242,32 @@ def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], 
     work(here, 60, 20, only=chosen)
     assert [k for k in frontier(book) if here.proven(k)] == chosen
     assert set(here.progress()["positions"]) == {name(k) for k in chosen}
+
+
+def test_a_position_another_worker_proved_meanwhile_is_not_built_again(
+    proven: tuple[Store, Book], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, book = proven
+    here = Store(tmp_path / "here")
+    book.save(here.book_path)
+    shutil.copy(store.leaves_path, here.leaves_path)
+    chosen = frontier(book)[-2:]
+    built: list[Key] = []
+    real = Builder.run
+
+    def run_while_another_worker_proves_the_other(builder: Builder, *args: Any, **kwargs: Any) -> None:
+        built.append(builder.root)
+        real(builder, *args, **kwargs)
+        for key in chosen:  # the other worker stores its proof of the position not built
+            if key not in built:
+                here.proof_path(key).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(store.proof_path(key), here.proof_path(key))
+
+    monkeypatch.setattr(Builder, "run", run_while_another_worker_proves_the_other)
+    work(here, 60, 20, only=chosen)
+    assert len(built) == 1
+    assert all(here.proven(k) for k in chosen)
+    assert set(here.progress()["positions"]) == set(map(name, built))
 
 
 def test_a_worker_asked_to_stop_ends_its_turn_and_keeps_what_it_searched(tmp_path: Path) -> None:

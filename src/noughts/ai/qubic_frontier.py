@@ -503,6 +503,8 @@ def work(
         left = seconds - (time.perf_counter() - started)
         if left <= 1 or (stop and stop.is_set()):
             break
+        if store.proven(key):
+            continue  # by another worker since this pass began (a rebalanced list)
         ckpt = store.checkpoint(key)
         ckpt.parent.mkdir(parents=True, exist_ok=True)
         if ckpt.exists():
