@@ -54,6 +54,15 @@ def proven(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, Book]:
     return store, book
 
 
+def _unproven_copy(store: Store, book: Book, folder: Path) -> Store:
+    """A store in `folder` with `store`'s book and remembered searches, no proof yet: a
+    new session's, or another worker's."""
+    copy = Store(folder)
+    book.save(copy.book_path)
+    shutil.copy(store.leaves_path, copy.leaves_path)
+    return copy
+
+
 def test_the_frontier_is_proven_part_by_part_and_assembles_into_a_checked_proof(proven: tuple[Store, Book]) -> None:
     store, book = proven
     assert Book.load(store.book_path) == book
@@ -88,9 +97,7 @@ def test_a_later_build_goes_through_the_positions_searched_before_at_once(
     # build is lazy, so a position remembered after its first level may be deepened now,
     # and where the numbers it meets are deeper than the first time the build may take
     # another way, to positions not searched before.)
-    again = Store(tmp_path / "again")
-    book.save(again.book_path)
-    shutil.copy(store.leaves_path, again.leaves_path)
+    again = _unproven_copy(store, book, tmp_path / "again")
     searched: list[tuple[int, int, int]] = []
     real = Builder._inner
 
@@ -172,9 +179,7 @@ def test_what_another_writer_adds_to_the_progress_meanwhile_is_kept(
     proven: tuple[Store, Book], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store, book = proven
-    here = Store(tmp_path / "here")
-    book.save(here.book_path)
-    shutil.copy(store.leaves_path, here.leaves_path)
+    here = _unproven_copy(store, book, tmp_path / "here")
     real = Builder.run
     others: list[str] = []
 
@@ -235,9 +240,7 @@ def test_a_shallow_search_does_not_replace_a_finished_one_in_the_remembered_sear
 
 def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], tmp_path: Path) -> None:
     store, book = proven
-    here = Store(tmp_path / "here")
-    book.save(here.book_path)
-    shutil.copy(store.leaves_path, here.leaves_path)
+    here = _unproven_copy(store, book, tmp_path / "here")
     chosen = frontier(book)[-2:]
     work(here, 60, 20, only=chosen)
     assert [k for k in frontier(book) if here.proven(k)] == chosen
@@ -248,9 +251,7 @@ def test_a_position_another_worker_proved_meanwhile_is_not_built_again(
     proven: tuple[Store, Book], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store, book = proven
-    here = Store(tmp_path / "here")
-    book.save(here.book_path)
-    shutil.copy(store.leaves_path, here.leaves_path)
+    here = _unproven_copy(store, book, tmp_path / "here")
     chosen = frontier(book)[-2:]
     built: list[Key] = []
     real = Builder.run
