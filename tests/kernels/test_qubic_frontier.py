@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import os
 import shutil
 import signal
 import subprocess
@@ -228,6 +229,49 @@ def test_workers_sharing_a_folder_lose_none_of_each_others_writes(tmp_path: Path
     assert set(progress["positions"]) == {name((w, t)) for w in (1, 2) for t in range(turns)}
     assert [(run["id"], run["tried"]) for run in progress["runs"]] == [("worker-1", turns), ("worker-2", turns)]
     assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "leaves.npz", "progress.json"]
+
+
+def _work(folder: Path) -> None:
+    work(Store(folder), 60, 20)
+
+
+def test_two_workers_started_on_one_folder_share_its_positions(proven: tuple[Store, Book], tmp_path: Path) -> None:
+    store, book = proven
+    here = _unproven_copy(store, book, tmp_path / "here")
+    fork = multiprocessing.get_context("fork")
+    workers = [fork.Process(target=_work, args=(here.folder,)) for _ in range(2)]
+    for process in workers:
+        process.start()
+    for process in workers:
+        process.join(120)
+        assert process.exitcode == 0
+    positions = frontier(book)
+    assert all(here.proven(k) for k in positions)
+    runs = here.progress()["runs"]
+    assert len(runs) == 2
+    assert sum(run["tried"] for run in runs) == len(positions), "each position built once"
+    assert not list((here.folder / "work").iterdir()), "no claim or checkpoint left"
+
+
+def test_a_claim_holds_while_its_process_lives(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    key = (0x200008, 0x4080)
+    claim = store.checkpoint(key).with_suffix(".claim")
+    claim.parent.mkdir(parents=True)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        claim.write_text(str(other.pid))
+        with store.claim(key) as mine:
+            assert not mine
+        assert claim.read_text() == str(other.pid)
+        with pytest.raises(ProofError, match="a worker is building"):
+            split(store, key)
+    finally:
+        other.kill()
+        other.wait()
+    with store.claim(key) as mine:  # the holder died: taken over
+        assert mine and claim.read_text() == str(os.getpid())
+    assert not claim.exists()
 
 
 def test_a_shallow_search_does_not_replace_a_finished_one_in_the_remembered_searches(tmp_path: Path) -> None:

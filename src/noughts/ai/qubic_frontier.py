@@ -34,11 +34,12 @@ with one budget).
     python -m noughts.ai.qubic_frontier assemble [--out FILE]
 
 (``--data DIR`` before the command: the folder, data/qubic-proof in the repository by
-default.) A build runs on one core; to use more, run a worker per core, each on other
-positions (``work --branch ...`` or ``--position ...``). Workers on one machine share
-the folder: every read-modify-write of progress.json and leaves.npz holds the folder's
-lock (`Store.locked`), and every file is written under a temporary name of the
-process's own first, then renamed. A copy worked on elsewhere (``--data COPY``, on
+default.) A build runs on one core; to use more, start a worker per core, with the
+same arguments or not: workers on one machine share the folder and make their passes
+together, each position built by one of them at a time (`Store.claim`) and given one
+turn a pass. Every read-modify-write of progress.json and leaves.npz holds the
+folder's lock (`Store.locked`), and every file is written under a temporary name of
+the process's own first, then renamed. A copy worked on elsewhere (``--data COPY``, on
 another machine) comes back with ``merge COPY``: its checked parts, progress and
 remembered searches.
 """
@@ -248,6 +249,16 @@ def measure(key: Key, budget: Budget, candidates: int = 8) -> list[dict[str, Any
     return probed
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
 @dataclass
 class Store:
     """The folder of the decomposed proof: book, sub-proofs, progress, checkpoints."""
@@ -292,6 +303,24 @@ class Store:
         with open(self.folder / ".lock", "a") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file is closed
             yield
+
+    @contextlib.contextmanager
+    def claim(self, key: Key) -> Iterator[bool]:
+        """Whether this process may build (or split) `key` now: no other live process
+        sharing the folder holds it. The claim, work/X-O.claim with the holder's pid,
+        lasts until the block ends; one left by a process that died is taken over."""
+        path = self.checkpoint(key).with_suffix(".claim")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self.locked():
+            holder = int(path.read_text() or 0) if path.exists() else 0
+            mine = holder in (0, os.getpid()) or not _alive(holder)
+            if mine:
+                path.write_text(str(os.getpid()))
+        try:
+            yield mine
+        finally:
+            if mine:
+                path.unlink(missing_ok=True)
 
     def save_leaves(self, leaves: dict[Key, tuple[int, int, int]], budget: Budget) -> None:
         """Keeps `leaves` with those already stored (another worker's too; where both
@@ -503,49 +532,53 @@ def work(
         left = seconds - (time.perf_counter() - started)
         if left <= 1 or (stop and stop.is_set()):
             break
-        if store.proven(key):
-            continue  # by another worker since this pass began (a rebalanced list)
-        ckpt = store.checkpoint(key)
-        ckpt.parent.mkdir(parents=True, exist_ok=True)
-        if ckpt.exists():
-            builder = Builder.load(ckpt)
-            builder.known, builder.lazy = known, lazy
-        else:
-            builder = Builder(key, book.budget, pn_from=pn_from, width=width, known=known, lazy=lazy)
-        before, searched = builder.seconds, len(known)
-        builder.run(min(per_position, left), ckpt, report=None, stop=stop)
-        if len(known) > searched:
-            store.save_leaves(known, book.budget)
-        root = builder.nodes[builder.root]
-        turn: dict[str, Any] = {
-            "nodes": len(builder.nodes),
-            "expansions": builder.expansions,
-            "pn": root.pn,
-            "dn": root.dn,
-            "status": "open",
-        }
-        run["tried"] += 1
-        if root.pn == 0:
-            try:
-                report = store.store(key, builder.strategy(), book.budget)
-            except ProofError as error:
-                # The builder believed it, the checker does not: nothing is stored, and
-                # the position stays to be proven (and looked into).
-                turn |= {"status": "refused", "error": str(error)[:300]}
+        with store.claim(key) as mine:
+            # Workers sharing the folder make their passes together, each position one
+            # turn: one another worker is building, has proven or has had its turn
+            # since this pass began is left alone.
+            if not mine or store.proven(key) or store.progress()["positions"].get(name(key)) != rows.get(name(key)):
+                continue
+            ckpt = store.checkpoint(key)
+            ckpt.parent.mkdir(parents=True, exist_ok=True)
+            if ckpt.exists():
+                builder = Builder.load(ckpt)
+                builder.known, builder.lazy = known, lazy
             else:
-                turn |= {"status": "proven", "entries": report.moves + sum(report.leaves.values())}
-                run["proven"] += 1
-                ckpt.unlink()
-        elif root.dn == 0:
-            turn["status"] = "disproven"  # by the builder: the book's move before it is suspect
-        run["seconds"] = round(time.perf_counter() - started, 1)
-        row = _record(store, run, key, builder.seconds - before, turn)
-        print(
-            f"{name(key)}: {row['status']} after {row['seconds']:.0f} s in all "
-            f"({len(builder.nodes):,} positions); run: {run['proven']} proven of {run['tried']} tried "
-            f"in {run['seconds']:.0f} s",
-            flush=True,
-        )
+                builder = Builder(key, book.budget, pn_from=pn_from, width=width, known=known, lazy=lazy)
+            before, searched = builder.seconds, len(known)
+            builder.run(min(per_position, left), ckpt, report=None, stop=stop)
+            if len(known) > searched:
+                store.save_leaves(known, book.budget)
+            root = builder.nodes[builder.root]
+            turn: dict[str, Any] = {
+                "nodes": len(builder.nodes),
+                "expansions": builder.expansions,
+                "pn": root.pn,
+                "dn": root.dn,
+                "status": "open",
+            }
+            run["tried"] += 1
+            if root.pn == 0:
+                try:
+                    report = store.store(key, builder.strategy(), book.budget)
+                except ProofError as error:
+                    # The builder believed it, the checker does not: nothing is stored, and
+                    # the position stays to be proven (and looked into).
+                    turn |= {"status": "refused", "error": str(error)[:300]}
+                else:
+                    turn |= {"status": "proven", "entries": report.moves + sum(report.leaves.values())}
+                    run["proven"] += 1
+                    ckpt.unlink()
+            elif root.dn == 0:
+                turn["status"] = "disproven"  # by the builder: the book's move before it is suspect
+            run["seconds"] = round(time.perf_counter() - started, 1)
+            row = _record(store, run, key, builder.seconds - before, turn)
+            print(
+                f"{name(key)}: {row['status']} after {row['seconds']:.0f} s in all "
+                f"({len(builder.nodes):,} positions); run: {run['proven']} proven of {run['tried']} tried "
+                f"in {run['seconds']:.0f} s",
+                flush=True,
+            )
     run["seconds"] = round(time.perf_counter() - started, 1)
     _record(store, run)
 
@@ -651,6 +684,13 @@ def split(store: Store, key: Key, move: int | None = None) -> tuple[int, list[Ke
     workers can share what was one position. The move, the build's figures for every
     move it tried, and what the split stored go into the book. Returns (the move, the
     positions proven now, those left to prove)."""
+    with store.claim(key) as mine:
+        if not mine:
+            raise ProofError(f"a worker is building {name(key)} now: split it when its turn is over")
+        return _split(store, key, move)
+
+
+def _split(store: Store, key: Key, move: int | None) -> tuple[int, list[Key], list[Key]]:
     book = store.book()
     if key in book.moves or key not in parents(book):
         raise ProofError(f"{name(key)} is not a frontier position")
