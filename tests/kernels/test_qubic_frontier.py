@@ -205,6 +205,18 @@ def test_what_another_writer_adds_to_the_progress_meanwhile_is_kept(
     assert progress["runs"][-1]["tried"] == progress["runs"][-1]["proven"] == len(positions)
 
 
+def _run_at_once(*calls: tuple[Any, tuple[Any, ...]]) -> None:
+    """Each (function, arguments) in a process of its own (forked), all at once; each
+    must end well within two minutes."""
+    fork = multiprocessing.get_context("fork")
+    processes = [fork.Process(target=function, args=args) for function, args in calls]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(120)
+        assert process.exitcode == 0
+
+
 def _write_turns(folder: Path, worker: int, turns: int) -> None:
     store = Store(folder)
     run = {"started": f"2026-01-0{worker}T00:00:00+00:00", "id": f"worker-{worker}", "tried": 0}
@@ -216,13 +228,7 @@ def _write_turns(folder: Path, worker: int, turns: int) -> None:
 
 def test_workers_sharing_a_folder_lose_none_of_each_others_writes(tmp_path: Path) -> None:
     turns = 40
-    fork = multiprocessing.get_context("fork")
-    workers = [fork.Process(target=_write_turns, args=(tmp_path, worker, turns)) for worker in (1, 2)]
-    for process in workers:
-        process.start()
-    for process in workers:
-        process.join(60)
-        assert process.exitcode == 0
+    _run_at_once(*[(_write_turns, (tmp_path, worker, turns)) for worker in (1, 2)])
     store = Store(tmp_path)
     assert store.leaves(BUDGET) == {(w, t): (t + 1, 1, 0) for w in (1, 2) for t in range(turns)}
     progress = store.progress()
@@ -238,13 +244,7 @@ def _work(folder: Path) -> None:
 def test_two_workers_started_on_one_folder_share_its_positions(proven: tuple[Store, Book], tmp_path: Path) -> None:
     store, book = proven
     here = _unproven_copy(store, book, tmp_path / "here")
-    fork = multiprocessing.get_context("fork")
-    workers = [fork.Process(target=_work, args=(here.folder,)) for _ in range(2)]
-    for process in workers:
-        process.start()
-    for process in workers:
-        process.join(120)
-        assert process.exitcode == 0
+    _run_at_once((_work, (here.folder,)), (_work, (here.folder,)))
     positions = frontier(book)
     assert all(here.proven(k) for k in positions)
     runs = here.progress()["runs"]
