@@ -538,49 +538,68 @@ def work(
             # since this pass began is left alone.
             if not mine or store.proven(key) or store.progress()["positions"].get(name(key)) != rows.get(name(key)):
                 continue
-            ckpt = store.checkpoint(key)
-            ckpt.parent.mkdir(parents=True, exist_ok=True)
-            if ckpt.exists():
-                builder = Builder.load(ckpt)
-                builder.known, builder.lazy = known, lazy
-            else:
-                builder = Builder(key, book.budget, pn_from=pn_from, width=width, known=known, lazy=lazy)
-            before, searched = builder.seconds, len(known)
-            builder.run(min(per_position, left), ckpt, report=None, stop=stop)
-            if len(known) > searched:
-                store.save_leaves(known, book.budget)
-            root = builder.nodes[builder.root]
-            turn: dict[str, Any] = {
-                "nodes": len(builder.nodes),
-                "expansions": builder.expansions,
-                "pn": root.pn,
-                "dn": root.dn,
-                "status": "open",
-            }
-            run["tried"] += 1
-            if root.pn == 0:
-                try:
-                    report = store.store(key, builder.strategy(), book.budget)
-                except ProofError as error:
-                    # The builder believed it, the checker does not: nothing is stored, and
-                    # the position stays to be proven (and looked into).
-                    turn |= {"status": "refused", "error": str(error)[:300]}
-                else:
-                    turn |= {"status": "proven", "entries": report.moves + sum(report.leaves.values())}
-                    run["proven"] += 1
-                    ckpt.unlink()
-            elif root.dn == 0:
-                turn["status"] = "disproven"  # by the builder: the book's move before it is suspect
-            run["seconds"] = round(time.perf_counter() - started, 1)
-            row = _record(store, run, key, builder.seconds - before, turn)
-            print(
-                f"{name(key)}: {row['status']} after {row['seconds']:.0f} s in all "
-                f"({len(builder.nodes):,} positions); run: {run['proven']} proven of {run['tried']} tried "
-                f"in {run['seconds']:.0f} s",
-                flush=True,
-            )
+            _turn(store, book, key, known, run, started, min(per_position, left), stop, width, pn_from, lazy)
     run["seconds"] = round(time.perf_counter() - started, 1)
     _record(store, run)
+
+
+def _turn(
+    store: Store,
+    book: Book,
+    key: Key,
+    known: dict[Key, tuple[int, int, int]],
+    run: dict[str, Any],
+    started: float,
+    seconds: float,
+    stop: threading.Event | None,
+    width: int,
+    pn_from: int,
+    lazy: bool,
+) -> None:
+    """One turn of `work` (its `run`, begun at `started`) at `key`: its build from its
+    checkpoint, or a new one, for `seconds`; the new remembered searches saved, a proof
+    checked and stored, the turn recorded and printed."""
+    ckpt = store.checkpoint(key)
+    ckpt.parent.mkdir(parents=True, exist_ok=True)
+    if ckpt.exists():
+        builder = Builder.load(ckpt)
+        builder.known, builder.lazy = known, lazy
+    else:
+        builder = Builder(key, book.budget, pn_from=pn_from, width=width, known=known, lazy=lazy)
+    before, searched = builder.seconds, len(known)
+    builder.run(seconds, ckpt, report=None, stop=stop)
+    if len(known) > searched:
+        store.save_leaves(known, book.budget)
+    root = builder.nodes[builder.root]
+    turn: dict[str, Any] = {
+        "nodes": len(builder.nodes),
+        "expansions": builder.expansions,
+        "pn": root.pn,
+        "dn": root.dn,
+        "status": "open",
+    }
+    run["tried"] += 1
+    if root.pn == 0:
+        try:
+            report = store.store(key, builder.strategy(), book.budget)
+        except ProofError as error:
+            # The builder believed it, the checker does not: nothing is stored, and
+            # the position stays to be proven (and looked into).
+            turn |= {"status": "refused", "error": str(error)[:300]}
+        else:
+            turn |= {"status": "proven", "entries": report.moves + sum(report.leaves.values())}
+            run["proven"] += 1
+            ckpt.unlink()
+    elif root.dn == 0:
+        turn["status"] = "disproven"  # by the builder: the book's move before it is suspect
+    run["seconds"] = round(time.perf_counter() - started, 1)
+    row = _record(store, run, key, builder.seconds - before, turn)
+    print(
+        f"{name(key)}: {row['status']} after {row['seconds']:.0f} s in all "
+        f"({len(builder.nodes):,} positions); run: {run['proven']} proven of {run['tried']} tried "
+        f"in {run['seconds']:.0f} s",
+        flush=True,
+    )
 
 
 def _record(
