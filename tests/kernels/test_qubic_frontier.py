@@ -116,6 +116,35 @@ def test_a_later_build_goes_through_the_positions_searched_before_at_once(
     assert all(now[k] == result for k, result in known.items() if result[2] != SHALLOW)
 
 
+def test_a_turn_saves_the_searches_it_made_and_no_more(
+    proven: tuple[Store, Book], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, book = proven
+    known = store.leaves(BUDGET)
+    # A new session that remembers every other search of the first one.
+    here = Store(tmp_path / "here")
+    book.save(here.book_path)
+    kept = dict(sorted(known.items())[::2])
+    here.save_leaves(kept, BUDGET)
+    here.compact_leaves(BUDGET)
+    saved: list[dict[tuple[int, int], tuple[int, int, int]]] = []
+    real = Store.save_leaves
+
+    def saving(self: Store, leaves: dict[tuple[int, int], tuple[int, int, int]], budget: Budget) -> None:
+        saved.append(dict(leaves))
+        real(self, leaves, budget)
+
+    monkeypatch.setattr(Store, "save_leaves", saving)
+    work(here, 60, 20)
+    assert all(here.proven(key) for key in frontier(book))
+    new = {key: value for turn in saved for key, value in turn.items()}
+    assert new and sum(map(len, saved)) == len(new), "each search saved once"
+    # Saved: the positions not remembered, and remembered ones deepened; not the rest.
+    assert all(key not in kept or kept[key][2] == SHALLOW for key in new)
+    assert here.leaves(BUDGET) == kept | new
+    assert not list((here.folder / "work").glob("leaves-*")), "compacted when the work ended"
+
+
 def test_a_corrupt_or_unproven_part_is_refused(proven: tuple[Store, Book], tmp_path: Path) -> None:
     store, book = proven
     positions = frontier(book)
@@ -234,7 +263,13 @@ def test_workers_sharing_a_folder_lose_none_of_each_others_writes(tmp_path: Path
     progress = store.progress()
     assert set(progress["positions"]) == {name((w, t)) for w in (1, 2) for t in range(turns)}
     assert [(run["id"], run["tried"]) for run in progress["runs"]] == [("worker-1", turns), ("worker-2", turns)]
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "leaves.npz", "progress.json"]
+    # Each turn's searches are a shard of their own until they are compacted into the
+    # one file that is committed.
+    assert len(list((tmp_path / "work").glob("leaves-*.npz"))) == 2 * turns
+    assert store.compact_leaves(BUDGET) == 2 * turns
+    assert store.leaves(BUDGET) == {(w, t): (t + 1, 1, 0) for w in (1, 2) for t in range(turns)}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "leaves.npz", "progress.json", "work"]
+    assert not list((tmp_path / "work").iterdir())
 
 
 def _work(folder: Path) -> None:
@@ -279,6 +314,9 @@ def test_a_shallow_search_does_not_replace_a_finished_one_in_the_remembered_sear
     finished, shallow = (3, 0, 0), (1, 1, SHALLOW)
     store.save_leaves({(1, 1): finished, (2, 2): shallow}, BUDGET)
     store.save_leaves({(1, 1): shallow, (2, 2): finished, (3, 3): shallow}, BUDGET)
+    assert store.leaves(BUDGET) == {(1, 1): finished, (2, 2): finished, (3, 3): shallow}
+    store.compact_leaves(BUDGET)
+    store.save_leaves({(1, 1): shallow}, BUDGET)
     assert store.leaves(BUDGET) == {(1, 1): finished, (2, 2): finished, (3, 3): shallow}
 
 

@@ -47,6 +47,7 @@ import pickle
 import sys
 import threading
 import time
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,7 +111,7 @@ class Builder:
         pn_from: int = 0,
         width: int = 0,
         by_replies: bool = True,
-        known: dict[tuple[int, int], tuple[int, int, int]] | None = None,
+        known: MutableMapping[tuple[int, int], tuple[int, int, int]] | None = None,
         lazy: bool = False,
     ) -> None:
         self.budget = budget or Budget()
@@ -143,7 +144,7 @@ class Builder:
         #: hand in those of earlier builds (`qubic_frontier` keeps them across sessions)
         #: and a position searched before costs nothing: 99% of a build's time is these
         #: searches. Not part of a checkpoint (see `__getstate__`).
-        self.known: dict[tuple[int, int], tuple[int, int, int]] = {} if known is None else known
+        self.known: MutableMapping[tuple[int, int], tuple[int, int, int]] = {} if known is None else known
         self.seconds = 0.0  # build time so far, over every run
         self.expansions = 0
         self.leaf_searches = 0
