@@ -740,6 +740,11 @@ def _warm_up(progress: Callable[[str], None] | None) -> float:
             best = player.choose(state, Limits(nodes=256, depth=2))
             after = state.play(best)
             player.analyze(after.play(after.legal_moves()[0]), Limits(nodes=256, depth=2))
+    # Qubic's proof asks which of o's replies are open through a kernel no player
+    # calls: as `max` plays from the proof, and for the proof's builders.
+    from noughts.ai.qubic_proof import Budget, open_replies
+
+    open_replies(1 << 21, 1 << 42, Budget(threat_nodes=256))
     # Not gobblet's solver: its kernels serve only `noughts solve gobblet`, which
     # compiles them as it starts a build of minutes.
     return time.perf_counter() - started

@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 
 import numba
 
-__all__ = ["kernel", "now"]
+__all__ = ["kernel", "kernel_uncounted", "now"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -21,6 +21,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 def kernel(fn: F) -> F:
     """Compile `fn` in nopython mode, cached on disk."""
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
+
+
+def kernel_uncounted(fn: F) -> F:
+    """`kernel` without numba's reference counting, for a kernel that allocates no
+    array and returns none (it only works in arrays its caller owns). Each array
+    argument of a counted kernel costs an atomic increment and decrement per call."""
+    # `_nrt` is numba's own switch for this (private, used in its issue tracker's
+    # examples, numba issue 2350); an array the kernel made would fail to compile.
+    return cast(F, numba.njit(cache=True, nogil=True, _nrt=False)(fn))  # type: ignore[call-overload]
 
 
 @numba.njit(cache=True)

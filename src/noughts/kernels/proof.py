@@ -32,11 +32,11 @@ import numpy.typing as npt
 
 from noughts.kernels.cube import CELLS, popcount
 from noughts.kernels.evaluate import threats
-from noughts.kernels.jit import kernel, now
+from noughts.kernels.jit import kernel, kernel_uncounted, now
 from noughts.kernels.layout import Int
 from noughts.kernels.threats import NODES as THREAT_NODES
 from noughts.kernels.threats import PLIES as THREAT_PLIES
-from noughts.kernels.threats import forced_line, forced_win, unanswered
+from noughts.kernels.threats import forced_in, stack_size, unanswered
 
 __all__ = ["EXPANSIONS", "PLIES", "SEARCHED", "TREE", "Memo", "ProofTree", "prove"]
 
@@ -63,26 +63,32 @@ _MIX_A = np.uint64(0x9E3779B97F4A7C15)
 _MIX_D = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@kernel
+@kernel_uncounted
 def _open(
-    attacker: int, defender: int, leaf: npt.NDArray[np.float64], line: npt.NDArray[np.int64], depth: int
+    attacker: int,
+    defender: int,
+    leaf: npt.NDArray[np.float64],
+    line: npt.NDArray[np.int64],
+    stack: npt.NDArray[np.int64],
+    depth: int,
 ) -> tuple[bool, Int]:
     """The defender to move, the attacker without a threat: whether the attacker, were
     the defender to pass, wins by threats (the null move), and the defender's replies
     after which that sequence, played again, does not win (`threats.unanswered`): the
     only ones worth searching, since every other loses to it (Allis 1994)."""
-    if forced_line(attacker, defender, depth, leaf, 0.0, LEAF_NODES, line) < 0:
+    if forced_in(attacker, defender, depth, leaf, 0.0, LEAF_NODES, line, stack) < 0:
         return False, 0
     return True, unanswered(attacker, defender, line)
 
 
-@kernel
+@kernel_uncounted
 def _settle(
     attacker: int,
     defender: int,
     attacker_to_move: bool,
     leaf: npt.NDArray[np.float64],
     line: npt.NDArray[np.int64],
+    stack: npt.NDArray[np.int64],
     null_depth: int,
 ) -> tuple[Int, Int, Int]:
     """A new node's (proof number, disproof number, plies to the win when proven). The
@@ -94,7 +100,7 @@ def _settle(
         against = threats(defender, attacker)
         if popcount(against) >= 2 or (attacker | defender) == -1:
             return INF, 0, 0
-        if against == 0 and forced_win(attacker, defender, LEAF_THREATS, leaf, 0.0, LEAF_NODES) >= 0:
+        if against == 0 and forced_in(attacker, defender, LEAF_THREATS, leaf, 0.0, LEAF_NODES, line, stack) >= 0:
             return 0, INF, int(leaf[THREAT_PLIES])
         return 1, 1, 0
     if threats(defender, attacker) or (attacker | defender) == -1:
@@ -106,7 +112,7 @@ def _settle(
         return 1, 1, 0
     if null_depth <= 0:
         return CELLS - popcount(attacker | defender), 1, 0
-    found, left = _open(attacker, defender, leaf, line, null_depth)
+    found, left = _open(attacker, defender, leaf, line, stack, null_depth)
     if found and not left:
         moves = 0
         while moves < line.shape[0] and line[moves] >= 0:
@@ -117,7 +123,7 @@ def _settle(
     return CELLS - popcount(attacker | defender), 1, 0
 
 
-@kernel
+@kernel_uncounted
 def _slot(attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -> Int:
     """The memo's slot of a position and tag (the memo has a power of two of them)."""
     h = (np.uint64(attacker) * _MIX_A) ^ (np.uint64(defender) * _MIX_D) ^ np.uint64(tag)
@@ -127,12 +133,12 @@ def _slot(attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -
     return np.int64(h & np.uint64(keys.shape[0] - 1))
 
 
-@kernel
+@kernel_uncounted
 def _known(slot: Int, attacker: int, defender: int, tag: int, keys: npt.NDArray[np.int64]) -> bool:
     return bool(keys[slot, 2] == tag and keys[slot, 0] == attacker and keys[slot, 1] == defender)
 
 
-@kernel
+@kernel_uncounted
 def _keep(
     slot: Int,
     attacker: int,
@@ -148,13 +154,14 @@ def _keep(
     values[slot, 0], values[slot, 1], values[slot, 2] = a, b, c
 
 
-@kernel
+@kernel_uncounted
 def _settle_known(
     attacker: int,
     defender: int,
     attacker_to_move: bool,
     leaf: npt.NDArray[np.float64],
     line: npt.NDArray[np.int64],
+    stack: npt.NDArray[np.int64],
     null_depth: int,
     keys: npt.NDArray[np.int64],
     values: npt.NDArray[np.int64],
@@ -164,17 +171,18 @@ def _settle_known(
     slot = _slot(attacker, defender, tag, keys)
     if _known(slot, attacker, defender, tag, keys):
         return values[slot, 0], values[slot, 1], values[slot, 2]
-    pn, dn, plies = _settle(attacker, defender, attacker_to_move, leaf, line, null_depth)
+    pn, dn, plies = _settle(attacker, defender, attacker_to_move, leaf, line, stack, null_depth)
     _keep(slot, attacker, defender, tag, pn, dn, plies, keys, values)
     return pn, dn, plies
 
 
-@kernel
+@kernel_uncounted
 def _open_known(
     attacker: int,
     defender: int,
     leaf: npt.NDArray[np.float64],
     line: npt.NDArray[np.int64],
+    stack: npt.NDArray[np.int64],
     keys: npt.NDArray[np.int64],
     values: npt.NDArray[np.int64],
 ) -> tuple[bool, Int]:
@@ -182,7 +190,7 @@ def _open_known(
     slot = _slot(attacker, defender, EXPANDED, keys)
     if _known(slot, attacker, defender, EXPANDED, keys):
         return values[slot, 0] != 0, values[slot, 1]
-    found, left = _open(attacker, defender, leaf, line, LEAF_THREATS)
+    found, left = _open(attacker, defender, leaf, line, stack, LEAF_THREATS)
     _keep(slot, attacker, defender, EXPANDED, np.int64(found), left, np.int64(0), keys, values)
     return found, left
 
@@ -260,10 +268,15 @@ def prove(
     pn, dn, plies = numbers[:, 0], numbers[:, 1], numbers[:, 2]
     parent, first, count, move, depth = links[:, 0], links[:, 1], links[:, 2], links[:, 3], links[:, 4]
     leaf = np.zeros(3, dtype=np.float64)
-    line = np.empty(LEAF_THREATS + 1, dtype=np.int64)
+    # The threat searches' line and stack, made once for the whole search.
+    deepest = max(LEAF_THREATS, null_depth)
+    line = np.empty(deepest + 1, dtype=np.int64)
+    stack = np.empty(stack_size(deepest), dtype=np.int64)
     parent[0], first[0], count[0], move[0], depth[0] = -1, -1, 0, -1, 0
     att[0], dfn[0] = attacker, defender
-    pn[0], dn[0], plies[0] = _settle_known(attacker, defender, True, leaf, line, null_depth, memo_keys, memo_values)
+    pn[0], dn[0], plies[0] = _settle_known(
+        attacker, defender, True, leaf, line, stack, null_depth, memo_keys, memo_values
+    )
     stats[SEARCHED] += leaf[THREAT_NODES]
     leaf[:] = 0
     size = 1
@@ -288,7 +301,7 @@ def prove(
         against = threats(theirs, mine)
         cells = against if against else ~(mine | theirs)
         if null_depth > 0 and not against and not mover_is_attacker:
-            found, left = _open_known(att[node], dfn[node], leaf, line, memo_keys, memo_values)
+            found, left = _open_known(att[node], dfn[node], leaf, line, stack, memo_keys, memo_values)
             stats[SEARCHED] += leaf[THREAT_NODES]
             leaf[:] = 0
             if found:
@@ -307,7 +320,7 @@ def prove(
             att[size], dfn[size], parent[size], move[size], depth[size] = a, d, node, cell, depth[node] + 1
             first[size], count[size] = -1, 0
             pn[size], dn[size], plies[size] = _settle_known(
-                a, d, not mover_is_attacker, leaf, line, null_depth, memo_keys, memo_values
+                a, d, not mover_is_attacker, leaf, line, stack, null_depth, memo_keys, memo_values
             )
             stats[SEARCHED] += leaf[THREAT_NODES]
             leaf[:] = 0

@@ -17,10 +17,10 @@ import numpy.typing as npt
 
 from noughts.kernels.cube import CELLS, LINES, LINES_AT, lowest, popcount
 from noughts.kernels.evaluate import threats, threats_through
-from noughts.kernels.jit import kernel, now
+from noughts.kernels.jit import kernel, kernel_uncounted, now
 from noughts.kernels.layout import Int
 
-__all__ = ["NODES", "PLIES", "forced_line", "forced_win", "replays", "unanswered"]
+__all__ = ["NODES", "PLIES", "forced_in", "forced_line", "forced_win", "replays", "stack_size", "unanswered"]
 
 # Slots of the `stats` array.
 NODES, PLIES, ABORTED = range(3)
@@ -39,7 +39,7 @@ MINE, THEIRS = 0, 8
 LEVEL = COUNTS + 16
 
 
-@kernel
+@kernel_uncounted
 def _place(stack: npt.NDArray[np.int64], at: int, side: int, cell: int) -> None:
     """Count a mark of `side` (MINE or THEIRS) at `cell` in the counts at `at`."""
     for w in range(2):
@@ -51,7 +51,7 @@ def _place(stack: npt.NDArray[np.int64], at: int, side: int, cell: int) -> None:
         stack[base] |= through
 
 
-@kernel
+@kernel_uncounted
 def _count(mine: int, theirs: int, stack: npt.NDArray[np.int64], at: int) -> None:
     """The line counts of (mine, theirs), at `at`."""
     stack[at : at + 16] = 0
@@ -62,7 +62,7 @@ def _count(mine: int, theirs: int, stack: npt.NDArray[np.int64], at: int) -> Non
             _place(stack, at, THEIRS, cell)
 
 
-@kernel
+@kernel_uncounted
 def _cells(lo: int, hi: int) -> int:
     """The cells of the lines in the set (lo, hi)."""
     found = 0
@@ -75,7 +75,7 @@ def _cells(lo: int, hi: int) -> int:
     return found
 
 
-@kernel
+@kernel_uncounted
 def _held(stack: npt.NDArray[np.int64], at: int, side: int, k: int, w: int) -> int:
     """Word `w` of the lines with exactly `k` (1-3) marks of `side` and none of the
     other's, by the counts at `at`."""
@@ -83,7 +83,7 @@ def _held(stack: npt.NDArray[np.int64], at: int, side: int, k: int, w: int) -> i
     return int(stack[base + 2 * (k - 1)] & ~stack[base + 2 * k] & ~stack[at + THEIRS - side + w])
 
 
-@kernel
+@kernel_uncounted
 def _threats_in(stack: npt.NDArray[np.int64], at: int, side: int, owner: int) -> int:
     """`threats(owner, other)` by the counts at `at`: the empty cells of the lines with
     three of `side`'s marks and none of the other's."""
@@ -93,7 +93,7 @@ def _threats_in(stack: npt.NDArray[np.int64], at: int, side: int, owner: int) ->
     return _cells(lo, hi) & ~owner
 
 
-@kernel
+@kernel_uncounted
 def _watched(stack: npt.NDArray[np.int64], at: int) -> tuple[int, int, int, int, int, int]:
     """What `_arrive` looks at in the counts at `at`: the lines (two words each) with
     three of the attacker's marks, with three of the defender's, and with two of the
@@ -108,7 +108,7 @@ def _watched(stack: npt.NDArray[np.int64], at: int) -> tuple[int, int, int, int,
     )
 
 
-@kernel
+@kernel_uncounted
 def _arrive(
     mine: int, theirs: int, watched: tuple[int, int, int, int, int, int], depth: int, stopped: bool
 ) -> tuple[int, int]:
@@ -133,14 +133,14 @@ def _arrive(
     return GO_ON, _cells(two_lo, two_hi) & ~mine
 
 
-@kernel
+@kernel_uncounted
 def _tick(nodes: int, deadline: float, limit: float) -> bool:
     """Whether the search stops at its `nodes`-th node (out of nodes or of time). The
     clock and the limit are looked at every `CLOCK_EVERY` nodes only."""
     return nodes & (CLOCK_EVERY - 1) == 0 and ((deadline > 0 and now() >= deadline) or nodes >= limit)
 
 
-@kernel
+@kernel_uncounted
 def _attack(
     depth: int,
     stats: npt.NDArray[np.float64],
@@ -219,7 +219,7 @@ def _attack(
     return -1, cut
 
 
-@kernel
+@kernel_uncounted
 def _repeat(stats: npt.NDArray[np.float64], nodes: int, times: int, deadline: float, limit: float) -> None:
     """Count `times` more searches of `nodes` nodes each, as they would count them: the
     clock and the limit looked at on the same counts, stopping where they would."""
@@ -258,8 +258,30 @@ def forced_line(
     """`forced_win`, also leaving the attacker's moves of the sequence in `line` (at
     least `max_depth` + 1 long; -1 after the last; all -1 when a line of its own is
     already one move from complete)."""
+    stack = np.empty(stack_size(max_depth), dtype=np.int64)
+    return forced_in(mine, theirs, max_depth, stats, deadline, limit, line, stack)
+
+
+@kernel_uncounted
+def stack_size(max_depth: int) -> int:
+    """The length of the search's stack (`forced_in`) for `max_depth` threats."""
+    return (max_depth + 1) * LEVEL
+
+
+@kernel_uncounted
+def forced_in(
+    mine: int,
+    theirs: int,
+    max_depth: int,
+    stats: npt.NDArray[np.float64],
+    deadline: float,
+    limit: float,
+    line: npt.NDArray[np.int64],
+    stack: npt.NDArray[np.int64],
+) -> int:
+    """`forced_line` in the caller's `stack` (at least `stack_size(max_depth)` long), for
+    a caller that searches many positions: no array made per search."""
     # One stack for every depth: the first level (the position) is the same for each.
-    stack = np.empty((max_depth + 1) * LEVEL, dtype=np.int64)
     stack[MINES], stack[THEIRS_AT] = mine, theirs
     _count(mine, theirs, stack, COUNTS)
     for depth in range(max_depth + 1):
@@ -278,7 +300,7 @@ def forced_line(
     return -1
 
 
-@kernel
+@kernel_uncounted
 def replays(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> bool:
     """Whether the attacker, to move, wins by playing `line` (moves, -1 ends it) as a
     sequence of threats: each move, when the attacker cannot complete a line at once,
@@ -290,7 +312,7 @@ def replays(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> bool:
     return _replays_from(mine, theirs, line, threats(mine, theirs), threats(theirs, mine))
 
 
-@kernel
+@kernel_uncounted
 def _replays_from(mine: int, theirs: int, line: npt.NDArray[np.int64], own: int, against: int) -> bool:
     """`replays`, given the attacker's threats (`own`) and the defender's (`against`)
     in (mine, theirs). After the first move both change only on the lines through the
@@ -318,7 +340,7 @@ def _replays_from(mine: int, theirs: int, line: npt.NDArray[np.int64], own: int,
     return False
 
 
-@kernel
+@kernel_uncounted
 def unanswered(mine: int, theirs: int, line: npt.NDArray[np.int64]) -> Int:
     """The empty cells where a defender's move (the defender to move) is not shown to
     lose by `replays` of `line` after it: the replies left to search. The threats on
