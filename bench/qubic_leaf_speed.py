@@ -23,19 +23,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
-import subprocess
-import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+import revisions  # bench/revisions.py, beside this script
+
 REFERENCE = "c9ec337"
 
 
@@ -70,18 +65,11 @@ def _searches(positions: list[tuple[int, int]]) -> tuple[float, list[object]]:
     return spent, found
 
 
-def _worker(leaves: Path, out: Path) -> None:
+def _worker(out: Path, leaves: Path) -> None:
     positions = [(int(x), int(o)) for x, o in np.load(leaves).tolist()]
     _searches(positions[:2])  # compiled (or loaded) before the clock
     spent, found = _searches(positions)
     out.write_text(json.dumps({"seconds": spent, "found": found}))
-
-
-def _extract(revision: str, into: Path) -> Path:
-    archive = subprocess.run(["git", "archive", revision, "src"], cwd=ROOT, capture_output=True, check=True).stdout
-    with tarfile.open(fileobj=BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
 
 
 def main() -> None:
@@ -105,28 +93,11 @@ def main() -> None:
         work = Path(folder)
         leaves = work / "leaves.npy"
         np.save(leaves, np.array(picked, dtype=np.uint64))
-        trees = {"reference": _extract(args.reference, work / "reference"), "working tree": ROOT / "src"}
-        seconds: dict[str, list[float]] = {name: [] for name in trees}
-        found: dict[str, object] = {}
-        for round_ in range(args.rounds):
-            for name, src in trees.items():
-                out = work / "out.json"
-                cache = work / f"cache-{name.replace(' ', '-')}"
-                env = os.environ | {"PYTHONPATH": str(src), "NUMBA_CACHE_DIR": str(cache)}
-                subprocess.run([sys.executable, __file__, "--worker", str(leaves), str(out)], env=env, check=True)
-                result = json.loads(out.read_text())
-                seconds[name].append(result["seconds"])
-                if found.setdefault(name, result["found"]) != result["found"]:
-                    raise SystemExit(f"{name}: another result in round {round_ + 1}")
-                print(f"round {round_ + 1}: {name} {result['seconds']:.2f} s", flush=True)
-        if found["reference"] != found["working tree"]:
-            raise SystemExit("the two trees' searches differ")
-        ratios = [r / w for r, w in zip(seconds["reference"], seconds["working tree"], strict=True)]
-        proven = sum(1 for row in found["working tree"] if isinstance(row, list) and _proven(row))  # type: ignore[union-attr]
+        compared = revisions.compare(__file__, args.reference, work, args.rounds, [str(leaves)])
+        proven = sum(1 for row in compared.found if _proven(row))
         print(
-            f"{len(picked)} leaves ({proven} proven), the same results and statistics in both; CPU seconds "
-            f"(median) {args.reference} {statistics.median(seconds['reference']):.2f}, working tree "
-            f"{statistics.median(seconds['working tree']):.2f}: {statistics.median(ratios):.2f} times faster"
+            f"{len(picked)} leaves ({proven} proven), the same results and statistics in both; "
+            + compared.summary(args.reference)
         )
 
 

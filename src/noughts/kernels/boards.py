@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.games.geometry import has_line, line_masks
-from noughts.kernels.jit import kernel
+from noughts.kernels.jit import kernel_uncounted
 from noughts.kernels.layout import DRAW, FORCED, FULL, NINE_BOARD, RESULT, TURN, ULTIMATE_TIEBREAK, WON, Int
 from noughts.kernels.rng import next_bits, scaled
 
@@ -29,7 +29,7 @@ for _m in range(512):
         NTH[_m, _k] = _c
 
 
-@kernel
+@kernel_uncounted
 def closed(game: int, st: npt.NDArray[np.int64]) -> int:
     """The boards nobody may play in: full ones, and in ultimate decided ones."""
     if game == NINE_BOARD:
@@ -37,7 +37,7 @@ def closed(game: int, st: npt.NDArray[np.int64]) -> int:
     return int(st[WON] | st[WON + 1] | st[FULL])
 
 
-@kernel
+@kernel_uncounted
 def legal(game: int, st: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     """Write the legal moves (board * 9 + cell), ascending, into `out`; their number."""
     if st[RESULT] != 0:
@@ -60,7 +60,7 @@ def legal(game: int, st: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> i
     return n
 
 
-@kernel
+@kernel_uncounted
 def count(game: int, st: npt.NDArray[np.int64]) -> int:
     """The number of legal moves."""
     if st[RESULT] != 0:
@@ -76,7 +76,7 @@ def count(game: int, st: npt.NDArray[np.int64]) -> int:
     return n
 
 
-@kernel
+@kernel_uncounted
 def play(game: int, st: npt.NDArray[np.int64], move: Int) -> None:
     """Play a legal move in place."""
     board = move // 9
@@ -102,7 +102,7 @@ def play(game: int, st: npt.NDArray[np.int64], move: Int) -> None:
     st[TURN] = 1 - side
 
 
-@kernel
+@kernel_uncounted
 def _mark(
     game: int, st: npt.NDArray[np.int64], side: Int, board: Int, cell: Int, won_x: Int, won_o: Int, full: Int
 ) -> tuple[Int, Int, Int, Int, Int]:
@@ -132,7 +132,7 @@ def _mark(
     return won_x, won_o, full, forced, result
 
 
-@kernel
+@kernel_uncounted
 def playout(game: int, st: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> int:
     """Play random moves on `st` (in place) to the end; the RESULT code.
 
@@ -179,7 +179,7 @@ WINS = np.array(
 )
 
 
-@kernel
+@kernel_uncounted
 def _winning(st: npt.NDArray[np.int64], side: Int, targets: Int) -> int:
     """A move (board * 9 + cell) with which `side` wins one of the boards `targets`
     (open ones it may play in), or -1."""
@@ -192,7 +192,7 @@ def _winning(st: npt.NDArray[np.int64], side: Int, targets: Int) -> int:
     return -1
 
 
-@kernel
+@kernel_uncounted
 def winning_move(game: int, st: npt.NDArray[np.int64]) -> int:
     """A move that wins the game at once for the player to move (by a line of boards,
     or in nine-board any line), or -1; -1 too for a game that is over."""
@@ -204,7 +204,7 @@ def winning_move(game: int, st: npt.NDArray[np.int64]) -> int:
     return _winning(st, side, reach if game == NINE_BOARD else WINS[st[WON + side]] & reach)
 
 
-@kernel
+@kernel_uncounted
 def _safe(st: npt.NDArray[np.int64], side: Int, board: Int, empty: Int, threats: Int, shut: Int) -> int:
     """The cells of `empty` in `board` after which the opponent (to move next) cannot
     win the game at once, given `threats`: the boards where it could before the move.
@@ -222,7 +222,7 @@ def _safe(st: npt.NDArray[np.int64], side: Int, board: Int, empty: Int, threats:
     return int(safe)
 
 
-@kernel
+@kernel_uncounted
 def guided_playout(game: int, st: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64]) -> int:
     """`playout` with two rules at every ply: a move that wins the game is taken (the
     first found), and the moves that would let the opponent win the game on its next

@@ -11,7 +11,7 @@ import numpy.typing as npt
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from noughts.games.geometry import line_masks, masks_through
-from noughts.kernels.jit import kernel
+from noughts.kernels.jit import kernel, kernel_uncounted
 from noughts.kernels.layout import DRAW, RESULT, TURN, Int
 from noughts.kernels.rng import next_bits, scaled
 
@@ -65,7 +65,7 @@ _H01 = np.uint64(0x0101010101010101)
 lowest = cast(Callable[[Int], int], _trailing_zeros)
 
 
-@kernel
+@kernel_uncounted
 def popcount(mask: int) -> int:
     """The number of set bits of an int64 (SWAR: no per-bit loop)."""
     x = np.uint64(mask)
@@ -75,7 +75,7 @@ def popcount(mask: int) -> int:
     return int((x * _H01) >> np.uint64(56))
 
 
-@kernel
+@kernel_uncounted
 def legal(st: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     """Write the empty cells, ascending, into `out`; their number."""
     if st[RESULT] != 0:
@@ -89,14 +89,14 @@ def legal(st: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     return n
 
 
-@kernel
+@kernel_uncounted
 def count(st: npt.NDArray[np.int64]) -> int:
     if st[RESULT] != 0:
         return 0
     return CELLS - popcount(st[0] | st[1])
 
 
-@kernel
+@kernel_uncounted
 def holds_line(mine: int) -> bool:
     """Whether `mine` holds a whole line."""
     for line in LINES:  # noqa: SIM110 (a loop numba compiles; not a generator)
@@ -105,7 +105,7 @@ def holds_line(mine: int) -> bool:
     return False
 
 
-@kernel
+@kernel_uncounted
 def wins(mine: int, cell: Int) -> bool:
     """Whether `mine` holds a full line through `cell`."""
     for k in range(THROUGH_COUNT[cell]):
@@ -115,7 +115,7 @@ def wins(mine: int, cell: Int) -> bool:
     return False
 
 
-@kernel
+@kernel_uncounted
 def winning_move(st: npt.NDArray[np.int64]) -> int:
     """A cell that completes a line for the player to move, or -1 (also when the game
     is over)."""
@@ -130,7 +130,7 @@ def winning_move(st: npt.NDArray[np.int64]) -> int:
     return -1
 
 
-@kernel
+@kernel_uncounted
 def play(st: npt.NDArray[np.int64], move: Int) -> None:
     """Play a legal move in place."""
     side = st[TURN]

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from noughts.games.geometry import line_masks
 from noughts.kernels.boards import POP
 from noughts.kernels.cube import LINES, THROUGH, THROUGH_COUNT, popcount
-from noughts.kernels.jit import kernel
+from noughts.kernels.jit import kernel_uncounted
 from noughts.kernels.layout import FORCED, FULL, NINE_BOARD, QUBIC, TURN, WON
 
 __all__ = ["LOCAL_LINES", "WIN", "evaluate", "position_key", "qubic_lines", "threats", "threats_through"]
@@ -45,7 +45,7 @@ def _local_lines() -> npt.NDArray[np.int64]:
 LOCAL_LINES = _local_lines()
 
 
-@kernel
+@kernel_uncounted
 def _meta(won_x: int, won_o: int, drawn: int) -> int:
     total = 0
     for mask in _LINES3:
@@ -59,7 +59,7 @@ def _meta(won_x: int, won_o: int, drawn: int) -> int:
     return total
 
 
-@kernel
+@kernel_uncounted
 def qubic_lines(x: int, o: int) -> int:
     """Qubic's lines evaluation for x: every line without o's marks counts 1, 10, 100
     for one, two, three of x's, and o's lines as much against."""
@@ -73,7 +73,7 @@ def qubic_lines(x: int, o: int) -> int:
     return value
 
 
-@kernel
+@kernel_uncounted
 def evaluate(game: int, st: npt.NDArray[np.int64], local_lines: npt.NDArray[np.int64]) -> int:
     """The static score of an ongoing position for its player to move."""
     value = 0
@@ -90,7 +90,7 @@ def evaluate(game: int, st: npt.NDArray[np.int64], local_lines: npt.NDArray[np.i
     return value if st[TURN] == 0 else -value
 
 
-@kernel
+@kernel_uncounted
 def threats(mine: int, theirs: int) -> int:
     """Qubic: the empty cells that would complete a line of `mine` (as a mask)."""
     found = 0
@@ -102,7 +102,7 @@ def threats(mine: int, theirs: int) -> int:
     return found
 
 
-@kernel
+@kernel_uncounted
 def threats_through(mine: int, theirs: int, cell: int) -> int:
     """`threats` on the 4 or 7 lines through `cell` only: what a move there changed,
     so the searches that play one move at a time update their threats from it instead
@@ -120,7 +120,7 @@ def threats_through(mine: int, theirs: int, cell: int) -> int:
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-@kernel
+@kernel_uncounted
 def position_key(game: int, st: npt.NDArray[np.int64]) -> np.int64:
     """A 64-bit key of the position (marks, board to play in, player to move)."""
     words = 2 if game == QUBIC else 18

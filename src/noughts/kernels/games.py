@@ -21,7 +21,7 @@ from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.qubic import QubicState
 from noughts.games.ultimate import NINE_BOARD, Ultimate, UltimateState
 from noughts.kernels import SUPPORTED, boards, cube, supports
-from noughts.kernels.jit import kernel
+from noughts.kernels.jit import kernel, kernel_uncounted
 from noughts.kernels.layout import (
     DRAW,
     FORCED,
@@ -87,7 +87,7 @@ def result_text(st: npt.NDArray[np.int64]) -> str:
     return ("ongoing", "x-wins", "o-wins", "draw")[int(st[RESULT])]
 
 
-@kernel
+@kernel_uncounted
 def legal(game: int, st: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     """Write the legal moves, ascending, into `out` (MAX_MOVES long); their number."""
     if game == QUBIC:
@@ -95,7 +95,7 @@ def legal(game: int, st: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> i
     return boards.legal(game, st, out)
 
 
-@kernel
+@kernel_uncounted
 def count(game: int, st: npt.NDArray[np.int64]) -> int:
     """The number of legal moves."""
     if game == QUBIC:
@@ -103,7 +103,7 @@ def count(game: int, st: npt.NDArray[np.int64]) -> int:
     return boards.count(game, st)
 
 
-@kernel
+@kernel_uncounted
 def play(game: int, st: npt.NDArray[np.int64], move: Int) -> None:
     """Play a legal move in place."""
     if game == QUBIC:
@@ -129,7 +129,7 @@ def guided_playout(game: int, st: npt.NDArray[np.int64], rng: npt.NDArray[np.uin
     return boards.guided_playout(game, st, rng)
 
 
-@kernel
+@kernel_uncounted
 def winning_move(game: int, st: npt.NDArray[np.int64]) -> int:
     """A move that wins the game at once for the player to move, or -1."""
     if game == QUBIC:
@@ -160,7 +160,8 @@ def perft_kernel(game: int, st: npt.NDArray[np.int64], depth: int) -> int:
             ply -= 1
             continue
         child = stack[ply + 1]
-        child[:] = stack[ply]
+        for i in range(SIZE):  # not a slice copy: see negamax._descend
+            child[i] = stack[ply, i]
         play(game, child, moves[ply, next_move[ply]])
         next_move[ply] += 1
         if ply + 2 == depth:

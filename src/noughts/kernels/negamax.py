@@ -23,7 +23,7 @@ import numpy.typing as npt
 from noughts.kernels.cube import popcount
 from noughts.kernels.evaluate import WIN, evaluate, position_key, threats
 from noughts.kernels.games import legal, play
-from noughts.kernels.jit import kernel, now
+from noughts.kernels.jit import kernel, kernel_uncounted, now
 from noughts.kernels.layout import DRAW, MAX_MOVES, QUBIC, RESULT, SIZE, TURN, Int
 
 __all__ = ["ABORTED", "ARMED", "LIMIT", "MATE", "MAX_PLY", "NODES", "Tables", "principal_line", "search_root"]
@@ -52,7 +52,8 @@ class Tables:
         self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
         self.history = np.zeros(MAX_MOVES, dtype=np.int64)
         self.stack = np.zeros((MAX_PLY + 1, SIZE), dtype=np.int64)
-        self.moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+        # Per ply its moves, then their ordering keys (`_order`).
+        self.moves = np.zeros((MAX_PLY + 1, 2 * MAX_MOVES), dtype=np.int64)
         self.frames = np.zeros((MAX_PLY + 1, FRAME_COLUMNS), dtype=np.int64)
         self.stats = np.zeros(5, dtype=np.float64)
 
@@ -66,7 +67,7 @@ class Tables:
         self.stats[:] = 0
 
 
-@kernel
+@kernel_uncounted
 def _to_table(score: Int, ply: Int) -> Int:
     """Win and loss scores count plies from the root; the table keeps them counted from
     the stored position, so that they stay right wherever it recurs."""
@@ -77,7 +78,7 @@ def _to_table(score: Int, ply: Int) -> Int:
     return score
 
 
-@kernel
+@kernel_uncounted
 def _from_table(score: Int, ply: Int) -> Int:
     if score >= MATE:
         return score - ply
@@ -86,7 +87,7 @@ def _from_table(score: Int, ply: Int) -> Int:
     return score
 
 
-@kernel
+@kernel_uncounted
 def _qubic_threats(st: npt.NDArray[np.int64], ply: Int) -> tuple[bool, Int, Int]:
     """Qubic: (True, score, -1) when the threats settle the position (the player to
     move has one and wins, or faces two and loses), else (False, 0, the cell it must
@@ -103,29 +104,30 @@ def _qubic_threats(st: npt.NDArray[np.int64], ply: Int) -> tuple[bool, Int, Int]
     return False, 0, popcount(against - 1)  # the bits below the one set bit
 
 
-@kernel
+@kernel_uncounted
 def _order(
     moves: npt.NDArray[np.int64], n: int, first: int, killers: npt.NDArray[np.int64], history: npt.NDArray[np.int64]
 ) -> None:
-    """Best candidates first: the table's move, the killers, then by history."""
-    keys = np.empty(n, dtype=np.int64)
+    """Best candidates first: the table's move, the killers, then by history. The keys
+    go in the row after its moves (`Tables.moves`): no array made per node."""
+    keys = MAX_MOVES
     for i in range(n):
         m = moves[i]
         if m == first:
-            keys[i] = 1 << 60
+            moves[keys + i] = 1 << 60
         elif m == killers[0]:
-            keys[i] = 1 << 59
+            moves[keys + i] = 1 << 59
         elif m == killers[1]:
-            keys[i] = 1 << 58
+            moves[keys + i] = 1 << 58
         else:
-            keys[i] = history[m]
+            moves[keys + i] = history[m]
     for i in range(1, n):
-        key, move = keys[i], moves[i]
+        key, move = moves[keys + i], moves[i]
         j = i - 1
-        while j >= 0 and keys[j] < key:
-            keys[j + 1], moves[j + 1] = keys[j], moves[j]
+        while j >= 0 and moves[keys + j] < key:
+            moves[keys + j + 1], moves[j + 1] = moves[keys + j], moves[j]
             j -= 1
-        keys[j + 1], moves[j + 1] = key, move
+        moves[keys + j + 1], moves[j + 1] = key, move
 
 
 # Columns of `frames`: one row per ply of the path being searched.
@@ -133,7 +135,7 @@ F_DEPTH, F_ALPHA, F_BETA, F_ALPHA_IN, F_BEST, F_BEST_MOVE, F_INDEX, F_COUNT, F_C
 FRAME_COLUMNS = 10
 
 
-@kernel
+@kernel_uncounted
 def _enter(
     game: int,
     ply: Int,
@@ -199,7 +201,7 @@ def _enter(
     return False, 0
 
 
-@kernel
+@kernel_uncounted
 def _open(
     ply: Int,
     frames: npt.NDArray[np.int64],
@@ -218,21 +220,23 @@ def _open(
     frames[ply, F_KEY] = key
 
 
-@kernel
+@kernel_uncounted
 def _descend(
     game: int, ply: Int, frames: npt.NDArray[np.int64], stack: npt.NDArray[np.int64], moves: npt.NDArray[np.int64]
 ) -> None:
     """Set up the child of `ply` for its current move, with the negated window."""
-    child = stack[ply + 1]
-    child[:] = stack[ply]
-    play(game, child, moves[ply, frames[ply, F_INDEX]])
+    # Cell by cell: a slice copied onto its own array goes through a temporary numba
+    # makes (the two might overlap).
+    for i in range(stack.shape[1]):
+        stack[ply + 1, i] = stack[ply, i]
+    play(game, stack[ply + 1], moves[ply, frames[ply, F_INDEX]])
     # A node's only move (a forced block in qubic, or the one legal move) costs no depth.
     frames[ply + 1, F_DEPTH] = frames[ply, F_DEPTH] - (1 if frames[ply, F_COUNT] > 1 else 0)
     frames[ply + 1, F_ALPHA] = -frames[ply, F_BETA]
     frames[ply + 1, F_BETA] = -frames[ply, F_ALPHA]
 
 
-@kernel
+@kernel_uncounted
 def _store(
     ply: Int,
     frames: npt.NDArray[np.int64],
@@ -258,7 +262,7 @@ def _store(
     entries[slot, 3] = frames[ply, F_BEST_MOVE]
 
 
-@kernel
+@kernel_uncounted
 def _negamax(
     game: int,
     base: Int,
@@ -320,7 +324,7 @@ def _negamax(
         entering = True
 
 
-@kernel
+@kernel_uncounted
 def search_root(
     game: int,
     root: npt.NDArray[np.int64],
@@ -348,7 +352,8 @@ def search_root(
     alpha: Int = -2 * WIN
     for i in range(order.shape[0]):
         cuts = stats[CUTS]
-        stack[1] = root
+        for j in range(root.shape[0]):
+            stack[1, j] = root[j]
         play(game, stack[1], order[i])
         frames[1, F_DEPTH] = depth - 1
         frames[1, F_ALPHA] = -2 * WIN

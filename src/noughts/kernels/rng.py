@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from noughts.kernels.jit import kernel
+from noughts.kernels.jit import kernel_uncounted
 from noughts.kernels.layout import Int
 
 __all__ = ["below", "new_rng", "next_bits", "scaled"]
@@ -20,7 +20,7 @@ def new_rng(seed: int) -> npt.NDArray[np.uint64]:
     return np.array([mixed or 1], dtype=np.uint64)
 
 
-@kernel
+@kernel_uncounted
 def next_bits(x: np.uint64) -> np.uint64:
     """The xorshift step: the next state after `x` (for loops that keep it local)."""
     x ^= x >> np.uint64(12)
@@ -29,7 +29,7 @@ def next_bits(x: np.uint64) -> np.uint64:
     return x
 
 
-@kernel
+@kernel_uncounted
 def scaled(x: np.uint64, n: Int) -> np.int64:
     """A number in [0, n) from state `x`: the high 32 bits of the scrambled state scaled
     by n (Lemire's multiply-shift, no division). np.int64, not int(): numba keeps int()
@@ -37,7 +37,7 @@ def scaled(x: np.uint64, n: Int) -> np.int64:
     return np.int64((((x * _MULTIPLIER) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@kernel
+@kernel_uncounted
 def below(rng: npt.NDArray[np.uint64], n: Int) -> np.int64:
     """A random integer in [0, n), n >= 1."""
     x = next_bits(rng[0])
