@@ -306,7 +306,12 @@ class Store:
         return self.folder / "proofs" / f"{name(key)}.npz"
 
     def checkpoint(self, key: Key) -> Path:
-        return self.folder / "work" / f"{name(key)}.ckpt"
+        return self.work_folder / f"{name(key)}.ckpt"
+
+    @property
+    def work_folder(self) -> Path:
+        """This machine's own files: checkpoints, claims, shards of searches."""
+        return self.folder / "work"
 
     @property
     def leaves_path(self) -> Path:
@@ -322,7 +327,8 @@ class Store:
     def _leaves(self, budget: Budget) -> tuple[dict[Key, tuple[int, int, int]], list[Path]]:
         """`leaves` and the shards it read; the caller holds the lock."""
         merged: dict[Key, tuple[int, int, int]] = {}
-        shards = sorted(self.checkpoint((0, 0)).parent.glob("leaves-*.npz"))
+        # Not a shard still being written (`_save_leaves`), nor one left half written.
+        shards = sorted(p for p in self.work_folder.glob("leaves-*.npz") if not p.name.endswith(".part.npz"))
         for path in [self.leaves_path, *shards]:
             if not path.exists():
                 continue
@@ -372,7 +378,7 @@ class Store:
         took 24 s at 5.8 million), merged into leaves.npz by `compact_leaves`."""
         if not leaves:
             return
-        shard = self.checkpoint((0, 0)).with_name(f"leaves-{os.getpid()}-{uuid.uuid4().hex[:8]}.npz")
+        shard = self.work_folder / f"leaves-{os.getpid()}-{uuid.uuid4().hex[:8]}.npz"
         shard.parent.mkdir(parents=True, exist_ok=True)
         with self.locked():
             _save_leaves(shard, leaves, budget)
