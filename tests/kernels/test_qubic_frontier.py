@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from noughts.ai.qubic_build import SHALLOW, Builder, Node
@@ -60,7 +61,10 @@ def _unproven_copy(store: Store, book: Book, folder: Path) -> Store:
     new session's, or another worker's."""
     copy = Store(folder)
     book.save(copy.book_path)
-    shutil.copy(store.leaves_path, copy.leaves_path)
+    for path in store.leaves_files:
+        target = copy.folder / path.relative_to(store.folder)
+        target.parent.mkdir(exist_ok=True)
+        shutil.copy(path, target)
     return copy
 
 
@@ -318,6 +322,28 @@ def test_a_shallow_search_does_not_replace_a_finished_one_in_the_remembered_sear
     store.compact_leaves(BUDGET)
     store.save_leaves({(1, 1): shallow}, BUDGET)
     assert store.leaves(BUDGET) == {(1, 1): finished, (2, 2): finished, (3, 3): shallow}
+    store.compact_leaves(BUDGET)
+    assert store.leaves(BUDGET) == {(1, 1): finished, (2, 2): finished, (3, 3): shallow}
+    assert len(store.leaves_files) == 1, "a compaction that changes nothing writes nothing"
+
+
+def test_a_compaction_writes_only_what_it_adds_or_changes(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    first = {(k, k): (k + 1, 1, SHALLOW) for k in range(100)}
+    store.save_leaves(first, BUDGET)
+    assert store.compact_leaves(BUDGET) == 1
+    assert store.leaves_files == [store.leaves_path]
+    # A later session deepens two of them and searches a new one.
+    later = {(5, 5): (7, 2, 0), (6, 6): (0, 1 << 40, -1), (500, 500): (3, 3, 0), (7, 7): first[(7, 7)]}
+    store.save_leaves(later, BUDGET)
+    assert store.compact_leaves(BUDGET) == 1
+    base, added = store.leaves_files
+    assert base == store.leaves_path
+    assert added.parent.name == "leaves"
+    with np.load(added) as data:
+        assert sorted(zip(data["x"].tolist(), data["pn"].tolist(), strict=True)) == [(5, 7), (6, 0), (500, 3)]
+    assert store.leaves(BUDGET) == first | later
+    assert Store(tmp_path).leaves(Budget()) == {}, "found with another budget: not used"
 
 
 def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], tmp_path: Path) -> None:

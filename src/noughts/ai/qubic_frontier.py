@@ -39,8 +39,9 @@ default.) A build runs on one core; to use more, start a worker per core, with t
 same arguments or not: workers on one machine share the folder and make their passes
 together, each position built by one of them at a time (`Store.claim`) and given one
 turn a pass. A turn's new searches go to a shard of its own in work/, merged into
-leaves.npz when a worker's time ends (or by ``compact``, before leaves.npz is
-committed). Every read-modify-write of progress.json and leaves.npz holds the
+the committed files when a worker's time ends (or by ``compact``, before committing):
+leaves.npz, and a file in leaves/ per compaction with what it added or changed.
+Every read-modify-write of progress.json and the searches' files holds the
 folder's lock (`Store.locked`), and every file is written under a temporary name of
 the process's own first, then renamed. A copy worked on elsewhere (``--data COPY``, on
 another machine) comes back with ``merge COPY``: its checked parts, progress and
@@ -315,29 +316,44 @@ class Store:
 
     @property
     def leaves_path(self) -> Path:
+        """The first of the committed files of remembered searches (`leaves_files`)."""
         return self.folder / "leaves.npz"
+
+    @property
+    def leaves_files(self) -> list[Path]:
+        """The committed files of remembered searches, in the order they are read:
+        leaves.npz, then the additions of later compactions (leaves/, by date), each
+        holding only what changed. Committing all of leaves.npz again each session grew
+        the repository by its whole size (38.8 MB at 7 million searches) for a few
+        percent of new entries."""
+        added = sorted(p for p in (self.folder / "leaves").glob("*.npz") if not p.name.endswith(".part.npz"))
+        return [p for p in [self.leaves_path, *added] if p.exists()]
 
     def leaves(self, budget: Budget) -> dict[Key, tuple[int, int, int]]:
         """The inner search's results at x's positions from earlier work
-        (`Builder.known`), if they were found with `budget`; else none: leaves.npz with
-        the shards workers have added since it was last compacted (`save_leaves`)."""
+        (`Builder.known`), if they were found with `budget`; else none: the committed
+        files (`leaves_files`) with the shards workers have added since they were last
+        compacted (`save_leaves`)."""
         with self.locked():
-            return self._leaves(budget)[0]
+            committed = self._read(self.leaves_files, budget)
+            _keep(committed, self._read(self._shards(), budget))
+            return committed
 
-    def _leaves(self, budget: Budget) -> tuple[dict[Key, tuple[int, int, int]], list[Path]]:
-        """`leaves` and the shards it read; the caller holds the lock."""
-        merged: dict[Key, tuple[int, int, int]] = {}
+    def _shards(self) -> list[Path]:
         # Not a shard still being written (`_save_leaves`), nor one left half written.
-        shards = sorted(p for p in self.work_folder.glob("leaves-*.npz") if not p.name.endswith(".part.npz"))
-        for path in [self.leaves_path, *shards]:
-            if not path.exists():
-                continue
+        return sorted(p for p in self.work_folder.glob("leaves-*.npz") if not p.name.endswith(".part.npz"))
+
+    @staticmethod
+    def _read(paths: list[Path], budget: Budget) -> dict[Key, tuple[int, int, int]]:
+        """The searches in `paths` found with `budget`, merged in order (`_keep`)."""
+        merged: dict[Key, tuple[int, int, int]] = {}
+        for path in paths:
             with np.load(path) as data:
                 if str(data["budget"]) != _budget_text(budget):
                     continue
                 x, o, pn, dn, kind = (data[column].tolist() for column in ("x", "o", "pn", "dn", "kind"))
             _keep(merged, {(a, b): (c, d, e) for a, b, c, d, e in zip(x, o, pn, dn, kind, strict=True)})
-        return merged, shards
+        return merged
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -375,7 +391,7 @@ class Store:
         costs, so that the next session's builds of unproven positions go through what
         was searched before at once. Written as a shard of their own in work/ (a turn's
         new searches: a fraction of a second, where rewriting the whole of leaves.npz
-        took 24 s at 5.8 million), merged into leaves.npz by `compact_leaves`."""
+        took 24 s at 5.8 million), merged into the committed files by `compact_leaves`."""
         if not leaves:
             return
         shard = self.work_folder / f"leaves-{os.getpid()}-{uuid.uuid4().hex[:8]}.npz"
@@ -384,12 +400,23 @@ class Store:
             _save_leaves(shard, leaves, budget)
 
     def compact_leaves(self, budget: Budget) -> int:
-        """Merges the shards of `save_leaves` into leaves.npz (the committed file) and
-        deletes them; the number merged."""
+        """Merges the shards of `save_leaves` into the committed files and deletes
+        them; the number merged. What they add to or change in the committed searches
+        goes to a new file in leaves/ (leaves.npz itself, the first time), so that a
+        commit adds only that."""
         with self.locked():
-            merged, shards = self._leaves(budget)
-            if shards or not self.leaves_path.exists():
+            shards = self._shards()
+            committed = self._read(self.leaves_files, budget)
+            merged = dict(committed)
+            _keep(merged, self._read(shards, budget))
+            added = {key: value for key, value in merged.items() if committed.get(key) != value}
+            if not self.leaves_path.exists():
                 _save_leaves(self.leaves_path, merged, budget)
+            elif added:
+                stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S")
+                path = self.folder / "leaves" / f"{stamp}-{uuid.uuid4().hex[:8]}.npz"
+                path.parent.mkdir(exist_ok=True)
+                _save_leaves(path, added, budget)
             for shard in shards:
                 shard.unlink()
         return len(shards)
@@ -839,7 +866,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     worked.add_argument("--position", action="append", type=parse, help="only these frontier positions (X-O, hex)")
     commands.add_parser("verify", help="check every stored sub-proof again")
-    commands.add_parser("compact", help="merge the searches workers saved since into leaves.npz (to commit it)")
+    commands.add_parser("compact", help="merge the searches workers saved since into leaves/ (to commit it)")
     merged = commands.add_parser("merge", help="take in another worker's folder (its parts checked first)")
     merged.add_argument("other", type=Path, help="the other folder (a copy of this one, worked on elsewhere)")
     built = commands.add_parser("assemble", help="merge book and sub-proofs, check from the root")
@@ -882,7 +909,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         status(store)
     elif args.command == "compact":
-        print(f"{store.compact_leaves(store.book().budget)} shards merged into {store.leaves_path}")
+        print(f"{store.compact_leaves(store.book().budget)} shards merged into the searches of {store.folder}")
     elif args.command == "verify":
         book = store.book()
         for key in frontier(book):
