@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from noughts.ai import qubic_build
 from noughts.ai.qubic_build import SHALLOW, Builder, Node
 from noughts.ai.qubic_frontier import (
     Book,
@@ -325,6 +326,11 @@ def test_a_shallow_search_does_not_replace_a_finished_one_in_the_remembered_sear
     store.compact_leaves(BUDGET)
     assert store.leaves(BUDGET) == {(1, 1): finished, (2, 2): finished, (3, 3): shallow}
     assert len(store.leaves_files) == 1, "a compaction that changes nothing writes nothing"
+    # Nor does an open result replace a disproof a build found (`Builder.disproven_inside`).
+    lost = (1 << 40, 0, 1)
+    store.save_leaves({(4, 4): lost}, BUDGET)
+    store.save_leaves({(4, 4): (5, 5, 0)}, BUDGET)
+    assert store.leaves(BUDGET)[(4, 4)] == lost
 
 
 def test_a_compaction_writes_only_what_it_adds_or_changes(tmp_path: Path) -> None:
@@ -344,6 +350,49 @@ def test_a_compaction_writes_only_what_it_adds_or_changes(tmp_path: Path) -> Non
         assert sorted(zip(data["x"].tolist(), data["pn"].tolist(), strict=True)) == [(5, 7), (6, 0), (500, 3)]
     assert store.leaves(BUDGET) == first | later
     assert Store(tmp_path).leaves(Budget()) == {}, "found with another budget: not used"
+
+
+def test_a_turn_that_ends_open_keeps_what_it_proved_on_the_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # tests/kernels/test_qubic_proof.py's first small position, a book without moves:
+    # it is the frontier, and its build takes about 70 steps.
+    root, _ = key_of(0x1 << 48 | 1 << 22, 1 << 8 | 1 << 16)
+    book = Book(root, BUDGET, {})
+    store = Store(tmp_path / "first")
+    book.save(store.book_path)
+    real_run = Builder.run
+
+    def halfway(builder: Builder, seconds: float, checkpoint: Path | None = None, **_: Any) -> None:
+        for _ in range(35):  # a turn whose time ends before the proof
+            builder.step()
+        if checkpoint is not None:
+            builder.save(checkpoint)
+
+    monkeypatch.setattr(Builder, "run", halfway)
+    work(store, 60, 20, width=8)
+    assert not store.proven(root) and store.lemma_path(root).exists()
+    lemmas = store.lemmas(BUDGET)
+    assert lemmas.entries and root not in lemmas.entries
+    for key in lemmas.entries:
+        check(lemmas, key)
+    assert store.progress()["positions"][name(root)]["lemmas added"] == len(lemmas.entries)
+    assert store.lemmas(Budget()).entries == {}, "found with another budget: not used"
+    # The next session: the searches and the lemmas, no checkpoint.
+    monkeypatch.setattr(Builder, "run", real_run)
+    spliced: list[list[Key]] = []
+    real_subtree = qubic_build.subtree
+
+    def splicing(strategy: Strategy, roots: list[Key]) -> Strategy:
+        spliced.append(list(roots))
+        return real_subtree(strategy, roots)
+
+    monkeypatch.setattr(qubic_build, "subtree", splicing)
+    later = _unproven_copy(store, book, tmp_path / "later")
+    shutil.copytree(store.folder / "lemmas", later.folder / "lemmas")
+    work(later, 60, 20, width=8)
+    assert later.proven(root) and spliced and spliced[0]
+    assert set(later.load(root, BUDGET).entries) & set(lemmas.entries)
+    later.verify(root, BUDGET)
+    assert not later.lemma_path(root).exists(), "in the proof now"
 
 
 def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from noughts import parse_spec
 from noughts.ai import Kind, qubic_proof
 from noughts.ai.compiled import KernelAlphaBetaPlayer
-from noughts.ai.qubic_build import SHALLOW, Builder
+from noughts.ai.qubic_build import LEMMA, SHALLOW, Builder
 from noughts.ai.qubic_proof import PN, THREATS, Budget, ProofError, Strategy, check, key_of
 from noughts.core import Player
 from noughts.games.geometry import line_masks
@@ -103,6 +103,50 @@ def test_a_build_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     again.run(120, report=None)
     assert again.solved() and again.expansions > 3
     check(again.strategy(), root)
+
+
+def test_a_build_takes_the_proofs_an_earlier_one_found_on_the_way() -> None:
+    for xs, os in SMALL:
+        root = key_of(marks(xs), marks(os))[0]
+        whole = Builder(root, BUDGET, pn_from=6, width=8, lazy=True)
+        whole.run(120, report=None)
+        steps = whole.expansions
+        # An earlier build that stopped halfway (its checkpoint lost with its machine).
+        earlier = Builder(root, BUDGET, pn_from=6, width=8, lazy=True)
+        for _ in range(steps // 2):
+            earlier.step()
+        assert not earlier.solved()
+        lemmas = earlier.proven_inside()
+        assert lemmas.entries and root not in lemmas.entries
+        for key in lemmas.entries:  # every position it holds is proven, with its proof
+            check(lemmas, key)
+        later = Builder(root, BUDGET, pn_from=6, width=8, lazy=True, lemmas=lemmas)
+        later.run(120, report=None)
+        assert any(node.kind == LEMMA for node in later.nodes.values())
+        assert later.expansions < steps and later.leaf_searches < whole.leaf_searches
+        strategy = later.strategy()
+        assert set(strategy.entries) & set(lemmas.entries)
+        check(strategy, root)
+
+
+def test_a_lemma_without_its_whole_proof_is_refused() -> None:
+    xs, os = SMALL[0]
+    root = key_of(marks(xs), marks(os))[0]
+    earlier = Builder(root, BUDGET, pn_from=6, width=8, lazy=True)
+    while len(earlier.proven_inside().entries) < 3:
+        earlier.step()
+    lemmas = earlier.proven_inside()
+    move = next(k for k, code in lemmas.entries.items() if code >= 0)
+    # The lemma's first move stays, the positions after o's replies to it are gone.
+    cut = Strategy({move: lemmas.entries[move]}, BUDGET)
+    with pytest.raises(ProofError, match="is not answered"):
+        qubic_proof.subtree(cut, [move])
+    # A build handed it takes the position as proven, and its proof cannot be drawn.
+    later = Builder(root, BUDGET, pn_from=6, width=8, lazy=True, lemmas=cut)
+    later.run(120, report=None)
+    assert later.nodes[move].kind == LEMMA and later.nodes[root].pn == 0
+    with pytest.raises(ProofError, match="is not answered"):
+        later.strategy()
 
 
 def test_a_lazy_build_proves_too_and_deepens_a_search_only_when_it_picks_the_position() -> None:

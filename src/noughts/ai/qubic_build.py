@@ -59,6 +59,7 @@ from noughts.ai.qubic_proof import (
     check,
     key_of,
     open_replies,
+    subtree,
 )
 from noughts.kernels.cube import holds_line, signed
 from noughts.kernels.evaluate import qubic_lines, threats
@@ -75,6 +76,7 @@ STEP = 20
 OPEN = 0
 LOST = 1  # o wins: a disproof
 SHALLOW = 2  # open after the inner search's first level; the later ones not tried yet
+LEMMA = 3  # proven by an earlier build (`Builder.lemmas`), its proof kept there
 
 
 @dataclass(slots=True)
@@ -113,6 +115,7 @@ class Builder:
         by_replies: bool = True,
         known: MutableMapping[tuple[int, int], tuple[int, int, int]] | None = None,
         lazy: bool = False,
+        lemmas: Strategy | None = None,
     ) -> None:
         self.budget = budget or Budget()
         #: How many of x's moves (the first by the lines evaluation) are tried in each
@@ -145,6 +148,12 @@ class Builder:
         #: and a position searched before costs nothing: 99% of a build's time is these
         #: searches. Not part of a checkpoint (see `__getstate__`).
         self.known: MutableMapping[tuple[int, int], tuple[int, int, int]] = {} if known is None else known
+        #: x's positions proven by earlier builds, with their proofs (`proven_inside`):
+        #: each is proven at once here, and its proof is spliced into this one's
+        #: strategy. Where a build of a hard position was lost with its machine (work/
+        #: is not committed), the next one, even with every inner search remembered,
+        #: goes another way and proves much of it again. Not part of a checkpoint.
+        self.lemmas = lemmas
         self.seconds = 0.0  # build time so far, over every run
         self.expansions = 0
         self.leaf_searches = 0
@@ -159,6 +168,9 @@ class Builder:
         settled = _by_marks(x, o)
         if settled is not None:
             return settled
+        lemmas = getattr(self, "lemmas", None)
+        if lemmas is not None and (x, o) in lemmas.entries:
+            return Node(0, INF, LEMMA)
         if x.bit_count() + o.bit_count() < getattr(self, "pn_from", 0):
             # Too early for the inner search to prove anything: the threat search only.
             found = leaf_proven(x, o, self.budget, levels=0)
@@ -401,12 +413,13 @@ class Builder:
         )
 
     def __getstate__(self) -> dict[str, object]:
-        return {name: value for name, value in self.__dict__.items() if name != "known"}
+        return {name: value for name, value in self.__dict__.items() if name not in ("known", "lemmas")}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         # Older checkpoints: eager, every reply searched before the cutoff came.
         self.__dict__.update({"lazy": False, "deepened": 0, "cutoff": True} | state)
-        self.known = {}  # the caller hands in what it keeps (`qubic_frontier.work`)
+        # The caller hands in what it keeps (`qubic_frontier.work`).
+        self.known, self.lemmas = {}, None
 
     def save(self, path: Path) -> None:
         partial = path.with_name(path.name + ".part")
@@ -437,19 +450,25 @@ class Builder:
         sub.seconds, sub.expansions, sub.leaf_searches, sub.null_searches, sub.deepened = 0.0, 0, 0, 0, 0
         return sub
 
-    def strategy(self, root: tuple[int, int] | None = None) -> Strategy:
-        """The proven strategy from `root` (a key: the build's root by default): at x's
-        nodes the proven child with the smallest proof, at o's every child."""
-        start = self.root if root is None else root
-        if self.nodes[start].pn != 0:
+    def strategy(self, root: tuple[int, int] | None = None, roots: list[tuple[int, int]] | None = None) -> Strategy:
+        """The proven strategy from `root` (a key: the build's root by default), or from
+        each of `roots`: at x's nodes the proven child with the smallest proof, at o's
+        every child, at `LEMMA` nodes the proof kept in `lemmas`."""
+        starts = roots if roots is not None else [self.root if root is None else root]
+        if any(self.nodes[start].pn != 0 for start in starts):
             raise ValueError("the root is not proven")
         entries: dict[tuple[int, int], int] = {}
-        stack = [start]
+        kept: list[tuple[int, int]] = []
+        stack = list(starts)
         while stack:
             key = stack.pop()
             if key in entries:
                 continue
             node = self.nodes[key]
+            if node.kind == LEMMA:
+                kept.append(key)
+                entries[key] = -128  # a placeholder, replaced below
+                continue
             if node.kind <= THREATS:
                 entries[key] = node.kind
                 continue
@@ -463,7 +482,35 @@ class Builder:
             if reply.kind == THREATS or reply.children is None:
                 continue  # x completed a line, or made two threats: every reply loses
             stack.extend(reply.children)
+        if kept:
+            assert self.lemmas is not None
+            for key in kept:
+                del entries[key]
+            # Either entry of a position both hold will do: each source holds its whole
+            # subtree (as in `qubic_frontier.Store.assemble`).
+            for key, code in subtree(self.lemmas, kept).entries.items():
+                entries.setdefault(key, code)
         return Strategy(entries, self.budget)
+
+    def proven_inside(self) -> Strategy:
+        """The proofs of every x position this build expanded and proved (its root's
+        too, if proven), in one strategy: what `lemmas` hands a later build."""
+        inner = [
+            key
+            for key, node in self.nodes.items()
+            if node.pn == 0 and node.kind == OPEN and node.children and key[0].bit_count() == key[1].bit_count()
+        ]
+        return self.strategy(roots=inner) if inner else Strategy({}, self.budget)
+
+    def disproven_inside(self) -> list[tuple[int, int]]:
+        """x's positions this build expanded and showed x cannot win (the inner
+        search's disproofs are remembered already): exact, so a later build may take
+        them as settled."""
+        return [
+            key
+            for key, node in self.nodes.items()
+            if node.dn == 0 and node.kind == OPEN and node.children and key[0].bit_count() == key[1].bit_count()
+        ]
 
 
 class _Unpickler(pickle.Unpickler):

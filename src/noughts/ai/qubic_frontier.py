@@ -15,6 +15,11 @@ committed is lost with the machine. So the proof is decomposed:
 * one *sub-proof* per frontier position (``proofs/X-O.npz``, a `Strategy` from that
   position, built by `noughts.ai.qubic_build.Builder`), stored only after `check`
   passed on it from that position, and checked again by ``verify``;
+* ``lemmas/X-O.npz``: for a frontier position still open, every position its builds
+  proved on the way, with its proof (`Builder.proven_inside`), which later builds take
+  as proven (`Builder.lemmas`): a build that is not committed (work/) would otherwise
+  be lost with its machine, and the next one, even with every inner search
+  remembered, goes another way; dropped once the position is proven;
 * ``progress.json``: the work spent on each frontier position (seconds, the build's
   size, its root's numbers) and a log of the runs, so the next session knows what was
   tried and at what rate. The builds' checkpoints (``work/``) stay on the machine.
@@ -70,7 +75,7 @@ from typing import Any
 
 import numpy as np
 
-from noughts.ai.qubic_build import SHALLOW, Builder, lines_score
+from noughts.ai.qubic_build import INF, LOST, SHALLOW, Builder, lines_score
 from noughts.ai.qubic_proof import (
     MASK64,
     Budget,
@@ -266,10 +271,16 @@ def _alive(pid: int) -> bool:
 
 def _keep(merged: dict[Key, tuple[int, int, int]], leaves: dict[Key, tuple[int, int, int]]) -> None:
     """Adds `leaves` to `merged`, where both hold a position the deeper search: a
-    `SHALLOW` result does not replace a finished one."""
+    `SHALLOW` result does not replace a finished one, nor an open one a settled one
+    (a disproof by a build, `Builder.disproven_inside`)."""
     for key, value in leaves.items():
-        if value[2] != SHALLOW or merged.get(key, value)[2] == SHALLOW:
+        if _depth(value) >= _depth(merged.get(key, value)):
             merged[key] = value
+
+
+def _depth(value: tuple[int, int, int]) -> int:
+    pn, dn, kind = value
+    return 0 if kind == SHALLOW else 2 if pn == 0 or dn == 0 else 1
 
 
 def _save_leaves(path: Path, leaves: dict[Key, tuple[int, int, int]], budget: Budget) -> None:
@@ -446,6 +457,39 @@ class Store:
     def proven(self, key: Key) -> bool:
         return self.proof_path(key).exists()
 
+    def lemma_path(self, key: Key) -> Path:
+        return self.folder / "lemmas" / f"{name(key)}.npz"
+
+    def lemmas(self, budget: Budget) -> Strategy:
+        """Every x position the builds of open frontier positions proved on the way
+        (`Builder.proven_inside`), with its proof: one file per frontier position
+        (`save_lemmas`), each whole on its own, read together (either entry of a
+        position two files hold will do). Not checked when saved (like the remembered
+        searches they only guide builds): a proof that splices one in is checked as a
+        whole before it is stored."""
+        entries: dict[Key, int] = {}
+        for path in sorted((self.folder / "lemmas").glob("*.npz")):
+            if path.name.endswith(".part.npz"):
+                continue
+            lemmas = Strategy.load(path)
+            if lemmas.budget == budget:
+                for key, code in lemmas.entries.items():
+                    entries.setdefault(key, code)
+        return Strategy(entries, budget)
+
+    def save_lemmas(self, key: Key, found: Strategy) -> int:
+        """Adds `found` (proofs from a build of `key`, whose claim the caller holds) to
+        `key`'s file of lemmas; the number of positions added."""
+        path = self.lemma_path(key)
+        old = Strategy.load(path).entries if path.exists() else {}
+        new = {k: code for k, code in found.entries.items() if k not in old}
+        if new:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_name(f"{path.stem}.{os.getpid()}.part.npz")
+            Strategy(old | new, found.budget).save(partial)
+            os.replace(partial, path)
+        return len(new)
+
     def store(self, key: Key, strategy: Strategy, budget: Budget) -> CheckReport:
         """Check `strategy` from `key` and write it; ProofError (nothing written) when
         it does not prove the win or was built with another budget than the book's."""
@@ -599,8 +643,10 @@ def work(
         key=lambda k: rows.get(name(k), {}).get("seconds", 0.0),
     )
     known = store.leaves(book.budget)
+    lemmas = store.lemmas(book.budget)
     print(
-        f"{len(order)} of {len(positions)} frontier positions to prove ({len(known):,} leaf searches remembered)",
+        f"{len(order)} of {len(positions)} frontier positions to prove ({len(known):,} leaf searches, "
+        f"{len(lemmas.entries):,} positions of proofs found on the way remembered)",
         flush=True,
     )
     for key in order:
@@ -613,7 +659,7 @@ def work(
             # since this pass began is left alone.
             if not mine or store.proven(key) or store.progress()["positions"].get(name(key)) != rows.get(name(key)):
                 continue
-            _turn(store, book, key, known, run, started, min(per_position, left), stop, width, pn_from, lazy)
+            _turn(store, book, key, (known, lemmas), run, started, min(per_position, left), stop, width, pn_from, lazy)
     run["seconds"] = round(time.perf_counter() - started, 1)
     _record(store, run)
     store.compact_leaves(book.budget)
@@ -623,7 +669,7 @@ def _turn(
     store: Store,
     book: Book,
     key: Key,
-    known: dict[Key, tuple[int, int, int]],
+    remembered: tuple[dict[Key, tuple[int, int, int]], Strategy],
     run: dict[str, Any],
     started: float,
     seconds: float,
@@ -633,8 +679,10 @@ def _turn(
     lazy: bool,
 ) -> None:
     """One turn of `work` (its `run`, begun at `started`) at `key`: its build from its
-    checkpoint, or a new one, for `seconds`; the new remembered searches saved, a proof
-    checked and stored, the turn recorded and printed."""
+    checkpoint, or a new one, for `seconds`, with the `remembered` searches and lemmas
+    (`Builder.known`, `Builder.lemmas`); its new searches, disproofs and proofs found on
+    the way saved, a proof checked and stored, the turn recorded and printed."""
+    known, lemmas = remembered
     ckpt = store.checkpoint(key)
     ckpt.parent.mkdir(parents=True, exist_ok=True)
     # The turn's searches go to `fresh`, read through with the remembered ones, so that
@@ -642,22 +690,37 @@ def _turn(
     fresh: dict[Key, tuple[int, int, int]] = {}
     if ckpt.exists():
         builder = Builder.load(ckpt)
-        builder.known, builder.lazy = collections.ChainMap(fresh, known), lazy
+        builder.known, builder.lazy, builder.lemmas = collections.ChainMap(fresh, known), lazy, lemmas
     else:
         builder = Builder(
-            key, book.budget, pn_from=pn_from, width=width, known=collections.ChainMap(fresh, known), lazy=lazy
+            key,
+            book.budget,
+            pn_from=pn_from,
+            width=width,
+            known=collections.ChainMap(fresh, known),
+            lazy=lazy,
+            lemmas=lemmas,
         )
     before = builder.seconds
     builder.run(seconds, ckpt, report=None, stop=stop)
+    root = builder.nodes[builder.root]
+    added = 0
+    if root.pn != 0:
+        # What the turn settled below the root outlives the checkpoint (work/ is not
+        # committed): the next session's build takes it as known.
+        fresh.update(dict.fromkeys(builder.disproven_inside(), (INF, 0, LOST)))
+        inside = builder.proven_inside()
+        added = store.save_lemmas(key, inside)
+        lemmas.entries.update({k: code for k, code in inside.entries.items() if k not in lemmas.entries})
     store.save_leaves(fresh, book.budget)
     known.update(fresh)
-    root = builder.nodes[builder.root]
     turn: dict[str, Any] = {
         "nodes": len(builder.nodes),
         "expansions": builder.expansions,
         "pn": root.pn,
         "dn": root.dn,
         "status": "open",
+        "lemmas added": added,
     }
     run["tried"] += 1
     if root.pn == 0:
@@ -671,6 +734,7 @@ def _turn(
             turn |= {"status": "proven", "entries": report.moves + sum(report.leaves.values())}
             run["proven"] += 1
             ckpt.unlink()
+            store.lemma_path(key).unlink(missing_ok=True)  # in the proof now
     elif root.dn == 0:
         turn["status"] = "disproven"  # by the builder: the book's move before it is suspect
     run["seconds"] = round(time.perf_counter() - started, 1)
@@ -800,6 +864,7 @@ def _split(store: Store, key: Key, move: int | None) -> tuple[int, list[Key], li
     if not path.exists():
         raise ProofError(f"no build of {name(key)} on this machine ({path})")
     builder = Builder.load(path)
+    builder.lemmas = store.lemmas(book.budget)
     if builder.root != key or builder.nodes[key].children is None:
         raise ProofError(f"the build of {name(key)} has not expanded it yet")
     tried = moves_tried(builder)

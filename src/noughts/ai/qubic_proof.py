@@ -28,7 +28,7 @@ expansions of the proof-number search's levels).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ __all__ = [
     "open_replies",
     "pn_code",
     "shipped",
+    "subtree",
     "threat_cells",
 ]
 
@@ -282,14 +283,32 @@ def check(
     at the first thing that does not hold; what was walked. Each position up to symmetry
     is checked once (transpositions share their subtree). `progress` hears the number of
     positions checked, every thousand."""
+    return _walk(strategy, [root], progress)[0]
+
+
+def subtree(strategy: Strategy, roots: Iterable[tuple[int, int]]) -> Strategy:
+    """The part of `strategy` that a walk from `roots` reaches (`check`'s walk, which
+    raises ProofError where a reply is not answered or a move is not legal, but the
+    leaves are not proven again: the caller's check does that)."""
+    seen = _walk(strategy, roots, reprove=False)[1]
+    return Strategy({key: strategy.entries[key] for key in seen}, strategy.budget)
+
+
+def _walk(
+    strategy: Strategy,
+    roots: Iterable[tuple[int, int]],
+    progress: Callable[[int], None] | None = None,
+    reprove: bool = True,
+) -> tuple[CheckReport, set[tuple[int, int]]]:
+    """`check` from each of `roots` (one walk: positions shared are walked once), and the
+    positions walked; with `reprove` False the leaves are taken as they are stored."""
     from noughts.kernels import symmetry
 
     full = MASK64
     seen: set[tuple[int, int]] = set()
     leaves: dict[int, int] = {THREATS: 0} | {pn_code(k): 0 for k in range(len(strategy.budget.expansions))}
     moves = immediate = deepest = replayed = 0
-    start, _ = key_of(*root)
-    stack = [start]
+    stack = [key_of(*root)[0] for root in roots]
     while stack:
         key = stack.pop()
         if key in seen:
@@ -308,7 +327,7 @@ def check(
                 raise ProofError(f"unknown leaf code {code} at {_text(x, o)}")
             # Searched no further than the stored code says: a leaf stored as proven by
             # threats must be proven by them, one of level k by the levels up to k.
-            if leaf_proven(x, o, strategy.budget, levels=PN - code + 1) is None:
+            if reprove and leaf_proven(x, o, strategy.budget, levels=PN - code + 1) is None:
                 raise ProofError(f"the leaf {_text(x, o)} is not proven again ({code})")
             leaves[code] += 1
             continue
@@ -339,7 +358,7 @@ def check(
             if child not in strategy.entries:
                 raise ProofError(f"o's reply {reply} after x's {code} at {_text(x, o)} is not answered")
             stack.append(child)
-    return CheckReport(moves, leaves, immediate, deepest, replayed)
+    return CheckReport(moves, leaves, immediate, deepest, replayed), seen
 
 
 def _text(x: int, o: int) -> str:
