@@ -352,22 +352,26 @@ def test_a_compaction_writes_only_what_it_adds_or_changes(tmp_path: Path) -> Non
     assert Store(tmp_path).leaves(Budget()) == {}, "found with another budget: not used"
 
 
+#: tests/kernels/test_qubic_proof.py's first small position: with a book without moves
+#: it is the frontier, and its build takes about 70 steps.
+SMALL, _ = key_of(1 << 48 | 1 << 22, 1 << 8 | 1 << 16)
+
+
+def _halfway(builder: Builder, seconds: float, checkpoint: Path | None = None, **_: Any) -> None:
+    """`Builder.run` in a turn whose time ends before the proof."""
+    for _ in range(35):
+        builder.step()
+    if checkpoint is not None:
+        builder.save(checkpoint)
+
+
 def test_a_turn_that_ends_open_keeps_what_it_proved_on_the_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # tests/kernels/test_qubic_proof.py's first small position, a book without moves:
-    # it is the frontier, and its build takes about 70 steps.
-    root, _ = key_of(0x1 << 48 | 1 << 22, 1 << 8 | 1 << 16)
+    root = SMALL
     book = Book(root, BUDGET, {})
     store = Store(tmp_path / "first")
     book.save(store.book_path)
     real_run = Builder.run
-
-    def halfway(builder: Builder, seconds: float, checkpoint: Path | None = None, **_: Any) -> None:
-        for _ in range(35):  # a turn whose time ends before the proof
-            builder.step()
-        if checkpoint is not None:
-            builder.save(checkpoint)
-
-    monkeypatch.setattr(Builder, "run", halfway)
+    monkeypatch.setattr(Builder, "run", _halfway)
     work(store, 60, 20, width=8)
     assert not store.proven(root) and store.lemma_path(root).exists()
     lemmas = store.lemmas(BUDGET)
@@ -393,6 +397,36 @@ def test_a_turn_that_ends_open_keeps_what_it_proved_on_the_way(tmp_path: Path, m
     assert set(later.load(root, BUDGET).entries) & set(lemmas.entries)
     later.verify(root, BUDGET)
     assert not later.lemma_path(root).exists(), "in the proof now"
+
+
+def test_a_build_goes_on_on_another_machine_from_the_one_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = Book(SMALL, BUDGET, {})
+    store = Store(tmp_path / "first")
+    book.save(store.book_path)
+    real_run = Builder.run
+    monkeypatch.setattr(Builder, "run", _halfway)
+    work(store, 60, 20, width=8)
+    first = store.progress()["positions"][name(SMALL)]
+    assert first["status"] == "open" and store.kept_path(SMALL).exists()
+    assert store.kept_path(SMALL).stat().st_size < store.checkpoint(SMALL).stat().st_size / 3
+    # Another machine: the committed files only (no work/).
+    later = _unproven_copy(store, book, tmp_path / "later")
+    shutil.copytree(store.folder / "builds", later.folder / "builds")
+    assert not later.checkpoint(SMALL).exists()
+    work(later, 60, 20, width=8)
+    again = later.progress()["positions"][name(SMALL)]
+    assert again["expansions"] > first["expansions"] and again["nodes"] > first["nodes"]
+    assert Builder.load(later.checkpoint(SMALL)).expansions == again["expansions"]
+    # It goes on to the proof, and then nothing of the build is kept.
+    monkeypatch.setattr(Builder, "run", real_run)
+    work(later, 60, 20, width=8)
+    assert later.proven(SMALL) and not later.kept_path(SMALL).exists()
+    assert not later.checkpoint(SMALL).exists()
+    # `builds` and `split` read a kept build too.
+    assert builds(store) == [SMALL]
+    store.checkpoint(SMALL).unlink()
+    move, _, _ = split(store, SMALL)
+    assert Book.load(store.book_path).moves == {SMALL: move} and not store.kept_path(SMALL).exists()
 
 
 def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], tmp_path: Path) -> None:

@@ -15,14 +15,14 @@ committed is lost with the machine. So the proof is decomposed:
 * one *sub-proof* per frontier position (``proofs/X-O.npz``, a `Strategy` from that
   position, built by `noughts.ai.qubic_build.Builder`), stored only after `check`
   passed on it from that position, and checked again by ``verify``;
+* ``builds/X-O.ckpt.xz``: the build of each open frontier position, compressed
+  (`Store.keep`), so that the next machine goes on from it;
 * ``lemmas/X-O.npz``: for a frontier position still open, every position its builds
-  proved on the way, with its proof (`Builder.proven_inside`), which later builds take
-  as proven (`Builder.lemmas`): a build that is not committed (work/) would otherwise
-  be lost with its machine, and the next one, even with every inner search
-  remembered, goes another way; dropped once the position is proven;
+  proved on the way, with its proof (`Builder.proven_inside`), which every later
+  build takes as proven (`Builder.lemmas`); dropped once the position is proven;
 * ``progress.json``: the work spent on each frontier position (seconds, the build's
   size, its root's numbers) and a log of the runs, so the next session knows what was
-  tried and at what rate. The builds' checkpoints (``work/``) stay on the machine.
+  tried and at what rate.
 
 When every frontier position is proven, ``assemble`` merges the book and the
 sub-proofs into one strategy and checks it from the root: that, and only that, is a
@@ -62,6 +62,7 @@ import dataclasses
 import datetime
 import fcntl
 import json
+import lzma
 import os
 import signal
 import sys
@@ -319,6 +320,34 @@ class Store:
 
     def checkpoint(self, key: Key) -> Path:
         return self.work_folder / f"{name(key)}.ckpt"
+
+    def kept_path(self, key: Key) -> Path:
+        return self.folder / "builds" / f"{name(key)}.ckpt.xz"
+
+    def keep(self, key: Key) -> None:
+        """Copies the checkpoint of `key`'s build (work/, this machine's) into builds/,
+        compressed (a tenth of the size), to be committed: a build of a hard position
+        started again on a new machine, even with every inner search and what it
+        proved on the way remembered, goes another way and is far behind after as long
+        (bench: pn 2,078-2,929 after 240 s again where the first build had reached
+        6,530, each making 21,000-31,000 new searches). The caller holds the claim."""
+        path = self.kept_path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+        partial.write_bytes(lzma.compress(self.checkpoint(key).read_bytes(), preset=6))
+        os.replace(partial, path)
+
+    def resume(self, key: Key) -> Path | None:
+        """The checkpoint of `key`'s build, restored from builds/ (`keep`) when this
+        machine has none; None when neither has one."""
+        path = self.checkpoint(key)
+        kept = self.kept_path(key)
+        if not path.exists() and kept.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+            partial.write_bytes(lzma.decompress(kept.read_bytes()))
+            os.replace(partial, path)
+        return path if path.exists() else None
 
     @property
     def work_folder(self) -> Path:
@@ -685,6 +714,7 @@ def _turn(
     known, lemmas = remembered
     ckpt = store.checkpoint(key)
     ckpt.parent.mkdir(parents=True, exist_ok=True)
+    store.resume(key)
     # The turn's searches go to `fresh`, read through with the remembered ones, so that
     # the turn saves only what it added.
     fresh: dict[Key, tuple[int, int, int]] = {}
@@ -712,6 +742,7 @@ def _turn(
         inside = builder.proven_inside()
         added = store.save_lemmas(key, inside)
         lemmas.entries.update({k: code for k, code in inside.entries.items() if k not in lemmas.entries})
+        store.keep(key)
     store.save_leaves(fresh, book.budget)
     known.update(fresh)
     turn: dict[str, Any] = {
@@ -734,6 +765,7 @@ def _turn(
             turn |= {"status": "proven", "entries": report.moves + sum(report.leaves.values())}
             run["proven"] += 1
             ckpt.unlink()
+            store.kept_path(key).unlink(missing_ok=True)
             store.lemma_path(key).unlink(missing_ok=True)  # in the proof now
     elif root.dn == 0:
         turn["status"] = "disproven"  # by the builder: the book's move before it is suspect
@@ -810,15 +842,15 @@ def moves_tried(builder: Builder) -> list[dict[str, int]]:
 
 
 def builds(store: Store) -> list[Key]:
-    """Say how far each build on this machine (work/) of an open frontier position got:
-    its time, size and root numbers, and x's moves as `moves_tried` orders them, so that
-    one can see which to `split` (a move with most replies proven) before the machine,
-    and the checkpoints with it, is gone. The positions, in the order said."""
+    """Say how far each build (work/, or builds/) of an open frontier position got: its
+    time, size and root numbers, and x's moves as `moves_tried` orders them, so that
+    one can see which to `split` (a move with most replies proven). The positions, in
+    the order said."""
     book = store.book()
     shown = []
     for key in sorted(parents(book), key=name):
-        path = store.checkpoint(key)
-        if store.proven(key) or not path.exists():
+        path = None if store.proven(key) else store.resume(key)
+        if path is None:
             continue
         builder = Builder.load(path)
         root = builder.nodes[builder.root]
@@ -837,14 +869,12 @@ def builds(store: Store) -> list[Key]:
 
 def split(store: Store, key: Key, move: int | None = None) -> tuple[int, list[Key], list[Key]]:
     """Make x's move at the frontier position `key` a book move, chosen by the build
-    of `key` kept in its checkpoint (work/ on this machine): `move`, or the one the
+    of `key` kept in its checkpoint (work/, or builds/): `move`, or the one the
     build would expand next (its lowest proof number; on a tie, the most replies
     proven). Every position after o's replies to it that the build proved is stored at
     once (its strategy extracted from the build and checked); the others become
     frontier positions of their own, each with the part of the build below it as its
-    checkpoint (`Builder.subtree`). A build of a position that stays open starts again
-    on every new machine and took hours to reach where it was (its remembered searches
-    make it cheaper, not free): split, each part proven is kept for good, and two
+    checkpoint (`Builder.subtree`). Split, each part proven is stored for good, and two
     workers can share what was one position. The move, the build's figures for every
     move it tried, and what the split stored go into the book. Returns (the move, the
     positions proven now, those left to prove)."""
@@ -860,9 +890,9 @@ def _split(store: Store, key: Key, move: int | None) -> tuple[int, list[Key], li
         raise ProofError(f"{name(key)} is not a frontier position")
     if store.proven(key):
         raise ProofError(f"{name(key)} is proven already")
-    path = store.checkpoint(key)
-    if not path.exists():
-        raise ProofError(f"no build of {name(key)} on this machine ({path})")
+    path = store.resume(key)
+    if path is None:
+        raise ProofError(f"no build of {name(key)} on this machine or in {store.kept_path(key).parent}")
     builder = Builder.load(path)
     builder.lemmas = store.lemmas(book.budget)
     if builder.root != key or builder.nodes[key].children is None:
@@ -897,9 +927,11 @@ def _split(store: Store, key: Key, move: int | None) -> tuple[int, list[Key], li
         # Each goes on from where the build left it (a fresh build of a reply, even
         # with the remembered searches, was at proof number 486 after 899 s where the
         # build of its parent had it at 24).
-        if reply in builder.nodes and not store.checkpoint(reply).exists():
+        if reply in builder.nodes and store.resume(reply) is None:
             builder.subtree(reply).save(store.checkpoint(reply))
+            store.keep(reply)
     path.unlink()  # no longer a frontier position: its parts carry the build on
+    store.kept_path(key).unlink(missing_ok=True)
     return move, done, left
 
 
