@@ -365,14 +365,22 @@ def _halfway(builder: Builder, seconds: float, checkpoint: Path | None = None, *
         builder.save(checkpoint)
 
 
-def test_a_turn_that_ends_open_keeps_what_it_proved_on_the_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = SMALL
-    book = Book(root, BUDGET, {})
-    store = Store(tmp_path / "first")
+def _open_turn(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Store, Book]:
+    """A store in `folder` whose frontier is `SMALL` alone, after a turn there that
+    ended before the proof."""
+    book = Book(SMALL, BUDGET, {})
+    store = Store(folder)
     book.save(store.book_path)
     real_run = Builder.run
     monkeypatch.setattr(Builder, "run", _halfway)
     work(store, 60, 20, width=8)
+    monkeypatch.setattr(Builder, "run", real_run)
+    return store, book
+
+
+def test_a_turn_that_ends_open_keeps_what_it_proved_on_the_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = SMALL
+    store, book = _open_turn(tmp_path / "first", monkeypatch)
     assert not store.proven(root) and store.lemma_path(root).exists()
     lemmas = store.lemmas(BUDGET)
     assert lemmas.entries and root not in lemmas.entries
@@ -381,7 +389,6 @@ def test_a_turn_that_ends_open_keeps_what_it_proved_on_the_way(tmp_path: Path, m
     assert store.progress()["positions"][name(root)]["lemmas added"] == len(lemmas.entries)
     assert store.lemmas(Budget()).entries == {}, "found with another budget: not used"
     # The next session: the searches and the lemmas, no checkpoint.
-    monkeypatch.setattr(Builder, "run", real_run)
     spliced: list[list[Key]] = []
     real_subtree = qubic_build.subtree
 
@@ -400,12 +407,7 @@ def test_a_turn_that_ends_open_keeps_what_it_proved_on_the_way(tmp_path: Path, m
 
 
 def test_a_build_goes_on_on_another_machine_from_the_one_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    book = Book(SMALL, BUDGET, {})
-    store = Store(tmp_path / "first")
-    book.save(store.book_path)
-    real_run = Builder.run
-    monkeypatch.setattr(Builder, "run", _halfway)
-    work(store, 60, 20, width=8)
+    store, book = _open_turn(tmp_path / "first", monkeypatch)
     first = store.progress()["positions"][name(SMALL)]
     assert first["status"] == "open" and store.kept_path(SMALL).exists()
     assert store.kept_path(SMALL).stat().st_size < store.checkpoint(SMALL).stat().st_size / 3
@@ -413,6 +415,8 @@ def test_a_build_goes_on_on_another_machine_from_the_one_kept(tmp_path: Path, mo
     later = _unproven_copy(store, book, tmp_path / "later")
     shutil.copytree(store.folder / "builds", later.folder / "builds")
     assert not later.checkpoint(SMALL).exists()
+    real_run = Builder.run
+    monkeypatch.setattr(Builder, "run", _halfway)
     work(later, 60, 20, width=8)
     again = later.progress()["positions"][name(SMALL)]
     assert again["expansions"] > first["expansions"] and again["nodes"] > first["nodes"]
