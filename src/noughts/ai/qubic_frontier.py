@@ -145,12 +145,24 @@ class Book:
         return book
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, text: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     # Written beside, under a name of this process's own (two workers may share the
     # folder), then renamed: a reader sees the old file or the new one, never a mix.
     partial = path.with_name(f"{path.name}.{os.getpid()}.part")
-    partial.write_text(text)
+    if isinstance(text, bytes):
+        partial.write_bytes(text)
+    else:
+        partial.write_text(text)
+    os.replace(partial, path)
+
+
+def _save_strategy(path: Path, strategy: Strategy) -> None:
+    """`Strategy.save`, written beside first as `_write` does (the name ends in .npz,
+    which globs of finished files leave out by its .part.npz)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.stem}.{os.getpid()}.part.npz")
+    strategy.save(partial)
     os.replace(partial, path)
 
 
@@ -332,11 +344,7 @@ class Store:
         another way): on 0000002004200080-0000040002008010, a first build made 26,250
         new searches in 240 s, and one started again with all of them remembered made
         30,855 new ones in its own 240 s. The caller holds the claim."""
-        path = self.kept_path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.part")
-        partial.write_bytes(lzma.compress(self.checkpoint(key).read_bytes(), preset=6))
-        os.replace(partial, path)
+        _write(self.kept_path(key), lzma.compress(self.checkpoint(key).read_bytes(), preset=6))
 
     def resume(self, key: Key) -> Path | None:
         """The checkpoint of `key`'s build, restored from builds/ (`keep`) when this
@@ -344,10 +352,7 @@ class Store:
         path = self.checkpoint(key)
         kept = self.kept_path(key)
         if not path.exists() and kept.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_name(f"{path.name}.{os.getpid()}.part")
-            partial.write_bytes(lzma.decompress(kept.read_bytes()))
-            os.replace(partial, path)
+            _write(path, lzma.decompress(kept.read_bytes()))
         return path if path.exists() else None
 
     @property
@@ -514,10 +519,7 @@ class Store:
         old = Strategy.load(path).entries if path.exists() else {}
         new = {k: code for k, code in found.entries.items() if k not in old}
         if new:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_name(f"{path.stem}.{os.getpid()}.part.npz")
-            Strategy(old | new, found.budget).save(partial)
-            os.replace(partial, path)
+            _save_strategy(path, Strategy(old | new, found.budget))
         return len(new)
 
     def store(self, key: Key, strategy: Strategy, budget: Budget) -> CheckReport:
@@ -526,11 +528,7 @@ class Store:
         if strategy.budget != budget:
             raise ProofError(f"the sub-proof of {name(key)} has budget {strategy.budget}, the book {budget}")
         report = check(strategy, key)
-        path = self.proof_path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(path.name + ".part.npz")
-        strategy.save(partial)
-        os.replace(partial, path)
+        _save_strategy(self.proof_path(key), strategy)
         return report
 
     def load(self, key: Key, budget: Budget) -> Strategy:
