@@ -23,11 +23,15 @@ a process each, on the same positions (`--positions X-O ...`, canonical keys in 
 and it prints the time each took to prove each position and the ratio of the totals
 (a position left unproven counts at `--seconds`). The same way, both lazy, ``--cutoff``
 compares o's positions searched reply after reply to the end (the reference) with
-the expansion that stops at the first refutation (`Builder.cutoff`).
+the expansion that stops at the first refutation (`Builder.cutoff`), and
+``--ordering`` x's moves tried by the replies they leave o (the reference) with the
+lines evaluation alone (`Builder.by_replies`: the first puts sharp moves, which leave
+o one reply, before the quiet ones).
 
     PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py [--plies 4] [--seconds 60] [--leaves]
     PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --lazy [--positions X-O ...] [--seconds S]
     PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --cutoff [--positions X-O ...] [--seconds S]
+    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --ordering [--positions X-O ...] [--seconds S]
 """
 
 from __future__ import annotations
@@ -82,6 +86,9 @@ def main() -> None:
     parser.add_argument("--positions", nargs="+", default=[], help="X-O keys in hex (qubic_frontier's names)")
     parser.add_argument("--by-lines", action="store_true", help="order x's moves by the lines evaluation alone")
     parser.add_argument(
+        "--ordering", action="store_true", help="x's moves by replies left against by lines (both cutoff)"
+    )
+    parser.add_argument(
         "--expansions", type=int, nargs="+", default=Budget.expansions, help="the inner search's budget, by level"
     )
     args = parser.parse_args()
@@ -100,6 +107,8 @@ def main() -> None:
         sides = (("eager", {"lazy": False, "cutoff": False}), ("lazy", lazy))
     elif args.cutoff:
         sides = (("all replies", lazy), ("cutoff", cutoff))
+    elif args.ordering:
+        sides = (("by replies", cutoff), ("by lines", {**cutoff, "by_replies": False}))
     if sides is not None:
         compare(sides, positions, args.seconds, args.width, args.pn_from)
         return
