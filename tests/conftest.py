@@ -54,9 +54,16 @@ def pytest_configure(config: pytest.Config) -> None:
     # processes on two cores compiling much the same (a nine-board test took 79 s in a
     # cold worker, 0.9 s warm).
     if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
+        from noughts.ai import gobblet_table
         from noughts.ai.compiled import prepare
+        from noughts.games.gobblet import Gobblet
 
         prepare()
+        # gobblet's solver kernels too, which `prepare` leaves to `noughts solve`: its
+        # smallest set (a second once compiled), in this process's own cache folder,
+        # where the workers' tests of the solver and the study pages otherwise each
+        # compiled them (28 s in a cold worker).
+        gobblet_table.counts(Gobblet(copies=1))
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
