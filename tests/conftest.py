@@ -59,11 +59,14 @@ def pytest_configure(config: pytest.Config) -> None:
         from noughts.games.gobblet import Gobblet
 
         prepare()
-        # gobblet's solver kernels too, which `prepare` leaves to `noughts solve`: its
-        # smallest set (a second once compiled), in this process's own cache folder,
-        # where the workers' tests of the solver and the study pages otherwise each
-        # compiled them (28 s in a cold worker).
-        gobblet_table.counts(Gobblet(copies=1))
+        # gobblet's solver kernels too, which `prepare` leaves to `noughts solve`, by
+        # solving its smallest set (a second once compiled): the workers' tests of the
+        # solver and the study pages otherwise each compiled them (28 s in a cold
+        # worker). Its table goes to a folder of its own, so the tests' cache folder
+        # holds no table they did not build.
+        with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+            patch.setenv("NOUGHTS_CACHE_DIR", folder)
+            gobblet_table.counts(Gobblet(copies=1))
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
