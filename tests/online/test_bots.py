@@ -103,13 +103,17 @@ def test_a_challenge_is_checked_like_a_room(people: Callable[[], Person]) -> Non
 
 def test_a_bot_fills_in_for_quick_pairing_after_the_chosen_wait(people: Callable[[], Person]) -> None:
     ann = people().sign_up()
+    asked = time.monotonic()
     seek = ann.http.post("/api/online/pairing", json={"spec": "nine-board", "bot_after": 1.0}).json()
-    assert seek["state"] == "waiting" and seek["bot_after"] == 1.0
-    deadline = time.monotonic() + 10
+    assert seek["bot_after"] == 1.0
+    # On a loaded machine the answer itself can take longer than the wait, so the seek
+    # may come back paired already; what must hold is that no bot came before 1 s.
+    deadline = asked + 10
     while seek["state"] == "waiting" and time.monotonic() < deadline:
         time.sleep(0.3)
         seek = ann.http.get("/api/online/pairing").json()
     assert seek["state"] == "paired", seek
+    assert time.monotonic() - asked >= 1.0
     game = ann.http.get(f"/api/online/games/{seek['game_id']}").json()
     players = {game["x"]["name"], game["o"]["name"]}
     assert ann.name in players and players - {ann.name} <= set(HOUSE.values())
