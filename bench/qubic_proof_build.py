@@ -40,7 +40,7 @@ import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from noughts.ai.qubic_build import Builder, lines_score
+from noughts.ai.qubic_build import FORCED_COST, Builder, lines_score
 from noughts.ai.qubic_frontier import name, parse
 from noughts.ai.qubic_proof import Budget, check, key_of, leaf_proven
 
@@ -89,6 +89,11 @@ def main() -> None:
         "--ordering", action="store_true", help="x's moves by replies left against by lines (both cutoff)"
     )
     parser.add_argument(
+        "--mixed",
+        action="store_true",
+        help="x's moves by replies left against half by replies, half by lines, threats costing (both cutoff)",
+    )
+    parser.add_argument(
         "--expansions", type=int, nargs="+", default=Budget.expansions, help="the inner search's budget, by level"
     )
     args = parser.parse_args()
@@ -109,6 +114,8 @@ def main() -> None:
         sides = (("all replies", lazy), ("cutoff", cutoff))
     elif args.ordering:
         sides = (("by replies", cutoff), ("by lines", {**cutoff, "by_replies": False}))
+    elif args.mixed:
+        sides = (("by replies", cutoff), ("mixed", {**cutoff, "mixed": True, "forced_cost": FORCED_COST}))
     if sides is not None:
         compare(sides, positions, args.seconds, args.width, args.pn_from)
         return

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from noughts.ai import qubic_build
-from noughts.ai.qubic_build import SHALLOW, Builder, Node
+from noughts.ai.qubic_build import FORCED_COST, SHALLOW, Builder, Node
 from noughts.ai.qubic_frontier import (
     Book,
     Key,
@@ -431,6 +431,37 @@ def test_a_build_goes_on_on_another_machine_from_the_one_kept(tmp_path: Path, mo
     store.checkpoint(SMALL).unlink()
     move, _, _ = split(store, SMALL)
     assert Book.load(store.book_path).moves == {SMALL: move} and not store.kept_path(SMALL).exists()
+
+
+def test_a_kept_build_by_replies_alone_is_started_again_when_work_is_mixed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = _open_turn(tmp_path, monkeypatch)
+    old = Builder.load(store.checkpoint(SMALL))
+    assert not old.mixed
+    old.seconds = 1e6  # marked: a build gone on keeps it, a new one starts at 0
+    old.save(store.checkpoint(SMALL))
+    real_run = Builder.run
+    monkeypatch.setattr(Builder, "run", _halfway)
+    work(store, 60, 20, width=8, mixed=True)
+    build = Builder.load(store.checkpoint(SMALL))
+    assert build.mixed and build.forced_cost == FORCED_COST and build.seconds < 1e6
+    # A mixed build is gone on with the next time (a few steps: it is near the proof),
+    # then to the proof.
+
+    def few_steps(builder: Builder, seconds: float, checkpoint: Path | None = None, **_: Any) -> None:
+        for _ in range(3):
+            builder.step()
+        assert checkpoint is not None
+        builder.save(checkpoint)
+
+    monkeypatch.setattr(Builder, "run", few_steps)
+    work(store, 60, 20, width=8, mixed=True)
+    assert Builder.load(store.checkpoint(SMALL)).expansions > build.expansions
+    monkeypatch.setattr(Builder, "run", real_run)
+    work(store, 60, 20, width=8, mixed=True)
+    assert store.proven(SMALL)
+    store.verify(SMALL, BUDGET)
 
 
 def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], tmp_path: Path) -> None:

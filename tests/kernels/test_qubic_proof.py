@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from noughts import parse_spec
 from noughts.ai import Kind, qubic_proof
 from noughts.ai.compiled import KernelAlphaBetaPlayer
-from noughts.ai.qubic_build import LEMMA, SHALLOW, Builder
+from noughts.ai.qubic_build import FORCED_COST, INF, LEMMA, SHALLOW, Builder
 from noughts.ai.qubic_proof import PN, THREATS, Budget, ProofError, Strategy, check, key_of
 from noughts.core import Player
 from noughts.games.geometry import line_masks
@@ -213,6 +213,41 @@ def test_an_o_position_stops_at_the_first_reply_that_refutes_x_and_keeps_every_r
     for _ in range(120):
         builder.step()
     assert _o_positions_hold_their_replies(builder) > 0
+
+
+def test_a_mixed_build_tries_quiet_moves_charges_threats_and_proves() -> None:
+    """`Builder.mixed`: x's moves tried are the first half by the replies they leave and
+    the first half by the lines evaluation, alternating; `forced_cost`: an o position
+    with one reply to search costs that much more than the reply (never a proven one)."""
+    # An open frontier position of the stored proof's book, where x has threats to make.
+    root = (0x2004200080, 0x40002008010)
+    ways = {}
+    for way in ("replies", "lines", "mixed"):
+        builder = Builder(root, BUDGET, pn_from=6, width=8, lazy=True, by_replies=way != "lines")
+        builder.mixed, builder.forced_cost = way == "mixed", FORCED_COST if way == "mixed" else 0
+        builder.step()  # the root's inner search deepened
+        builder.step()  # its moves
+        ways[way] = builder.nodes[builder.root].children or []
+    mixed = ways["mixed"]
+    assert len(mixed) == 8 and set(mixed) >= set(ways["replies"][:4]) | set(ways["lines"][:4])
+    quiet = [builder.nodes[k].replies.bit_count() for k in set(mixed) - set(ways["replies"])]
+    assert quiet and max(quiet) > 1  # a move leaving o more than one reply, which by replies had not
+    for xs, os in SMALL:
+        small = (marks(xs), marks(os))
+        builder = Builder(small, BUDGET, lazy=True)
+        builder.mixed, builder.forced_cost = True, FORCED_COST
+        builder.run(120, report=None)
+        assert builder.nodes[builder.root].pn == 0
+        check(builder.strategy(), small)
+    charged = 0
+    for key, node in builder.nodes.items():
+        if key[0].bit_count() == key[1].bit_count() or not node.children or node.replies.bit_count() != 1:
+            continue
+        builder._refresh(key, node)
+        (kid,) = (builder.nodes[k] for k in node.children)
+        assert node.pn == (kid.pn + FORCED_COST if 0 < kid.pn < INF else kid.pn)
+        charged += 0 < kid.pn < INF
+    assert charged > 0
 
 
 def broken(strategy: Strategy, change: dict[tuple[int, int], int | None]) -> Strategy:

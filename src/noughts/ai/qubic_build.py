@@ -64,7 +64,7 @@ from noughts.ai.qubic_proof import (
 from noughts.kernels.cube import holds_line, signed
 from noughts.kernels.evaluate import qubic_lines, threats
 
-__all__ = ["Builder", "Node", "lines_score"]
+__all__ = ["FORCED_COST", "Builder", "Node", "lines_score"]
 
 INF = 1 << 40
 _PN, _DN = operator.attrgetter("pn"), operator.attrgetter("dn")
@@ -72,6 +72,8 @@ _PN, _DN = operator.attrgetter("pn"), operator.attrgetter("dn")
 #: place further down the order of x's moves adds.
 REPLY = 50
 STEP = 20
+#: `Builder.forced_cost` where it is on: a threat costs as a reply more would.
+FORCED_COST = REPLY
 #: Leaf kinds of a node, besides the stored codes THREATS and PN.
 OPEN = 0
 LOST = 1  # o wins: a disproof
@@ -129,6 +131,15 @@ class Builder:
         #: x's moves ordered by the replies they leave o (then the lines evaluation),
         #: or by the lines evaluation alone.
         self.by_replies = by_replies
+        #: With `by_replies`: half of the `width` moves tried are the first by the
+        #: replies they leave, the other half the first by the lines evaluation
+        #: (alternating), so that quiet moves are among those tried from the start.
+        self.mixed = False
+        #: Added to the proof number of an o position that has one reply to search
+        #: (x made a threat): a chain of threats then costs as it deepens, where its
+        #: proof number was that of its last position, however deep (the outer
+        #: search went down forced lines of 40 marks and more).
+        self.forced_cost = 0
         #: A new x position gets the inner search's first level only; the later ones
         #: (six times its expansions) run when the outer search picks the position to
         #: expand. Most new positions are never picked (x needs one move, and an o
@@ -250,6 +261,9 @@ class Builder:
         else:
             node.pn = min(INF, sum(map(_PN, kids)))
             node.dn = min(map(_DN, kids))
+            forced_cost = getattr(self, "forced_cost", 0)
+            if forced_cost and 0 < node.pn < INF and node.replies and not node.replies & (node.replies - 1):
+                node.pn = min(INF, node.pn + forced_cost)
         if node.pn == 0:
             node.size = 1 + (min(k.size for k in kids if k.pn == 0) if x_moves else sum(k.size for k in kids))
 
@@ -286,10 +300,13 @@ class Builder:
                 won = holds_line(signed(child[0]))
                 known = Node(0, INF, THREATS) if won else self._new_o(*child)
             found[child] = (cell, -lines_score(x | 1 << cell, o), known)
+        by_lines = sorted(found, key=lambda k: found[k][1])
         if getattr(self, "by_replies", True):
             order = sorted(found, key=lambda k: (found[k][2].pn, found[k][1]))
+            if getattr(self, "mixed", False):
+                order = list(dict.fromkeys(k for pair in zip(order, by_lines, strict=True) for k in pair))
         else:
-            order = sorted(found, key=lambda k: found[k][1])
+            order = by_lines
         width = getattr(self, "width", 0) or 64
         if node.children is not None:  # widened: every move tried so far failed
             children, moves = node.children, node.moves
@@ -417,7 +434,7 @@ class Builder:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         # Older checkpoints: eager, every reply searched before the cutoff came.
-        self.__dict__.update({"lazy": False, "deepened": 0, "cutoff": True} | state)
+        self.__dict__.update({"lazy": False, "deepened": 0, "cutoff": True, "mixed": False, "forced_cost": 0} | state)
         # The caller hands in what it keeps (`qubic_frontier.work`).
         self.known, self.lemmas = {}, None
 
