@@ -32,6 +32,7 @@ with one budget).
     python -m noughts.ai.qubic_frontier status
     python -m noughts.ai.qubic_frontier choose --plies P [--candidates K] [--limit N]
     python -m noughts.ai.qubic_frontier work --minutes M [--per-position S] [--branch X-O] [--position X-O]
+        [--by-replies]
     python -m noughts.ai.qubic_frontier builds
     python -m noughts.ai.qubic_frontier split X-O [--move M]
     python -m noughts.ai.qubic_frontier verify
@@ -656,7 +657,8 @@ def work(
     no other begins. `mixed`: x's moves tried half by the replies they leave, half by
     the lines evaluation, and o's forced replies charged (`Builder.mixed`,
     `Builder.forced_cost`; 1.47 times as fast on six hard parts, bench/qubic_proof_build.py
-    --mixed); a kept build made without it is started again that way."""
+    --mixed; the command's default); a kept build made without it is started again
+    that way."""
     book = store.book()
     positions = [
         k for k, parent in parents(book).items() if (not branches or parent in branches) and (not only or k in only)
@@ -974,7 +976,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     worked.add_argument("--position", action="append", type=parse, help="only these frontier positions (X-O, hex)")
     worked.add_argument(
-        "--mixed", action="store_true", help="x's moves half by replies left, half by lines; threats charged"
+        "--by-replies",
+        action="store_true",
+        help="x's moves by the replies they leave alone, threats free (the way before `Builder.mixed`)",
     )
     commands.add_parser("verify", help="check every stored sub-proof again")
     commands.add_parser("compact", help="merge the searches workers saved since into leaves/ (to commit it)")
@@ -1017,7 +1021,7 @@ def main(argv: list[str] | None = None) -> int:
             lazy=not args.eager,
             only=args.position,
             stop=stop,
-            mixed=args.mixed,
+            mixed=not args.by_replies,
         )
         status(store)
     elif args.command == "compact":
