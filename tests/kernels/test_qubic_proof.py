@@ -223,8 +223,7 @@ def test_a_mixed_build_tries_quiet_moves_charges_threats_and_proves() -> None:
     root = (0x2004200080, 0x40002008010)
     ways = {}
     for way in ("replies", "lines", "mixed"):
-        builder = Builder(root, BUDGET, pn_from=6, width=8, lazy=True, by_replies=way != "lines")
-        builder.mixed, builder.forced_cost = way == "mixed", FORCED_COST if way == "mixed" else 0
+        builder = Builder(root, BUDGET, pn_from=6, width=8, lazy=True, by_replies=way != "lines", mixed=way == "mixed")
         builder.step()  # the root's inner search deepened
         builder.step()  # its moves
         ways[way] = builder.nodes[builder.root].children or []
@@ -234,8 +233,8 @@ def test_a_mixed_build_tries_quiet_moves_charges_threats_and_proves() -> None:
     assert quiet and max(quiet) > 1  # a move leaving o more than one reply, which by replies had not
     for xs, os in SMALL:
         small = (marks(xs), marks(os))
-        builder = Builder(small, BUDGET, lazy=True)
-        builder.mixed, builder.forced_cost = True, FORCED_COST
+        builder = Builder(small, BUDGET, lazy=True, mixed=True)
+        assert builder.forced_cost == FORCED_COST
         builder.run(120, report=None)
         assert builder.nodes[builder.root].pn == 0
         check(builder.strategy(), small)

@@ -118,6 +118,7 @@ class Builder:
         known: MutableMapping[tuple[int, int], tuple[int, int, int]] | None = None,
         lazy: bool = False,
         lemmas: Strategy | None = None,
+        mixed: bool = False,
     ) -> None:
         self.budget = budget or Budget()
         #: How many of x's moves (the first by the lines evaluation) are tried in each
@@ -134,12 +135,12 @@ class Builder:
         #: With `by_replies`: half of the `width` moves tried are the first by the
         #: replies they leave, the other half the first by the lines evaluation
         #: (alternating), so that quiet moves are among those tried from the start.
-        self.mixed = False
+        self.mixed = mixed
         #: Added to the proof number of an o position that has one reply to search
         #: (x made a threat): a chain of threats then costs as it deepens, where its
         #: proof number was that of its last position, however deep (the outer
         #: search went down forced lines of 40 marks and more).
-        self.forced_cost = 0
+        self.forced_cost = FORCED_COST if mixed else 0
         #: A new x position gets the inner search's first level only; the later ones
         #: (six times its expansions) run when the outer search picks the position to
         #: expand. Most new positions are never picked (x needs one move, and an o
@@ -300,13 +301,13 @@ class Builder:
                 won = holds_line(signed(child[0]))
                 known = Node(0, INF, THREATS) if won else self._new_o(*child)
             found[child] = (cell, -lines_score(x | 1 << cell, o), known)
-        by_lines = sorted(found, key=lambda k: found[k][1])
         if getattr(self, "by_replies", True):
             order = sorted(found, key=lambda k: (found[k][2].pn, found[k][1]))
             if getattr(self, "mixed", False):
+                by_lines = sorted(found, key=lambda k: found[k][1])
                 order = list(dict.fromkeys(k for pair in zip(order, by_lines, strict=True) for k in pair))
         else:
-            order = by_lines
+            order = sorted(found, key=lambda k: found[k][1])
         width = getattr(self, "width", 0) or 64
         if node.children is not None:  # widened: every move tried so far failed
             children, moves = node.children, node.moves

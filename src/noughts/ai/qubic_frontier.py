@@ -77,7 +77,7 @@ from typing import Any
 
 import numpy as np
 
-from noughts.ai.qubic_build import FORCED_COST, INF, LOST, SHALLOW, Builder, lines_score
+from noughts.ai.qubic_build import INF, LOST, SHALLOW, Builder, lines_score
 from noughts.ai.qubic_proof import (
     MASK64,
     Budget,
@@ -712,7 +712,7 @@ def _turn(
     width: int,
     pn_from: int,
     lazy: bool,
-    mixed: bool = False,
+    mixed: bool,
 ) -> None:
     """One turn of `work` (its `run`, begun at `started`) at `key`: its build from its
     checkpoint, or a new one, for `seconds`, with the `remembered` searches and lemmas
@@ -741,9 +741,8 @@ def _turn(
             known=collections.ChainMap(fresh, known),
             lazy=lazy,
             lemmas=lemmas,
+            mixed=mixed,
         )
-        if mixed:
-            builder.mixed, builder.forced_cost = True, FORCED_COST
     before = builder.seconds
     builder.run(seconds, ckpt, report=None, stop=stop)
     root = builder.nodes[builder.root]
