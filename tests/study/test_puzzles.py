@@ -134,7 +134,10 @@ def test_a_game_without_an_exact_prover_is_refused(monkeypatch: pytest.MonkeyPat
 @pytest.mark.parametrize("spec", ["ultimate", "nine-board"])
 def test_late_positions_of_the_compiled_games_give_proved_puzzles(spec: str) -> None:
     game = parse_spec(spec)
-    puzzles = list(mine(game, 2, seed=3, limits=Limits(time=0.5)))
+    # A budget of nodes, not seconds: within 0.5 s a busier or faster machine, its table
+    # warm from earlier positions, proved a win a few plies earlier than a new prover
+    # within VERIFY_LIMITS could again, so what was mined depended on the machine.
+    puzzles = list(mine(game, 2, seed=3, limits=Limits(nodes=1_000_000)))
     for puzzle in puzzles:
         assert verify(puzzle) is None  # a new prover, a budget of nodes
         state = game.parse_position(puzzle.position)
@@ -159,6 +162,21 @@ def test_the_command_mines_resumes_and_verifies(tmp_path: Path, capsys: pytest.C
     lines[0]["solution"] = ["nonsense"]
     out.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     assert main(["puzzles", "verify", str(out)]) == 1
+
+
+def test_a_budget_of_nodes_mines_the_same_puzzles_again(tmp_path: Path) -> None:
+    """Self-play at a level that searches to a depth keeps its depth, and the prover
+    counts nodes: two runs of the same seed write the same file, whatever the machine's
+    load (a cap of seconds on either made the games, and so the puzzles, differ)."""
+    files = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    for out in files:
+        command = ["puzzles", "make", "nine-board", "--count", "2", "--nodes", "200000", "--seed", "3"]
+        assert main([*command, "--from-ply", "20", "--per-game", "1", "--out", str(out)]) == 0
+    first = files[0].read_text()
+    assert len(first.splitlines()) == 2 and first == files[1].read_text()
+    with pytest.raises(SystemExit, match="--nodes"):
+        main(["puzzles", "make", "classic", "--nodes", "0", "--out", str(tmp_path / "c.jsonl")])
+    assert not (tmp_path / "c.jsonl").exists()
 
 
 def test_the_command_mines_recorded_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

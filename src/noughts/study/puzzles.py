@@ -33,7 +33,7 @@ from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, parse_player, require_moves
 from noughts.ai.evaluation import evaluator
-from noughts.ai.levels import level_player
+from noughts.ai.levels import level_player, level_spec
 from noughts.ai.solve import PerfectPlayer
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.gobblet import Gobblet
@@ -656,7 +656,9 @@ def mine(
 ) -> Iterator[Puzzle]:
     """Puzzles from seeded self-play of `level` (games opened by random plies), at most
     one per game position, none whose position is in `known`, until `count` are found.
-    Games are numbered from `seed`: the same seed finds the same puzzles. Positions
+    Games are numbered from `seed`: within a budget of nodes (`limits`), the same seed
+    finds the same puzzles on any machine; within seconds, what the prover reaches in
+    time depends on the machine and its load. Positions
     before ply `from_ply` are played through unexamined: where the prover cannot reach
     the end of the game from them (early in ultimate), looking costs its whole time.
     `per_game`: at most this many puzzles from one game (the first found): once a
@@ -667,6 +669,7 @@ def mine(
     shorter (in gomoku and qubic most games end in a win in one, a line to complete
     while the opponent threatens one too; the longer races are the rarer puzzles)."""
     player = prover(game)
+    move_limits = _self_play_limits(game, level)
     known = set() if known is None else known
     found = 0
     number = seed
@@ -691,9 +694,26 @@ def mine(
                     if progress is not None:
                         progress(found)
                     yield puzzle
-            state = state.play(mover.choose(state, Limits(time=0.05)))
+            state = state.play(mover.choose(state, move_limits))
             ply += 1
         number += 1
+
+
+#: Seconds a move of self-play takes at a level that searches by time (max): its own
+#: budget would make mining as slow as a real game.
+SELF_PLAY_SECONDS = 0.05
+
+
+def _self_play_limits(game: Game[Any, Any], level: str) -> Limits:
+    """The budget of a self-play move: a level that searches to a depth or a number of
+    nodes keeps its own, so that the same seed plays the same games on a busy machine
+    and a quiet one (a cap in seconds cut medium's depth-2 search short under load,
+    and the game went another way); a level that searches by time gets
+    `SELF_PLAY_SECONDS`."""
+    options = level_spec(game, level).split(":")[1:]
+    if any(option.startswith(("depth=", "nodes=")) for option in options):
+        return Limits()
+    return Limits(time=SELF_PLAY_SECONDS)
 
 
 def mine_states(

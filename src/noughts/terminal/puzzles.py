@@ -65,6 +65,12 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         "file's puzzles came from, so that a stopped run goes on; 0 for a new file)",
     )
     make.add_argument("--time", type=float, default=0.5, help="seconds the prover may take per position")
+    make.add_argument(
+        "--nodes",
+        type=int,
+        help="a budget of nodes for the prover per position, instead of --time: a seed then mines the same "
+        "puzzles on any machine, however busy",
+    )
     make.add_argument("--level", default="medium", help="the level that plays the self-play games")
     make.add_argument("--jobs", type=int, default=1, help="processes mining at once")
     make.add_argument("--max-plies", type=int, help="only puzzles won within this many plies")
@@ -128,12 +134,12 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _mine_job(
-    job: tuple[str, int, int, float, str, list[str], int, int | None, int | None, int],
+    job: tuple[str, int, int, Limits, str, list[str], int, int | None, int | None, int],
 ) -> list[dict[str, Any]]:
     """One task of a parallel run: the puzzles of `_GAMES_A_TASK` games from `first`."""
-    spec, count, first, seconds, level, known, from_ply, per_game, max_plies, min_plies = job
+    spec, count, first, limits, level, known, from_ply, per_game, max_plies, min_plies = job
     found = mine(
-        parse_spec(spec), count, first, Limits(time=seconds), level, known=set(known), from_ply=from_ply,
+        parse_spec(spec), count, first, limits, level, known=set(known), from_ply=from_ply,
         per_game=per_game, games=_GAMES_A_TASK, max_plies=max_plies, min_plies=min_plies,
     )  # fmt: skip
     return [puzzle.to_json() for puzzle in found]
@@ -153,14 +159,15 @@ def _make(args: argparse.Namespace) -> int:
         args.count < 1
         or args.jobs < 1
         or not args.time > 0
+        or (args.nodes is not None and args.nodes < 1)
         or args.from_ply < 0
         or (args.per_game is not None and args.per_game < 1)
         or (args.max_plies is not None and args.max_plies < 1)
         or args.min_plies < 1
     ):
         raise SystemExit(
-            "noughts puzzles make: --count, --jobs, --per-game, --max-plies and --min-plies take whole numbers "
-            "from 1, "
+            "noughts puzzles make: --count, --jobs, --nodes, --per-game, --max-plies and --min-plies take whole "
+            "numbers from 1, "
             "--from-ply from 0, --time seconds above 0"
         )
     game = parse_spec(args.game)
@@ -184,9 +191,8 @@ def _make(args: argparse.Namespace) -> int:
     with progress, args.out.open("a", encoding="utf-8") as out:
         task = progress.add_task("mine", total=args.count)
         if args.jobs == 1:
-            limits = Limits(time=args.time)
             found = mine(
-                game, args.count, seed, limits, args.level, known=set(known), from_ply=args.from_ply,
+                game, args.count, seed, _limits(args), args.level, known=set(known), from_ply=args.from_ply,
                 per_game=args.per_game, max_plies=args.max_plies, min_plies=args.min_plies,
             )  # fmt: skip
             for puzzle in found:
@@ -198,6 +204,11 @@ def _make(args: argparse.Namespace) -> int:
             added = _make_in_parallel(args, game.spec, seed, known, out, lambda n: progress.update(task, completed=n))
     print(f"{added} puzzles added to {args.out} ({len(known) + added} of {game.spec} there)")
     return 0
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    """The prover's budget per position: --nodes when given, else --time."""
+    return Limits(nodes=args.nodes) if args.nodes is not None else Limits(time=args.time)
 
 
 def _make_in_parallel(args: argparse.Namespace, spec: str, seed: int, known: list[str], out: Any, moved: Any) -> int:
@@ -213,7 +224,7 @@ def _make_in_parallel(args: argparse.Namespace, spec: str, seed: int, known: lis
         def submit() -> None:
             nonlocal next_game
             job = (
-                spec, args.count, next_game, args.time, args.level, sorted(written), args.from_ply, args.per_game,
+                spec, args.count, next_game, _limits(args), args.level, sorted(written), args.from_ply, args.per_game,
                 args.max_plies, args.min_plies,
             )  # fmt: skip
             running.add(pool.submit(_mine_job, job))
@@ -271,7 +282,7 @@ def _make_from_records(args: argparse.Namespace, game: Any, known: set[str]) -> 
             if record.game.spec != game.spec:
                 skipped += 1
                 continue
-            for puzzle in mine_states(record.replay(), player, Limits(time=args.time), f"record {path.name}", known):
+            for puzzle in mine_states(record.replay(), player, _limits(args), f"record {path.name}", known):
                 out.write(json.dumps(puzzle.to_json()) + "\n")
                 out.flush()
                 added += 1
