@@ -28,6 +28,7 @@ from noughts.ai.qubic_frontier import (
     _record,
     builds,
     frontier,
+    join,
     measure,
     moves_tried,
     name,
@@ -565,6 +566,67 @@ def test_a_split_position_keeps_what_its_build_proved_and_the_rest_is_proven_apa
     work(store, 60, 20)
     assert all(store.proven(k) for k in left)
     check(store.assemble(book)[0], ROOT)
+
+
+def test_a_split_is_undone_by_join_and_what_was_proven_below_stays_a_lemma(tmp_path: Path) -> None:
+    store = Store(tmp_path / "proof")
+    Book(ROOT, BUDGET, {}).save(store.book_path)
+    builder = Builder(ROOT, BUDGET, pn_from=6, width=8, lazy=True)
+    while not any(builder.nodes[k].pn == 0 for k in builder.nodes if k[0].bit_count() == 3):
+        builder.step()
+    store.checkpoint(ROOT).parent.mkdir(parents=True)
+    builder.save(store.checkpoint(ROOT))
+    move, done, left = split(store, ROOT)
+    # A position left open, built on until it has moves, split again: two levels of
+    # book below the root.
+    deeper = left[0]
+    part = Builder.load(store.checkpoint(deeper))
+    while part.nodes[deeper].children is None:
+        part.step()
+    part.save(store.checkpoint(deeper))
+    _, _, below = split(store, deeper)
+    book = store.book()
+    assert set(book.moves) == {ROOT, deeper} and set(below) <= set(frontier(book))
+    open_parts = [k for k in frontier(book) if not store.proven(k)]
+    assert open_parts
+    # What a build of an open part proved on the way: its lemmas, to be kept.
+    found = store.load(done[0], BUDGET)
+    store.save_lemmas(open_parts[0], found)
+    for key in open_parts:
+        if store.checkpoint(key).exists():
+            store.keep(key)
+    # Refused while a worker holds a position that would drop off, and for a position
+    # outside the book; nothing changes.
+    claim = store.checkpoint(open_parts[-1]).with_suffix(".claim")
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as other:
+        claim.write_text(str(other.pid))
+        with pytest.raises(ProofError, match="a worker is building"):
+            join(store, ROOT)
+        other.kill()
+    claim.unlink()
+    assert store.book().moves == book.moves
+    with pytest.raises(ProofError, match="not a position of the book"):
+        join(store, open_parts[0])
+    dropped = join(store, ROOT)
+    # The root is the frontier again; the book move below it went too.
+    assert store.book().moves == {} and frontier(store.book()) == [ROOT]
+    assert set(dropped) == set(done) | set(left) - {deeper} | set(below)
+    for key in open_parts:
+        assert not store.checkpoint(key).exists() and not store.kept_path(key).exists()
+        assert not store.lemma_path(key).exists()
+    assert store.lemma_path(ROOT).exists()
+    assert Strategy.load(store.lemma_path(ROOT)).entries.items() >= found.entries.items()
+    # The proofs stay, read as lemmas by every build.
+    assert all(store.proof_path(k).exists() for k in done)
+    assert store.lemmas(BUDGET).entries.items() >= store.load(done[-1], BUDGET).entries.items()
+    assert store.progress()["runs"][-1] | {"started": "", "id": ""} == {
+        "started": "", "id": "", "seconds": 0.0, "tried": 0, "proven": 0,
+        "join": name(ROOT), "move": move, "dropped": len(dropped),
+    }  # fmt: skip
+    # The root is built and proven again, and the proof checks.
+    work(store, 120, 60)
+    assert store.proven(ROOT)
+    store.verify(ROOT, BUDGET)
 
 
 def test_the_book_move_is_chosen_by_its_measured_figures(proven: tuple[Store, Book]) -> None:

@@ -35,6 +35,7 @@ with one budget).
         [--by-replies]
     python -m noughts.ai.qubic_frontier builds
     python -m noughts.ai.qubic_frontier split X-O [--move M]
+    python -m noughts.ai.qubic_frontier join X-O
     python -m noughts.ai.qubic_frontier verify
     python -m noughts.ai.qubic_frontier compact
     python -m noughts.ai.qubic_frontier merge OTHER_FOLDER
@@ -200,9 +201,16 @@ def frontier(book: Book) -> list[Key]:
 def parents(book: Book) -> dict[Key, Key]:
     """x's positions past the book (breadth first), each with the book's position it
     was first reached from (itself for the root when the book is empty)."""
+    return _walk(book)[0]
+
+
+def _walk(book: Book) -> tuple[dict[Key, Key], set[Key]]:
+    """`parents`, and the book's positions the walk from the root reaches (a book move
+    below a move taken out, `join`, is reached no more)."""
     start, _ = key_of(*book.root)
     found: dict[Key, Key] = {}
     seen: set[Key] = set()
+    reached: set[Key] = set()
     todo = [(start, start)]
     while todo:
         later: list[tuple[Key, Key]] = []
@@ -214,6 +222,7 @@ def parents(book: Book) -> dict[Key, Key]:
             if move is None:
                 found[key] = parent
                 continue
+            reached.add(key)
             x, o = key
             if (x | o) >> move & 1:
                 raise ProofError(f"the book's move {move} at {name(key)} is not legal")
@@ -221,7 +230,7 @@ def parents(book: Book) -> dict[Key, Key]:
             if not completes(x2):
                 later.extend((child, key) for child in answers(x2, o, book.budget))
         todo = later
-    return found
+    return found, reached
 
 
 def _probe(x: int, o: int, budget: Budget) -> tuple[bool, int]:
@@ -500,11 +509,14 @@ class Store:
         """Every x position the builds of open frontier positions proved on the way
         (`Builder.proven_inside`), with its proof: one file per frontier position
         (`save_lemmas`), each whole on its own, read together (either entry of a
-        position two files hold will do). Not checked when saved (like the remembered
-        searches they only guide builds): a proof that splices one in is checked as a
-        whole before it is stored."""
+        position two files hold will do); and every position of the stored sub-proofs,
+        those of positions no longer on the frontier (`join`) included, whose subtrees
+        are whole too. Not checked when saved (like the remembered searches they only
+        guide builds): a proof that splices one in is checked as a whole before it is
+        stored."""
         entries: dict[Key, int] = {}
-        for path in sorted((self.folder / "lemmas").glob("*.npz")):
+        paths = sorted((self.folder / "lemmas").glob("*.npz")) + sorted((self.folder / "proofs").glob("*.npz"))
+        for path in paths:
             if path.name.endswith(".part.npz"):
                 continue
             lemmas = Strategy.load(path)
@@ -664,13 +676,7 @@ def work(
         k for k, parent in parents(book).items() if (not branches or parent in branches) and (not only or k in only)
     ]
     rows = store.progress()["positions"]
-    run: dict[str, Any] = {
-        "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "id": uuid.uuid4().hex[:12],
-        "seconds": 0.0,
-        "tried": 0,
-        "proven": 0,
-    }
+    run = _new_run()
     started = time.perf_counter()
     order = sorted(
         (k for k in positions if not store.proven(k) and rows.get(name(k), {}).get("status") != "disproven"),
@@ -789,6 +795,18 @@ def _turn(
         f"in {run['seconds']:.0f} s",
         flush=True,
     )
+
+
+def _new_run(**figures: Any) -> dict[str, Any]:
+    """A row of progress.json's runs, begun now: `work`'s, `split`'s or `join`'s."""
+    run: dict[str, Any] = {
+        "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "id": uuid.uuid4().hex[:12],
+        "seconds": 0.0,
+        "tried": 0,
+        "proven": 0,
+    }
+    return run | figures
 
 
 def _record(
@@ -922,14 +940,7 @@ def _split(store: Store, key: Key, move: int | None) -> tuple[int, list[Key], li
     book.moves[key] = move
     book.why[key] = {"split": {"build seconds": round(builder.seconds, 1), "tried": tried, "proven": len(done)}}
     book.save(store.book_path)
-    run = {
-        "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "id": uuid.uuid4().hex[:12],
-        "split": name(key),
-        "seconds": 0.0,
-        "tried": 0,
-        "proven": len(done),
-    }
+    run = _new_run(split=name(key), proven=len(done))
     with store.updating_progress() as progress:
         for reply in done:
             progress["positions"].setdefault(name(reply), {"seconds": 0.0}).update(status="proven", split=name(key))
@@ -947,6 +958,46 @@ def _split(store: Store, key: Key, move: int | None) -> tuple[int, list[Key], li
     return move, done, left
 
 
+def join(store: Store, key: Key) -> list[Key]:
+    """The reverse of `split`: take x's move at the book position `key` out of the book,
+    so that `key` is a frontier position again and its next build may choose another
+    move (a split's move whose parts will not fall, their x moves disproved one after
+    another, was likely the wrong one). Book moves the walk from the root no longer
+    reaches go too. Of the frontier positions that drop off, the open ones give their
+    lemmas to `key`'s file and their builds are deleted; the proven ones' sub-proofs
+    stay in proofs/, where every build reads them as lemmas (`Store.lemmas`). Refused
+    for a position not in the book, and while a worker holds a claim on `key` or on a
+    position that would drop off. The positions that dropped off the frontier."""
+    book = store.book()
+    if key not in book.moves:
+        raise ProofError(f"{name(key)} is not a position of the book")
+    before = parents(book)
+    move = book.moves.pop(key)
+    book.why.pop(key, None)
+    after, reached = _walk(book)
+    for gone in [k for k in book.moves if k not in reached]:
+        del book.moves[gone]
+        book.why.pop(gone, None)
+    dropped = [k for k in before if k not in after]
+    with contextlib.ExitStack() as claims:
+        for held in [key, *(k for k in dropped if not store.proven(k))]:
+            if not claims.enter_context(store.claim(held)):
+                raise ProofError(f"a worker is building {name(held)} now: join {name(key)} when its turn is over")
+        for gone in dropped:
+            if store.proven(gone):
+                continue
+            lemmas = store.lemma_path(gone)
+            if lemmas.exists():
+                store.save_lemmas(key, Strategy.load(lemmas))
+                lemmas.unlink()
+            store.checkpoint(gone).unlink(missing_ok=True)
+            store.kept_path(gone).unlink(missing_ok=True)
+        book.save(store.book_path)
+        with store.updating_progress() as progress:
+            progress["runs"].append(_new_run(join=name(key), move=move, dropped=len(dropped)))
+    return dropped
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DATA, help="the folder of book, sub-proofs and progress")
@@ -962,6 +1013,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     divided.add_argument("position", type=parse, help="the frontier position (X-O, hex), built on this machine")
     divided.add_argument("--move", type=int, help="x's move (default: the one the build would expand next)")
+    undone = commands.add_parser(
+        "join",
+        help="take x's move at a book position out of the book (the reverse of split): a frontier position again",
+    )
+    undone.add_argument("position", type=parse, help="the book position (X-O, hex)")
     commands.add_parser("builds", help="how far the builds kept on this machine got, move by move")
     worked = commands.add_parser("work", help="build sub-proofs of unproven frontier positions")
     worked.add_argument("--minutes", type=float, default=60.0)
@@ -1004,6 +1060,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         for key in left:
             print(f"  {name(key)}")
+    elif args.command == "join":
+        dropped = join(store, args.position)
+        print(
+            f"{name(args.position)}: no longer a book position, a frontier position again; "
+            f"{len(dropped)} positions below it off the frontier (their proofs kept as lemmas)"
+        )
     elif args.command == "work":
         # A worker asked to stop (kill, Ctrl-C) ends its turn as if its time were up:
         # what it searched is kept, where a kill would lose the turn since its last
