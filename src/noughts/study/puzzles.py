@@ -705,13 +705,13 @@ SELF_PLAY_SECONDS = 0.05
 
 
 def _self_play_limits(game: Game[Any, Any], level: str) -> Limits:
-    """The budget of a self-play move: a level that searches to a depth or a number of
-    nodes keeps its own, so that the same seed plays the same games on a busy machine
-    and a quiet one (a cap in seconds cut medium's depth-2 search short under load,
-    and the game went another way); a level that searches by time gets
+    """The budget of a self-play move: a level that searches to a depth, a number of
+    nodes or of iterations keeps its own, so that the same seed plays the same games on
+    a busy machine and a quiet one (a cap in seconds cut medium's depth-2 search short
+    under load, and the game went another way); a level that searches by time gets
     `SELF_PLAY_SECONDS`."""
     options = level_spec(game, level).split(":")[1:]
-    if any(option.startswith(("depth=", "nodes=")) for option in options):
+    if any(option.startswith(("depth=", "nodes=", "iterations=")) for option in options):
         return Limits()
     return Limits(time=SELF_PLAY_SECONDS)
 
