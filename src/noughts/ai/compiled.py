@@ -456,10 +456,12 @@ class KernelAlphaBetaPlayer(AIPlayer):
         search_end = end - limits.time * self.REFUTE_SHARE if guarded and limits.time is not None else end
         threat_move, threat_plies, threat_nodes = -1, 0, 0
         if guarded:
-            threat_move, threat_plies = _proof_move(state)
-        if guarded and threat_move < 0:
             share = 0.0 if limits.time is None else started + limits.time * self.THREAT_SHARE
             threat_move, threat_plies, threat_nodes = _forced_win(root, share, limits.nodes or THREAT_NODES)
+            if threat_move < 0:
+                # The shipped proof's move wins too, but not by the shortest way: a win
+                # the threat search sees (a line to complete now, a win in 3) comes first.
+                threat_move, threat_plies = _proof_move(state)
             if threat_move < 0 and self.proof:
                 proof_end = 0.0 if limits.time is None else time.perf_counter() + limits.time * self.PROOF_SHARE
                 if self._proof_tree is None:
