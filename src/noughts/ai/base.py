@@ -335,7 +335,7 @@ def make_player(name: str, **options: Any) -> AIPlayer:
 def parse_player(text: str) -> AIPlayer:
     """A player from its text form: ``NAME[:option=value...]``, e.g. ``mcts:time=0.2``
     or ``alphabeta:depth=6:eval=seed-lines`` (the arena's and the engine's syntax)."""
-    name, options = _split_spec(text)
+    name, options = split_spec(text)
     return make_player(name, **options)
 
 
@@ -343,13 +343,15 @@ def seeded_player(text: str, seed: int | None) -> AIPlayer:
     """The player `text` names, given `seed` as its seed, unless the text sets a seed
     itself (``random:seed=5``: the user's seed wins) or the player takes none
     (``perfect``): a caller seeding each game keeps games reproducible this way."""
-    name, options = _split_spec(text)
+    name, options = split_spec(text)
     if seed is not None and "seed" not in options and _takes_seed(name):
         options["seed"] = str(seed)
     return make_player(name, **options)
 
 
-def _split_spec(text: str) -> tuple[str, dict[str, str]]:
+def split_spec(text: str) -> tuple[str, dict[str, str]]:
+    """A player spec's name and its options (``alphabeta:depth=2`` -> ``alphabeta``,
+    ``{"depth": "2"}``); InvalidOptionError for an option without a value."""
     name, *parts = text.strip().split(":")
     options: dict[str, str] = {}
     for part in parts:

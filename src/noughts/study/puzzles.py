@@ -31,7 +31,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, parse_player, require_moves
+from noughts.ai.base import (
+    AIPlayer,
+    Analysis,
+    Kind,
+    Limits,
+    MoveInfo,
+    Value,
+    parse_player,
+    require_moves,
+    split_spec,
+)
 from noughts.ai.evaluation import evaluator
 from noughts.ai.levels import level_player, level_spec
 from noughts.ai.solve import PerfectPlayer
@@ -710,8 +720,8 @@ def _self_play_limits(game: Game[Any, Any], level: str) -> Limits:
     a busy machine and a quiet one (a cap in seconds cut medium's depth-2 search short
     under load, and the game went another way); a level that searches by time gets
     `SELF_PLAY_SECONDS`."""
-    options = level_spec(game, level).split(":")[1:]
-    if any(option.startswith(("depth=", "nodes=", "iterations=")) for option in options):
+    _, options = split_spec(level_spec(game, level))
+    if options.keys() & {"depth", "nodes", "iterations"}:
         return Limits()
     return Limits(time=SELF_PLAY_SECONDS)
 
