@@ -85,8 +85,8 @@ class Deadline:
 class Kind(enum.Enum):
     """What a `Value` is: exact (a win or loss in some plies, a draw), an estimate, unknown."""
 
-    WIN = "win"  # a forced win in `plies`
-    LOSS = "loss"  # a forced loss in `plies`
+    WIN = "win"  # a forced win in `plies` (at most `plies` where `Value.bound`)
+    LOSS = "loss"  # a forced loss in `plies` (at most `plies` where `Value.bound`)
     DRAW = "draw"  # a proven draw
     SCORE = "score"  # a heuristic estimate: `score`, higher is better, 0 is even
     UNKNOWN = "unknown"  # not evaluated (the random player)
@@ -94,19 +94,35 @@ class Kind(enum.Enum):
 
 @dataclass(frozen=True)
 class Value:
-    """How good a move (or position) is for the player who makes it (is to move)."""
+    """How good a move (or position) is for the player who makes it (is to move).
+
+    A win or a loss is proven; its `plies` are the distance to the end with best play on
+    both sides where the search looked at every move (solved tables, full-width
+    searches), and only an upper bound where it did not (`bound`: proof-number and
+    threat searches, shipped proofs, MCTS-Solver): the win comes no later, but a quicker
+    one may exist, and the loser may not be able to last that long.
+
+    >>> Value.win(7).text, Value.win(64, bound=True).text, Value.loss(9, bound=True).text
+    ('win in 7', 'win in at most 64', 'loss in at most 9')
+    >>> Value.win(1, bound=True).bound  # no win is quicker than one ply
+    False
+    """
 
     kind: Kind
     plies: int | None = None  # for WIN / LOSS: plies until the game ends
     score: float = 0.0  # for SCORE; MCTS uses the mean result in [-1, 1]
+    #: WIN / LOSS only: `plies` is an upper bound on the distance, not the distance.
+    bound: bool = False
 
     @classmethod
-    def win(cls, plies: int) -> Value:
-        return cls(Kind.WIN, plies, 1.0)
+    def win(cls, plies: int, bound: bool = False) -> Value:
+        # A bound of one ply (or none) is exact: no game ends sooner.
+        return cls(Kind.WIN, plies, 1.0, bound and plies > 1)
 
     @classmethod
-    def loss(cls, plies: int) -> Value:
-        return cls(Kind.LOSS, plies, -1.0)
+    def loss(cls, plies: int, bound: bool = False) -> Value:
+        # One ply is the least: in gobblet the mover can uncover the opponent's line.
+        return cls(Kind.LOSS, plies, -1.0, bound and plies > 1)
 
     @classmethod
     def draw(cls) -> Value:
@@ -118,6 +134,7 @@ class Value:
 
     @property
     def exact(self) -> bool:
+        """Proven: a win, a loss (its distance exact or a `bound`) or a draw."""
         return self.kind in (Kind.WIN, Kind.LOSS, Kind.DRAW)
 
     def sort_key(self) -> tuple[int, float]:
@@ -131,18 +148,27 @@ class Value:
     def negated(self, extra_plies: int = 1) -> Value:
         """The same value seen by the other player, one ply earlier."""
         if self.kind is Kind.WIN:
-            return Value.loss((self.plies or 0) + extra_plies)
+            return Value.loss((self.plies or 0) + extra_plies, self.bound)
         if self.kind is Kind.LOSS:
-            return Value.win((self.plies or 0) + extra_plies)
+            return Value.win((self.plies or 0) + extra_plies, self.bound)
         return Value(self.kind, None, -self.score)
 
     @property
+    def distance(self) -> str:
+        """A win's or loss's plies in words, saying whether they are a bound: ``in 7
+        plies``, ``in at most 64 plies``, ``in 1 ply``; empty for other values. Every
+        sentence about a proven result (`noughts.study.verdicts`, the terminal) uses it."""
+        if self.kind not in (Kind.WIN, Kind.LOSS):
+            return ""
+        plies = self.plies or 0
+        return f"in {'at most ' if self.bound else ''}{plies} {'ply' if plies == 1 else 'plies'}"
+
+    @property
     def text(self) -> str:
-        """``win in 3``, ``loss in 4``, ``draw``, ``+0.35``, ``?``."""
-        if self.kind is Kind.WIN:
-            return f"win in {self.plies}"
-        if self.kind is Kind.LOSS:
-            return f"loss in {self.plies}"
+        """``win in 3``, ``loss in 4``, ``win in at most 64`` (a `bound`), ``draw``,
+        ``+0.35``, ``?``."""
+        if self.kind in (Kind.WIN, Kind.LOSS):
+            return f"{self.kind.value} in {'at most ' if self.bound else ''}{self.plies}"
         if self.kind is Kind.DRAW:
             return "draw"
         if self.kind is Kind.SCORE:

@@ -333,10 +333,12 @@ def _node_value(links: npt.NDArray[np.int32], info: npt.NDArray[np.int16], child
     from noughts.kernels import tree
 
     proof, plies = int(info[child, tree.PROOF]), int(info[child, tree.PLIES])
+    # The solver proves a node by the children tried so far: its plies are a bound
+    # (exact at one ply, `Value.win`), and so is the move's, one ply longer.
     if proof == tree.LOSS:
-        return Value.win(plies + 1)
+        return Value.loss(plies, bound=True).negated()
     if proof == tree.WIN:
-        return Value.loss(plies + 1)
+        return Value.win(plies, bound=True).negated()
     if proof == tree.PROVEN_DRAW:
         return Value.draw()
     return Value.estimate(float(links[child, tree.TOTAL]) / (float(links[child, tree.VISITS]) * tree.UNIT))
@@ -520,7 +522,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
                 break
         values = {m: _value(scores[m], proven[m]) for m in order}
         if threat_move >= 0:
-            values[threat_move] = Value.win(threat_plies)
+            values[threat_move] = Value.win(threat_plies, bound=True)  # threats, proof: a bound
         elif guarded:
             self._refute(state, order, values, end)
         order.sort(key=lambda m: values[m].sort_key(), reverse=True)
@@ -549,7 +551,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
             reply, plies, _ = _forced_win(encode(child), deadline, None if end else THREAT_NODES)
             if reply < 0:
                 return
-            values[move] = Value.loss(plies + 1)
+            values[move] = Value.win(plies, bound=True).negated()  # the threat search's plies: a bound
 
 
 def qubic_threat_win(state: State[Any], nodes: int = THREAT_NODES) -> tuple[int, int] | None:

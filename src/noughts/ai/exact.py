@@ -35,7 +35,9 @@ def code_value(code: int) -> Value:
 
 def value_code(value: Value) -> int:
     """A proven value as its stored code (`code_value` reads it back); ValueError for an
-    estimate."""
+    estimate, and for a `bound` (a code is an exact distance)."""
+    if value.bound:
+        raise ValueError(f"only an exact distance has a code, not {value}")
     if value.kind is Kind.WIN:
         return (value.plies or 0) + 1
     if value.kind is Kind.LOSS:

@@ -183,10 +183,12 @@ class Node:
 
     def value(self) -> Value:
         """The value of `move` for the player who made it."""
+        # The solver proves a node by the children tried so far: its plies are a bound
+        # (exact at one ply, `Value.win`), and so is the move's, one ply longer.
         if self.proof == LOSS:
-            return Value.win(self.plies + 1)
+            return Value.loss(self.plies, bound=True).negated()
         if self.proof == WIN:
-            return Value.loss(self.plies + 1)
+            return Value.win(self.plies, bound=True).negated()
         if self.proof == DRAW:
             return Value.draw()
         if self.visits == 0:

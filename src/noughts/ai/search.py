@@ -367,7 +367,7 @@ class AlphaBetaPlayer(_Negamax):
             # `analyze` still searches, for the other moves' values.
             analysis = super()._run(state, left() if exact_root else replace(left(), depth=1), exact_root)
             move = ours.move
-            value = Value.win(ours.plies)
+            value = Value.win(ours.plies, bound=True)  # the threat search's plies: a bound
             # The search may have found a shorter win with the same move.
             moves = [
                 replace(i, value=max(i.value, value, key=Value.sort_key)) if i.move == move else i
@@ -413,7 +413,7 @@ class AlphaBetaPlayer(_Negamax):
             if win is None:
                 break
             nodes += win.nodes
-            infos[at] = replace(info, value=Value.loss(win.plies + 1))
+            infos[at] = replace(info, value=Value.win(win.plies, bound=True).negated())
         _best_first(analysis)
         return nodes
 

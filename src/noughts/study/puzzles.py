@@ -257,7 +257,7 @@ class ThreatProver(AIPlayer):
         ours = self._win(state)
         if ours is None:
             return None
-        info = MoveInfo(ours[0], state.move_text(ours[0]), Value.win(ours[1]))
+        info = MoveInfo(ours[0], state.move_text(ours[0]), Value.win(ours[1], bound=True))
         return Analysis(self.name, [info], [info.text], None, 0, time.perf_counter() - started)
 
     def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
@@ -271,9 +271,9 @@ class ThreatProver(AIPlayer):
                 winner = child.outcome.winner if child.outcome else None
                 values[move] = Value.draw() if winner is None else Value.win(1)
             elif ours is not None and move == ours[0]:
-                values[move] = Value.win(ours[1])
+                values[move] = Value.win(ours[1], bound=True)
             elif (theirs := self._win(child)) is not None:
-                values[move] = Value.loss(theirs[1] + 1)
+                values[move] = Value.win(theirs[1], bound=True).negated()
             else:
                 values[move] = Value(Kind.UNKNOWN)
         order = sorted(
