@@ -40,6 +40,8 @@ def test_only_an_exact_distance_is_stored_as_a_table_code() -> None:
     assert code_value(value_code(Value.win(7))) == Value.win(7)
     with pytest.raises(ValueError, match="exact distance"):
         value_code(Value.win(7, bound=True))
+    # A reader that knows its codes are bounds (the race puzzles' keys) says so again.
+    assert code_value(value_code(Value.loss(8, bound=True), bound_ok=True), bound=True) == Value.loss(8, bound=True)
 
 
 def _positions(spec: str, count: int, seed: int) -> list[State[object]]:

@@ -23,20 +23,22 @@ def cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "noughts"
 
 
-def code_value(code: int) -> Value:
+def code_value(code: int, bound: bool = False) -> Value:
     """A stored code as a value: plies + 1 to a win if positive, to a loss if negative,
-    0 a draw."""
+    0 a draw; with `bound`, the plies are an upper bound (`Value.bound`: codes written by
+    a prover that bounds them, the race puzzles' answer keys)."""
     if code > 0:
-        return Value.win(code - 1)
+        return Value.win(code - 1, bound)
     if code < 0:
-        return Value.loss(-code - 1)
+        return Value.loss(-code - 1, bound)
     return Value.draw()
 
 
-def value_code(value: Value) -> int:
+def value_code(value: Value, bound_ok: bool = False) -> int:
     """A proven value as its stored code (`code_value` reads it back); ValueError for an
-    estimate, and for a `bound` (a code is an exact distance)."""
-    if value.bound:
+    estimate, and for a `bound` unless `bound_ok` (whose reader then knows the codes are
+    bounds: a table's are exact distances)."""
+    if value.bound and not bound_ok:
         raise ValueError(f"only an exact distance has a code, not {value}")
     if value.kind is Kind.WIN:
         return (value.plies or 0) + 1

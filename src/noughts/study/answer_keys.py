@@ -34,7 +34,8 @@ A key is a tree of plain JSON: ``{move: entry}`` for one turn of the solver, whe
 correct entry is ``{"reply": MOVE, "next": {...}}`` (``"next"`` left out when the reply
 ends the game; ``{}`` when the move itself ends the puzzle), and a
 wrong one is ``{"value": CODE, "line": [MOVE, ...]}``: the value for the defender, to
-move, in the solved tables' code (`noughts.ai.exact.code_value`; null when the move
+move, in the solved tables' code (`noughts.ai.exact.code_value`, its plies a bound
+where a race prover made the key; null when the move
 ended the game, or when a race prover proves nothing there), and the defender's best
 line (empty when nothing is proved). The file holds one JSON object a line, ``{"id": PUZZLE_ID, "key": {...}}``, in the
 puzzles' file order, compressed with gzip (no time stamp: the same puzzles and provers
@@ -154,7 +155,7 @@ def _race_turn(puzzle: Puzzle, state: State[Any], played: list[str], player: Thr
         else:
             found = player.winning(child)
             node[text] = {"value": None, "line": []} if found is None else {
-                "value": value_code(found.value), "line": [found.moves[0].text]
+                "value": value_code(found.value, bound_ok=True), "line": [found.moves[0].text]
             }  # fmt: skip
             continue
         entry = {}
@@ -261,8 +262,10 @@ def judge_by_key(puzzle: Puzzle, played: list[str]) -> Judged | None:
     if state.is_over:
         return Judged(False, False, None, [], ended(state))
     line = entry["line"]
-    # null: the race provers prove nothing after the move (`missed` says so).
-    value = Value(Kind.UNKNOWN) if entry["value"] is None else code_value(entry["value"])
+    # null: the race provers prove nothing after the move (`missed` says so). Their
+    # searches bound the plies; a table's are exact.
+    race = isinstance(_prover_of(state.game), ThreatProver)
+    value = Value(Kind.UNKNOWN) if entry["value"] is None else code_value(entry["value"], bound=race)
     return Judged(False, False, line[0] if line else None, line, missed(puzzle, played, value, state.turn))
 
 

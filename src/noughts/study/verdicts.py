@@ -6,6 +6,8 @@ says who wins and when, an estimate says the side to move's chance, never a raw 
 'O wins in 7 plies'
 >>> verdict(Value.loss(2), Player.O)
 'X wins in 2 plies'
+>>> verdict(Value.loss(63, bound=True), Player.O)
+'X wins, proven, in at most 63 plies'
 >>> verdict(Value.draw(), Player.X)
 'a draw with best play'
 >>> verdict(Value.estimate(0.28), Player.X)
@@ -20,17 +22,13 @@ from noughts.core import Player
 __all__ = ["verdict"]
 
 
-def _plies(n: int) -> str:
-    return f"{n} ply" if n == 1 else f"{n} plies"
-
-
 def verdict(value: Value, mover: Player, scale: float | None = None) -> str:
     """`value`, which belongs to `mover` (the side to move), in words for both sides;
-    an estimate through `win_chance` on `scale`. Unknown: "not evaluated"."""
-    if value.kind is Kind.WIN:
-        return f"{mover.value.upper()} wins in {_plies(value.plies or 0)}"
-    if value.kind is Kind.LOSS:
-        return f"{mover.other.value.upper()} wins in {_plies(value.plies or 0)}"
+    an estimate through `win_chance` on `scale`. Unknown: "not evaluated". A win whose
+    plies are only a bound (`Value.bound`) says so: "X wins, proven, in at most 64 plies"."""
+    if value.kind in (Kind.WIN, Kind.LOSS):
+        winner = mover if value.kind is Kind.WIN else mover.other
+        return f"{winner.value.upper()} wins{', proven,' if value.bound else ''} {value.distance}"
     if value.kind is Kind.DRAW:
         return "a draw with best play"
     chance = win_chance(value, scale)
