@@ -31,6 +31,7 @@ def test_a_review_classes_the_blunder_and_equals_the_library(client: TestClient)
     assert data["moves"][4]["value_after"] == {
         "kind": "loss",
         "plies": 2,
+        "bound": False,
         "score": -1.0,
         "text": "loss in 2",
         "chance": 0.0,
@@ -80,7 +81,14 @@ def test_the_evaluation_says_what_its_number_is(client: TestClient) -> None:
     to move, never a raw score; the bar is x's chance."""
     solved = client.post("/api/analysis", json={"spec": "classic", "moves": ["5", "2"], "level": "max"}).json()
     assert solved["verdict"] == "X wins in 5 plies"
-    assert solved["value"] == {"kind": "win", "text": "win in 5", "plies": 5, "exact": True, "chance": 1.0}
+    assert solved["value"] == {
+        "kind": "win",
+        "text": "win in 5",
+        "plies": 5,
+        "exact": True,
+        "bound": False,
+        "chance": 1.0,
+    }
     assert solved["bar"] == 1.0
     assert all(m["value"]["exact"] for m in solved["moves"])
     assert solved["moves"][0]["line"][0] == solved["best"]
@@ -93,6 +101,32 @@ def test_the_evaluation_says_what_its_number_is(client: TestClient) -> None:
     assert estimate["verdict"] == f"X to move: {value['chance']:.0%} (an estimate)"
     assert estimate["bar"] == pytest.approx(2 * value["chance"] - 1, abs=1e-3)
     assert [len(m["line"]) > 0 for m in estimate["moves"][:4]] == [True, True, True, False]
+
+
+@pytest.mark.parametrize(("moves", "plies"), [([], 64), (["111", "222"], 62)])
+def test_the_qubic_proofs_plies_are_a_bound(client: TestClient, moves: list[str], plies: int) -> None:
+    """The shipped proof proves x's win, not its shortest distance: the value says so
+    (`bound`), and so do its text and the verdict."""
+    body = {"spec": "qubic", "moves": moves, "level": "max", "time": 0.5}
+    answer = client.post("/api/analysis", json=body).json()
+    assert answer["verdict"] == f"X wins, proven, in at most {plies} plies"
+    assert answer["value"] == {
+        "kind": "win",
+        "text": f"win in at most {plies}",
+        "plies": plies,
+        "exact": True,
+        "bound": True,
+        "chance": 1.0,
+    }
+    assert answer["moves"][0]["value"] == answer["value"] and answer["bar"] == 1.0
+
+
+def test_the_schema_says_which_field_tells_a_bound(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("ValueView", "ReviewedValue"):
+        field = schemas[model]["properties"]["bound"]
+        assert field["type"] == "boolean" and "upper bound" in field["description"]
+    assert "bound" in schemas["ValueView"]["required"]
 
 
 def test_o_to_move_the_bar_is_still_xs(client: TestClient) -> None:

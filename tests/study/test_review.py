@@ -201,10 +201,27 @@ def test_the_command_prints_a_json_review_and_draws_the_graph(
     assert {"ply", "move", "class", "best", "value_before", "value_after", "line"} <= fifth.keys()
     assert (fifth["move"], fifth["class"], fifth["best"]) == ("2", "blunder", "4")
     assert fifth["value_before"]["text"] == "draw"
-    assert fifth["value_after"]["text"] == "loss in 2"
+    assert fifth["value_after"]["text"] == "loss in 2" and fifth["value_after"]["bound"] is False
     assert data["graph"] == [0.5, 0.5, 0.5, 0.5, 0.5, 0.0, 0.0]
     assert data["classes"]["x"]["blunder"] == 1
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_review_shows_the_qubic_proofs_plies_as_a_bound(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each of x's moves from the shipped proof wins in at most the empty cells (and o's
+    positions lose in at most as many), in the JSON and in the table."""
+    path = tmp_path / "game.txt"
+    path.write_text(GameRecord(parse_spec("qubic"), ["111", "222", "444"]).to_text(), encoding="utf-8")
+    assert main(["review", str(path), "--json", "--time", "0.3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    before = [m["value_before"] for m in data["moves"]]
+    assert [(v["kind"], v["plies"], v["bound"], v["text"]) for v in before] == [
+        ("win", 64, True, "win in at most 64"),
+        ("loss", 63, True, "loss in at most 63"),
+        ("win", 62, True, "win in at most 62"),
+    ]
+    assert main(["review", str(path), "--time", "0.3"]) == 0
+    assert "win in at most" in capsys.readouterr().out
 
 
 def test_the_command_prints_a_table_with_the_better_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -204,15 +204,23 @@ class GameView(_Model):
 
 # -- answers: analysis and catalogue ----------------------------------------------
 
+_BOUND = (
+    "win and loss only: true when `plies` is an upper bound (proven by a proof-number or threat search, a shipped"
+    " proof or MCTS-Solver: the game ends within that many plies, a quicker win may exist), false when it is the"
+    " exact distance with best play on both sides (solved tables, full-width searches)"
+)
+
 
 class ValueView(_Model):
     """A value for the player it belongs to (the side to move, or the mover of a move)."""
 
     kind: Literal["win", "loss", "draw", "score", "unknown"]
+    #: "win in 7", "win in at most 64" (a bound), "draw", "+0.35": noughts.ai.base.Value.text.
     text: str
     plies: int | None
     #: win, loss and draw are proven (by search or a solved table); a score is an estimate.
     exact: bool
+    bound: bool = Field(description=_BOUND)
     #: The expected result for that player, 0 a loss to 1 a win, a draw half; an estimate
     #: through its evaluator's scale (noughts.ai.base.win_chance). null: not evaluated.
     chance: float | None
@@ -234,8 +242,8 @@ class AnalysisView(_Model):
     player: str
     best: str
     value: ValueView
-    #: The position's value in words for both sides: "X wins in 7 plies", "a draw with
-    #: best play", "O to move: 64% (an estimate)".
+    #: The position's value in words for both sides: "X wins in 7 plies", "X wins, proven,
+    #: in at most 64 plies" (a bound), "a draw with best play", "O to move: 64% (an estimate)".
     verdict: str
     #: x's chance in [-1, 1] (2 * chance - 1): 1 x wins, -1 o wins, 0 even or a draw.
     bar: float
@@ -252,6 +260,8 @@ class ReviewedValue(_Model):
 
     kind: Literal["win", "loss", "draw", "score"]
     plies: int | None
+    #: Reviews stored before the field was added hold exact distances only.
+    bound: bool = Field(default=False, description=_BOUND)
     score: float
     text: str
     chance: float

@@ -171,6 +171,7 @@ def value_view(value: Value, scale: float | None = None) -> ValueView:
         text=value.text,
         plies=value.plies,
         exact=value.exact,
+        bound=value.bound,
         chance=None if chance is None else round(chance, 4),
     )
 

@@ -268,6 +268,7 @@ def _value_json(value: Value, chance: float) -> dict[str, Any]:
     return {
         "kind": value.kind.value,
         "plies": value.plies,
+        "bound": value.bound,
         "score": round(value.score, 4) + 0.0,  # + 0.0: never -0.0
         "text": value.text,
         "chance": round(chance, 4),
