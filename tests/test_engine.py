@@ -94,6 +94,44 @@ def test_analyze_values_every_legal_move_best_first() -> None:
     assert session.moves == [0], "analyze plays nothing"
 
 
+SEVEN = "..xxox./xooo..o/...x.../......./......./......./....... x"
+
+
+@pytest.mark.parametrize(
+    ("commands", "analyze", "best", "value"),
+    [
+        # The shipped qubic proof: a win in at most the empty cells, never a distance.
+        (["new qubic"], "level=max", "111", "win-in-at-most-64"),
+        (["new qubic", "play 111", "play 222"], "level=max", "444", "win-in-at-most-62"),
+        # x wins by fours on 7x7: the threat search's plies are a bound, while the
+        # deeper search of max finds the distance (tests/ai/test_levels.py).
+        (
+            ["new mnk m=7 n=7 k=4", f"position {SEVEN}"],
+            "player=alphabeta depth=2 threats=true",
+            "e2",
+            "win-in-at-most-",
+        ),
+        (["new mnk m=7 n=7 k=4", f"position {SEVEN}"], "level=max", "e2", "win-in-7"),
+        # A solved table's distances are exact.
+        (["play 5", "play 2"], "level=max", None, "win-in-5"),
+    ],
+)
+def test_analyze_tells_a_bound_from_an_exact_distance(
+    commands: list[str], analyze: str, best: str | None, value: str
+) -> None:
+    session = EngineSession()
+    for command in commands:
+        ask(session, command)
+    lines = ask(session, f"analyze {analyze} time=0.5").removeprefix("= ").splitlines()
+    info = dict(part.split("=", 1) for part in lines[-1].removeprefix("info ").split())
+    first = lines[0].split()
+    assert first[1] == info["value"] and (best is None or info["best"] == first[0] == best)
+    if value.endswith("-"):  # a bound of whatever plies the search found
+        assert info["value"].startswith(value) and info["value"].removeprefix(value).isdigit()
+    else:
+        assert info["value"] == value
+
+
 def test_show_is_a_multi_line_answer() -> None:
     session = EngineSession()
     ask(session, "play 5")

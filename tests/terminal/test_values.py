@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from noughts import parse_position
+import pytest
+
+from noughts import parse_position, parse_spec
 from noughts.ai import Limits, Value, parse_player
+from noughts.ai.levels import level_player
+from noughts.cli import main
 from noughts.terminal.values import meaning, plies, value_legend
 
 
@@ -23,3 +27,28 @@ def test_the_legend_says_which_values_are_exact() -> None:
     mixed = parse_player("alphabeta:depth=2").analyze(state)
     assert mixed.moves[0].value == Value.win(1) and not all(m.value.exact for m in mixed.moves)
     assert value_legend(mixed) == "win/loss in N plies and draw are exact, numbers are estimates"
+
+
+def test_a_bound_reads_as_proven_within_and_an_exact_distance_as_exact() -> None:
+    assert meaning(Value.win(64, bound=True)) == "proven: a forced win in at most 64 plies (a quicker one may exist)"
+    assert meaning(Value.loss(9, bound=True)) == (
+        "proven: every move loses with best play; the opponent wins with this one in at most 9 plies"
+    )
+    assert meaning(Value.win(7)) == "exact: a forced win in 7 plies"
+
+
+def test_qubics_proof_move_is_shown_as_a_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped proof's move at the start, and at x's next turn, is a win in at most
+    the empty cells, not a distance; the legend says what "at most" means."""
+    for moves, empty in [([], 64), (["111", "222"], 62)]:
+        state = parse_spec("qubic").initial()
+        for move in moves:
+            state = state.play_text(move)
+        analysis = level_player(state.game, "max", seed=1).analyze(state, Limits(time=0.5))
+        assert analysis.value == Value.win(empty, bound=True)
+        assert meaning(analysis.value) == f"proven: a forced win in at most {empty} plies (a quicker one may exist)"
+        assert value_legend(analysis).endswith("('at most N': proven, N plies a bound)")
+    assert main(["analyze", "qubic", "--time", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "best:   111 (win in at most 64)" in out
+    assert "  111  win in at most 64\n" in out

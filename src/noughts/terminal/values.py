@@ -16,19 +16,25 @@ def plies(n: int) -> str:
 def value_legend(analysis: Analysis) -> str:
     """Which of the values shown are exact and which are estimates, in a few words."""
     exact = [info.value.exact for info in analysis.moves]
+    bounds = " ('at most N': proven, N plies a bound)" if any(info.value.bound for info in analysis.moves) else ""
     if all(exact):
-        return "all exact, with best play"
+        return "all exact, with best play" + bounds
     if not any(exact):
         return "estimates: above 0 is good for the player to move"
-    return "win/loss in N plies and draw are exact, numbers are estimates"
+    return "win/loss in N plies and draw are exact, numbers are estimates" + bounds
 
 
 def meaning(value: Value) -> str:
     """A move's value in words, for the person who would make it, saying whether it is
-    exact (proven by search or read from a solved table) or an estimate."""
+    exact (proven by search or read from a solved table) or an estimate, and whether a
+    proven result's plies are exact or a bound (`Value.bound`)."""
     if value.kind is Kind.WIN:
-        return f"exact: a forced win in {plies(value.plies or 0)}"
+        if value.bound:
+            return f"proven: a forced win {value.distance} (a quicker one may exist)"
+        return f"exact: a forced win {value.distance}"
     if value.kind is Kind.LOSS:
+        if value.bound:
+            return f"proven: every move loses with best play; the opponent wins with this one {value.distance}"
         return f"exact: every move loses with best play; this one lasts {plies(value.plies or 0)}"
     if value.kind is Kind.DRAW:
         return "exact: a draw with best play"
