@@ -117,6 +117,22 @@ def test_gobblets_opening_is_exact_before_its_table_is_built(tab: Tab) -> None:
     tab.assert_clean()
 
 
+def test_qubics_proof_is_shown_as_a_bound_not_a_distance(tab: Tab) -> None:
+    """The shipped proof wins for x from the start in at most 64 plies, not in 64: the
+    verdict and the proof move's line say "at most", with a tooltip saying why."""
+    tab.open("#/analysis?spec=qubic")
+    page = tab.page
+    # The server's thinking process may still be loading the compiled engine (a minute
+    # on a busy machine) when this test comes first.
+    page.wait_for_function("() => document.querySelector('#verdict').textContent.startsWith('X wins')", timeout=120_000)
+    assert page.locator("#verdict").inner_text() == "X wins, proven, in at most 64 plies"
+    first = page.locator("#engine-lines li .line-value").first
+    assert first.inner_text() == "win in at most 64"
+    assert "value-bound" in (first.get_attribute("class") or "")
+    assert "upper bound" in (first.get_attribute("title") or "")
+    tab.assert_clean()
+
+
 def test_the_hint_in_a_solved_game_lists_every_moves_exact_value(tab: Tab) -> None:
     tab.open("#/play?spec=classic&mode=local&moves=5")
     page = tab.page
@@ -180,6 +196,23 @@ def test_screenshots_of_the_reviewed_analysis_board(make_tab: object, size: dict
     tab.page.wait_for_selector("#engine-lines li")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     name = f"analysis-{'phone' if size == PHONE else 'desktop'}-{theme}.png"
+    tab.page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+    assert (SCREENSHOTS / name).stat().st_size > 10_000
+    tab.assert_clean()
+
+
+# The proof's bound on the analysis board, to look at: desktop and phone, light and dark.
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [DESKTOP, PHONE])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_screenshots_of_a_bound_on_the_analysis_board(make_tab: object, size: dict[str, int], theme: str) -> None:
+    tab = make_tab(size, theme)  # type: ignore[operator]
+    tab.open("#/analysis?spec=qubic&tree=111,222")
+    tab.page.wait_for_function(
+        "() => document.querySelector('#verdict').textContent.includes('at most')", timeout=120_000
+    )
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = f"analysis-bound-{'phone' if size == PHONE else 'desktop'}-{theme}.png"
     tab.page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
     assert (SCREENSHOTS / name).stat().st_size > 10_000
     tab.assert_clean()

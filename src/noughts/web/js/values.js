@@ -6,3 +6,8 @@ export function moveValue(value) {
   if (value.exact || value.chance === null) return value.text;
   return `${Math.round(100 * value.chance)}%`;
 }
+
+/** What "at most" means on a proven value whose plies are a bound, for a tooltip. */
+export function boundTitle(value) {
+  return value.bound ? "proven; the plies are an upper bound, a quicker win may exist" : undefined;
+}

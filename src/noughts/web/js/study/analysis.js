@@ -8,7 +8,7 @@ import { api } from "../api.js";
 import { BOARDS } from "../boards/index.js";
 import { h } from "../dom.js";
 import { describeSpec } from "../spec.js";
-import { moveValue } from "../values.js";
+import { boundTitle, moveValue } from "../values.js";
 import { evaluationGraph } from "./graph.js";
 import { Tree } from "./tree.js";
 
@@ -374,18 +374,20 @@ export class AnalysisPage {
     this.evalFill.style.width = over ? (this.view.status === "draw" ? "50%" : this.view.status[0] === "x" ? "100%" : "0%") : `${50 + 50 * (e ? e.bar : 0)}%`;
     this.verdict.textContent = over ? "The game is over" : !this.engineOn ? "The engine is off" : e ? e.verdict : "The engine is thinking…";
     const solved = e && e.moves.every((m) => m.value.exact);
+    // A proof-number or threat search proves a win without its shortest distance.
+    const bounded = solved && e.moves.some((m) => m.value.bound);
     this.lines.replaceChildren(
       ...(e ? e.moves.filter((m) => m.line.length) : []).map((m) =>
         h(
           "li",
           { class: "engine-line" },
-          h("span", { class: ["line-value", m.value.exact && `value-${m.value.kind}`] }, moveValue(m.value)),
+          h("span", { class: ["line-value", m.value.exact && `value-${m.value.kind}`, m.value.bound && "value-bound"], title: boundTitle(m.value) }, moveValue(m.value)),
           " ",
           m.line.map((text, i) => h("button", { type: "button", class: "line-move", title: "play the line up to here", onclick: () => this.playLine(m.line.slice(0, i + 1)) }, text)),
         ),
       ),
     );
-    this.engineInfo.textContent = e ? `${e.player}${e.depth ? `, depth ${e.depth}` : ""}, ${e.nodes.toLocaleString("en")} nodes, ${e.time.toFixed(1)} s${solved ? " · exact" : ""}` : "";
+    this.engineInfo.textContent = e ? `${e.player}${e.depth ? `, depth ${e.depth}` : ""}, ${e.nodes.toLocaleString("en")} nodes, ${e.time.toFixed(1)} s${solved ? (bounded ? " · proven" : " · exact") : ""}` : "";
     // Where every move's value is exact (a solved game, or a proven end), all of them,
     // as lichess's tablebase panel lists them.
     this.exact.hidden = !solved;
@@ -393,12 +395,12 @@ export class AnalysisPage {
       const order = { win: 0, draw: 1, score: 2, unknown: 2, loss: 3 };
       const moves = [...e.moves].sort((a, b) => order[a.value.kind] - order[b.value.kind]);
       this.exact.replaceChildren(
-        h("h2", {}, "Exact values"),
+        h("h2", {}, bounded ? "Proven values" : "Exact values"),
         h(
           "ul",
           { class: "exact-moves" },
           moves.map((m) =>
-            h("li", {}, h("button", { type: "button", class: `exact-move value-${m.value.kind}`, "data-move": m.text, onclick: () => this.play(m.text) }, h("code", {}, m.text), h("span", {}, m.value.text))),
+            h("li", {}, h("button", { type: "button", class: ["exact-move", `value-${m.value.kind}`, m.value.bound && "value-bound"], title: boundTitle(m.value), "data-move": m.text, onclick: () => this.play(m.text) }, h("code", {}, m.text), h("span", {}, m.value.text))),
           ),
         ),
       );
