@@ -30,7 +30,7 @@ def test_the_legend_says_which_values_are_exact() -> None:
 
 
 def test_a_bound_reads_as_proven_within_and_an_exact_distance_as_exact() -> None:
-    assert meaning(Value.win(64, bound=True)) == "proven: a forced win in at most 64 plies (a quicker one may exist)"
+    assert meaning(Value.win(64, bound=True)) == "proven: a forced win in at most 64 plies, perhaps sooner"
     assert meaning(Value.loss(9, bound=True)) == (
         "proven: every move loses with best play; the opponent wins with this one in at most 9 plies"
     )
@@ -46,7 +46,7 @@ def test_qubics_proof_move_is_shown_as_a_bound(capsys: pytest.CaptureFixture[str
             state = state.play_text(move)
         analysis = level_player(state.game, "max", seed=1).analyze(state, Limits(time=0.5))
         assert analysis.value == Value.win(empty, bound=True)
-        assert meaning(analysis.value) == f"proven: a forced win in at most {empty} plies (a quicker one may exist)"
+        assert meaning(analysis.value) == f"proven: a forced win in at most {empty} plies, perhaps sooner"
         assert value_legend(analysis).endswith("('at most N': proven, N plies a bound)")
     assert main(["analyze", "qubic", "--time", "0.5"]) == 0
     out = capsys.readouterr().out

@@ -30,7 +30,7 @@ def meaning(value: Value) -> str:
     proven result's plies are exact or a bound (`Value.bound`)."""
     if value.kind is Kind.WIN:
         if value.bound:
-            return f"proven: a forced win {value.distance} (a quicker one may exist)"
+            return f"proven: a forced win {value.distance}, perhaps sooner"
         return f"exact: a forced win {value.distance}"
     if value.kind is Kind.LOSS:
         if value.bound:

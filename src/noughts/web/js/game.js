@@ -10,7 +10,7 @@ import { h } from "./dom.js";
 import { dropGame, newGameId, saveGame } from "./saved.js";
 import { effect as playEffect } from "./sound.js";
 import { describeSpec } from "./spec.js";
-import { moveValue } from "./values.js";
+import { boundTitle, moveValue } from "./values.js";
 
 /** Sound is a garnish: a failing audio stack must never stop a move. */
 function effect(name) {
@@ -293,7 +293,7 @@ export class GamePage {
       const exact = analysis.moves.every((m) => m.value.exact);
       this.hintList.classList.toggle("exact-values", exact);
       this.hintList.replaceChildren(
-        ...analysis.moves.slice(0, exact ? undefined : 3).map((m) => h("li", {}, h("code", {}, m.text), " ", moveValue(m.value))),
+        ...analysis.moves.slice(0, exact ? undefined : 3).map((m) => h("li", { title: boundTitle(m.value) }, h("code", {}, m.text), " ", moveValue(m.value))),
       );
       this.render();
     } catch (e) {
