@@ -501,12 +501,15 @@ class Online:
             log.exception("the work after game %s ended failed", row.id)
 
     async def _sweep_abandoned(self) -> None:
-        """Ends, now and then, the games whose players have all been gone for
-        `abandon_after`, and those whose clock ran out with nobody there to see it
-        (every process sweeps; the store's version check lets one end each game)."""
+        """Ends, now and then, the games whose player has been gone for `abandon_after`
+        (whoever is left: an engine bot never claims), those whose first move has not
+        come `first_move_wait` after it was due, and those whose clock ran out with
+        nobody there to see it (every process sweeps; the store's version check lets
+        one end each game)."""
         after = round(self.config.abandon_after * 1000)
+        wait = round(self.config.first_move_wait * 1000)
         while True:
-            await asyncio.sleep(max(0.2, self.config.abandon_after / 4))
+            await asyncio.sleep(max(0.2, min(self.config.abandon_after, self.config.first_move_wait) / 4))
             try:
                 now = now_ms()
                 end = functools.partial(actions.abandon, now=now, after_ms=after)
@@ -514,6 +517,10 @@ class Online:
                     # ActionError: somebody came back, or another process ended it first.
                     with contextlib.suppress(ActionError):
                         await self.change(row.id, end)
+                abort = functools.partial(actions.no_show, now=now, wait_ms=wait)
+                for row in await self.store.call(self.store.unstarted_games, now - wait):
+                    with contextlib.suppress(ActionError):  # moved meanwhile, or ended
+                        await self.change(row.id, abort)
                 # Clocks that ran out with nobody connected (a correspondence game's days).
                 for row in await self.store.call(self.store.overdue_games, now):
                     await self._flag(row.id)

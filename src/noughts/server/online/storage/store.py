@@ -429,15 +429,30 @@ class Store:
         )
 
     def abandoned_games(self, before: int, limit: int = 100) -> list[GameRow]:
-        """Games in play whose two players have both been away since `before` or earlier."""
+        """Games in play with a player away since `before` or earlier."""
         with self.engine.connect() as c:
             rows = c.execute(
                 select(*_ROW_COLUMNS)
                 .where(
                     _games.c.state == actions.PLAYING,
-                    _games.c.x_left_at <= before,
-                    _games.c.o_left_at <= before,
+                    or_(_games.c.x_left_at <= before, _games.c.o_left_at <= before),
                     _games.c.days_per_move.is_(None),  # correspondence players are away between moves
+                )
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
+    def unstarted_games(self, before: int, limit: int = 100) -> list[GameRow]:
+        """Games in play whose player to move has owed their first move since `before`
+        or earlier (not correspondence: its days are the clock)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(
+                    _games.c.state == actions.PLAYING,
+                    _games.c.ply < 2,
+                    _games.c.turn_started_at <= before,
+                    _games.c.days_per_move.is_(None),
                 )
                 .limit(limit)
             )
