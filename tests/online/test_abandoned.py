@@ -112,3 +112,25 @@ def test_a_first_move_never_made_aborts_the_game_though_both_are_connected(sqlit
         finally:
             ann.close()
             bob.close()
+
+
+def test_a_swiss_round_with_a_no_show_ends_and_the_player_there_wins(site: str) -> None:
+    """A Swiss round whose game had a player who never came never ended (the game stayed
+    in play), and had it been claimed, the player who was there scored 0."""
+    root = "/api/online/tournaments"
+    ann, bob = Person(site).sign_up(), Person(site).sign_up()
+    try:
+        created = ann.http.post(
+            root, json={"kind": "swiss", "name": "No-show", "spec": "classic", "rounds": 1, "starts_in": 60}
+        )
+        tid = created.json()["id"]
+        for person in (ann, bob):
+            assert person.http.post(f"{root}/{tid}/join").json()["joined"]
+        shown = ann.http.post(f"{root}/{tid}/start").json()
+        (game,) = [g for g in shown["games"] if g["round"] == 1]
+        ann.socket(game["game_id"])  # ann comes; bob never does
+        done = _until(lambda: ann.http.get(f"{root}/{tid}").json(), lambda t: t["state"] == "finished")
+        assert {s["name"]: s["score"] for s in done["standings"]} == {ann.name: 1.0, bob.name: 0.0}
+    finally:
+        ann.close()
+        bob.close()

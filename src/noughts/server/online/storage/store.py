@@ -385,6 +385,10 @@ class Store:
         if new.state == actions.OVER and new.rated and old.state == actions.PLAYING:
             new = self._rate(c, new)
         values = {name: value for name in _CHANGED if (value := getattr(new, name)) != getattr(old, name)}
+        if new.state in actions.FINISHED and old.state == actions.PLAYING:
+            # An end that marks a player away (`actions.no_show`): presence written with
+            # the end, which no later presence change touches (the game is over).
+            values |= {name: value for name in _PRESENCE if (value := getattr(new, name)) != getattr(old, name)}
         if self._run(c, tuple(values), {**values, "_id": old.id, "_version": old.version}) != 1:
             raise _ConflictError
         return change if new is change.row else replace(change, row=new)

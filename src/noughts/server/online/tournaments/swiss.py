@@ -309,8 +309,9 @@ def _x_to_higher(high: Entrant, low: Entrant, board: int) -> bool:
 @dataclass(frozen=True)
 class SwissGame:
     """A game of the tournament, or a bye (`o` None, `x_points` `BYE_POINTS`). The
-    points are each side's score from it (1, 0.5 or 0; an aborted game gives both 0),
-    None while it is played."""
+    points are each side's score from it (1, 0.5 or 0; a game aborted for one player's
+    absence is a win for the other, one aborted otherwise gives both 0), None while it
+    is played."""
 
     round: int
     x: int
