@@ -102,6 +102,11 @@ class OnlineConfig:
     login_free_per_address: int = 100
     login_max_delay: float = 60.0
     login_forget_after: float = 3600.0
+    #: A browser (device cookie) or address an account logged in from is known this
+    #: long after the last log-in from it: a log-in from there is braked only by its
+    #: own failures (`login_free_failures`), never by strangers' on the name or the
+    #: address (who could otherwise lock the owner out).
+    known_login_days: int = 365
     #: Accounts and guests one address may make before each further one has to wait (as
     #: failed log-ins do): a flood of them filled the database and, for accounts, took
     #: 64 MiB of memory per Argon2 hash. $NOUGHTS_SIGNUPS_PER_ADDRESS and

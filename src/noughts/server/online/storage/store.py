@@ -10,6 +10,7 @@ for while a transaction is being written share the next one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields, replace
@@ -36,7 +37,7 @@ from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow
 from noughts.server.online.ratings import Glicko, after_game, current
 from noughts.server.online.storage.db import make_engine, migrate
-from noughts.server.online.storage.tables import Game, Move, Rating, Review, Session, User
+from noughts.server.online.storage.tables import Game, KnownLogin, Move, Rating, Review, Session, User
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -45,6 +46,7 @@ _games = cast(Table, Game.__table__)
 _moves = cast(Table, Move.__table__)
 _users = cast(Table, User.__table__)
 _sessions = cast(Table, Session.__table__)
+_known_logins = cast(Table, KnownLogin.__table__)
 _ratings = cast(Table, Rating.__table__)
 _reviews = cast(Table, Review.__table__)
 _ROW_COLUMNS = [_games.c[f.name] for f in fields(GameRow)]
@@ -231,6 +233,30 @@ class Store:
                 .where(_sessions.c.token_hash == token_hash, _sessions.c.expires_at > now)
             ).first()
         return UserRow(row.id, row.name, row.guest, bot=row.bot) if row else None
+
+    def remember_login(self, user_id: int, key_hashes: list[str], now: int) -> None:
+        """Notes that `user_id` logged in from each of `key_hashes` (a browser, an address)."""
+        where = _known_logins.c.user_id == user_id
+        for key_hash in key_hashes:
+            with self.engine.begin() as c:
+                stamp = update(_known_logins).where(where, _known_logins.c.key_hash == key_hash).values(last_at=now)
+                if c.execute(stamp).rowcount == 1:
+                    continue
+            # Two log-ins at once may both insert: the other's row is as good.
+            with contextlib.suppress(IntegrityError), self.engine.begin() as c:
+                c.execute(insert(_known_logins).values(user_id=user_id, key_hash=key_hash, last_at=now))
+
+    def known_logins(self, user_id: int, key_hashes: list[str], since: int) -> set[str]:
+        """Those of `key_hashes` that `user_id` logged in from at `since` or later."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(_known_logins.c.key_hash).where(
+                    _known_logins.c.user_id == user_id,
+                    _known_logins.c.key_hash.in_(key_hashes),
+                    _known_logins.c.last_at >= since,
+                )
+            ).all()
+        return {r.key_hash for r in rows}
 
     def drop_session(self, token_hash: str) -> None:
         with self.engine.begin() as c:
