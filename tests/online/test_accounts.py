@@ -441,3 +441,38 @@ def test_a_browser_that_logged_in_before_gets_in_past_strangers_failures(sqlite_
         finally:
             for person in (ann, mallory, fresh, other_tab):
                 person.close()
+
+
+@pytest.mark.both_databases
+def test_log_ins_at_once_from_one_browser_note_it_once(database_url: str) -> None:
+    """Two log-ins from the same new browser and address at once both insert its row:
+    the database keeps one (its key), and neither log-in fails."""
+    import threading
+
+    from noughts.server.online.storage.store import Store
+
+    store = Store(database_url)
+    store.migrate()
+    try:
+        user = store.create_user(name := unique("ann"), name.lower(), None, False, 0)
+        keys = [f"{i:064x}" for i in range(3)]
+        start = threading.Barrier(8)
+        failures: list[BaseException] = []
+
+        def log_in(at: int) -> None:
+            start.wait()
+            try:
+                store.remember_login(user.id, keys, at)
+            except Exception as e:
+                failures.append(e)
+
+        threads = [threading.Thread(target=log_in, args=(1000 + i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        assert store.known_logins(user.id, [*keys, "f" * 64], 1000) == set(keys)
+        assert store.known_logins(user.id, keys, 2000) == set()  # older than asked
+    finally:
+        store.close()
