@@ -159,3 +159,17 @@ def test_kill_9_with_many_moves_in_flight_loses_no_acknowledged_one(tmp_path: Pa
     for ann, bob in players:
         ann.close()
         bob.close()
+
+
+def test_a_server_starting_alone_counts_engine_bots_away_and_house_bots_here(store: Store) -> None:
+    """An engine bot plays through its program's socket, which a restart closed as it
+    closed everybody's: left marked present, a bot whose program never came back held
+    its opponent's game for ever (nobody could claim it, the server never ended it)."""
+    person = store.create_user(name := unique("p"), name, None, False, 1)
+    house = store.add_bot(name := unique("h"), name, "easy", 1)
+    engine = store.add_engine_bot(name := unique("e"), name, person.id, 1)
+    with_house, with_engine = started(store, person, house), started(store, engine, person)
+    store.mark_all_away(5000)
+    house_game, engine_game = store.game(with_house.id), store.game(with_engine.id)
+    assert (house_game.x_left_at, house_game.o_left_at) == (5000, None)
+    assert (engine_game.x_left_at, engine_game.o_left_at) == (5000, 5000)

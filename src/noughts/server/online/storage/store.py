@@ -550,8 +550,9 @@ class Store:
             done = c.execute(
                 update(_games).where(_games.c.state == actions.PLAYING).values(x_left_at=now, o_left_at=now)
             )
-            # A bot is never away: it plays wherever a server runs.
-            bots = select(_users.c.id).where(_users.c.bot.is_not(None)).scalar_subquery()
+            # A house bot is never away: it plays wherever a server runs. An engine bot
+            # plays through its program's sockets, which may not come back either.
+            bots = select(_users.c.id).where(_users.c.bot.is_not(None), _users.c.bot != "engine").scalar_subquery()
             for seat in ("x", "o"):
                 c.execute(
                     update(_games)
