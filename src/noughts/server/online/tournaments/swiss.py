@@ -35,6 +35,7 @@ The rules (a Dutch-style simplification of FIDE's):
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -88,17 +89,27 @@ class Entrant:
     colours: str = ""
     byes: int = 0
 
-    @property
+    @functools.cached_property
     def balance(self) -> int:
         return self.colours.count("x") - self.colours.count("o")
 
+    @functools.cached_property
+    def _allowed(self) -> str:
+        """The colours this player may play next under FIDE's absolute rules (asked for
+        every pair of a round: worked out once)."""
+        return "".join(c for c in "xo" if self._keeps_rules(c))
+
+    def _keeps_rules(self, colour: str) -> bool:
+        balance = self.balance + (1 if colour == "x" else -1)
+        return abs(balance) <= MAX_DIFFERENCE and (self.colours + colour)[-MAX_IN_A_ROW - 1 :] != colour * (
+            MAX_IN_A_ROW + 1
+        )
+
     def may_play(self, colour: str) -> bool:
         """Whether playing `colour` keeps FIDE's absolute colour rules for this player."""
-        after = self.colours + colour
-        balance = after.count("x") - after.count("o")
-        return abs(balance) <= MAX_DIFFERENCE and after[-MAX_IN_A_ROW - 1 :] != colour * (MAX_IN_A_ROW + 1)
+        return colour in self._allowed
 
-    @property
+    @functools.cached_property
     def due(self) -> str | None:
         """The colour that evens the difference; even, the other than last; None first."""
         if self.balance:
