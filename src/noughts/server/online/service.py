@@ -241,22 +241,22 @@ class Online:
     async def _brake_keys(
         self, user: UserRow | None, name: str, address: str, device: str | None, session: str | None
     ) -> tuple[list[str], int]:
-        """The brake's keys of a log-in, and how many a success clears."""
-        if user is not None:
-            holder = await self.user_for(session)
-            if holder is not None and holder.id == user.id and session is not None:
-                return [accounts.DEVICE_KEY + accounts.token_hash(session)], 1
-            browser = accounts.device_hash(device) if device and len(device) <= 100 else None
-            place = accounts.address_hash(address)
-            since = now_ms() - self.config.known_login_days * 86_400_000
-            asked = [k for k in (browser, place) if k is not None]
-            known = await self.store.call(self.store.known_logins, user.id, asked, since)
-            if browser in known:
-                return [accounts.DEVICE_KEY + browser], 1
-            if place in known:
-                # Strangers' failures on the name (from elsewhere) or on the address
-                # (other names) do not count; the name's from this address do.
-                return [accounts.login_keys(name, address)[1]], 1
+        """The brake's keys of a log-in, and how many a success clears. The same
+        look-ups run whether the name exists or not, so their time does not tell."""
+        holder = await self.user_for(session)
+        if user is not None and holder is not None and holder.id == user.id and session is not None:
+            return [accounts.DEVICE_KEY + accounts.token_hash(session)], 1
+        browser = accounts.device_hash(device) if device and len(device) <= 100 else None
+        place = accounts.address_hash(address)
+        since = now_ms() - self.config.known_login_days * 86_400_000
+        asked = [k for k in (browser, place) if k is not None]
+        known = await self.store.call(self.store.known_logins, user.id if user else 0, asked, since)
+        if browser in known:
+            return [accounts.DEVICE_KEY + browser], 1
+        if place in known:
+            # Strangers' failures on the name (from elsewhere) or on the address (other
+            # names) do not count; the name's from this address do.
+            return [accounts.login_keys(name, address)[1]], 1
         return accounts.login_keys(name, address), 2
 
     async def _remember(self, user: UserRow, address: str, device: str | None) -> str:
