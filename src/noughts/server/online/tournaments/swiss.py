@@ -127,7 +127,7 @@ def _new_opponents(a: Entrant, b: Entrant) -> bool:
 
 def _fits_colours(a: Entrant, b: Entrant) -> bool:
     """No rematch, and one way of colouring the game keeps both players' colour rules."""
-    return b.id not in a.opponents and ((a.may_play("x") and b.may_play("o")) or (a.may_play("o") and b.may_play("x")))
+    return b.id not in a.opponents and (_colours_kept(a, b) or _colours_kept(b, a))
 
 
 def _colour_clashes(pairs: Sequence[tuple[Entrant, Entrant]]) -> int:
@@ -296,14 +296,17 @@ def _coloured(pairs: list[tuple[Entrant, Entrant]], ranked: list[Entrant]) -> tu
     boards = sorted(((a, b) if rank[a.id] < rank[b.id] else (b, a) for a, b in pairs), key=lambda p: rank[p[0].id])
     games = []
     for board, (high, low) in enumerate(boards):
-        high_x = _x_to_higher(high, low, board)
-        if not (high.may_play("x" if high_x else "o") and low.may_play("o" if high_x else "x")):
+        x, o = (high, low) if _x_to_higher(high, low, board) else (low, high)
+        if not _colours_kept(x, o) and _colours_kept(o, x):
             # The colour rules come before the colour due (the pairing kept them if it could).
-            high_x = (
-                not high_x if high.may_play("o" if high_x else "x") and low.may_play("x" if high_x else "o") else high_x
-            )
-        games.append((high.id, low.id) if high_x else (low.id, high.id))
+            x, o = o, x
+        games.append((x.id, o.id))
     return tuple(games)
+
+
+def _colours_kept(x: Entrant, o: Entrant) -> bool:
+    """Whether `x` playing x and `o` playing o keeps both players' colour rules."""
+    return x.may_play("x") and o.may_play("o")
 
 
 def _x_to_higher(high: Entrant, low: Entrant, board: int) -> bool:
