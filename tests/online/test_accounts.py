@@ -348,7 +348,7 @@ def test_passwords_are_argon2id_hashes_and_tokens_are_kept_as_their_sha256(sqlit
         await online.start()
         try:
             name = unique("ann")
-            user, token = await online.sign_up(name, PASSWORD, "1.2.3.4")
+            user, token, _ = await online.sign_up(name, PASSWORD, "1.2.3.4")
             stored = await online.store.call(online.store.user_by_key, name.lower())
             assert stored is not None and stored.password_hash is not None
             assert stored.password_hash.startswith("$argon2id$") and PASSWORD not in stored.password_hash
@@ -359,3 +359,120 @@ def test_passwords_are_argon2id_hashes_and_tokens_are_kept_as_their_sha256(sqlit
             await online.stop()
 
     asyncio.run(run())
+
+
+def test_strangers_failures_do_not_lock_an_owner_out_of_a_known_browser_or_address(sqlite_url: str) -> None:
+    """Issue 41: 100 failures by strangers from a shared address (a school), or 10 on
+    the name from anywhere, made the owner's right password get 429. A log-in from a
+    browser (its device cookie) or an address the account logged in from before is
+    braked only by that place's own failures (OWASP's device cookies)."""
+    from noughts.server.online.accounts import AccountError
+    from noughts.server.online.service import Online
+
+    online = Online(sqlite_url, None, FAST)
+    school, home, elsewhere = "203.0.113.7", "198.51.100.1", "192.0.2.9"
+
+    async def attempt(name: str, password: str, address: str, device: str | None = None) -> str:
+        try:
+            await online.log_in(name, password, address, device)
+        except AccountError as e:
+            return e.error
+        return "in"
+
+    async def run() -> None:
+        await online.start()
+        try:
+            name = unique("ann")
+            _, _, at_school = await online.sign_up(name, PASSWORD, school)
+            _, _, at_home = await online.log_in(name, PASSWORD, home)
+            # 101 failures by strangers at the school on other names, 11 on ann's name
+            # from other addresses: the address and the name are braked for strangers.
+            for _ in range(101):
+                await attempt(unique("x"), "guess-1234", school)
+            for i in range(11):
+                await attempt(name, "guess-1234", f"192.0.2.{100 + i}")
+            assert await attempt(unique("x"), PASSWORD, school) == "too-many-attempts"
+            assert await attempt(name, PASSWORD, elsewhere) == "too-many-attempts"  # unknown place
+            # Ann's browsers, at school and at home, and a new browser at home: in.
+            assert await attempt(name, PASSWORD, school, at_school) == "in"
+            assert await attempt(name, PASSWORD, home, at_home) == "in"
+            assert await attempt(name, PASSWORD, home) == "in"
+            # A browser known for another account is a stranger's here.
+            bob = unique("bob")
+            _, _, bobs = await online.sign_up(bob, PASSWORD, elsewhere)
+            assert await attempt(name, PASSWORD, elsewhere, bobs) == "too-many-attempts"
+            # A known browser is braked by its own failures: three free, as anywhere.
+            errors = [await attempt(name, "guess-1234", school, at_school) for _ in range(4)]
+            assert errors == ["wrong-credentials"] * 3 + ["too-many-attempts"]
+            assert await attempt(name, PASSWORD, home, at_home) == "in"  # another browser of hers
+        finally:
+            await online.stop()
+
+    asyncio.run(run())
+
+
+def test_a_browser_that_logged_in_before_gets_in_past_strangers_failures(sqlite_url: str) -> None:
+    """Over HTTP: the device cookie set at sign-up and kept across log-outs, and a valid
+    session of the account, get the owner in while strangers at the same address are
+    braked on the name (the test server is one address)."""
+    settings = Settings(database=sqlite_url, ai_workers=1, online=FAST)
+    with in_thread(settings) as base:
+        ann, mallory, fresh = Person(base).sign_up(), Person(base), Person(base)
+        other_tab = Person(base)
+        try:
+            device = ann.http.cookies.get("noughts_device")
+            assert device
+            credentials = {"name": ann.name, "password": PASSWORD}
+            # Another browser of ann's, logged in: its session only (no device cookie).
+            assert other_tab.http.post("/api/online/login", json=credentials).status_code == 200
+            other_tab.http.cookies.delete("noughts_device")
+            assert other_tab.http.cookies.get("noughts_device") is None
+            assert ann.http.post("/api/online/logout").status_code == 204
+            wrong = {"name": ann.name, "password": "guess-1234"}
+            answers = [mallory.http.post("/api/online/login", json=wrong).status_code for _ in range(5)]
+            assert answers == [401, 401, 401, 429, 429]
+            assert fresh.http.post("/api/online/login", json=credentials).status_code == 429
+            assert ann.http.post("/api/online/login", json=credentials).status_code == 200
+            assert ann.http.cookies.get("noughts_device") == device  # the same browser
+            assert other_tab.http.post("/api/online/login", json=credentials).status_code == 200
+            # A forged device cookie is a stranger's.
+            fresh.http.cookies.set("noughts_device", "forged")
+            assert fresh.http.post("/api/online/login", json=credentials).status_code == 429
+        finally:
+            for person in (ann, mallory, fresh, other_tab):
+                person.close()
+
+
+@pytest.mark.both_databases
+def test_log_ins_at_once_from_one_browser_note_it_once(database_url: str) -> None:
+    """Two log-ins from the same new browser and address at once both insert its row:
+    the database keeps one (its key), and neither log-in fails."""
+    import threading
+
+    from noughts.server.online.storage.store import Store
+
+    store = Store(database_url)
+    store.migrate()
+    try:
+        user = store.create_user(name := unique("ann"), name.lower(), None, False, 0)
+        keys = [f"{i:064x}" for i in range(3)]
+        start = threading.Barrier(8)
+        failures: list[BaseException] = []
+
+        def log_in(at: int) -> None:
+            start.wait()
+            try:
+                store.remember_login(user.id, keys, at)
+            except Exception as e:
+                failures.append(e)
+
+        threads = [threading.Thread(target=log_in, args=(1000 + i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        assert store.known_logins(user.id, [*keys, "f" * 64], 1000) == set(keys)
+        assert store.known_logins(user.id, keys, 2000) == set()  # older than asked
+    finally:
+        store.close()

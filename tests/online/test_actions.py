@@ -105,13 +105,10 @@ def test_claim_needs_the_opponent_away_long_enough() -> None:
 
 def test_a_game_both_players_left_is_ended_as_a_claim_would_end_it() -> None:
     row = replace(playing("5", "1"), x_left_at=1000, o_left_at=3000)
-    for present in (replace(row, x_left_at=None), replace(row, o_left_at=None)):
-        with pytest.raises(ActionError) as refused:
-            actions.abandon(present, 10_000, 5000)
-        assert refused.value.error == "not-abandoned"
-    with pytest.raises(ActionError):
-        actions.abandon(row, 7999, 5000)  # the second left only 4,999 ms ago
-    ended = actions.abandon(row, 8000, 5000)
+    with pytest.raises(ActionError) as refused:
+        actions.abandon(row, 5999, 5000)  # the first left only 4,999 ms ago
+    assert refused.value.error == "not-abandoned"
+    ended = actions.abandon(row, 6000, 5000)
     assert (ended.kind, ended.row.state, ended.row.result, ended.row.termination) == (
         "claim",
         "over",
@@ -122,3 +119,55 @@ def test_a_game_both_players_left_is_ended_as_a_claim_would_end_it() -> None:
     assert (early.kind, early.row.state) == ("abort", "aborted")
     with pytest.raises(ActionError):
         actions.abandon(ended.row, 9000, 5000)
+
+
+@pytest.mark.parametrize(
+    ("moves", "away", "state", "result"),
+    [
+        (("5", "1", "9"), "x", "over", "o-wins"),
+        (("5", "1", "9"), "o", "over", "x-wins"),
+        (("5", "1"), "o", "over", "x-wins"),
+        (("5",), "x", "aborted", "ongoing"),  # before the second move: aborted
+        ((), "o", "aborted", "ongoing"),
+    ],
+)
+def test_the_server_ends_a_game_one_player_left_whoever_stays(
+    moves: tuple[str, ...], away: str, state: str, result: str
+) -> None:
+    """Issue 41: a game whose present player never claims (an engine bot) stayed in
+    play forever. The player away for `after_ms` loses (or the game is aborted)."""
+    row = replace(playing(*moves), **{f"{away}_left_at": 1000})  # type: ignore[arg-type]
+    with pytest.raises(ActionError) as refused:
+        actions.abandon(row, 5999, 5000)
+    assert refused.value.error == "not-abandoned"
+    ended = actions.abandon(row, 6000, 5000).row
+    assert (ended.state, ended.result) == (state, result)
+    assert ended.termination == ("abandoned" if state == "over" else None)
+    with pytest.raises(ActionError) as here:
+        actions.abandon(replace(row, x_left_at=None, o_left_at=None), 60_000, 5000)
+    assert here.value.error == "not-abandoned"
+    correspondence = replace(row, days_per_move=3)
+    with pytest.raises(ActionError, match="correspondence"):
+        actions.abandon(correspondence, 60_000, 5000)
+
+
+@pytest.mark.parametrize(("moves", "late"), [((), "x"), (("5",), "o"), (("1",), "o")])
+def test_a_first_move_not_made_in_time_aborts_the_game(moves: tuple[str, ...], late: str) -> None:
+    """Both players may be connected: a player who does not start (a stuck program, a
+    player gone without closing the page) is marked away since their turn began."""
+    row = replace(playing(*moves), turn_started_at=2000)
+    with pytest.raises(ActionError) as early:
+        actions.no_show(row, 6999, 5000)
+    assert early.value.error == "not-late"
+    aborted = actions.no_show(row, 7000, 5000)
+    assert (aborted.kind, aborted.row.state, aborted.row.result) == ("abort", "aborted", "ongoing")
+    assert (aborted.row.x_left_at, aborted.row.o_left_at) == ((2000, None) if late == "x" else (None, 2000))
+    already = actions.no_show(replace(row, **{f"{late}_left_at": 1500}), 7000, 5000).row  # type: ignore[arg-type]
+    assert (already.x_left_at if late == "x" else already.o_left_at) == 1500  # away before: kept
+    with pytest.raises(ActionError) as started:
+        actions.no_show(replace(playing("5", "1"), turn_started_at=0), 60_000, 5000)
+    assert started.value.error == "started"
+    with pytest.raises(ActionError, match="correspondence"):
+        actions.no_show(replace(row, days_per_move=3), 60_000, 5000)
+    with pytest.raises(ActionError):
+        actions.no_show(aborted.row, 60_000, 5000)

@@ -159,3 +159,59 @@ def test_kill_9_with_many_moves_in_flight_loses_no_acknowledged_one(tmp_path: Pa
     for ann, bob in players:
         ann.close()
         bob.close()
+
+
+def test_a_server_starting_alone_counts_engine_bots_away_and_house_bots_here(store: Store) -> None:
+    """An engine bot plays through its program's socket, which a restart closed as it
+    closed everybody's: left marked present, a bot whose program never came back held
+    its opponent's game for ever (nobody could claim it, the server never ended it)."""
+    person = store.create_user(name := unique("p"), name, None, False, 1)
+    house = store.add_bot(name := unique("h"), name, "easy", 1)
+    engine = store.add_engine_bot(name := unique("e"), name, person.id, 1)
+    with_house, with_engine = started(store, person, house), started(store, engine, person)
+    store.mark_all_away(5000)
+    house_game, engine_game = store.game(with_house.id), store.game(with_engine.id)
+    assert (house_game.x_left_at, house_game.o_left_at) == (5000, None)
+    assert (engine_game.x_left_at, engine_game.o_left_at) == (5000, 5000)
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize("end", ["abandon", "no_show"])
+def test_processes_sweeping_one_abandoned_game_at_once_end_it_once(database_url: str, end: str) -> None:
+    """Every server process sweeps for abandoned games: of several ending the same one
+    at once, one does; the others are told it is over."""
+    import threading
+
+    stores = [Store(database_url) for _ in range(4)]
+    stores[0].migrate()
+    try:
+        x, o = users(stores[0])
+        row = started(stores[0], x, o)
+        if end == "abandon":
+            stores[0].set_left(row.id, "o", 1)
+        action = (
+            (lambda r: actions.abandon(r, 100_000, 1000))
+            if end == "abandon"
+            else (lambda r: actions.no_show(r, 100_000, 1000))
+        )
+        start = threading.Barrier(len(stores))
+        outcomes: list[str] = []
+
+        def sweep(store: Store) -> None:
+            start.wait()
+            try:
+                outcomes.append(store.apply(row.id, action).row.state)
+            except ActionError as e:
+                outcomes.append(e.error)
+
+        threads = [threading.Thread(target=sweep, args=(s,)) for s in stores]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(outcomes) == sorted(["aborted"] + ["game-over"] * (len(stores) - 1))
+        ended = stores[0].game(row.id)
+        assert (ended.state, ended.version) == ("aborted", row.version + 1)
+    finally:
+        for store in stores:
+            store.close()

@@ -24,8 +24,9 @@ from noughts.server.online.storage.tournaments import (
     TournamentRow,
     Tournaments,
     arena_games,
+    swiss_games,
 )
-from noughts.server.online.tournaments import arena
+from noughts.server.online.tournaments import arena, swiss
 
 T0 = 1_800_000_000_000
 
@@ -219,3 +220,43 @@ def test_an_arena_pauses_a_player_whose_game_ended_for_their_absence(store: Stor
     _end(store, ac, "x", now + 3000)
     again = _advance(tournaments, t.id, now + 3000)
     assert len(again) == 1 and b in (again[0].x_id, again[0].o_id)
+
+
+def test_a_swiss_pauses_a_player_who_left_and_their_opponent_scores_the_win(store: Store) -> None:
+    """Issue 41: a Swiss player who never came to their game kept being paired, and the
+    opponent who was there scored 0 (the game was aborted before its second move)."""
+    tournaments = Tournaments(store)
+    a, b, c, d, e = _users(store, 5)
+    t = _tournament(tournaments, a, SWISS, rounds=3)
+    for user in (a, b, c, d, e):
+        tournaments.join(t.id, user, 1500.0, T0)
+    now = T0 + 60_000
+    first = _advance(tournaments, t.id, now)
+    assert len(first) == 2
+    # One player of the first game never opens it (away since the start, the server's
+    # sweep ends it); one of the second does not make their first move though there.
+    never, waits = first[0], first[1]
+    store.set_left(never.id, "o", now)
+    store.apply(never.id, lambda row: actions.abandon(row, now + 60_000, 60_000))
+    store.apply(waits.id, lambda row: actions.no_show(row, now + 60_000, 60_000))
+    assert {g.x_id for g in first} | {g.o_id for g in first} == {a, b, c, d, e} - {_bye(tournaments, t.id)}
+    second = _advance(tournaments, t.id, now + 60_000)
+    _, entries, pairings = tournaments.details(t.id)
+    paused = {never.o_id, waits.x_id}  # o never came; x (to move) never started
+    assert {p.user_id for p in entries if p.withdrawn} == paused
+    assert not paused & {i for g in second for i in (g.x_id, g.o_id)}  # not paired again
+    ratings = {p.user_id: p.rating for p in entries}
+    score = {s.id: s.score for s in swiss.standings(ratings, swiss_games([p for p in pairings if p.round == 1]))}
+    assert (score[never.x_id], score[never.o_id], score[waits.o_id], score[waits.x_id]) == (1.0, 0.0, 1.0, 0.0)
+    # The paused player who comes back is paired again from the next round.
+    tournaments.join(t.id, never.o_id, 1500.0, now + 61_000)
+    for g in second:
+        _end(store, g, "x", now + 62_000)
+    third = _advance(tournaments, t.id, now + 62_000)
+    assert never.o_id in {i for g in third for i in (g.x_id, g.o_id)} | {_bye(tournaments, t.id)}
+
+
+def _bye(tournaments: Tournaments, tid: str) -> int | None:
+    """Who has the bye in the tournament's current round."""
+    t, _, pairings = tournaments.details(tid)
+    return next((p.x_id for p in pairings if p.round == t.round and p.o_id is None), None)

@@ -1,7 +1,7 @@
 """Swiss pairings and standings (no database): a five-player, three-round example
 worked out by hand against the rules in `swiss`'s docstring, and properties of any
 tournament: no rematch, everyone paired once a round, a second bye only when no player
-without one could take it."""
+without one could take it, FIDE's colour rules kept whenever a pairing can keep them."""
 
 from __future__ import annotations
 
@@ -92,6 +92,90 @@ def test_colours_even_out() -> None:
     a, b = Entrant(1, 1600, colours="xox"), Entrant(2, 1500, colours="oxx")
     assert pair_round([a, b]).pairs == ((1, 2),)
     assert pair_round([Entrant(1, 1600, colours="xx"), Entrant(2, 1500, colours="o")]).pairs == ((2, 1),)
+
+
+def test_colours_are_part_of_the_pairing() -> None:
+    """Issue 41: colours were given after pairing, so two players both due x (here,
+    each with o twice in a row) could meet, and one of them reach o three times in a
+    row. Now the Dutch pairing of the score groups 1, 2 and 3, 4 gives way."""
+    top = [Entrant(1, 1600, 2.0, colours="xoo"), Entrant(2, 1500, 2.0, colours="oxo")]
+    bottom = [Entrant(3, 1400, 0.0, colours="xxo"), Entrant(4, 1300, 0.0, colours="oxx")]
+    # 1 and 2 are both due x, but 2 may take o (o x o o): they still meet, 1 is x; 3
+    # and 4 are both due o, and 3 had o when their colours last differed: 3 is x.
+    assert pair_round(top + bottom).pairs == ((1, 2), (3, 4))
+    top[1] = Entrant(2, 1500, 2.0, colours="xoo")  # o x x... o o: 2 must have x too
+    bottom[1] = Entrant(4, 1300, 0.0, colours="oxx")
+    r = pair_round(top + bottom)
+    assert frozenset({1, 2}) not in {frozenset(p) for p in r.pairs}
+    assert {x for x, _ in r.pairs} == {1, 2}
+    # A difference of 2 is the most: x x o x (+2) plays o next, whatever its rank.
+    ahead = [Entrant(1, 1600, 3.0, colours="xxox"), Entrant(2, 1500, 3.0, colours="oxxo")]
+    assert pair_round(ahead).pairs == ((2, 1),)
+
+
+def _breaks_colour_rules(colours: str) -> bool:
+    """Three of one colour in a row, or a colour difference above 2, anywhere so far."""
+    for end in range(1, len(colours) + 1):
+        head = colours[:end]
+        if abs(head.count("x") - head.count("o")) > 2 or head[-3:] in ("xxx", "ooo"):
+            return True
+    return False
+
+
+def _can_pair_coloured(ids: Sequence[int], by_id: dict[int, Entrant]) -> bool:
+    """Whether `ids` can all be paired without a rematch and with colours keeping the
+    rules (brute force, independent of the module's search)."""
+    if not ids:
+        return True
+    first, rest = by_id[ids[0]], ids[1:]
+    for other_id in rest:
+        other = by_id[other_id]
+        if other_id in first.opponents:
+            continue
+        one_way = not _breaks_colour_rules(first.colours + "x") and not _breaks_colour_rules(other.colours + "o")
+        other_way = not _breaks_colour_rules(first.colours + "o") and not _breaks_colour_rules(other.colours + "x")
+        if (one_way or other_way) and _can_pair_coloured([r for r in rest if r != other_id], by_id):
+            return True
+    return False
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    n=st.integers(2, 11),
+    rounds=st.integers(1, 10),
+    outcomes=st.lists(st.sampled_from(["x", "x", "o", "draw"]), min_size=60, max_size=60),
+    ratings=st.lists(st.integers(1000, 2000), min_size=11, max_size=11),
+)
+def test_colours_keep_fides_rules_whenever_a_pairing_can(
+    n: int, rounds: int, outcomes: list[str], ratings: list[int]
+) -> None:
+    """Over many rounds and player counts (x winning more often, as in most games of
+    the family): nobody plays one colour three times in a row or has a colour
+    difference above 2, unless no pairing of the round (with the bye where it went)
+    could avoid it."""
+    players = {i: float(ratings[i]) for i in range(n)}
+    games: list[SwissGame] = []
+    results = iter(outcomes)
+    for number in range(1, rounds + 1):
+        before = {e.id: e for e in entrants(players, games)}
+        try:
+            r = pair_round(list(before.values()))
+        except NoPairingError:
+            return
+        games += _played(number, r, {pair: next(results) for pair in r.pairs})
+        after = {e.id: e for e in entrants(players, games)}
+        if any(
+            _breaks_colour_rules(e.colours) and not _breaks_colour_rules(before[e.id].colours) for e in after.values()
+        ):
+            # Allowed only when no pairing keeping the rules exists with a bye of the
+            # same count as the one given.
+            ids = list(players)
+            if r.bye is None:
+                options = [ids]
+            else:
+                given_byes = before[r.bye].byes
+                options = [[i for i in ids if i != b] for b in ids if before[b].byes == given_byes]
+            assert not any(_can_pair_coloured(o, before) for o in options), (number, r, before)
 
 
 def _can_pair(ids: Sequence[int], met: dict[int, set[int]]) -> bool:

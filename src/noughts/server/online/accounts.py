@@ -27,8 +27,9 @@ NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 #: The log-in brake's keys: the name tried (from anywhere), that name from one address,
-#: and the address (whatever the names).
-NAME_KEY, PAIR_KEY, ADDRESS_KEY = "name:", "pair:", "address:"
+#: and the address (whatever the names); and a browser the account logged in from
+#: before (its device cookie, or its session), whose attempts are braked on their own.
+NAME_KEY, PAIR_KEY, ADDRESS_KEY, DEVICE_KEY = "name:", "pair:", "address:", "device:"
 #: Guests are named guest-XXXXXX; nobody may sign up with such a name.
 GUEST_PREFIX = "guest-"
 
@@ -122,6 +123,22 @@ def new_token() -> tuple[str, str]:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_device() -> str:
+    """A browser's device token (OWASP's device cookie): once an account has logged in
+    with it, a log-in carrying it is not braked with strangers' failures."""
+    return secrets.token_urlsafe(32)
+
+
+def device_hash(token: str) -> str:
+    """What the database keeps of a device token."""
+    return token_hash("device:" + token)
+
+
+def address_hash(address: str) -> str:
+    """What the database keeps of an address an account logged in from."""
+    return token_hash("address:" + address)
 
 
 class LoginThrottle:

@@ -427,20 +427,44 @@ def _claim(row: GameRow, side: str, now: int, grace_ms: int) -> Change:
 
 
 def abandon(row: GameRow, now: int, after_ms: int) -> Change:
-    """Ends a game in play whose two players have both been away for `after_ms`: nobody
-    is left to claim it, and without a clock nothing else would ever end it. It ends as
-    a claim would: the first to leave loses (before the second move, it is aborted)."""
+    """Ends a game in play whose player has been away for `after_ms`, whether the other
+    is here or not: when both left nobody is left to claim it, the one left may be a
+    program that never claims (an engine bot), and without a clock nothing else would
+    ever end it (lichess's server ends such games by itself too). It ends as a claim
+    would: the first to leave loses (before the second move, it is aborted)."""
     if row.state != PLAYING:
         raise ActionError("game-over" if row.state in FINISHED else "not-started", "the game is not being played")
     if row.days_per_move is not None:
         raise ActionError("correspondence", "a correspondence game's players are away between moves")
-    x_left, o_left = row.x_left_at, row.o_left_at
-    if x_left is None or o_left is None or now - max(x_left, o_left) < after_ms:
-        raise ActionError("not-abandoned", "a player is still here")
+    gone = sorted((left, side) for side, left in (("x", row.x_left_at), ("o", row.o_left_at)) if left is not None)
+    if not gone or now - gone[0][0] < after_ms:
+        raise ActionError("not-abandoned", "nobody has been away long enough")
     if row.ply < 2:
         return Change(_finish(row, now, "ongoing", "aborted", ABORTED), "abort")
-    first = "x" if x_left <= o_left else "o"
+    first = gone[0][1]
     return Change(_finish(row, now, _win(other(first)), "abandoned"), "claim")
+
+
+def no_show(row: GameRow, now: int, wait_ms: int) -> Change:
+    """Aborts a game whose player to move has not made their first move `wait_ms` after
+    their turn began, connected or not (as lichess aborts a game nobody starts): the
+    clock runs only from the third ply, so nothing else would end it. That player is
+    marked away since their turn began, so that a tournament sees who did not play."""
+    if row.state != PLAYING:
+        raise ActionError("game-over" if row.state in FINISHED else "not-started", "the game is not being played")
+    if row.days_per_move is not None:
+        raise ActionError("correspondence", "a correspondence game waits for its moves: only the clock ends it")
+    if row.ply >= 2:
+        raise ActionError("started", "both players have moved")
+    since = row.turn_started_at if row.turn_started_at is not None else row.started_at or now
+    if now - since < wait_ms:
+        raise ActionError("not-late", "the player to move still has time for their first move")
+    aborted = _finish(row, now, "ongoing", "aborted", ABORTED)
+    if turn_of(row.ply) == "x":
+        aborted = replace(aborted, x_left_at=row.x_left_at if row.x_left_at is not None else since)
+    else:
+        aborted = replace(aborted, o_left_at=row.o_left_at if row.o_left_at is not None else since)
+    return Change(aborted, "abort")
 
 
 def _rematch(row: GameRow, user_id: int | None, action: str, now: int) -> Change:

@@ -65,10 +65,15 @@ class OnlineConfig:
     #: A game that starts (a room joined, a rematch accepted) gives its players this long
     #: to open its page; then those with no socket on it are away since the start.
     arrival_wait: float = 5.0
-    #: A game in play whose two players have both been away this long is ended as a
-    #: claim would end it (nobody is left to claim it; an untimed game would otherwise
-    #: stay "being played" forever). $NOUGHTS_ABANDON_AFTER, in seconds.
+    #: A game in play whose player has been away this long is ended by the server as a
+    #: claim would end it, whoever is left (nobody, or a program that never claims; an
+    #: untimed game would otherwise stay "being played" forever, holding an engine
+    #: bot's game slots and its tournament's round). $NOUGHTS_ABANDON_AFTER, in seconds.
     abandon_after: float = field(default_factory=lambda: _seconds("NOUGHTS_ABANDON_AFTER", 60.0))
+    #: A game whose player to move has not made their first move this long after their
+    #: turn began is aborted (the clock starts only at the third ply).
+    #: $NOUGHTS_FIRST_MOVE_WAIT, in seconds.
+    first_move_wait: float = field(default_factory=lambda: _seconds("NOUGHTS_FIRST_MOVE_WAIT", 60.0))
     #: How often each process looks for tournaments to start, pair or end (a game's end
     #: advances its tournament at once; this catches the clock and a restart).
     tournament_sweep: float = field(default_factory=lambda: _seconds("NOUGHTS_TOURNAMENT_SWEEP", 2.0))
@@ -97,6 +102,11 @@ class OnlineConfig:
     login_free_per_address: int = 100
     login_max_delay: float = 60.0
     login_forget_after: float = 3600.0
+    #: A browser (device cookie) or address an account logged in from is known this
+    #: long after the last log-in from it: a log-in from there is braked only by its
+    #: own failures (`login_free_failures`), never by strangers' on the name or the
+    #: address (who could otherwise lock the owner out).
+    known_login_days: int = 365
     #: Accounts and guests one address may make before each further one has to wait (as
     #: failed log-ins do): a flood of them filled the database and, for accounts, took
     #: 64 MiB of memory per Argon2 hash. $NOUGHTS_SIGNUPS_PER_ADDRESS and

@@ -206,7 +206,9 @@ class Online:
         async with self._hashing:
             return await asyncio.to_thread(self.passwords.verify, stored, password)
 
-    async def sign_up(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
+    async def sign_up(
+        self, name: str, password: str, address: str, device: str | None = None
+    ) -> tuple[UserRow, str, str]:
         accounts.check_name(name)
         accounts.check_password(password)
         try:
@@ -218,17 +220,53 @@ class Online:
             user = await self.store.call(self.store.create_user, name, accounts.name_key(name), hashed, False, now_ms())
         except NameTakenError:
             raise AccountError("name-taken", f"the name {name!r} is taken: choose another", "name", 409) from None
-        return user, await self._session(user)
+        return user, await self._session(user), await self._remember(user, address, device)
 
-    async def log_in(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
-        keys = accounts.login_keys(name, address)
-        await self.throttle.attempt(keys)
+    async def log_in(
+        self, name: str, password: str, address: str, device: str | None = None, session: str | None = None
+    ) -> tuple[UserRow, str, str]:
+        """The user, a new session token, and the browser's device token (`device`, the
+        one it sent, or a new one). Failures are braked per name, name and address, and
+        address; but an attempt from a browser or an address the account logged in from
+        before, or with a session of the account, only by that place's own failures."""
         user = await self.store.call(self.store.user_by_key, accounts.name_key(name))
+        keys, cleared = await self._brake_keys(user, name, address, device, session)
+        await self.throttle.attempt(keys)
         ok = await self._verify(user.password_hash if user else None, password)
         if user is None or not ok:
             raise AccountError("wrong-credentials", "wrong name or password", None, 401)
-        await self.throttle.succeeded(keys, cleared=2)
-        return user, await self._session(user)
+        await self.throttle.succeeded(keys, cleared=cleared)
+        return user, await self._session(user), await self._remember(user, address, device)
+
+    async def _brake_keys(
+        self, user: UserRow | None, name: str, address: str, device: str | None, session: str | None
+    ) -> tuple[list[str], int]:
+        """The brake's keys of a log-in, and how many a success clears. The same
+        look-ups run whether the name exists or not, so their time does not tell."""
+        holder = await self.user_for(session)
+        if user is not None and holder is not None and holder.id == user.id and session is not None:
+            return [accounts.DEVICE_KEY + accounts.token_hash(session)], 1
+        browser = accounts.device_hash(device) if device and len(device) <= 100 else None
+        place = accounts.address_hash(address)
+        since = now_ms() - self.config.known_login_days * 86_400_000
+        asked = [k for k in (browser, place) if k is not None]
+        known = await self.store.call(self.store.known_logins, user.id if user else 0, asked, since)
+        if browser in known:
+            return [accounts.DEVICE_KEY + browser], 1
+        if place in known:
+            # Strangers' failures on the name (from elsewhere) or on the address (other
+            # names) do not count; the name's from this address do.
+            return [accounts.login_keys(name, address)[1]], 1
+        return accounts.login_keys(name, address), 2
+
+    async def _remember(self, user: UserRow, address: str, device: str | None) -> str:
+        """Notes the browser and the address `user` logged in from; the browser's device
+        token (a new one if it had none)."""
+        if not device or len(device) > 100:
+            device = accounts.new_device()
+        places = [accounts.device_hash(device), accounts.address_hash(address)]
+        await self.store.call(self.store.remember_login, user.id, places, now_ms())
+        return device
 
     async def guest(self, address: str) -> tuple[UserRow, str]:
         try:
@@ -501,12 +539,15 @@ class Online:
             log.exception("the work after game %s ended failed", row.id)
 
     async def _sweep_abandoned(self) -> None:
-        """Ends, now and then, the games whose players have all been gone for
-        `abandon_after`, and those whose clock ran out with nobody there to see it
-        (every process sweeps; the store's version check lets one end each game)."""
+        """Ends, now and then, the games whose player has been gone for `abandon_after`
+        (whoever is left: an engine bot never claims), those whose first move has not
+        come `first_move_wait` after it was due, and those whose clock ran out with
+        nobody there to see it (every process sweeps; the store's version check lets
+        one end each game)."""
         after = round(self.config.abandon_after * 1000)
+        wait = round(self.config.first_move_wait * 1000)
         while True:
-            await asyncio.sleep(max(0.2, self.config.abandon_after / 4))
+            await asyncio.sleep(max(0.2, min(self.config.abandon_after, self.config.first_move_wait) / 4))
             try:
                 now = now_ms()
                 end = functools.partial(actions.abandon, now=now, after_ms=after)
@@ -514,6 +555,10 @@ class Online:
                     # ActionError: somebody came back, or another process ended it first.
                     with contextlib.suppress(ActionError):
                         await self.change(row.id, end)
+                abort = functools.partial(actions.no_show, now=now, wait_ms=wait)
+                for row in await self.store.call(self.store.unstarted_games, now - wait):
+                    with contextlib.suppress(ActionError):  # moved meanwhile, or ended
+                        await self.change(row.id, abort)
                 # Clocks that ran out with nobody connected (a correspondence game's days).
                 for row in await self.store.call(self.store.overdue_games, now):
                     await self._flag(row.id)

@@ -27,6 +27,23 @@ def set_cookie(request: Request, response: Response, token: str, days: int) -> N
     )
 
 
+#: The browser's device token (`accounts.new_device`): kept across log-outs, as it says
+#: which browser this is, not who is logged in.
+DEVICE_COOKIE = "noughts_device"
+
+
+def set_device_cookie(request: Request, response: Response, token: str, days: int) -> None:
+    response.set_cookie(
+        DEVICE_COOKIE,
+        token,
+        max_age=days * 86_400,
+        path="/api/online/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
 def clear_cookie(response: Response) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
 

@@ -225,7 +225,11 @@ export class TournamentPage {
     const buttons = [];
     if (user && t.state !== "finished") {
       if (t.joined) buttons.push(h("button", { class: "button", type: "button", id: "tournament-withdraw", onclick: () => this.act(online.withdrawTournament) }, t.state === "upcoming" ? "Leave" : "Withdraw"));
-      else if (!(t.kind === "swiss" && t.state === "running")) buttons.push(h("button", { class: "button primary", type: "button", id: "tournament-join", onclick: () => this.act(online.joinTournament) }, "Join"));
+      else {
+        // A running Swiss takes back only its own players (withdrawn, or paused for leaving a game).
+        const known = t.standings.some((s) => s.name === user.name);
+        if (!(t.kind === "swiss" && t.state === "running") || known) buttons.push(h("button", { class: "button primary", type: "button", id: "tournament-join", onclick: () => this.act(online.joinTournament) }, known && t.state === "running" ? "Come back" : "Join"));
+      }
       if (t.state === "upcoming" && t.creator === user.name) buttons.push(h("button", { class: "button", type: "button", id: "tournament-start", onclick: () => this.act(online.startTournament) }, "Start now"));
     }
     const status =

@@ -8,7 +8,15 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from noughts.server.models import GUARDED, error_answers
 from noughts.server.online.schemas import Credentials, Me, MeAnswer
-from noughts.server.online.sessions import COOKIE, clear_cookie, current_user, online_of, set_cookie
+from noughts.server.online.sessions import (
+    COOKIE,
+    DEVICE_COOKIE,
+    clear_cookie,
+    current_user,
+    online_of,
+    set_cookie,
+    set_device_cookie,
+)
 from noughts.server.online.storage.store import UserRow
 
 router = APIRouter(
@@ -35,19 +43,27 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> Me
     Retry-After) after many accounts from one address."""
     online = online_of(request)
     await online.start()
-    user, token = await online.sign_up(body.name, body.password, _address(request))
+    user, token, device = await online.sign_up(
+        body.name, body.password, _address(request), request.cookies.get(DEVICE_COOKIE)
+    )
     set_cookie(request, response, token, online.config.session_days)
+    set_device_cookie(request, response, device, online.config.known_login_days)
     return _me(user)
 
 
 @router.post("/login", response_model=MeAnswer, responses=GUARDED)
 async def log_in(body: Credentials, request: Request, response: Response) -> MeAnswer:
     """Logs in. Errors: wrong-credentials (401); too-many-attempts (429, with
-    Retry-After) after repeated failures."""
+    Retry-After) after repeated failures (from a browser or an address the account
+    logged in from before, only that place's own failures count)."""
     online = online_of(request)
     await online.start()
-    user, token = await online.log_in(body.name, body.password, _address(request))
+    cookies = request.cookies
+    user, token, device = await online.log_in(
+        body.name, body.password, _address(request), cookies.get(DEVICE_COOKIE), cookies.get(COOKIE)
+    )
     set_cookie(request, response, token, online.config.session_days)
+    set_device_cookie(request, response, device, online.config.known_login_days)
     return _me(user)
 
 

@@ -293,9 +293,9 @@ async def mine(tournament_id: str, request: Request, user: MaybeUser) -> Mine:
 
 @router.post("/{tournament_id}/join", response_model=TournamentView, responses=GUARDED)
 async def join(tournament_id: str, request: Request, user: LoggedIn) -> Response:
-    """Enters the tournament (an arena: also while it runs, and again after a withdrawal;
-    a Swiss: until it starts). 409 joined-already, tournament-started, tournament-over;
-    403 guest-rated."""
+    """Enters the tournament (an arena: also while it runs; a Swiss: until it starts;
+    both again after a withdrawal or a pause for leaving a game, paired from the next
+    round). 409 joined-already, tournament-started, tournament-over; 403 guest-rated."""
     online = online_of(request)
     await online.join_tournament(tournament_id, user)
     return await _view(online, tournament_id, user, fresh=True)

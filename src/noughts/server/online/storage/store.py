@@ -10,6 +10,7 @@ for while a transaction is being written share the next one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields, replace
@@ -36,7 +37,7 @@ from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow
 from noughts.server.online.ratings import Glicko, after_game, current
 from noughts.server.online.storage.db import make_engine, migrate
-from noughts.server.online.storage.tables import Game, Move, Rating, Review, Session, User
+from noughts.server.online.storage.tables import Game, KnownLogin, Move, Rating, Review, Session, User
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -45,6 +46,7 @@ _games = cast(Table, Game.__table__)
 _moves = cast(Table, Move.__table__)
 _users = cast(Table, User.__table__)
 _sessions = cast(Table, Session.__table__)
+_known_logins = cast(Table, KnownLogin.__table__)
 _ratings = cast(Table, Rating.__table__)
 _reviews = cast(Table, Review.__table__)
 _ROW_COLUMNS = [_games.c[f.name] for f in fields(GameRow)]
@@ -232,6 +234,30 @@ class Store:
             ).first()
         return UserRow(row.id, row.name, row.guest, bot=row.bot) if row else None
 
+    def remember_login(self, user_id: int, key_hashes: list[str], now: int) -> None:
+        """Notes that `user_id` logged in from each of `key_hashes` (a browser, an address)."""
+        where = _known_logins.c.user_id == user_id
+        for key_hash in key_hashes:
+            with self.engine.begin() as c:
+                stamp = update(_known_logins).where(where, _known_logins.c.key_hash == key_hash).values(last_at=now)
+                if c.execute(stamp).rowcount == 1:
+                    continue
+            # Two log-ins at once may both insert: the other's row is as good.
+            with contextlib.suppress(IntegrityError), self.engine.begin() as c:
+                c.execute(insert(_known_logins).values(user_id=user_id, key_hash=key_hash, last_at=now))
+
+    def known_logins(self, user_id: int, key_hashes: list[str], since: int) -> set[str]:
+        """Those of `key_hashes` that `user_id` logged in from at `since` or later."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(_known_logins.c.key_hash).where(
+                    _known_logins.c.user_id == user_id,
+                    _known_logins.c.key_hash.in_(key_hashes),
+                    _known_logins.c.last_at >= since,
+                )
+            ).all()
+        return {r.key_hash for r in rows}
+
     def drop_session(self, token_hash: str) -> None:
         with self.engine.begin() as c:
             c.execute(delete(_sessions).where(_sessions.c.token_hash == token_hash))
@@ -385,6 +411,10 @@ class Store:
         if new.state == actions.OVER and new.rated and old.state == actions.PLAYING:
             new = self._rate(c, new)
         values = {name: value for name in _CHANGED if (value := getattr(new, name)) != getattr(old, name)}
+        if new.state in actions.FINISHED and old.state == actions.PLAYING:
+            # An end that marks a player away (`actions.no_show`): presence written with
+            # the end, which no later presence change touches (the game is over).
+            values |= {name: value for name in _PRESENCE if (value := getattr(new, name)) != getattr(old, name)}
         if self._run(c, tuple(values), {**values, "_id": old.id, "_version": old.version}) != 1:
             raise _ConflictError
         return change if new is change.row else replace(change, row=new)
@@ -429,15 +459,30 @@ class Store:
         )
 
     def abandoned_games(self, before: int, limit: int = 100) -> list[GameRow]:
-        """Games in play whose two players have both been away since `before` or earlier."""
+        """Games in play with a player away since `before` or earlier."""
         with self.engine.connect() as c:
             rows = c.execute(
                 select(*_ROW_COLUMNS)
                 .where(
                     _games.c.state == actions.PLAYING,
-                    _games.c.x_left_at <= before,
-                    _games.c.o_left_at <= before,
+                    or_(_games.c.x_left_at <= before, _games.c.o_left_at <= before),
                     _games.c.days_per_move.is_(None),  # correspondence players are away between moves
+                )
+                .limit(limit)
+            )
+            return [GameRow.from_mapping(r._mapping) for r in rows]
+
+    def unstarted_games(self, before: int, limit: int = 100) -> list[GameRow]:
+        """Games in play whose player to move has owed their first move since `before`
+        or earlier (not correspondence: its days are the clock)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(*_ROW_COLUMNS)
+                .where(
+                    _games.c.state == actions.PLAYING,
+                    _games.c.ply < 2,
+                    _games.c.turn_started_at <= before,
+                    _games.c.days_per_move.is_(None),
                 )
                 .limit(limit)
             )
@@ -505,8 +550,9 @@ class Store:
             done = c.execute(
                 update(_games).where(_games.c.state == actions.PLAYING).values(x_left_at=now, o_left_at=now)
             )
-            # A bot is never away: it plays wherever a server runs.
-            bots = select(_users.c.id).where(_users.c.bot.is_not(None)).scalar_subquery()
+            # A house bot is never away: it plays wherever a server runs. An engine bot
+            # plays through its program's sockets, which may not come back either.
+            bots = select(_users.c.id).where(_users.c.bot.is_not(None), _users.c.bot != "engine").scalar_subquery()
             for seat in ("x", "o"):
                 c.execute(
                     update(_games)

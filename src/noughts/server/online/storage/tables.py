@@ -43,6 +43,18 @@ class Session(Base):
     expires_at: Mapped[int] = mapped_column(BigInteger)
 
 
+class KnownLogin(Base):
+    """Where an account has logged in before: a browser (its device cookie's token) or
+    an address, each kept as a SHA-256. A log-in from one of them is braked on its own,
+    not with strangers' failures (OWASP's device cookies)."""
+
+    __tablename__ = "known_logins"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    last_at: Mapped[int] = mapped_column(BigInteger)
+
+
 class Game(Base):
     """A room and, once someone joins, its game. Times are milliseconds since 1970."""
 

@@ -240,8 +240,9 @@ class Tournaments:
         return row
 
     def join(self, tournament_id: str, user_id: int, rating: float, now: int) -> None:
-        """Enters the player (or brings back an arena's player who withdrew). A Swiss
-        takes players until it starts; an arena until it ends."""
+        """Enters the player (or brings back one who withdrew or was paused, paired
+        again from the next round). A Swiss takes new players until it starts; an arena
+        until it ends."""
         with self.engine.begin() as c:
             t = _get(c, tournament_id, lock=True)
             if t.state == FINISHED:
@@ -253,8 +254,9 @@ class Tournaments:
             ).first()
             if found is not None and not found.withdrawn:
                 raise TournamentError("joined-already", "you are in this tournament already")
-            if t.kind == SWISS and t.state == RUNNING:
-                raise TournamentError("tournament-started", "a Swiss takes players until it starts")
+            if t.kind == SWISS and t.state == RUNNING and found is None:
+                # A player who withdrew, or was paused for leaving a game, may come back.
+                raise TournamentError("tournament-started", "a Swiss takes new players until it starts")
             if t.kind == ARENA and t.state == RUNNING and t.ends_at is not None and now >= t.ends_at:
                 raise TournamentError("tournament-over", "the arena's time is up")
             if found is None:
@@ -397,6 +399,20 @@ def _pair(
     return made
 
 
+def _pause_gone(c: Connection, t: TournamentRow, entries: list[EntryRow], pairings: list[PairingRow]) -> list[EntryRow]:
+    """The entries once every player whose game ended for their absence (since they
+    last joined) is paused (withdrawn) until they come back, as on lichess: otherwise
+    they would be paired, and lose, again and again, and hold up a Swiss's rounds."""
+    since = {e.user_id: e.joined_at for e in entries if not e.withdrawn}
+    gone = {i for p in pairings for i in p.left if i in since and (p.ended_at or 0) >= since[i]}
+    if not gone:
+        return entries
+    c.execute(
+        update(_players).where(_players.c.tournament_id == t.id, _players.c.user_id.in_(gone)).values(withdrawn=True)
+    )
+    return [replace(e, withdrawn=True) if e.user_id in gone else e for e in entries]
+
+
 def arena_games(pairings: list[PairingRow]) -> list[arena.ArenaGame]:
     """The arena's finished games in the order they ended (what scores them)."""
     done = [p for p in pairings if p.o_id is not None and not p.live]
@@ -414,17 +430,7 @@ def _advance_arena(
         if not busy:
             _set(c, t, state=FINISHED, finished_at=now)
         return []
-    # A player whose game ended for their absence is paused (withdrawn) until they come
-    # back, as on lichess: otherwise they would be paired, and lose, again and again.
-    since = {e.user_id: e.joined_at for e in entries if not e.withdrawn}
-    gone = {i for p in pairings for i in p.left if i in since and (p.ended_at or 0) >= since[i]}
-    if gone:
-        c.execute(
-            update(_players)
-            .where(_players.c.tournament_id == t.id, _players.c.user_id.in_(gone))
-            .values(withdrawn=True)
-        )
-        entries = [replace(e, withdrawn=True) if e.user_id in gone else e for e in entries]
+    entries = _pause_gone(c, t, entries, pairings)
     ratings = {e.user_id: e.rating for e in entries}
     scores = {s.id: s.score for s in arena.standings(ratings, arena_games(pairings))}
     last: dict[int, int] = {}
@@ -453,8 +459,13 @@ def swiss_games(pairings: list[PairingRow]) -> list[swiss.SwissGame]:
             games.append(swiss.SwissGame(p.round, p.x_id, None, swiss.BYE_POINTS))
         elif p.live:
             games.append(swiss.SwissGame(p.round, p.x_id, p.o_id, None, None))
+        elif p.winner is None and p.left in ({p.x_id}, {p.o_id}):
+            # Aborted for one player's absence (they never came, or never moved): the
+            # one who was there wins by forfeit, as in a Swiss over the board.
+            present_x = p.left == {p.o_id}
+            games.append(swiss.SwissGame(p.round, p.x_id, p.o_id, float(present_x), float(not present_x)))
         else:
-            # An aborted game: played (no rematch), but no points for either.
+            # Aborted otherwise (both gone, or agreed): played (no rematch), no points.
             x_points, o_points = points.get(p.winner or "", (0.0, 0.0))
             games.append(swiss.SwissGame(p.round, p.x_id, p.o_id, x_points, o_points))
     return games
@@ -469,6 +480,7 @@ def _advance_swiss(
     if t.round >= (t.rounds or 0):
         _set(c, t, state=FINISHED, finished_at=now)
         return []
+    entries = _pause_gone(c, t, entries, pairings)
     ratings = {e.user_id: e.rating for e in entries}
     active = {e.user_id for e in entries if not e.withdrawn}
     try:
