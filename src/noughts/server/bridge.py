@@ -115,7 +115,6 @@ class Bridge:
             base_url=self.server, cookies={COOKIE: token}, timeout=10, limits=httpx2.Limits(keepalive_expiry=2.0)
         )
         self.games: dict[str, threading.Thread] = {}
-        self.finished: list[str] = []
         self.name = ""
         self.stop = threading.Event()
 
