@@ -77,6 +77,15 @@ def test_resignation_needs_no_finished_board() -> None:
         (SAMPLE.replace('[Game "classic"]', '[Game "chess"]'), "unknown game 'chess'"),
         (SAMPLE.replace('[Game "classic"]\n', ""), "no \\[Game"),
         (SAMPLE.replace('[X "ann"]', "[X ann]"), "a header looks like"),
+        (SAMPLE.replace("\n", "\r").replace('[O "bob"]', "[O bob]"), "line 3: a header looks like"),
+        (SAMPLE.replace("\n", "\r\n").replace('[O "bob"]', "[O bob]"), "line 3: a header looks like"),
+        (SAMPLE.replace('[X "ann"]', '[X "a"nn"]'), "a header looks like"),
+        (SAMPLE.replace('[X "ann"]', '[X "ann\\"]'), "a header looks like"),
+        (
+            SAMPLE.replace("[Date", '[Termination "won"]\n[Date').replace("1. 1 4", "1. 1 1"),
+            "termination 'won'",
+        ),
+        (SAMPLE.replace("{a blunder}", "{a blunder"), "a comment opened with { is not closed"),
         (SAMPLE.replace("3. 3 x-wins", "3. 3 4 x-wins"), "move 6 \\(4\\): the game is over"),
         (
             SAMPLE.replace("3. 3 x-wins", "3. 3 draw").replace('"x-wins"', '"draw"'),

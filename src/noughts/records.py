@@ -56,6 +56,7 @@ _SPECIAL = re.compile(r'\\.?|"', re.DOTALL)
 #: Every line break `str.splitlines` knows; lines are found one at a time, not split
 #: into a list up front.
 _LINE = re.compile(r"[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
+_LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 #: A comment (to the end of the text when it is not closed, read once) or a token.
 _TOKEN = re.compile(r"\{[^}]*\}?|[^\s{]+")
 _MOVE_NUMBER = re.compile(r"\d+\.+")
@@ -168,7 +169,7 @@ class GameRecord:
             if match and line.endswith('"]') and match.end() <= len(line) - 2:
                 value = _header_value(line[match.end() : -2])
             if match is None or value is None:
-                number = text.count("\n", 0, first.start()) + 1
+                number = len(_LINE_BREAK.findall(text, 0, first.start())) + 1
                 shown = line if len(line) <= 60 else line[:60] + "..."
                 raise RecordError(f'line {number}: a header looks like [Name "value"], got {shown!r}')
             headers[match.group(1).lower()] = value
@@ -181,6 +182,9 @@ class GameRecord:
         except NoughtsError as e:
             raise RecordError(str(e)) from None
         result, start = headers.get("result", "ongoing"), headers.get("position")
+        termination = headers.get("termination", "normal")
+        if termination not in TERMINATIONS:  # said before the moves, as a replay would
+            raise RecordError(f"termination {termination!r} is not one of {', '.join(TERMINATIONS)}")
         # Each move is played when the next token shows it is not the last one (the
         # result): a bad move fails before the text after it is read.
         state = _initial(game, start)
@@ -205,7 +209,7 @@ class GameRecord:
             o=headers.get("o", "?"),
             date=headers.get("date", ""),
             result=result,
-            termination=headers.get("termination", "normal"),
+            termination=termination,
             start=start,
         )
         record._start_state()  # the result and termination are known ones
