@@ -39,6 +39,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import httpx2
@@ -82,13 +83,23 @@ class Game:
     unseen: dict[int, float] = field(default_factory=dict)
 
 
+def cookieless_client(base: str, **options: Any) -> httpx2.AsyncClient:
+    """A client that keeps no cookies: every request names its player's session itself.
+    A client's cookie jar keeps the last guest's cookie, and a request's own cookie was
+    sent beside it, so that concurrent set-ups acted as each other's guests (and joined
+    their own rooms: 409)."""
+    return httpx2.AsyncClient(base_url=base, cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])), **options)
+
+
 async def post(http: httpx2.AsyncClient, path: str, cookie: str | None = None, **body: Any) -> httpx2.Response:
-    """A POST, tried again when a kept-alive connection was closed under it (the server
-    drops idle ones after a few seconds, and setting up is slow on a busy machine)."""
+    """A POST as the player of session `cookie` (None: nobody), tried again when a
+    kept-alive connection was closed under it (the server drops idle ones after a few
+    seconds, and setting up is slow on a busy machine)."""
     failures = 0
+    headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else {}
     while True:
         try:
-            answer = await http.post(path, json=body or None, cookies={COOKIE: cookie} if cookie else {})
+            answer = await http.post(path, json=body or None, headers=headers)
             answer.raise_for_status()
             return answer
         except httpx2.TransportError:
@@ -98,6 +109,7 @@ async def post(http: httpx2.AsyncClient, path: str, cookie: str | None = None, *
 
 
 async def setup_game(http: httpx2.AsyncClient, spec: str, gate: asyncio.Semaphore) -> tuple[str, str, str]:
+    """A game of `spec` between two new guests, in play: its id and their sessions."""
     async with gate:
         x = (await post(http, "/api/online/guest")).cookies[COOKIE]
         o = (await post(http, "/api/online/guest")).cookies[COOKIE]
@@ -105,6 +117,14 @@ async def setup_game(http: httpx2.AsyncClient, spec: str, gate: asyncio.Semaphor
         game_id = room.json()["game"]["id"]
         await post(http, f"/api/online/games/{game_id}/join", o)
         return game_id, x, o
+
+
+async def setup_games(base: str, specs: list[str]) -> list[tuple[str, str, str]]:
+    """A game in play for each of `specs`, set up 32 at a time: (id, x's and o's sessions)."""
+    limits = httpx2.Limits(max_connections=64)
+    async with cookieless_client(base, limits=limits, timeout=60) as http:
+        gate = asyncio.Semaphore(32)
+        return await asyncio.gather(*(setup_game(http, spec, gate) for spec in specs))
 
 
 async def player(
@@ -216,14 +236,9 @@ def report(args: argparse.Namespace, stats: Stats) -> None:
 
 async def run(args: argparse.Namespace, base: str, pid: int | None) -> Stats:
     stats = Stats()
-    limits = httpx2.Limits(max_connections=64)
-    async with httpx2.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
-        started = time.perf_counter()
-        gate = asyncio.Semaphore(32)
-        made = await asyncio.gather(*(setup_game(http, args.spec, gate) for _ in range(args.games)))
-        print(
-            f"set up {args.games} games ({2 * args.games} guests) in {time.perf_counter() - started:.1f} s", flush=True
-        )
+    started = time.perf_counter()
+    made = await setup_games(base, [args.spec] * args.games)
+    print(f"set up {args.games} games ({2 * args.games} guests) in {time.perf_counter() - started:.1f} s", flush=True)
     ws_base = base.replace("http", "ws", 1)
     games = [Game(game_id) for game_id, _, _ in made]
     started = time.perf_counter()

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import io
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
 from noughts import parse_spec
-from noughts.records import GameRecord, RecordError
+from noughts.cli import main
+from noughts.records import MAX_RECORD_SIZE, GameRecord, RecordError
 
 SAMPLE = """[Game "classic"]
 [X "ann"]
@@ -71,6 +77,15 @@ def test_resignation_needs_no_finished_board() -> None:
         (SAMPLE.replace('[Game "classic"]', '[Game "chess"]'), "unknown game 'chess'"),
         (SAMPLE.replace('[Game "classic"]\n', ""), "no \\[Game"),
         (SAMPLE.replace('[X "ann"]', "[X ann]"), "a header looks like"),
+        (SAMPLE.replace("\n", "\r").replace('[O "bob"]', "[O bob]"), "line 3: a header looks like"),
+        (SAMPLE.replace("\n", "\r\n").replace('[O "bob"]', "[O bob]"), "line 3: a header looks like"),
+        (SAMPLE.replace('[X "ann"]', '[X "a"nn"]'), "a header looks like"),
+        (SAMPLE.replace('[X "ann"]', '[X "ann\\"]'), "a header looks like"),
+        (
+            SAMPLE.replace("[Date", '[Termination "won"]\n[Date').replace("1. 1 4", "1. 1 1"),
+            "termination 'won'",
+        ),
+        (SAMPLE.replace("{a blunder}", "{a blunder"), "a comment opened with { is not closed"),
         (SAMPLE.replace("3. 3 x-wins", "3. 3 4 x-wins"), "move 6 \\(4\\): the game is over"),
         (
             SAMPLE.replace("3. 3 x-wins", "3. 3 draw").replace('"x-wins"', '"draw"'),
@@ -84,3 +99,94 @@ def test_resignation_needs_no_finished_board() -> None:
 def test_bad_records_are_refused(text: str, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         GameRecord.parse(text)
+
+
+def _peak_memory(read: Callable[[], object]) -> int:
+    """The most memory (bytes) Python allocated while `read` ran."""
+    tracemalloc.start()
+    try:
+        read()
+    except RecordError:
+        pass
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
+
+
+def _fill(head: str, filler: str, tail: str) -> str:
+    """`head`, `filler` repeated, `tail`: a record just under the size limit."""
+    count = (MAX_RECORD_SIZE - len(head) - len(tail)) // len(filler)
+    text = head + filler * count + tail
+    assert MAX_RECORD_SIZE - len(filler) < len(text) <= MAX_RECORD_SIZE
+    return text
+
+
+def test_a_record_over_the_size_limit_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    over = _fill('[Game "classic"]\n[X "', "a", '"]\n\n1. 5 *\n') + "\n"
+    with pytest.raises(RecordError, match=f"too long: {MAX_RECORD_SIZE + 1:,} characters, at most"):
+        GameRecord.parse(over)
+    with pytest.raises(RecordError, match="too long"):
+        GameRecord.from_json('{"game": "classic", "moves": []}' + " " * MAX_RECORD_SIZE)
+    # A file is refused by its size, unread: this one (sparse) would not fit in memory.
+    huge = tmp_path / "huge.rec"
+    with huge.open("wb") as f:
+        f.truncate(64 * 2**30)
+    with pytest.raises(RecordError, match=f"huge.rec: the record is too long: {64 * 2**30:,} bytes"):
+        GameRecord.read(huge)
+    # A stream is read no further than the limit.
+    stream = io.StringIO(over + "5 " * MAX_RECORD_SIZE)
+    with pytest.raises(RecordError, match="too long: more than"):
+        GameRecord.read(stream)
+    assert stream.tell() == MAX_RECORD_SIZE + 1
+    for command in (["record", str(huge)], ["review", str(huge)], ["replay", str(huge)]):
+        assert main(command) == 2
+        assert "the record is too long" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _fill('[Game "classic"]\n[X "', "a", '"]\n\n1. 5 1 2. 9 *\n'),  # a huge header
+        _fill('[Game "classic"]\n[X "', 'a\\"', '"]\n\n1. 5 *\n'),  # escapes in it
+        _fill('[Game "ultimate"]\n\n1. 55 {', "a long comment ", "} 51 *\n"),
+        _fill('[Game "gobblet"]\n', "\n", "1. L5 *\n"),  # blank lines
+        _fill('[Game "qubic"]\n\n1. ', " ", "111 *\n"),  # blanks between moves
+        _fill('{"game": "classic", "players": {"x": "', "b", '"}, "moves": ["5"]}'),
+    ],
+    ids=["header", "escapes", "comment", "lines", "blanks", "json"],
+)
+def test_reading_a_record_costs_memory_linear_in_its_size(text: str) -> None:
+    record = GameRecord.parse(text)
+    assert record.moves and len(record.moves) <= 3
+    # A generous bound: the text a few times over (headers are copied out of it, then
+    # unescaped). A header once cost 200 bytes of memory per byte of text.
+    assert _peak_memory(lambda: GameRecord.parse(text)) < 4 * len(text)
+
+
+def test_a_json_records_moves_cost_memory_linear_in_their_size() -> None:
+    # JSON's moves are a list of strings, as the json module builds it, before the first
+    # is played: about 12 bytes a byte of text.
+    text = _fill('{"game": "classic", "moves": [', '"11", ', '"5"]}')
+    with pytest.raises(RecordError, match="move 1 \\(11\\)"):
+        GameRecord.parse(text)
+    assert _peak_memory(lambda: GameRecord.parse(text)) < 16 * len(text)
+
+
+@pytest.mark.parametrize(
+    ("opening", "junk", "says"),
+    [
+        ('[Game "classic"]\n\n1. 5 1 2. ', "zz ", "move 3 \\(zz\\): 'zz' is not a move"),
+        ('[Game "ultimate"]\n\n1. 55 51 2. 15 ', "15 ", "move 4 \\(15\\)"),
+        ('[Game "gobblet"]\n\n1. ', "{", "a comment opened with { is not closed"),
+        ('[Game "qubic"]\n\n1. 111 222 2. ', "111 ", "move 3 \\(111\\)"),
+    ],
+    ids=["classic", "ultimate", "gobblet", "qubic"],
+)
+def test_junk_move_text_fails_at_its_first_bad_move(opening: str, junk: str, says: str) -> None:
+    text = _fill(opening, junk, "*\n")
+    with pytest.raises(RecordError, match=says):
+        GameRecord.parse(text)
+    # The rest of the text is not read: far less memory than the text itself (a list
+    # of its tokens took 25 times its size).
+    assert _peak_memory(lambda: GameRecord.parse(text)) < len(text) // 4

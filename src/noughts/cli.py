@@ -279,8 +279,7 @@ def _solve_gobblet(game: Gobblet, book: bool = False) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
-    record = GameRecord.parse(text)
+    record = GameRecord.read(sys.stdin if str(args.file) == "-" else args.file)
     sys.stdout.write(record.to_json_text() if args.json else record.to_text())
     return 0
 

@@ -16,25 +16,52 @@ Text form::
 ``Options`` is omitted when the game has its defaults; ``Position`` (a position text)
 is present when the game did not start from the initial position. Move numbers and
 ``{comments}`` are ignored on import; the last token is the result.
+
+A record is at most `MAX_RECORD_SIZE` characters: anything longer is refused unread
+(`GameRecord.read` stops reading a file past it). Reading one costs memory linear in
+its size, and text moves are played as they are read, so that junk fails at its first
+bad move without the rest being looked at.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 from noughts.core import Game, NoughtsError, State
 from noughts.registry import option_text, parse_spec, spec_options
 
-__all__ = ["RESULTS", "TERMINATIONS", "GameRecord", "RecordError"]
+__all__ = ["MAX_RECORD_SIZE", "RESULTS", "TERMINATIONS", "GameRecord", "RecordError"]
+
+#: The longest record read, in characters (a file's size in bytes is checked before it
+#: is read). An online game ends after 2,000 plies, under 15,000 characters of moves
+#: in any game's notation (a move is at most 3 characters): this leaves room for
+#: longer games played elsewhere, comments and headers, and is what the API takes.
+MAX_RECORD_SIZE = 100_000
 
 RESULTS = ("ongoing", "x-wins", "o-wins", "draw")
 #: How a game ended: on the board, or by a decision of the players or the clock; or, as
 #: in PGN, that it has not ended yet (a game saved or shown while it goes on).
 TERMINATIONS = ("normal", "resignation", "time", "agreement", "abandoned", "unterminated")
-_HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
+#: A header's name and the quote that opens its value. The value is checked and
+#: unescaped by `_header_value`, not by a regex repeating a group over it: the regex
+#: engine kept a backtracking mark per repetition, 70 to 200 bytes of memory per byte.
+_HEADER = re.compile(r'\[(\w+)\s+"')
+#: In a header's value: an escape, a backslash ending it, or an unescaped quote.
+_SPECIAL = re.compile(r'\\.?|"', re.DOTALL)
+#: Every line break `str.splitlines` knows; lines are found one at a time, not split
+#: into a list up front.
+_LINE = re.compile(r"[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
+_LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+#: A comment (to the end of the text when it is not closed, read once) or a token.
+_TOKEN = re.compile(r"\{[^}]*\}?|[^\s{]+")
+_MOVE_NUMBER = re.compile(r"\d+\.+")
+_JSON_START = re.compile(r"\s*\{")
+_NON_SPACE = re.compile(r"\S")
 
 
 class RecordError(NoughtsError, ValueError):
@@ -75,21 +102,23 @@ class GameRecord:
 
         Raises RecordError naming the move that fails, or when the result contradicts
         the board."""
+        state = self._start_state()
+        states = [state]
+        for ply, text in enumerate(self.moves, 1):
+            state = _play(state, ply, text)
+            states.append(state)
+        self._check_end(state)
+        return states
+
+    def _start_state(self) -> State[Any]:
         if self.result not in RESULTS:
             raise RecordError(f"result {self.result!r} is not one of {', '.join(RESULTS)}")
         if self.termination not in TERMINATIONS:
             raise RecordError(f"termination {self.termination!r} is not one of {', '.join(TERMINATIONS)}")
-        try:
-            state = self.game.initial() if self.start is None else self.game.parse_position(self.start)
-        except NoughtsError as e:
-            raise RecordError(f"start position: {e}") from None
-        states = [state]
-        for ply, text in enumerate(self.moves, 1):
-            try:
-                state = state.play_text(text)
-            except NoughtsError as e:
-                raise RecordError(f"move {ply} ({text}): {e}") from None
-            states.append(state)
+        return _initial(self.game, self.start)
+
+    def _check_end(self, state: State[Any]) -> None:
+        """The result and termination agree with the final `state`."""
         if state.is_over and self.result != state.status:
             raise RecordError(f"the record says {self.result} but the moves end in {state.status}")
         if self.termination == "unterminated" and self.result != "ongoing":
@@ -99,7 +128,6 @@ class GameRecord:
                 f"the record says {self.result} but the game is not over on the board; "
                 "give a termination (resignation, time, agreement, abandoned)"
             )
-        return states
 
     # -- text -------------------------------------------------------------------
 
@@ -127,37 +155,66 @@ class GameRecord:
 
     @classmethod
     def from_text(cls, text: str) -> GameRecord:
+        _check_size(text)
         headers: dict[str, str] = {}
-        body: list[str] = []
-        for number, raw in enumerate(text.splitlines(), 1):
-            line = raw.strip()
-            if line.startswith("[") and not body:
-                match = _HEADER.match(line)
-                if not match:
-                    raise RecordError(f'line {number}: a header looks like [Name "value"], got {line!r}')
-                headers[match.group(1).lower()] = _unescape(match.group(2))
-            elif line:
-                body.append(line)
+        # Header lines are taken one at a time while the next word opens with "[";
+        # the body is then read from where it starts, not copied out.
+        first = _NON_SPACE.search(text)
+        while first is not None and first.group() == "[":
+            line_match = _LINE.match(text, first.start())
+            assert line_match is not None  # "[" is not a line break
+            line = line_match.group().rstrip()
+            match = _HEADER.match(line)
+            value = None
+            if match and line.endswith('"]') and match.end() <= len(line) - 2:
+                value = _header_value(line[match.end() : -2])
+            if match is None or value is None:
+                number = len(_LINE_BREAK.findall(text, 0, first.start())) + 1
+                shown = line if len(line) <= 60 else line[:60] + "..."
+                raise RecordError(f'line {number}: a header looks like [Name "value"], got {shown!r}')
+            headers[match.group(1).lower()] = value
+            first = _NON_SPACE.search(text, line_match.end())
+        body_start = len(text) if first is None else first.start()
         if "game" not in headers:
             raise RecordError('the record has no [Game "..."] header')
-        moves_text = re.sub(r"\{[^}]*\}", " ", " ".join(body))
-        tokens = [t for t in moves_text.split() if not re.fullmatch(r"\d+\.+", t)]
-        result = headers.get("result", "ongoing")
-        if tokens and tokens[-1] in (*RESULTS, "*"):
-            tail = tokens.pop()
-            result = "ongoing" if tail == "*" else tail
+        try:
+            game = parse_spec(headers["game"] + " " + headers.get("options", ""))
+        except NoughtsError as e:
+            raise RecordError(str(e)) from None
+        result, start = headers.get("result", "ongoing"), headers.get("position")
+        termination = headers.get("termination", "normal")
+        if termination not in TERMINATIONS:  # said before the moves, as a replay would
+            raise RecordError(f"termination {termination!r} is not one of {', '.join(TERMINATIONS)}")
+        # Each move is played when the next token shows it is not the last one (the
+        # result): a bad move fails before the text after it is read.
+        state = _initial(game, start)
+        moves: list[str] = []
+        last: str | None = None
+        for token in _tokens(text, body_start):
+            if last is not None:
+                state = _play(state, len(moves) + 1, last)
+                moves.append(last)
+            last = token
+        if last is not None and last in (*RESULTS, "*"):
+            result = "ongoing" if last == "*" else last
             if "result" in headers and headers["result"] != result:
                 raise RecordError(f"the Result header says {headers['result']} but the moves end with {result}")
-        return cls._build(
-            headers["game"] + " " + headers.get("options", ""),
-            tokens,
+        elif last is not None:
+            state = _play(state, len(moves) + 1, last)
+            moves.append(last)
+        record = cls(
+            game,
+            moves,
             x=headers.get("x", "?"),
             o=headers.get("o", "?"),
             date=headers.get("date", ""),
             result=result,
-            termination=headers.get("termination", "normal"),
-            start=headers.get("position"),
+            termination=termination,
+            start=start,
         )
+        record._start_state()  # the result and termination are known ones
+        record._check_end(state)
+        return record
 
     # -- JSON -------------------------------------------------------------------
 
@@ -179,6 +236,7 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> GameRecord:
         if isinstance(data, str):
+            _check_size(data)
             try:
                 data = json.loads(data)
             except json.JSONDecodeError as e:
@@ -217,15 +275,79 @@ class GameRecord:
     @classmethod
     def parse(cls, text: str) -> GameRecord:
         """Either form, told apart by the first character."""
-        return cls.from_json(text) if text.lstrip().startswith("{") else cls.from_text(text)
+        return cls.from_json(text) if _JSON_START.match(text) else cls.from_text(text)
+
+    @classmethod
+    def read(cls, source: Path | TextIO) -> GameRecord:
+        """The record (either form) in the file `source` or read from the stream `source`.
+        A file larger than `MAX_RECORD_SIZE` is refused before it is read, and no more
+        than that is read from anything (a stream, a file that grows, a device)."""
+        if isinstance(source, Path):
+            size = source.stat().st_size
+            if size > MAX_RECORD_SIZE:
+                raise RecordError(f"{source}: the record is too long: {size:,} bytes, at most {MAX_RECORD_SIZE:,}")
+            with source.open(encoding="utf-8") as stream:
+                text = stream.read(MAX_RECORD_SIZE + 1)
+        else:
+            text = source.read(MAX_RECORD_SIZE + 1)
+        if len(text) > MAX_RECORD_SIZE:
+            raise RecordError(f"the record is too long: more than {MAX_RECORD_SIZE:,} characters")
+        return cls.parse(text)
+
+
+def _check_size(text: str) -> None:
+    if len(text) > MAX_RECORD_SIZE:
+        raise RecordError(f"the record is too long: {len(text):,} characters, at most {MAX_RECORD_SIZE:,}")
+
+
+def _initial(game: Game[Any, Any], start: str | None) -> State[Any]:
+    try:
+        state: State[Any] = game.initial() if start is None else game.parse_position(start)
+    except NoughtsError as e:
+        raise RecordError(f"start position: {e}") from None
+    return state
+
+
+def _play(state: State[Any], ply: int, text: str) -> State[Any]:
+    try:
+        return state.play_text(text)
+    except NoughtsError as e:
+        raise RecordError(f"move {ply} ({text}): {e}") from None
+
+
+def _tokens(text: str, start: int) -> Iterator[str]:
+    """The move text's tokens from `start` on, one at a time: comments and move numbers
+    left out."""
+    for match in _TOKEN.finditer(text, start):
+        if text[match.start()] == "{":  # a comment, not copied out
+            if match.end() - match.start() == 1 or text[match.end() - 1] != "}":
+                raise RecordError("a comment opened with { is not closed with }")
+            continue
+        token = match.group()
+        if not _MOVE_NUMBER.fullmatch(token):
+            yield token
 
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+def _header_value(raw: str) -> str | None:
+    """The value `raw` (between a header's quotes) unescaped, or None when a quote in it
+    is not escaped or it ends in a lone backslash. Built a piece at a time in UTF-8 so
+    that it costs about its own size (a list of pieces cost up to 18 times it)."""
+    out = bytearray()
+    start = 0
+    for match in _SPECIAL.finditer(raw):
+        if match.end() - match.start() != 2:
+            return None
+        out += raw[start : match.start()].encode("utf-8", "surrogatepass")
+        out += raw[match.end() - 1].encode("utf-8", "surrogatepass")
+        start = match.end()
+    if start == 0:
+        return raw
+    out += raw[start:].encode("utf-8", "surrogatepass")
+    return out.decode("utf-8", "surrogatepass")
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from noughts import parse_spec
 from noughts.ai import make_player
+from noughts.records import MAX_RECORD_SIZE
 from noughts.server.app import create_app
 from noughts.server.settings import Settings
 from noughts.study import review_game
@@ -166,6 +167,18 @@ def test_a_bad_record_is_refused_and_says_why(client: TestClient, text: str, say
     body = answer.json()
     assert body["field"] == "text"
     assert says in body["message"]
+
+
+def test_a_record_over_the_size_limit_is_refused_and_junk_fails_at_its_first_bad_move(client: TestClient) -> None:
+    opening = '[Game "classic"]\n\n1. 5 1 2. '
+    junk = opening + "zz " * ((MAX_RECORD_SIZE - len(opening)) // 3)
+    answer = client.post("/api/record", json={"text": junk})
+    assert answer.status_code == 400
+    assert answer.json()["message"].startswith("text: move 3 (zz): 'zz' is not a move")
+    over = client.post("/api/record", json={"text": junk + "zz " * 10})
+    assert over.status_code == 422
+    assert over.json()["field"] == "text"
+    assert f"{MAX_RECORD_SIZE}" in over.json()["message"]
 
 
 def test_gobblet_positions_get_exact_values_from_its_table(client: TestClient) -> None:

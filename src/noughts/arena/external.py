@@ -42,10 +42,13 @@ def engine_player(name: str, command: str) -> EnginePlayer:
 
 
 class EnginePlayer(AIPlayer):
-    """`command` run as a subprocess speaking the engine protocol."""
+    """`command` run as a subprocess speaking the engine protocol; `options` (``name=value``
+    texts, such as ``level=max``) are sent with every genmove, and a process's first
+    genmove may take `warm_up` seconds more than the others (`noughts engine` loads its
+    players' tables and compiled code then: seconds on a busy machine)."""
 
-    def __init__(self, name: str, command: str) -> None:
-        self.name, self.command = name, command
+    def __init__(self, name: str, command: str, options: tuple[str, ...] = (), warm_up: float = 0.0) -> None:
+        self.name, self.command, self.options, self.warm_up = name, command, options, warm_up
         try:
             self.argv = shlex.split(command)
         except ValueError as e:
@@ -58,6 +61,8 @@ class EnginePlayer(AIPlayer):
         self.game_spec: str | None = None
         self.errors: list[str | None] = []
         self._stderr_reader: threading.Thread | None = None
+        #: Whether the running process has answered a genmove yet.
+        self.warm = False
 
     # -- the player API -----------------------------------------------------------
 
@@ -68,9 +73,13 @@ class EnginePlayer(AIPlayer):
     def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
         started = time.perf_counter()
         self._sync(state)
-        command = "genmove" if limits.time is None else f"genmove time={limits.time:g}"
+        timed = () if limits.time is None else (f"time={limits.time:g}",)
+        command = " ".join(("genmove", *self.options, *timed))
         patience = UNTIMED_GENMOVE if limits.time is None else limits.time + MARGIN
+        if not self.warm:
+            patience += self.warm_up
         answer = self.ask(command, patience, termination="time")
+        self.warm = True
         try:
             move = state.game.parse_move(answer)
             after = state.play(move)
@@ -116,6 +125,7 @@ class EnginePlayer(AIPlayer):
             raise ForfeitError(f"{self.name}: cannot start {self.command!r}: {e}") from None
         self.lines = queue.Queue()
         self.errors = []
+        self.warm = False
         # Reader threads: a blocking readline could not time out, and an unread stderr
         # pipe that fills up would stall the program.
         threading.Thread(target=_pump, args=(self.process.stdout, self.lines.put), daemon=True).start()

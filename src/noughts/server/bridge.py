@@ -8,8 +8,15 @@ gives its token here. The bridge then asks the server now and then for the bot's
 casual, with or without a clock, how many games at once) and declined otherwise; each
 game in play gets a thread that holds the game's socket and, on the bot's turn, asks
 the program for its move (``genmove``, through `noughts.arena.external.EnginePlayer`,
-one program process per game) within a share of the bot's clock. A program that fails
-(dies, answers nonsense, takes too long) resigns its game rather than let it hang.
+one program process per game) within a share of the bot's clock, or the owner's time
+per move when that is shorter, with the owner's genmove options (``level=max``).
+
+The program is checked before the bot goes online: started, and asked for a move in
+the first position of each game the bot accepts, with those options. A program that
+cannot start or play is a clear message and a non-zero exit, not a bot that accepts
+challenges and resigns them. A program that fails later (dies, answers nonsense, takes
+too long) resigns its game rather than let it hang. An opponent's silence is waited
+out quietly: the server ends a game whose players are gone.
 """
 
 from __future__ import annotations
@@ -23,16 +30,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx2
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from noughts.ai.base import Limits
-from noughts.arena.external import EnginePlayer
+from noughts.arena.external import STARTUP_TIME, EnginePlayer
 from noughts.core import NoughtsError, State
 from noughts.match import ForfeitError
 from noughts.registry import parse_spec
 from noughts.server.online.clock import move_budget
 
-__all__ = ["Bridge", "Rules", "move_seconds"]
+__all__ = ["Bridge", "Rules", "ending", "move_seconds"]
 
 #: The session cookie the server reads (`noughts.server.online.sessions.COOKIE`).
 COOKIE = "noughts_session"
@@ -66,6 +74,16 @@ class Rules:
         return None
 
 
+def ending(game: dict[str, Any]) -> str:
+    """How a finished game (the server's view of it) ended, in words."""
+    if game["state"] == "aborted":
+        return "aborted before each side had moved"
+    if game["state"] == "cancelled":
+        return "cancelled before it started"
+    how = f" by {game['termination']}" if game.get("termination") not in (None, "normal") else ""
+    return f"over: {game.get('result')}{how}"
+
+
 def move_seconds(game: dict[str, Any], side: str) -> float | None:
     """The bot's time for a move: a 25th of its clock plus most of the increment (the
     house bots' rule); None without a clock (the program's own budget)."""
@@ -76,18 +94,29 @@ def move_seconds(game: dict[str, Any], side: str) -> float | None:
 
 
 class Bridge:
-    """The bot account of `token` on `server`, played by `command`."""
+    """The bot account of `token` on `server`, played by `command` with the genmove
+    `options` (``level=max``), at most `move_time` seconds a move when given."""
 
-    def __init__(self, server: str, token: str, command: str, rules: Rules, say: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        server: str,
+        token: str,
+        command: str,
+        rules: Rules,
+        say: Callable[[str], None] = print,
+        options: tuple[str, ...] = (),
+        move_time: float | None = None,
+    ) -> None:
         self.server, self.token, self.command, self.rules, self.say = server.rstrip("/"), token, command, rules, say
+        self.options, self.move_time = options, move_time
         # Idle connections dropped before the server's keep-alive (uvicorn's: 5 s) closes
         # them, so that a move is never sent on a connection the server is closing.
         self.http = httpx2.Client(
             base_url=self.server, cookies={COOKIE: token}, timeout=10, limits=httpx2.Limits(keepalive_expiry=2.0)
         )
         self.games: dict[str, threading.Thread] = {}
-        self.finished: list[str] = []
         self.name = ""
+        self.stop = threading.Event()
 
     def log_in(self) -> str:
         """The bot's name; SystemExit when the token is no bot's."""
@@ -100,10 +129,38 @@ class Bridge:
         self.name = str(me["name"])
         return self.name
 
+    def check_program(self) -> None:
+        """Starts the program and has it play the first move of each game the bot
+        accepts (classic when it accepts all), with the owner's options and time.
+        SystemExit saying what failed when it cannot start or play."""
+        games = []
+        for spec in sorted(self.rules.games) or ["classic"]:
+            try:
+                games.append(parse_spec(spec))
+            except NoughtsError as e:
+                raise SystemExit(f"noughts bot: --games {spec}: {e}") from None
+        for game in games:
+            # A process per game, as in play: its first move is the one that loads.
+            engine = self._program()
+            try:
+                state = game.initial()
+                started = time.perf_counter()
+                move = engine.choose(state, Limits(time=self.move_time))
+                took = time.perf_counter() - started
+                self.say(f"checked the program: it plays {state.move_text(move)} to start {game.spec} ({took:.2f} s)")
+            except (ForfeitError, NoughtsError) as e:
+                raise SystemExit(f"noughts bot: the program does not play, so the bot stays offline: {e}") from None
+            finally:
+                engine.stop()
+
     def run(self, stop: threading.Event, poll: float = 1.0) -> None:
-        """Answers challenges and plays games until `stop` is set."""
+        """Checks the program, then answers challenges and plays games until `stop` is set."""
+        self.stop = stop
         self.log_in()
-        self.say(f"{self.name} is online at {self.server}, playing with: {self.command}")
+        self.check_program()
+        asked = f" (genmove {' '.join(self.options)})" if self.options else ""
+        most = f", at most {self.move_time:g} s a move" if self.move_time is not None else ""
+        self.say(f"{self.name} is online at {self.server}, playing with: {self.command}{asked}{most}")
         while not stop.is_set():
             try:
                 self.step()
@@ -139,44 +196,62 @@ class Bridge:
     def play(self, game_id: str) -> None:
         """Plays the game `game_id` to its end on its socket."""
         url = self.server.replace("http", "ws", 1) + f"/api/online/games/{game_id}/ws"
-        engine = EnginePlayer(self.name, self.command)
+        engine = self._program()
         try:
             with connect(url, additional_headers={"Cookie": f"{COOKIE}={self.token}"}, open_timeout=10) as ws:
-                side = None
-                game: dict[str, Any] = {}
-                asked = -1  # the ply whose move was sent last
-                while True:
-                    message = json.loads(ws.recv(timeout=60))
-                    if message["type"] == "hello":
-                        side = message["you"]
-                    elif message.get("game") is not None:
-                        game = message["game"]
-                    elif message["type"] == "event" and message.get("kind") == "move" and game:
-                        if message["ply"] == len(game["moves"]) + 1:
-                            game = {**game, "moves": [*game["moves"], message["move"]], "ply": message["ply"]}
-                            game.update({k: v for k, v in message.get("patch", {}).items() if k != "view"})
-                        else:  # missed something: the whole state again
-                            ws.send(json.dumps({"type": "resync"}))
-                    elif message["type"] == "error":
-                        self.say(f"game {game_id}: the server refused: {message['message']}")
-                        asked = -1
-                    if not game or side is None:
-                        continue
-                    if game["state"] != "playing":
-                        self.say(f"game {game_id} is over: {game.get('result')} ({game.get('termination')})")
-                        return
-                    ply = len(game["moves"])
-                    if (ply % 2 == 0) == (side == "x") and asked != ply:
-                        asked = ply
-                        move = self._genmove(game, side, engine)
-                        if move is None:
-                            ws.send(json.dumps({"type": "resign", "id": secrets.token_hex(4)}))
-                        else:
-                            ws.send(json.dumps({"type": "move", "move": move, "ply": ply, "id": secrets.token_hex(4)}))
+                self._play_on(game_id, ws, engine)
+        except ConnectionClosed as e:
+            # The next look at the inbox opens the socket again if the game goes on.
+            self.say(f"game {game_id}: the server closed the socket ({e.rcvd.code if e.rcvd else 'no code'})")
+        except (OSError, httpx2.HTTPError) as e:
+            self.say(f"game {game_id}: cannot reach the server ({e})")
         except Exception as e:  # a bridge thread never takes the others down with it
             self.say(f"game {game_id}: {type(e).__name__}: {e}")
         finally:
             engine.stop()
+
+    def _play_on(self, game_id: str, ws: Any, engine: EnginePlayer) -> None:
+        side = None
+        game: dict[str, Any] = {}
+        asked = -1  # the ply whose move was sent last
+        while not self.stop.is_set():
+            try:
+                # An opponent may think (or be away) for long: waited out, a second at a
+                # time to notice `stop`. A dead connection is the socket's keep-alive
+                # pings' to find, and the server ends games whose players are gone.
+                message = json.loads(ws.recv(timeout=1))
+            except TimeoutError:
+                continue
+            if message["type"] == "hello":
+                side = message["you"]
+            elif message.get("game") is not None:
+                game = message["game"]
+            elif message["type"] == "event" and message.get("kind") == "move" and game:
+                if message["ply"] == len(game["moves"]) + 1:
+                    game = {**game, "moves": [*game["moves"], message["move"]], "ply": message["ply"]}
+                    game.update({k: v for k, v in message.get("patch", {}).items() if k != "view"})
+                else:  # missed something: the whole state again
+                    ws.send(json.dumps({"type": "resync"}))
+            elif message["type"] == "error":
+                self.say(f"game {game_id}: the server refused: {message['message']}")
+                asked = -1
+            if not game or side is None:
+                continue
+            if game["state"] != "playing":
+                self.say(f"game {game_id} is {ending(game)}")
+                return
+            ply = len(game["moves"])
+            if (ply % 2 == 0) == (side == "x") and asked != ply:
+                asked = ply
+                move = self._genmove(game, side, engine)
+                if move is None:
+                    ws.send(json.dumps({"type": "resign", "id": secrets.token_hex(4)}))
+                else:
+                    ws.send(json.dumps({"type": "move", "move": move, "ply": ply, "id": secrets.token_hex(4)}))
+
+    def _program(self) -> EnginePlayer:
+        # A process per game, whose first move may take the program's start-up too.
+        return EnginePlayer(self.name or "the program", self.command, self.options, warm_up=STARTUP_TIME)
 
     def _genmove(self, game: dict[str, Any], side: str, engine: EnginePlayer) -> str | None:
         """The program's move, or None when it failed (the game is then resigned)."""
@@ -185,6 +260,8 @@ class Bridge:
             for text in game["moves"]:
                 state = state.play_text(text)
             seconds = move_seconds(game, side)
+            if self.move_time is not None:
+                seconds = self.move_time if seconds is None else min(seconds, self.move_time)
             started = time.perf_counter()
             move = engine.choose(state, Limits(time=seconds))
             self.say(f"game {game['id']}: {state.move_text(move)} ({time.perf_counter() - started:.2f} s)")

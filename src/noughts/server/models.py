@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from noughts.records import MAX_RECORD_SIZE
 from noughts.server.guards import MAX_BODY
 
 Mark = Literal["x", "o"]
@@ -92,7 +93,7 @@ class ReviewRequest(GameRequest):
 class RecordRequest(_Model):
     """A game record as text: the PGN-like form or its JSON (README, "Notation")."""
 
-    text: Annotated[str, Field(min_length=1, max_length=100_000)]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_RECORD_SIZE)]
 
 
 class RecordView(_Model):

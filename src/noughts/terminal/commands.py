@@ -152,11 +152,10 @@ def _replay(args: argparse.Namespace) -> int:
     from noughts.terminal.review import replay
 
     try:
-        text = args.file.read_text(encoding="utf-8")
+        record = GameRecord.read(args.file)
     except OSError as e:
         print(f"noughts replay: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
         return 2
-    record = GameRecord.parse(text)
     interactive = sys.stdin.isatty()
     if interactive:
         _enable_line_editing()
@@ -187,8 +186,7 @@ def _review(args: argparse.Namespace) -> int:
 
     if not args.time > 0:
         raise SystemExit("noughts review: --time takes a positive number of seconds")
-    text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
-    record = GameRecord.parse(text)
+    record = GameRecord.read(sys.stdin if str(args.file) == "-" else args.file)
     if args.player:
         reviewer, name = parse_player(args.player), args.player
     else:

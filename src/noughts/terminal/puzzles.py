@@ -276,7 +276,7 @@ def _make_from_records(args: argparse.Namespace, game: Any, known: set[str]) -> 
     with args.out.open("a", encoding="utf-8") as out:
         for path in args.records:
             try:
-                record = GameRecord.parse(path.read_text(encoding="utf-8"))
+                record = GameRecord.read(path)
             except (OSError, NoughtsError) as e:
                 raise SystemExit(f"noughts puzzles make: {path}: {e}") from None
             if record.game.spec != game.spec:
