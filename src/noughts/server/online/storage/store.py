@@ -96,6 +96,19 @@ class _DriverStatement:
             cursor.close()
 
 
+def _visible_to(viewer: int | None) -> Any:
+    """The games `viewer` may find in a list: the public ones, and the private ones they
+    play or made. Private means reachable through its invite link only."""
+    if viewer is None:
+        return _games.c.private.is_(False)
+    return or_(
+        _games.c.private.is_(False),
+        _games.c.creator_id == viewer,
+        _games.c.x_id == viewer,
+        _games.c.o_id == viewer,
+    )
+
+
 class _ConflictError(Exception):
     """The game's row changed between reading and writing it."""
 
@@ -596,7 +609,9 @@ class Store:
             )
             return [GameRow.from_mapping(r._mapping) for r in rows]
 
-    def games_of(self, user_id: int, limit: int, offset: int = 0) -> list[GameRow]:
+    def games_of(self, user_id: int, limit: int, offset: int = 0, viewer: int | None = None) -> list[GameRow]:
+        """`user_id`'s games (their open rooms too), newest first, as `viewer` may see
+        them: a private game only to its own players (None: a visitor)."""
         with self.engine.connect() as c:
             rows = c.execute(
                 select(*_ROW_COLUMNS)
@@ -605,7 +620,8 @@ class Store:
                         _games.c.x_id == user_id,
                         _games.c.o_id == user_id,
                         and_(_games.c.creator_id == user_id, _games.c.state == actions.OPEN),
-                    )
+                    ),
+                    _visible_to(viewer),
                 )
                 .order_by(_games.c.created_at.desc())
                 .limit(limit)
@@ -614,10 +630,12 @@ class Store:
             return [GameRow.from_mapping(r._mapping) for r in rows]
 
     def live_games(self, limit: int = 50) -> list[GameRow]:
+        """The public games in play, the newest first (a private one is watched through
+        its link only)."""
         with self.engine.connect() as c:
             rows = c.execute(
                 select(*_ROW_COLUMNS)
-                .where(_games.c.state == actions.PLAYING)
+                .where(_games.c.state == actions.PLAYING, _games.c.private.is_(False))
                 .order_by(_games.c.started_at.desc())
                 .limit(limit)
             )
