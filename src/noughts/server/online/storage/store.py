@@ -96,6 +96,20 @@ class _DriverStatement:
             cursor.close()
 
 
+def lock_user(c: Connection, user_id: int) -> None:
+    """Holds the user's row until `c`'s transaction ends: a per-user check-then-write
+    (a limit on their bots or tournaments, their one seek) taken under it sees every
+    write of the same kind committed before, so two requests sent at once cannot both
+    pass the check. PostgreSQL (read committed) needs the row lock; it is FOR NO KEY
+    UPDATE, which rows that merely reference the user (a game, a seek, a bot being
+    inserted) do not wait for, so a pairing holding a seek never waits on it in a
+    circle. SQLite has no row locks and needs none: every transaction is BEGIN
+    IMMEDIATE (`db.make_engine`), one writer at a time, so the check and the write are
+    already alone. A lock row rather than a serialisable transaction: no retry loop,
+    and the same code on both databases."""
+    c.execute(select(_users.c.id).where(_users.c.id == user_id).with_for_update(key_share=True))
+
+
 def _visible_to(viewer: int | None) -> Any:
     """The games `viewer` may find in a list: the public ones, and the private ones they
     play or made. Private means reachable through its invite link only."""
@@ -115,6 +129,10 @@ class _ConflictError(Exception):
 
 class NameTakenError(Exception):
     pass
+
+
+class TooManyBotsError(Exception):
+    """The owner has as many bot accounts as a player may (the limit is the argument)."""
 
 
 @dataclass(frozen=True)
@@ -546,10 +564,15 @@ class Store:
             rows = c.execute(select(_users).where(_users.c.bot.is_not(None)).order_by(_users.c.id))
             return [UserRow(r.id, r.name, r.guest, None, r.bot, r.owner_id) for r in rows]
 
-    def add_engine_bot(self, name: str, key: str, owner_id: int, now: int) -> UserRow:
-        """A bot account that `owner_id` connects a program to; NameTakenError."""
+    def add_engine_bot(self, name: str, key: str, owner_id: int, now: int, most: int) -> UserRow:
+        """A bot account that `owner_id` connects a program to, unless they have `most`
+        already (TooManyBotsError); NameTakenError."""
         try:
             with self.engine.begin() as c:
+                lock_user(c, owner_id)
+                owned = c.execute(select(func.count()).where(_users.c.owner_id == owner_id)).scalar_one()
+                if owned >= most:
+                    raise TooManyBotsError(most)
                 values = {"name": name, "name_key": key, "password_hash": None, "guest": False, "bot": "engine"}
                 user_id = c.execute(
                     insert(_users).values(**values, owner_id=owner_id, created_at=now)

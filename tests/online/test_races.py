@@ -1,0 +1,115 @@
+"""Check-then-write paths raced by real concurrent requests, on SQLite and PostgreSQL:
+bot accounts and tournaments sent at once stay within the per-player limits, and of
+many players joining one room or one player joining one tournament many times at once,
+exactly one gets in."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx2
+import pytest
+
+from noughts.server.online.service import MAX_ENGINE_BOTS
+from online.people import FAST, KEEP_ALIVE, Person, unique
+
+#: The same request of one player sent this many times at once.
+AT_ONCE = 10
+TOURNAMENTS = "/api/online/tournaments"
+
+
+#: A request, sent on the client given.
+Request = Callable[[httpx2.Client], httpx2.Response]
+
+
+def post(path: str, body: dict[str, Any] | None = None) -> Request:
+    return lambda client: client.post(path, json=body)
+
+
+def at_once(sent: list[tuple[Person, Request]]) -> list[httpx2.Response]:
+    """Sends each request as its person, all at once: each from a client (a connection)
+    of its own with the person's cookie, released together by a barrier. The answers,
+    in order."""
+    barrier = threading.Barrier(len(sent))
+    clients = [
+        httpx2.Client(base_url=person.base, timeout=30, limits=KEEP_ALIVE, cookies=person.http.cookies)
+        for person, _ in sent
+    ]
+
+    def send(i: int) -> httpx2.Response:
+        barrier.wait()
+        return sent[i][1](clients[i])
+
+    try:
+        with ThreadPoolExecutor(len(sent)) as pool:
+            return list(pool.map(send, range(len(sent))))
+    finally:
+        for client in clients:
+            client.close()
+
+
+def _statuses(answers: list[httpx2.Response]) -> list[int]:
+    return sorted(a.status_code for a in answers)
+
+
+@pytest.mark.both_databases
+def test_bot_accounts_sent_at_once_stay_within_the_limit(people: Callable[[], Person]) -> None:
+    for made_before in (0, 3):
+        owner = people().sign_up()
+        for _ in range(made_before):
+            assert owner.http.post("/api/online/me/bots", json={"name": unique("bot")}).status_code == 201
+        names = [unique("bot") for _ in range(AT_ONCE)]
+        answers = at_once([(owner, post("/api/online/me/bots", {"name": name})) for name in names])
+        room = MAX_ENGINE_BOTS - made_before
+        assert _statuses(answers) == [201] * room + [409] * (AT_ONCE - room), [a.text for a in answers]
+        assert {a.json()["error"] for a in answers if a.status_code == 409} == {"too-many-bots"}
+        assert len(owner.http.get("/api/online/me/bots").json()["bots"]) == MAX_ENGINE_BOTS
+
+
+@pytest.mark.both_databases
+def test_tournaments_sent_at_once_stay_within_the_limit(people: Callable[[], Person]) -> None:
+    for made_before, kind in ((0, "arena"), (2, "swiss")):
+        ann = people().sign_up()
+        body = {"kind": kind, "spec": "classic", "starts_in": 30, "duration": 10, "rounds": 3}
+        for _ in range(made_before):
+            assert ann.http.post(TOURNAMENTS, json={**body, "name": unique("t")}).status_code == 201
+        names = [unique("t") for _ in range(AT_ONCE)]
+        answers = at_once([(ann, post(TOURNAMENTS, {**body, "name": name})) for name in names])
+        room = FAST.tournaments_per_player - made_before
+        refused = [a for a in answers if a.status_code != 201]
+        assert len(answers) - len(refused) == room, [a.text for a in answers]
+        assert {(a.status_code, a.json()["error"]) for a in refused} == {(429, "too-many-tournaments")}
+        for answer in answers:
+            if answer.status_code == 201:
+                assert ann.http.get(f"{TOURNAMENTS}/{answer.json()['id']}").json()["name"] in names
+        later = ann.http.post(TOURNAMENTS, json={**body, "name": unique("t")})
+        assert (later.status_code, later.json()["error"]) == (429, "too-many-tournaments")
+
+
+@pytest.mark.both_databases
+def test_players_joining_one_room_at_once_seat_exactly_one(people: Callable[[], Person]) -> None:
+    for options in ({}, {"private": True, "rated": True, "minutes": 1, "side": "o"}):
+        ann = people().sign_up()
+        game_id = ann.room(**options)
+        joiners = [people().sign_up() for _ in range(5)]
+        answers = at_once([(joiner, post(f"/api/online/games/{game_id}/join")) for joiner in joiners])
+        assert _statuses(answers) == [200] + [409] * (len(joiners) - 1), [a.text for a in answers]
+        seated = next(p for p, a in zip(joiners, answers, strict=True) if a.status_code == 200)
+        game = ann.http.get(f"/api/online/games/{game_id}").json()
+        assert game["state"] == "playing" and {game["x"]["name"], game["o"]["name"]} == {ann.name, seated.name}
+
+
+@pytest.mark.both_databases
+def test_one_player_joining_a_tournament_many_times_at_once_is_in_once(people: Callable[[], Person]) -> None:
+    ann, bob = people().sign_up(), people().sign_up()
+    for kind in ("arena", "swiss"):
+        body = {"kind": kind, "name": unique("j"), "spec": "classic", "starts_in": 30, "duration": 10, "rounds": 3}
+        tid = ann.http.post(TOURNAMENTS, json=body).json()["id"]
+        answers = at_once([(bob, post(f"{TOURNAMENTS}/{tid}/join"))] * AT_ONCE)
+        refused = [a for a in answers if a.status_code != 200]
+        assert len(refused) == AT_ONCE - 1, [a.text for a in answers]
+        assert {(a.status_code, a.json()["error"]) for a in refused} == {(409, "joined-already")}
+        assert ann.http.get(f"{TOURNAMENTS}/{tid}").json()["players"] == 1
