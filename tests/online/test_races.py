@@ -1,10 +1,12 @@
 """Check-then-write paths raced by real concurrent requests, on SQLite and PostgreSQL:
-bot accounts and tournaments sent at once stay within the per-player limits, and of
-many players joining one room or one player joining one tournament many times at once,
-exactly one gets in."""
+one player's seeks sent at once leave exactly one seek (and never a 500), a seek racing
+its own pairing never hides the game, bot accounts and tournaments sent at once stay
+within the per-player limits, and of many players joining one room or one player
+joining one tournament many times at once, exactly one gets in."""
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -12,12 +14,17 @@ from typing import Any
 
 import httpx2
 import pytest
+from sqlalchemy import Table, func, select
 
+from noughts.server.online.accounts import name_key
 from noughts.server.online.service import MAX_ENGINE_BOTS
+from noughts.server.online.storage.store import Store
+from noughts.server.online.storage.tables import Seek
 from online.people import FAST, KEEP_ALIVE, Person, unique
 
 #: The same request of one player sent this many times at once.
 AT_ONCE = 10
+SEEK = {"spec": "classic", "minutes": 3, "increment": 2}
 TOURNAMENTS = "/api/online/tournaments"
 
 
@@ -53,6 +60,57 @@ def at_once(sent: list[tuple[Person, Request]]) -> list[httpx2.Response]:
 
 def _statuses(answers: list[httpx2.Response]) -> list[int]:
     return sorted(a.status_code for a in answers)
+
+
+def _seeks_of(database_url: str, name: str) -> int:
+    store = Store(database_url)
+    try:
+        user = store.user_by_key(name_key(name))
+        assert user is not None
+        table = Seek.__table__  # read directly: no API counts a player's seeks
+        assert isinstance(table, Table)
+        with store.engine.connect() as c:
+            return int(c.execute(select(func.count()).where(table.c.user_id == user.id)).scalar_one())
+    finally:
+        store.close()
+
+
+@pytest.mark.both_databases
+def test_one_players_seeks_sent_at_once_leave_one_seek(people: Callable[[], Person], database_url: str) -> None:
+    """Each request a different game or clock (as clicks on several tiles): all answered
+    (201, waiting), one seek stays, and it is one of those asked for."""
+    ann = people().sign_up()
+    pool = secrets.randbelow(40)
+    specs = [f"mnk:m=7:n=8:k=4:forget=true:keep={10 + pool + i}" for i in range(AT_ONCE)]
+    answers = at_once([(ann, post("/api/online/pairing", {**SEEK, "spec": spec})) for spec in specs])
+    assert _statuses(answers) == [201] * AT_ONCE, [a.text for a in answers if a.status_code != 201]
+    assert all(a.json()["state"] == "waiting" for a in answers)
+    assert _seeks_of(database_url, ann.name or "") == 1
+    kept = ann.http.get("/api/online/pairing").json()
+    assert kept["state"] == "waiting" and kept["spec"] in specs and kept["waiting"] == 1
+
+
+@pytest.mark.both_databases
+def test_seeks_racing_a_pairing_never_hide_the_game(people: Callable[[], Person]) -> None:
+    """Ann waits; Bob's seek (which pairs them) races Ann's own new seeks for the same
+    game. Whatever order they land in, every game made has both players' seeks on it
+    and Ann is told it, whichever answer she reads."""
+    for _ in range(3):
+        ann, bob = people().sign_up(), people().sign_up()
+        seek = {**SEEK, "spec": f"mnk:m=8:n=7:k=4:forget=true:keep={10 + secrets.randbelow(60)}"}
+        assert ann.http.post("/api/online/pairing", json=seek).status_code == 201
+        answers = at_once([(bob, post("/api/online/pairing", seek))] + [(ann, post("/api/online/pairing", seek))] * 4)
+        assert all(a.status_code == 201 for a in answers), [a.text for a in answers]
+        ann_now, bob_now = (p.http.get("/api/online/pairing").json() for p in (ann, bob))
+        # Bob found Ann waiting (she always is: her new seeks replace a waiting one).
+        assert bob_now["state"] == "paired" and ann_now["state"] == "paired"
+        assert ann_now["game_id"] == bob_now["game_id"]
+        game = ann.http.get(f"/api/online/games/{ann_now['game_id']}").json()
+        assert game["state"] == "playing" and {game["x"]["name"], game["o"]["name"]} == {ann.name, bob.name}
+        # Any of Ann's answers that came after the pairing named that game, not a new wait.
+        for answer in answers[1:]:
+            shown = answer.json()
+            assert shown["state"] == "waiting" or shown["game_id"] == ann_now["game_id"]
 
 
 @pytest.mark.both_databases

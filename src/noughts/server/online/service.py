@@ -343,7 +343,8 @@ class Online:
     ) -> SeekRow:
         """Puts `user` in the quick-pairing pool for this game and clock (instead of any
         earlier seek), and pairs them at once if someone fits; after `bot_after`
-        seconds unpaired (None: never), a bot of about their rating fills in."""
+        seconds unpaired (None: never), a bot of about their rating fills in. While a
+        game quick pairing made them goes on, the answer is that game (`Pairing.seek`)."""
         if bot_after is not None and not 0 <= bot_after <= 600:
             raise ActionError("invalid-wait", "a bot fills in after 0 to 600 seconds of waiting, or never")
         canonical = self._checked(user, spec, rated, minutes, increment)
