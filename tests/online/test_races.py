@@ -1,8 +1,9 @@
 """Check-then-write paths raced by real concurrent requests, on SQLite and PostgreSQL:
 one player's seeks sent at once leave exactly one seek (and never a 500), a seek racing
 its own pairing never hides the game, bot accounts and tournaments sent at once stay
-within the per-player limits, and of many players joining one room or one player
-joining one tournament many times at once, exactly one gets in."""
+within the per-player limits, of many players joining one room or one player joining
+one tournament many times at once exactly one gets in, and a puzzle's first attempt
+sent many times at once counts once."""
 
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ import httpx2
 import pytest
 from sqlalchemy import Table, func, select
 
+from noughts.registry import parse_spec
 from noughts.server.online.accounts import name_key
 from noughts.server.online.service import MAX_ENGINE_BOTS
+from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tables import Seek
+from noughts.study.puzzles import mine
 from online.people import FAST, KEEP_ALIVE, Person, unique
 
 #: The same request of one player sent this many times at once.
@@ -171,3 +175,25 @@ def test_one_player_joining_a_tournament_many_times_at_once_is_in_once(people: C
         assert len(refused) == AT_ONCE - 1, [a.text for a in answers]
         assert {(a.status_code, a.json()["error"]) for a in refused} == {(409, "joined-already")}
         assert ann.http.get(f"{TOURNAMENTS}/{tid}").json()["players"] == 1
+
+
+@pytest.mark.both_databases
+def test_one_players_attempts_sent_at_once_count_once_each(people: Callable[[], Person], database_url: str) -> None:
+    """Attempts at two puzzles, solved and failed mixed, sent at once by a player new to
+    puzzles: each puzzle's first attempt counts, once; the others answer it."""
+    found = list(mine(parse_spec("classic"), 2, seed=1 + secrets.randbelow(1000)))[:2]
+    store = Store(database_url)
+    PuzzleBook(store).add(found, 1_800_000_000_000)
+    store.close()
+    before = {p.id: people().http.get(f"/api/puzzles/{p.id}").json()["attempts"] for p in found}
+    ann = people().sign_up()
+    sent = [(p.id, i % 3 == 0) for p in found for i in range(AT_ONCE // 2)]
+    answers = at_once([(ann, post(f"/api/puzzles/{pid}/attempt", {"solved": solved})) for pid, solved in sent])
+    assert _statuses(answers) == [200] * len(sent), [a.text for a in answers]
+    for puzzle in found:
+        counted = [a.json() for (pid, _), a in zip(sent, answers, strict=True) if pid == puzzle.id]
+        assert sum(a["first"] for a in counted) == 1
+        first = next(a for a in counted if a["first"])
+        assert all((a["solved"], a["rating_after"]) == (first["solved"], first["rating_after"]) for a in counted)
+        assert ann.http.get(f"/api/puzzles/{puzzle.id}").json()["attempts"] == before[puzzle.id] + 1
+    assert ann.http.get("/api/puzzles/me").json()["rating"]["attempts"] == len(found)
