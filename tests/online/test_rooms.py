@@ -83,9 +83,14 @@ def test_private_games_are_listed_to_their_players_only(people: Callable[[], Per
         assert listed(stranger, ann.name) == {public} and not listed(stranger, bob.name)
         assert public in everywhere(stranger) and not everywhere(stranger) & set(private)
     assert listed(bob, ann.name) == {public, *private} and listed(ann, bob.name) == set(private)
-    # Over, it stays theirs.
-    assert ann.socket(private[0]).act("resign")["type"] == "ack"
-    assert listed(visitor, ann.name) == {public} and listed(bob, bob.name) == set(private)
+    # Over, it stays theirs, and so does its rematch.
+    a, b = ann.socket(private[0]), bob.socket(private[0])
+    assert a.act("resign")["type"] == "ack"
+    assert a.act("rematch-offer")["type"] == "ack" and b.act("rematch-accept")["type"] == "ack"
+    rematch = b.state["rematch_id"]
+    assert ann.http.get(f"/api/online/games/{rematch}").json()["private"] is True
+    assert listed(visitor, ann.name) == {public} and listed(bob, bob.name) == {*private, rematch}
+    assert not everywhere(visitor) & {*private, rematch}
 
 
 def test_unknown_game(people: Callable[[], Person]) -> None:
