@@ -137,6 +137,37 @@ def test_x_goes_to_whoever_played_it_less_lately(database_url: str) -> None:
         assert game is not None
         return game
 
-    assert paired(ann, bob).x_id == bob  # ann: x in all her last games; bob: none yet (even)
+    first = paired(ann, bob)
+    assert first.x_id == bob  # ann: x in all her last games; bob: none yet (even)
+    # Over, the game frees bob to seek again (a paired game in play is answered instead).
+    store.apply(first.id, lambda row: actions.act(row, ann, "resign", now, 0))
     assert paired(bob, carol).x_id == carol  # bob: x in his one game; carol: never
     store.close()
+
+
+def test_a_second_seek_while_paired_answers_the_game(people: Callable[[], Person]) -> None:
+    """Another press of "play now" (the same game, another game or clock, a bot's wait)
+    while the player's paired game goes on answers that game and starts no wait; once
+    the game is over, a press seeks anew."""
+    ann, bob = people().sign_up(), people().sign_up()
+    spec = f"mnk:m=5:n=6:k={3 + secrets.randbelow(2)}"
+    ann.http.post("/api/online/pairing", json={**SEEK, "spec": spec})
+    game_id = bob.http.post("/api/online/pairing", json={**SEEK, "spec": spec}).json()["game_id"]
+    assert game_id is not None
+    for person, again in [
+        (ann, {**SEEK, "spec": spec}),
+        (bob, {**SEEK, "spec": spec}),
+        (ann, {"spec": "classic", "minutes": 1, "increment": 0}),
+        (bob, {"spec": "ultimate", "bot_after": 0}),
+        (ann, {**SEEK, "spec": spec, "rated": True}),
+    ]:
+        answer = person.http.post("/api/online/pairing", json=again)
+        assert answer.status_code == 201, answer.text
+        assert (answer.json()["state"], answer.json()["game_id"]) == ("paired", game_id), again
+        assert person.http.get("/api/online/pairing").json()["game_id"] == game_id
+    assert ann.http.get(f"/api/online/games/{game_id}").json()["state"] == "playing"
+    assert all(g["id"] == game_id for g in ann.http.get(f"/api/online/users/{ann.name}").json()["games"])
+    # Over, the game no longer holds the player: the next press waits for a new one.
+    assert ann.socket(game_id).act("resign")["type"] == "ack"
+    fresh = ann.http.post("/api/online/pairing", json={**SEEK, "spec": spec})
+    assert (fresh.status_code, fresh.json()["state"], fresh.json()["game_id"]) == (201, "waiting", None)

@@ -142,6 +142,9 @@ def test_rematch_swaps_colours(people: Callable[[], Person]) -> None:
     new = ann.http.get(f"/api/online/games/{new_id}").json()
     assert (new["state"], new["x"]["name"], new["o"]["name"]) == ("playing", bob.name, ann.name)
     assert b.act("rematch-offer")["error"] == "rematch-exists"
+    # As public as the game it follows (a private game's stays private: test_rooms.py).
+    assert new["private"] is False
+    assert new_id in {g["id"] for g in people().http.get(f"/api/online/users/{ann.name}").json()["games"]}
 
 
 def test_clock_flag_loses(people: Callable[[], Person]) -> None:

@@ -211,3 +211,23 @@ def test_game_titles_name_the_board_not_the_spec() -> None:
     assert title("mnk:m=15:n=15:k=5") == "Gomoku 15×15"
     assert title("mnk:m=7:n=7:k=4") == "m,n,k-game 7×7, 4 in a row"
     assert title("ultimate:forget=true") == "Ultimate tic-tac-toe (forget=true)"
+
+
+def test_a_private_games_puzzles_do_not_name_it(people: Callable[[], Person]) -> None:
+    """Puzzles found in a private game are everyone's, but name no game (a private game
+    is reachable through its invite link only); its players still find them as theirs."""
+    ann, bob, game_id, a, b = start(people, private=True)
+    # The game above mirrored (puzzles after 2, 3 and 6 plies): positions of its own, since
+    # a puzzle is stored once, with the game it was first found in.
+    alternate(a, b, "2", "7", "8", "6", "3", "1", "5")
+    found: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 60
+    while not found and time.monotonic() < deadline:
+        time.sleep(0.3)
+        found = bob.http.get("/api/puzzles/yours").json()
+    assert len(found) == 3, "no puzzle was found in the game"
+    stranger = people()
+    for puzzle in found:
+        for shown in (puzzle, stranger.http.get(f"/api/puzzles/{puzzle['id']}").json()):
+            assert shown["origin_game"] is None and game_id not in shown["source"]
+    assert {p["id"] for p in ann.http.get("/api/puzzles/yours").json()} == {p["id"] for p in found}

@@ -55,6 +55,44 @@ def test_private_rooms_are_joined_by_link_only(people: Callable[[], Person]) -> 
     assert people().sign_up().join(game_id)["state"] == "playing"
 
 
+def test_private_games_are_listed_to_their_players_only(people: Callable[[], Person]) -> None:
+    """A private room, open, in play or over, is in no list a stranger sees (a profile,
+    the lobby, the games in play): only its players find it there, others only through
+    its invite link. The public games beside it are listed, to everyone."""
+    ann, bob, carol = people().sign_up(), people().sign_up(), people().sign_up()
+    visitor, dave = people(), people().sign_up()
+    public = ann.room()
+    private = [ann.room(private=True), ann.room("ultimate", private=True, minutes=5, side="o")]
+
+    def listed(viewer: Person, name: str | None) -> set[str]:
+        return {g["id"] for g in viewer.http.get(f"/api/online/users/{name}").json()["games"]}
+
+    def everywhere(viewer: Person) -> set[str]:
+        rooms = viewer.http.get("/api/online/rooms").json()
+        return {g["id"] for part in ("rooms", "live") for g in rooms[part]}
+
+    for stranger in (visitor, dave):
+        assert listed(stranger, ann.name) == {public} and everywhere(stranger) >= {public}
+        assert not everywhere(stranger) & set(private)
+    assert listed(ann, ann.name) == {public, *private}
+    # Joined through its link, each plays; carol takes the public one.
+    for game_id in private:
+        assert bob.join(game_id)["state"] == "playing"
+    carol.join(public)
+    for stranger in (visitor, dave, carol):
+        assert listed(stranger, ann.name) == {public} and not listed(stranger, bob.name)
+        assert public in everywhere(stranger) and not everywhere(stranger) & set(private)
+    assert listed(bob, ann.name) == {public, *private} and listed(ann, bob.name) == set(private)
+    # Over, it stays theirs, and so does its rematch.
+    a, b = ann.socket(private[0]), bob.socket(private[0])
+    assert a.act("resign")["type"] == "ack"
+    assert a.act("rematch-offer")["type"] == "ack" and b.act("rematch-accept")["type"] == "ack"
+    rematch = b.state["rematch_id"]
+    assert ann.http.get(f"/api/online/games/{rematch}").json()["private"] is True
+    assert listed(visitor, ann.name) == {public} and listed(bob, bob.name) == {*private, rematch}
+    assert not everywhere(visitor) & {*private, rematch}
+
+
 def test_unknown_game(people: Callable[[], Person]) -> None:
     answer = people().http.get("/api/online/games/nothing")
     assert (answer.status_code, answer.json()["error"]) == (404, "no-such-game")

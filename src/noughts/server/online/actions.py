@@ -491,7 +491,7 @@ def _rematch(row: GameRow, user_id: int | None, action: str, now: int) -> Change
         id=new_game_id(),
         spec=row.spec,
         rated=row.rated,
-        private=True,
+        private=row.private,  # as findable as the game it follows: in lists, or by its link only
         creator_id=row.o_id,
         creator_side="x",
         x_id=row.o_id,

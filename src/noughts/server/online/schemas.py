@@ -69,7 +69,10 @@ class RoomRequest(_Model):
     spec: Spec
     rated: bool = False
     side: Literal["x", "o", "random"] = "x"
-    private: bool = False
+    private: bool = Field(
+        False, description="reachable through its invite link only: in no list (lobby, games in play, profiles) "
+        "but its own players'"
+    )  # fmt: skip
     minutes: Minutes = None
     increment: Increment = 0
     days: int | None = Field(

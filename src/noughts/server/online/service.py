@@ -32,7 +32,7 @@ from noughts.server.online.realtime import Fanout, Listener, make_fanout
 from noughts.server.online.snapshots import move_patch, snapshot, summary
 from noughts.server.online.storage.pairing import Pairing, SeekRow
 from noughts.server.online.storage.puzzles import PuzzleBook
-from noughts.server.online.storage.store import NameTakenError, NotFoundError, Store, UserRow
+from noughts.server.online.storage.store import NameTakenError, NotFoundError, Store, TooManyBotsError, UserRow
 from noughts.server.online.storage.tournaments import ARENA, UPCOMING, TournamentError, TournamentRow, Tournaments
 from noughts.study.answer_keys import unprovable_here
 
@@ -288,12 +288,16 @@ class Online:
         if owner.guest or owner.bot is not None:
             raise AccountError("not-allowed", "sign up to make bot accounts (guests and bots cannot)", None, 403)
         accounts.check_name(name)
-        if len(await self.store.call(self.store.bots_of, owner.id)) >= MAX_ENGINE_BOTS:
-            raise AccountError("too-many-bots", f"a player has at most {MAX_ENGINE_BOTS} bot accounts", None, 409)
         try:
-            bot = await self.store.call(self.store.add_engine_bot, name, accounts.name_key(name), owner.id, now_ms())
+            bot = await self.store.call(
+                self.store.add_engine_bot, name, accounts.name_key(name), owner.id, now_ms(), MAX_ENGINE_BOTS
+            )
         except NameTakenError:
             raise AccountError("name-taken", f"the name {name!r} is taken: choose another", "name", 409) from None
+        except TooManyBotsError:
+            raise AccountError(
+                "too-many-bots", f"a player has at most {MAX_ENGINE_BOTS} bot accounts", None, 409
+            ) from None
         return bot, await self._session(bot, BOT_TOKEN_DAYS)
 
     async def engine_bots(self, owner: UserRow) -> list[UserRow]:
@@ -377,7 +381,8 @@ class Online:
     ) -> SeekRow:
         """Puts `user` in the quick-pairing pool for this game and clock (instead of any
         earlier seek), and pairs them at once if someone fits; after `bot_after`
-        seconds unpaired (None: never), a bot of about their rating fills in."""
+        seconds unpaired (None: never), a bot of about their rating fills in. While a
+        game quick pairing made them goes on, the answer is that game (`Pairing.seek`)."""
         if bot_after is not None and not 0 <= bot_after <= 600:
             raise ActionError("invalid-wait", "a bot fills in after 0 to 600 seconds of waiting, or never")
         canonical = self._checked(user, spec, rated, minutes, increment)

@@ -14,7 +14,7 @@ from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
 from noughts.server.online.ratings import Glicko, current
 from noughts.server.online.schemas import Leaderboard, LeaderRow, Profile, RatingView
-from noughts.server.online.sessions import online_of
+from noughts.server.online.sessions import MaybeUser, online_of
 from noughts.server.online.storage.store import RatingRow
 
 router = APIRouter(prefix="/api/online", tags=["players"], responses=error_answers(404))
@@ -33,16 +33,21 @@ def _now(row: RatingRow, now: int) -> Glicko:
 
 @router.get("/users/{name}", response_model=Profile)
 async def profile(
-    name: str, request: Request, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=MAX_OFFSET)
+    name: str,
+    request: Request,
+    viewer: MaybeUser,
+    limit: int = Query(50, ge=1, le=200),
+    offset: int = Query(0, ge=0, le=MAX_OFFSET),
 ) -> Profile:
-    """A player's rating in each game they played rated, and their games, newest first."""
+    """A player's rating in each game they played rated, and their games, newest first
+    (a private game only to its own players)."""
     online = online_of(request)
     await online.start()
     user = await online.store.call(online.store.user_by_key, name_key(name[:40]))
     if user is None:
         raise AccountError("no-such-player", f"there is no player {name[:40]!r}", None, 404)
     ratings = await online.store.call(online.store.ratings_of, user.id)
-    games = await online.store.call(online.store.games_of, user.id, limit, offset)
+    games = await online.store.call(online.store.games_of, user.id, limit, offset, viewer.id if viewer else None)
     now = now_ms()
     return Profile(
         name=user.name,

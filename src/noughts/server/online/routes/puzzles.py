@@ -52,6 +52,10 @@ STREAK_LENGTH = 40
 #: on each: the end of a game is where wins are forced and proved.
 MINED_PLIES = 30
 MINE_SECONDS = 0.3
+#: The source of the puzzles found in a private game, which names no game: a private
+#: game is reachable through its invite link only, and every puzzle is public (its
+#: players still find them under "yours", by the game stored beside them).
+PRIVATE_SOURCE = "a private online game"
 #: The rating a visitor's next puzzle is chosen near, without one given.
 VISITOR_RATING = 1500.0
 _ID = Annotated[str, Field(min_length=1, max_length=12, pattern="^[a-z2-7]+$")]
@@ -174,7 +178,7 @@ def _view(row: PuzzleRow) -> PuzzleView:
     return PuzzleView(
         id=row.id, spec=row.spec, title=title(row.spec), position=row.position, solution=row.solution,
         plies=row.plies, themes=row.themes, rating=round(row.rating), attempts=row.attempts, solved=row.solved,
-        source=row.source, origin_game=row.origin_game,
+        source=row.source, origin_game=None if row.source == PRIVATE_SOURCE else row.origin_game,
     )  # fmt: skip
 
 
@@ -308,7 +312,8 @@ async def mine_finished_game(pool: ThinkingPool, online: Online, row: GameRow) -
     moves = row.moves.split()
     if len(moves) < 2:
         return
-    found = await pool.mine_game(row.spec, moves, MINE_SECONDS, f"online game {row.id}", MINED_PLIES)
+    source = PRIVATE_SOURCE if row.private else f"online game {row.id}"
+    found = await pool.mine_game(row.spec, moves, MINE_SECONDS, source, MINED_PLIES)
     if found:
         puzzles = [Puzzle.from_json(data) for data in found]
         await online.store.call(online.puzzles.add, puzzles, now_ms(), row.id)

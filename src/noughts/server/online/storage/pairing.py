@@ -18,8 +18,9 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Table, delete, insert, or_, select, update
 
+from noughts.server.online import actions
 from noughts.server.online.actions import GameRow
-from noughts.server.online.storage.store import Store
+from noughts.server.online.storage.store import Store, lock_user
 from noughts.server.online.storage.tables import Game, Rating, Seek, User
 
 __all__ = ["Pairing", "SeekRow", "window"]
@@ -68,8 +69,19 @@ class Pairing:
         self.engine = store.engine
 
     def seek(self, row: SeekRow) -> SeekRow:
-        """Puts the player in the pool (instead of any seek of theirs before)."""
+        """Puts the player in the pool instead of any seek of theirs before, and answers
+        the seek that stands. While the game their seek was paired into goes on, that
+        seek stays and is answered: another press of "play now" must not hide the game
+        (nor make a second one). A player's seeks take turns (`lock_user`), so of many
+        sent at once exactly one stands; the seek's own row is read FOR UPDATE, so a
+        pairing of it in flight is waited for and seen."""
         with self.engine.begin() as c:
+            lock_user(c, row.user_id)
+            found = c.execute(select(_seeks).where(_seeks.c.user_id == row.user_id).with_for_update()).first()
+            if found is not None and found.game_id is not None:
+                state = c.execute(select(_games.c.state).where(_games.c.id == found.game_id)).scalar()
+                if state in (actions.OPEN, actions.PLAYING):
+                    return SeekRow.from_mapping(found._mapping)
             c.execute(delete(_seeks).where(_seeks.c.user_id == row.user_id))
             c.execute(insert(_seeks).values(**asdict(row)))
         return row

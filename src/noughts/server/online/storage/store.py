@@ -98,12 +98,43 @@ class _DriverStatement:
             cursor.close()
 
 
+def lock_user(c: Connection, user_id: int) -> None:
+    """Holds the user's row until `c`'s transaction ends: a per-user check-then-write
+    (a limit on their bots or tournaments, their one seek) taken under it sees every
+    write of the same kind committed before, so two requests sent at once cannot both
+    pass the check. PostgreSQL (read committed) needs the row lock; it is FOR NO KEY
+    UPDATE, which rows that merely reference the user (a game, a seek, a bot being
+    inserted) do not wait for, so a pairing holding a seek never waits on it in a
+    circle. SQLite has no row locks and needs none: every transaction is BEGIN
+    IMMEDIATE (`db.make_engine`), one writer at a time, so the check and the write are
+    already alone. A lock row rather than a serialisable transaction: no retry loop,
+    and the same code on both databases."""
+    c.execute(select(_users.c.id).where(_users.c.id == user_id).with_for_update(key_share=True))
+
+
+def _visible_to(viewer: int | None) -> Any:
+    """The games `viewer` may find in a list: the public ones, and the private ones they
+    play or made. Private means reachable through its invite link only."""
+    if viewer is None:
+        return _games.c.private.is_(False)
+    return or_(
+        _games.c.private.is_(False),
+        _games.c.creator_id == viewer,
+        _games.c.x_id == viewer,
+        _games.c.o_id == viewer,
+    )
+
+
 class _ConflictError(Exception):
     """The game's row changed between reading and writing it."""
 
 
 class NameTakenError(Exception):
     pass
+
+
+class TooManyBotsError(Exception):
+    """The owner has as many bot accounts as a player may (the limit is the argument)."""
 
 
 @dataclass(frozen=True)
@@ -579,10 +610,15 @@ class Store:
             rows = c.execute(select(_users).where(_users.c.bot.is_not(None)).order_by(_users.c.id))
             return [UserRow(r.id, r.name, r.guest, None, r.bot, r.owner_id) for r in rows]
 
-    def add_engine_bot(self, name: str, key: str, owner_id: int, now: int) -> UserRow:
-        """A bot account that `owner_id` connects a program to; NameTakenError."""
+    def add_engine_bot(self, name: str, key: str, owner_id: int, now: int, most: int) -> UserRow:
+        """A bot account that `owner_id` connects a program to, unless they have `most`
+        already (TooManyBotsError); NameTakenError."""
         try:
             with self.engine.begin() as c:
+                lock_user(c, owner_id)
+                owned = c.execute(select(func.count()).where(_users.c.owner_id == owner_id)).scalar_one()
+                if owned >= most:
+                    raise TooManyBotsError(most)
                 values = {"name": name, "name_key": key, "password_hash": None, "guest": False, "bot": "engine"}
                 user_id = c.execute(
                     insert(_users).values(**values, owner_id=owner_id, created_at=now)
@@ -642,7 +678,9 @@ class Store:
             )
             return [GameRow.from_mapping(r._mapping) for r in rows]
 
-    def games_of(self, user_id: int, limit: int, offset: int = 0) -> list[GameRow]:
+    def games_of(self, user_id: int, limit: int, offset: int = 0, viewer: int | None = None) -> list[GameRow]:
+        """`user_id`'s games (their open rooms too), newest first, as `viewer` may see
+        them: a private game only to its own players (None: a visitor)."""
         with self.engine.connect() as c:
             rows = c.execute(
                 select(*_ROW_COLUMNS)
@@ -651,7 +689,8 @@ class Store:
                         _games.c.x_id == user_id,
                         _games.c.o_id == user_id,
                         and_(_games.c.creator_id == user_id, _games.c.state == actions.OPEN),
-                    )
+                    ),
+                    _visible_to(viewer),
                 )
                 .order_by(_games.c.created_at.desc())
                 .limit(limit)
@@ -660,10 +699,12 @@ class Store:
             return [GameRow.from_mapping(r._mapping) for r in rows]
 
     def live_games(self, limit: int = 50) -> list[GameRow]:
+        """The public games in play, the newest first (a private one is watched through
+        its link only)."""
         with self.engine.connect() as c:
             rows = c.execute(
                 select(*_ROW_COLUMNS)
-                .where(_games.c.state == actions.PLAYING)
+                .where(_games.c.state == actions.PLAYING, _games.c.private.is_(False))
                 .order_by(_games.c.started_at.desc())
                 .limit(limit)
             )

@@ -22,7 +22,7 @@ from sqlalchemy import Connection, Table, delete, func, insert, or_, select, upd
 
 from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, GameRow
-from noughts.server.online.storage.store import Store
+from noughts.server.online.storage.store import Store, lock_user
 from noughts.server.online.storage.tables import Game, Tournament, TournamentGame, TournamentPlayer
 from noughts.server.online.tournaments import arena, swiss
 
@@ -225,8 +225,10 @@ class Tournaments:
     # -- changing -------------------------------------------------------------------------
 
     def create(self, row: TournamentRow, most: int) -> TournamentRow:
-        """Adds the tournament, unless its creator has `most` not finished already."""
+        """Adds the tournament, unless its creator has `most` not finished already
+        (counted under the creator's lock: requests sent at once take turns)."""
         with self.engine.begin() as c:
+            lock_user(c, row.creator_id)
             open_ones = c.execute(
                 select(func.count()).where(
                     _tournaments.c.creator_id == row.creator_id, _tournaments.c.state != FINISHED
