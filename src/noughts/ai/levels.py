@@ -25,8 +25,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, parse_player, register_player, require_moves
+from noughts.ai.capabilities import capabilities
 from noughts.core import Game, InvalidOptionError, State
-from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk
 
 __all__ = [
@@ -53,16 +53,13 @@ SOLVED_GAME_MISTAKES = {"medium": 0.2, "hard": 0.07}
 
 
 def _exact_available(game: Game[Any, Any]) -> bool:
-    """Where the perfect player has a table (or, matryoshka, an exact search)."""
-    if isinstance(game, Mnk):
-        return (game.forget and game.m <= 3 and game.n <= 3) or (not game.forget and game.m <= 4 and game.n <= 4)
-    return isinstance(game, Gobblet) and not game.moves
+    """Where the perfect player is exact from the first call: a table built on first
+    use, or (matryoshka) an exact search."""
+    return capabilities(game).exact_at_once
 
 
 def _compiled(game: Game[Any, Any]) -> bool:
-    from noughts.kernels import supports  # imports no numba
-
-    return supports(game)
+    return capabilities(game).compiled
 
 
 def _big(game: Game[Any, Any]) -> bool:

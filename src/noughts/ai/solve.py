@@ -75,6 +75,7 @@ from noughts.ai.base import (
     require_moves,
     with_lines,
 )
+from noughts.ai.capabilities import MAX_FORGET_CELLS, MAX_TABLE_CELLS, capabilities
 from noughts.ai.exact import cache_dir, code_value, outcome_value
 from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player, State
 from noughts.games.gobblet import Gobblet, GobbletState
@@ -86,7 +87,10 @@ __all__ = ["FORMAT_VERSION", "PerfectPlayer", "Table", "cache_dir", "solve", "so
 FORMAT_VERSION = 1
 _MAGIC = b"NOUGHTS-TABLE\n"
 _HEADER = struct.Struct("<IQQI")  # version, positions, entries, crc32 of the payload
-_SUPPORTED = "classic, mnk up to 4x4, classic:forget (forget mode up to 3x3), matryoshka, gobblet"
+_SUPPORTED = (
+    f"classic, mnk up to {MAX_TABLE_CELLS} cells (4x4, 3x5), forget mode up to {MAX_FORGET_CELLS} cells "
+    "(classic:forget), matryoshka (by search), gobblet"
+)
 
 
 # -- value codes ------------------------------------------------------------------
@@ -274,14 +278,9 @@ def _build_into(game: Game[Any, Any], future: concurrent.futures.Future[ExactTab
 
 
 def _check_table_game(game: Game[Any, Any]) -> None:
-    if isinstance(game, Mnk):
-        if game.forget and game.m <= 3 and game.n <= 3:
-            return
-        if not game.forget and game.m <= 4 and game.n <= 4:
-            return
-    elif isinstance(game, Gobblet) and game.moves:
+    if capabilities(game).table is not None:
         return
-    elif isinstance(game, Gobblet):
+    if isinstance(game, Gobblet):
         raise InvalidOptionError("matryoshka has over 25 million positions: no table; the perfect player searches it")
     raise InvalidOptionError(f"no exact table for {game.spec}: solved are {_SUPPORTED}")
 
