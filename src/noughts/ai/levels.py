@@ -17,7 +17,6 @@ there they are compared from three random plies (``--opening-plies 3``).
 
 from __future__ import annotations
 
-import concurrent.futures
 import random
 import time
 from collections.abc import Callable
@@ -338,9 +337,11 @@ class FalliblePlayer(AIPlayer):
 class ExactOrSearch(AIPlayer):
     """Exact play when the exact player answers in time, else the fallback search.
 
-    Solved tables are built on first use (classic in milliseconds, 4x4 in about a
-    minute) on a background thread; until a table is ready, and when an exact search
-    runs out of time, the fallback decides, so the first move never waits for a build.
+    A solved table is built before the first answer (classic in milliseconds, 4x4 in
+    up to a minute, `noughts.ai.solve`), so tables always answer exactly; the fallback
+    decides where an exact search runs out of time (matryoshka) and where gobblet's
+    table is not built yet, and its analysis carries its own name, so that a review or
+    an analysis says that its values are estimates.
     """
 
     def __init__(self, exact: AIPlayer, fallback: AIPlayer, wait: float = 1.0) -> None:
@@ -363,7 +364,7 @@ class ExactOrSearch(AIPlayer):
         budget = self.wait if limits.time is None else min(self.wait, limits.time / 2)
         try:
             analysis = self.exact.analyze(state, Limits(time=budget))
-        except (InvalidOptionError, concurrent.futures.TimeoutError):
+        except InvalidOptionError:
             analysis = None
         if analysis is not None and all(info.value.kind is not Kind.UNKNOWN for info in analysis.moves):
             return analysis

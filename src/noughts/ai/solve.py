@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import array
 import bisect
-import concurrent.futures
 import contextlib
 import os
 import struct
@@ -81,7 +80,7 @@ from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player,
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
 
-__all__ = ["FORMAT_VERSION", "PerfectPlayer", "Table", "cache_dir", "solve", "solve_in_background"]
+__all__ = ["FORMAT_VERSION", "PerfectPlayer", "Table", "cache_dir", "is_cached", "solve"]
 
 #: Part of every cache file's name and header: bump it when the encoding changes.
 FORMAT_VERSION = 1
@@ -208,7 +207,6 @@ def _load(path: Path, game: Game[Any, Any]) -> Table | None:
 
 _TABLES: dict[Game[Any, Any], Table] = {}
 _LOCK = threading.Lock()
-_BUILDS: dict[Game[Any, Any], concurrent.futures.Future[ExactTable]] = {}
 
 
 class ExactTable(Protocol):
@@ -251,30 +249,10 @@ def solve(game: Game[Any, Any]) -> ExactTable:
         return table
 
 
-def solve_in_background(game: Game[Any, Any]) -> concurrent.futures.Future[ExactTable]:
-    """`solve(game)` on a worker thread, so that a user interface stays responsive.
-
-    One build per game, however often this is asked. The thread is a daemon: a program
-    that ends (a player quits mid-build) does not wait a minute for a 4x4 table, as it
-    would for an executor's threads; a table file is only ever renamed into place
-    complete, so an abandoned build never leaves a half-written table to load."""
-    with _LOCK_BUILDS:
-        future = _BUILDS.get(game)
-        if future is None or (future.done() and future.exception() is not None):
-            future = concurrent.futures.Future()
-            _BUILDS[game] = future
-            threading.Thread(target=_build_into, args=(game, future), name="noughts-solve", daemon=True).start()
-        return future
-
-
-_LOCK_BUILDS = threading.Lock()
-
-
-def _build_into(game: Game[Any, Any], future: concurrent.futures.Future[ExactTable]) -> None:
-    try:
-        future.set_result(solve(game))
-    except BaseException as e:  # handed to whoever waits on the future
-        future.set_exception(e)
+def is_cached(game: Game[Any, Any]) -> bool:
+    """Whether `solve(game)` answers without a build: the table is in memory or its
+    cache file exists (a damaged file is found out, and rebuilt, on loading)."""
+    return game in _TABLES or _cache_path(game).exists()
 
 
 def _check_table_game(game: Game[Any, Any]) -> None:
@@ -604,10 +582,11 @@ class PerfectPlayer(AIPlayer):
     (exhaustive search). Every legal move gets its exact value; the pv follows the optimal line.
     Ties between equal moves go to the first in legal order, so play is deterministic.
 
-    A table not built yet is built first (classic: instantly; 4x4: a minute, see the
-    module docstring); with a time limit the player waits at most that long and then
-    answers with the immediate wins first and the other moves unvalued (Kind.UNKNOWN),
-    as it does when a matryoshka search runs out of time.
+    A table not built yet is built first, whatever the time limit (classic: instantly;
+    4x4: up to a minute, see the module docstring), so every answer is exact from the
+    first call; when a matryoshka search runs out of time the player answers with the
+    immediate wins first and the other moves unvalued (Kind.UNKNOWN), and so does
+    gobblet with a clock before ``noughts solve gobblet`` has built its table.
     """
 
     name = "perfect"
@@ -640,12 +619,10 @@ class PerfectPlayer(AIPlayer):
                 return gobblet_book.analysis(state, self.name) or self._unvalued(state, moves, started)
             evaluate = table.value
         else:
-            _check_table_game(game)
-            future = solve_in_background(game)
-            try:
-                evaluate = future.result(timeout=limits.time).value
-            except concurrent.futures.TimeoutError:
-                return self._unvalued(state, moves, started)
+            # Built now when it is not yet (a minute at most, then cached on disk): a
+            # clock does not cut it short, for an answer from estimates while a build
+            # runs would say less than the exact one moments later.
+            evaluate = solve(game).value
         try:
             infos = _move_values(state, moves, evaluate)
             if not isinstance(game, Gobblet) or game.moves:  # table lookups are cheap; a search is not

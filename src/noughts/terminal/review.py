@@ -10,7 +10,7 @@ from rich.text import Text
 
 from noughts.ai.base import Analysis, Limits
 from noughts.ai.levels import level_player, level_spec
-from noughts.core import State
+from noughts.core import Game, State
 from noughts.records import GameRecord
 from noughts.terminal.render import render
 from noughts.terminal.session import Reader
@@ -102,9 +102,22 @@ def analysis_text(analysis: Analysis, player: str) -> str:
     return "\n".join(lines)
 
 
+def table_note(game: Game[Any, Any], level: str) -> str | None:
+    """What a person waits for before `level`'s first answer: the exact table's build."""
+    from noughts.ai.capabilities import capabilities
+    from noughts.ai.solve import is_cached
+
+    if level_spec(game, level) != "perfect" or capabilities(game).table != "first use" or is_cached(game):
+        return None
+    return f"building the exact table of {game.spec} first (once, then cached; up to a minute for 4x4 and 3x5)"
+
+
 def show_analysis(console: Console, state: State[Any], level: str, seconds: float | None, seed: int | None) -> Analysis:
     """Draw `state`, let the level's player analyse it and print what it found."""
     console.print(render(state, None, console.width), crop=False, overflow="ignore")
+    note = table_note(state.game, level)
+    if note:
+        console.print(note, highlight=False)
     player = level_player(state.game, level, seed)
     limits = Limits(time=seconds) if seconds else Limits()
     analysis, _ = think(console, player, state, limits, "analysing…")
