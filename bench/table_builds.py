@@ -25,7 +25,6 @@ DEFAULT = [
     "mnk:m=4:n=4:k=3",
     "mnk:m=4:n=4:k=4",
     "mnk:m=8:n=2:k=3",
-    "mnk:m=16:n=1:k=3",
 ]
 
 

@@ -36,6 +36,8 @@ VARIANTS = [
     "mnk:m=4:n=4:k=4",
     "mnk:m=3:n=5:k=3",
     "mnk:m=2:n=8:k=3",
+    "mnk:m=1:n=12:k=4",
+    "mnk:m=16:n=1:k=4",
     "mnk:m=5:n=5:k=3",
     "mnk:m=5:n=5:k=4",
     "mnk:m=7:n=7:k=4",
@@ -207,3 +209,18 @@ def test_the_catalogue_says_the_same() -> None:
         )
         assert info.abilities.puzzles == (found.prover is not None)
         assert info.abilities.text == found.claims()
+
+
+def test_the_docs_table_is_the_one_in_the_code() -> None:
+    """docs/strength.md's "What each game can do" shows `capabilities` and max's player,
+    row for row: neither may drift from the other."""
+    docs = (Path(__file__).parents[2] / "docs" / "strength.md").read_text(encoding="utf-8")
+    section = docs.split("## What each game can do", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    assert len(rows) >= len(game_keys())
+    for row in rows:
+        spec, claims, plays = (cell.strip() for cell in row.strip("|").split(" | "))
+        game = parse_spec(spec.strip("`"))
+        assert (claims, plays.strip("`")) == (capabilities(game).claims(), level_spec(game, "max")), spec
+    shown = {parse_spec(row.split("`")[1]).key for row in rows}
+    assert shown == set(game_keys())

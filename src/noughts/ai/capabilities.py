@@ -27,12 +27,15 @@ from noughts.games.mnk import Mnk
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate
 
-__all__ = ["MAX_FORGET_CELLS", "MAX_TABLE_CELLS", "Capabilities", "TableUse", "capabilities"]
+__all__ = ["MAX_FORGET_CELLS", "MAX_ROW_TABLE_CELLS", "MAX_TABLE_CELLS", "Capabilities", "TableUse", "capabilities"]
 
 #: Plain m,n,k boards up to this many cells have an exact table: two masks of this many
-#: bits make one 64-bit key, and the biggest (4x4, 3x5) build in a minute at most
-#: (module docstring of `noughts.ai.solve`).
+#: bits make one 64-bit key, and the biggest (4x4, 3x5, 2x8) build in half a minute of
+#: CPU and half a gigabyte at most (`bench/table_builds.py`).
 MAX_TABLE_CELLS = 16
+#: A single row has two symmetries where a square has eight: its positions stay many per
+#: stored class, and 1x16 outgrew a gigabyte, so one-row boards stop here.
+MAX_ROW_TABLE_CELLS = 12
 #: Forget-mode boards up to this many cells: their positions (which marks, in which
 #: order) grow far faster than a plain board's, 128,170 on 3x3 already.
 MAX_FORGET_CELLS = 9
@@ -124,7 +127,7 @@ def _mnk(game: Mnk) -> Capabilities:
         if game.cells <= MAX_FORGET_CELLS and 4 * (game.keep + marks) + 1 <= 64:
             return Capabilities(table="first use", prover="perfect")
         return Capabilities()
-    if game.cells <= MAX_TABLE_CELLS:
+    if game.cells <= (MAX_TABLE_CELLS if min(game.m, game.n) >= 2 else MAX_ROW_TABLE_CELLS):
         return Capabilities(table="first use", prover="perfect")
     from noughts.ai.threats import applies
 

@@ -4,25 +4,32 @@
 first use and then cached on disk; `PerfectPlayer` (registered as ``perfect``) plays from
 it: the fastest win, else a draw, else the slowest loss.
 
-What is solved (measured on the project's 2-core machine, one core busy; positions
-counts every reachable position, the start and finished ones included; the tables of
-the plain games are stored up to the board's symmetries, `Table.classes` entries)::
+What is solved (`noughts.ai.capabilities` says it for every game: plain m,n,k boards up
+to 16 cells, Forget boards up to 9). Positions counts every reachable position, the
+start and finished ones included; the tables of the plain games are stored up to the
+board's symmetries, `Table.classes` entries. The first builds, in CPU seconds, from
+``.venv/bin/python bench/table_builds.py`` (2026-11-28; docs/strength.md has the
+wall-clock figures of that run too)::
 
     game                 positions   classes     start value   first build
     classic                  5,478       765     draw          0.02 s
-    mnk:m=4:n=3:k=3        111,973    28,275     win in 7      0.6 s
-    classic:forget         128,170   128,170     win in 13     2 s
-    mnk:m=4:n=4:k=3      6,036,001   756,387     win in 5      20 s
-    mnk:m=4:n=4:k=4      9,722,011  1,217,977    draw          38 s
+    mnk:m=4:n=3:k=3        111,973    28,275     win in 7      0.3 s
+    classic:forget         128,170   128,170     win in 13     1.3 s
+    mnk:m=5:n=3:k=3      2,286,668   573,900     win in 7      6.3 s
+    mnk:m=4:n=4:k=3      6,036,001   756,387     win in 5      12 s
+    mnk:m=4:n=4:k=4      9,722,011  1,217,977    draw          26 s
+    mnk:m=8:n=2:k=3      7,994,131  1,999,232    draw          26 s
     matryoshka          > 25 M (no table)        draw          search: 14 s
     gobblet             see noughts.ai.gobblet_table and docs/strength.md
 
 A built table loads from the cache in milliseconds (classic) to about a second (4x4).
+`solve` builds a missing table at once, and the perfect player waits for it whatever
+its clock: every answer it gives is exact.
 
-* Acyclic games (classic, mnk up to 4x4, any k) are solved by memoised negamax over the
+* Acyclic games (classic, mnk up to 16 cells, any k) are solved by memoised negamax over the
   positions up to the board's symmetries, visiting every move (no pruning: every
   reachable position gets its exact value and distance).
-* Forget mode (boards up to 3x3) repeats positions, so it is solved by retrograde
+* Forget mode (boards up to 9 cells) repeats positions, so it is solved by retrograde
   analysis over the whole position graph: lost and won positions are propagated back
   from the finished ones in order of distance, and what is never proven won or lost is a
   draw (the standard treatment of repetition draws: neither side can force anything
@@ -578,7 +585,7 @@ _PV_LIMIT = 24  # plies of a principal line; a drawn line in forget mode never e
 
 class PerfectPlayer(AIPlayer):
     """Exact play: the fastest win, else a draw, else the slowest loss, for classic, mnk
-    up to 4x4, forget mode up to 3x3, gobblet (from `solve` tables) and matryoshka
+    up to 16 cells, forget mode up to 9 cells, gobblet (from `solve` tables) and matryoshka
     (exhaustive search). Every legal move gets its exact value; the pv follows the optimal line.
     Ties between equal moves go to the first in legal order, so play is deterministic.
 
