@@ -122,5 +122,11 @@ def show_analysis(console: Console, state: State[Any], level: str, seconds: floa
     limits = Limits(time=seconds) if seconds else Limits()
     analysis, _ = think(console, player, state, limits, "analysing…")
     console.print()
-    console.print(analysis_text(analysis, f"level {level} ({level_spec(state.game, level)})"), highlight=False)
+    spec = level_spec(state.game, level)
+    label = f"level {level} ({spec})"
+    if spec == "perfect" and analysis.player != "perfect":
+        # The exact player ran out of time (matryoshka's search, gobblet before its
+        # table): the header must not call a search's estimates perfect.
+        label += f", answered by {analysis.player}: the exact player did not finish in time"
+    console.print(analysis_text(analysis, label), highlight=False)
     return analysis
