@@ -183,8 +183,8 @@ def _review(args: argparse.Namespace) -> int:
     from noughts.ai.base import Limits, parse_player
     from noughts.ai.levels import level_player, level_spec
     from noughts.study.review import review_record
-    from noughts.terminal.review import table_note
     from noughts.terminal.reviewing import plot_review, print_review, progress_bar, write_json
+    from noughts.terminal.thinking import table_note
 
     if not args.time > 0:
         raise SystemExit("noughts review: --time takes a positive number of seconds")

@@ -10,11 +10,11 @@ from rich.text import Text
 
 from noughts.ai.base import Analysis, Limits
 from noughts.ai.levels import level_player, level_spec
-from noughts.core import Game, State
+from noughts.core import State
 from noughts.records import GameRecord
 from noughts.terminal.render import render
 from noughts.terminal.session import Reader
-from noughts.terminal.thinking import think
+from noughts.terminal.thinking import table_note, think
 from noughts.terminal.values import value_legend
 
 __all__ = ["analysis_text", "replay", "show_analysis"]
@@ -100,16 +100,6 @@ def analysis_text(analysis: Analysis, player: str) -> str:
             line += f"  ({info.note})"
         lines.append(line)
     return "\n".join(lines)
-
-
-def table_note(game: Game[Any, Any], level: str) -> str | None:
-    """What a person waits for before `level`'s first answer: the exact table's build."""
-    from noughts.ai.capabilities import capabilities
-    from noughts.ai.solve import is_cached
-
-    if level_spec(game, level) != "perfect" or capabilities(game).table != "first use" or is_cached(game):
-        return None
-    return f"building the exact table of {game.spec} first (once, then cached; up to a minute for 4x4 and 3x5)"
 
 
 def show_analysis(console: Console, state: State[Any], level: str, seconds: float | None, seed: int | None) -> Analysis:
