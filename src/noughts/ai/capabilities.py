@@ -30,18 +30,19 @@ from noughts.games.ultimate import Ultimate
 __all__ = ["MAX_FORGET_CELLS", "MAX_ROW_TABLE_CELLS", "MAX_TABLE_CELLS", "Capabilities", "TableUse", "capabilities"]
 
 #: Plain m,n,k boards up to this many cells have an exact table: two masks of this many
-#: bits make one 64-bit key, and the biggest (4x4, 3x5, 2x8) build in half a minute of
-#: CPU and half a gigabyte at most (`bench/table_builds.py`).
+#: bits make one 64-bit key, and the biggest (4x4, 3x5, 2x8) build in 2 s of CPU in the
+#: compiled kernel, half a minute and half a gigabyte without it (`bench/table_builds.py`).
 MAX_TABLE_CELLS = 16
 #: A single row has two symmetries where a square has eight: its positions stay many per
-#: stored class, and 1x16 outgrew a gigabyte, so one-row boards stop here.
+#: stored class, and 1x16 outgrew a gigabyte in the readable builder, so one-row boards
+#: stop here.
 MAX_ROW_TABLE_CELLS = 12
 #: Forget-mode boards up to this many cells: their positions (which marks, in which
 #: order) grow far faster than a plain board's, 128,170 on 3x3 already.
 MAX_FORGET_CELLS = 9
 
-#: How a table comes to be: ``first use`` - built when first asked for (seconds to a
-#: minute), then cached on disk; ``command`` - built once by ``noughts solve GAME``
+#: How a table comes to be: ``first use`` - built when first asked for (seconds; half a
+#: minute without numba), then cached on disk; ``command`` - built once by ``noughts solve GAME``
 #: (gobblet: minutes and gigabytes), looked up once it exists.
 TableUse = Literal["first use", "command"]
 #: The exact prover of the game's puzzles (`noughts.study.puzzles.prover`): the

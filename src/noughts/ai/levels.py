@@ -338,7 +338,7 @@ class ExactOrSearch(AIPlayer):
     """Exact play when the exact player answers in time, else the fallback search.
 
     A solved table is built before the first answer (classic in milliseconds, 4x4 in
-    up to a minute, `noughts.ai.solve`), so tables always answer exactly; the fallback
+    seconds, `noughts.ai.solve`), so tables always answer exactly; the fallback
     decides where an exact search runs out of time (matryoshka) and where gobblet's
     table is not built yet, and its analysis carries its own name, so that a review or
     an analysis says that its values are estimates.

@@ -7,18 +7,20 @@ it: the fastest win, else a draw, else the slowest loss.
 What is solved (`noughts.ai.capabilities` says it for every game: plain m,n,k boards up
 to 16 cells, Forget boards up to 9). Positions counts every reachable position, the
 start and finished ones included; the tables of the plain games are stored up to the
-board's symmetries, `Table.classes` entries. The first builds, in CPU seconds, from
+board's symmetries, `Table.classes` entries. The first builds in CPU seconds, from
 ``.venv/bin/python bench/table_builds.py`` (2026-11-28; docs/strength.md has the
-wall-clock figures of that run too)::
+wall-clock figures too): plain boards from 12 cells in the compiled kernel
+(`noughts.kernels.mnk_table`), in brackets the readable builder's (``--readable``, a
+machine without numba)::
 
     game                 positions   classes     start value   first build
     classic                  5,478       765     draw          0.02 s
     mnk:m=4:n=3:k=3        111,973    28,275     win in 7      0.3 s
     classic:forget         128,170   128,170     win in 13     1.3 s
-    mnk:m=5:n=3:k=3      2,286,668   573,900     win in 7      6.3 s
-    mnk:m=4:n=4:k=3      6,036,001   756,387     win in 5      12 s
-    mnk:m=4:n=4:k=4      9,722,011  1,217,977    draw          26 s
-    mnk:m=8:n=2:k=3      7,994,131  1,999,232    draw          26 s
+    mnk:m=5:n=3:k=3      2,286,668   573,900     win in 7      0.6 s (6 s)
+    mnk:m=4:n=4:k=3      6,036,001   756,387     win in 5      1.0 s (12 s)
+    mnk:m=4:n=4:k=4      9,722,011  1,217,977    draw          2.1 s (26 s)
+    mnk:m=8:n=2:k=3      7,994,131  1,999,232    draw          2.4 s (26 s)
     matryoshka          > 25 M (no table)        draw          search: 14 s
     gobblet             see noughts.ai.gobblet_table and docs/strength.md
 
@@ -611,7 +613,7 @@ class PerfectPlayer(AIPlayer):
     Ties between equal moves go to the first in legal order, so play is deterministic.
 
     A table not built yet is built first, whatever the time limit (classic: instantly;
-    4x4: up to a minute, see the module docstring), so every answer is exact from the
+    4x4: seconds, see the module docstring), so every answer is exact from the
     first call; when a matryoshka search runs out of time the player answers with the
     immediate wins first and the other moves unvalued (Kind.UNKNOWN), and so does
     gobblet with a clock before ``noughts solve gobblet`` has built its table.

@@ -28,8 +28,9 @@ from noughts.study.puzzles import Judged
 #: their own budget, and a table build or a cold worker may take some seconds more.
 GRACE_SECONDS = 30.0
 #: Added once more where max must first build its game's exact table (no cache file
-#: yet): the biggest, 4x4 and 3x5 boards, take up to a minute on a busy machine
-#: (`noughts.ai.solve`), and an answer waits for the table rather than guessing.
+#: yet): the biggest (4x4, 3x5, 2x8) take seconds in the compiled kernel, but half a
+#: minute of CPU without numba, several on a busy machine (`noughts.ai.solve`), and an
+#: answer waits for the table rather than guessing.
 TABLE_BUILD_SECONDS = 180.0
 
 #: Players kept per (game, level, seed) in each worker; bounded, since seeds come from

@@ -88,6 +88,6 @@ def table_note(game: Game[Any, Any], level: str) -> str | None:
     if level_spec(game, level) != "perfect" or capabilities(game).table != "first use" or is_cached(game):
         return None
     return (
-        f"building the exact table of {game.spec} first (once, then cached: seconds; 4x4, 3x5 and 2x8 "
-        "up to half a minute of CPU)"
+        f"building the exact table of {game.spec} first (once, then cached: seconds; without "
+        "numba 4x4, 3x5 and 2x8 take half a minute)"
     )
