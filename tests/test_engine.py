@@ -173,3 +173,94 @@ def test_the_real_program_over_pipes() -> None:
     assert answers[7] == "= x"
     assert answers[8] == "="
     assert len(answers) == 9, "nothing is answered after quit"
+
+
+#: Every player with every option the README lists for it (time= is the engine's own,
+#: handed to the player as its limit), in a game it plays.
+PLAYER_OPTIONS = [
+    ("classic", "random", ""),
+    ("classic", "rules", ""),
+    ("classic", "minimax", "depth=2"),
+    ("classic", "minimax", "eval=lines"),
+    ("classic", "alphabeta", "depth=3"),
+    ("classic", "alphabeta", "time=0.2"),
+    ("classic", "alphabeta", "nodes=500"),
+    ("classic", "alphabeta", "eval=fill"),
+    ("classic", "alphabeta", "guard=true"),
+    ("mnk m=5 n=5 k=4", "alphabeta", "depth=2 threats=true"),
+    ("mnk m=5 n=5 k=4", "alphabeta", "depth=2 threats=true threes=true"),
+    ("mnk m=5 n=5 k=4", "alphabeta", "depth=2 near=1"),
+    ("mnk m=5 n=5 k=4", "alphabeta", "depth=2 blocks=true"),
+    ("classic", "mcts", "time=0.1"),
+    ("classic", "mcts", "iterations=200"),
+    ("classic", "mcts", "iterations=200 c=0.7"),
+    ("classic", "mcts", "iterations=200 evaluator=lines"),
+    ("classic", "perfect", ""),
+    ("classic:forget", "perfect", ""),
+    ("matryoshka", "perfect", ""),
+    ("ultimate", "kmcts", "iterations=300"),
+    ("ultimate", "kalphabeta", "depth=2"),
+    ("qubic", "kalphabeta", "depth=1 threats=false"),
+]
+
+
+@pytest.mark.parametrize(("game", "player", "options"), PLAYER_OPTIONS)
+def test_every_player_takes_its_options_and_a_seed(game: str, player: str, options: str) -> None:
+    """genmove and analyze accept each listed option and seed= for every player; a
+    deterministic player (perfect, the alpha-beta searches) ignores the seed."""
+    session = EngineSession()
+    ask(session, f"new {game}")
+    if game == "matryoshka":  # a few plies in, so that the exact search is quick
+        for move in ["L5", "l1", "L9", "l3", "M2", "m8"]:
+            ask(session, f"play {move}")
+    command = f"player={player} {options} seed=7".replace("  ", " ")
+    legal = ask(session, "legal")[2:].split()
+    analysis = ask(session, f"analyze {command}").removeprefix("= ").splitlines()
+    assert analysis[-1].startswith("info player=") and {line.split()[0] for line in analysis[:-1]} <= set(legal)
+    move = ask(session, f"genmove {command}")
+    assert move[2:] in legal and ask(session, "moves").endswith(f" {move[2:]}")
+
+
+@pytest.mark.parametrize("game", ["classic", "classic:forget", "mnk m=3 n=4 k=3", "matryoshka", "gobblet copies=1"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "max", "perfect"])
+def test_every_level_and_perfect_take_a_seed(game: str, level: str) -> None:
+    session = EngineSession()
+    ask(session, f"new {game}")
+    if game == "matryoshka":
+        for move in ["L5", "l1", "L9", "l3", "M2", "m8"]:
+            ask(session, f"play {move}")
+    legal = ask(session, "legal")[2:].split()
+    assert ask(session, f"genmove level={level} seed=3")[2:] in legal
+
+
+@pytest.mark.parametrize("game", ["classic", "classic:forget", "mnk m=4 n=3 k=3", "gobblet copies=1"])
+def test_max_says_it_plays_exactly_in_a_solved_game(game: str) -> None:
+    """On a fresh cache (the tests' own), from the first call: max answers from the
+    table, every move exact, as `perfect`."""
+    session = EngineSession()
+    ask(session, f"new {game}")
+    lines = ask(session, "analyze level=max time=0.5").removeprefix("= ").splitlines()
+    assert lines[-1].startswith("info player=perfect ")
+    assert all(line.split()[1].startswith(("win", "loss", "draw")) for line in lines[:-1]), lines
+
+
+@pytest.mark.parametrize(
+    ("setup", "command", "reason"),
+    [
+        ([], "genmove player=random seed=x", "seed takes a whole number, not 'x'"),
+        ([], "genmove level=easy seed=1.5", "seed takes a whole number"),
+        ([], "genmove level=max time=0", "time takes a positive number"),
+        ([], "analyze player=alphabeta time=-1", "time takes a positive number"),
+        (["new ultimate"], "genmove level=perfect", "no perfect player for ultimate: level=max plays kmcts"),
+        ([], "genmove level=best", "unknown level 'best'"),
+        ([], "genmove player=perfect depth=3", "player perfect"),
+    ],
+)
+def test_bad_player_options_are_refused_and_change_nothing(setup: list[str], command: str, reason: str) -> None:
+    session = EngineSession()
+    for line in setup:
+        ask(session, line)
+    before = ask(session, "position")
+    answer = ask(session, command)
+    assert answer.startswith("? ") and reason in answer, answer
+    assert ask(session, "position") == before

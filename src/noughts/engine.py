@@ -14,7 +14,9 @@ from typing import Any, TextIO
 
 from noughts import __version__
 from noughts.ai import AIPlayer, Analysis, Limits, make_player
-from noughts.ai.levels import LEVELS, level_player
+from noughts.ai.base import takes_seed
+from noughts.ai.capabilities import capabilities
+from noughts.ai.levels import LEVELS, level_player, level_spec
 from noughts.core import NoughtsError, State
 from noughts.records import GameRecord
 from noughts.registry import game_keys, parse_spec
@@ -139,6 +141,8 @@ class EngineSession:
             seconds = float(time) if time is not None else None
         except ValueError:
             raise CommandError(f"time takes a number of seconds, not {time!r}") from None
+        if seconds is not None and not seconds > 0:
+            raise CommandError(f"time takes a positive number of seconds, not {time}")
         limits = Limits(time=seconds)
         state = self.state
         if state.is_over:
@@ -148,18 +152,32 @@ class EngineSession:
         key = tuple(sorted(options.items()))
         player = self.players.get(key)
         if player is None:
-            level = options.pop("level", None)
-            if level is not None:
-                seed = options.pop("seed", None)
-                if options:
-                    raise CommandError(f"a level takes only seed= and time=, not {', '.join(options)}")
-                if level not in LEVELS:
-                    raise CommandError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}")
-                player = level_player(state.game, level, int(seed) if seed and seed.isdigit() else None)
-            else:
-                player = make_player(options.pop("player", "random"), **options)
-            self.players[key] = player
+            player = self.players[key] = self._player(state, options)
         return player.analyze(state, limits) if every_move else player.decide(state, limits)
+
+    def _player(self, state: State[Any], options: dict[str, str]) -> AIPlayer:
+        """The player that `options` name: a level (and ``level=perfect``, exact play
+        where the game has it), or a player with its options. Every player takes
+        ``seed=``: a deterministic one (perfect, the compiled alpha-beta) ignores it."""
+        options = dict(options)
+        seed = _seed(options.pop("seed", None))
+        level = options.pop("level", None)
+        if level is None:
+            name = options.pop("player", "random")
+            if seed is not None and takes_seed(name):
+                options["seed"] = str(seed)
+            return make_player(name, **options)
+        if options:
+            raise CommandError(f"a level takes only seed= and time=, not {', '.join(options)}")
+        if level == "perfect":
+            if not capabilities(state.game).perfect:
+                raise CommandError(
+                    f"no perfect player for {state.game.spec}: level=max plays {level_spec(state.game, 'max')} here"
+                )
+            return make_player("perfect")
+        if level not in LEVELS:
+            raise CommandError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}, and perfect")
+        return level_player(state.game, level, seed)
 
     def _genmove(self, args: list[str]) -> str:
         analysis = self._think(args, every_move=False)
@@ -176,6 +194,15 @@ class EngineSession:
     def _quit(self, args: list[str]) -> str:
         self.finished = True
         return ""
+
+
+def _seed(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise CommandError(f"seed takes a whole number, not {text!r}") from None
 
 
 def _options(args: list[str]) -> dict[str, str]:

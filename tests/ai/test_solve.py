@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures
 import random
 from functools import cache
 from pathlib import Path
@@ -12,7 +11,7 @@ import pytest
 
 from noughts.ai import solve as solve_module
 from noughts.ai.base import Kind, Limits, Value, make_player
-from noughts.ai.solve import PerfectPlayer, Table, cache_dir, solve, solve_in_background
+from noughts.ai.solve import PerfectPlayer, Table, cache_dir, solve
 from noughts.core import IllegalMoveError, InvalidOptionError, Player, State
 from noughts.games.gobblet import GobbletState
 from noughts.registry import parse_position, parse_spec
@@ -241,7 +240,14 @@ def test_cache_round_trip_and_corrupt_file(tmp_path: Path, monkeypatch: pytest.M
     assert solve(game).positions == 5478 and len(built) == 2
 
 
-def test_solve_in_background() -> None:
-    future = solve_in_background(parse_spec("classic"))
-    assert isinstance(future, concurrent.futures.Future)
-    assert future.result(timeout=60).positions == 5478
+@pytest.mark.parametrize("spec", ["classic", "classic:forget", "mnk:m=4:n=3:k=3", "mnk:m=1:n=7:k=3"])
+def test_perfect_builds_the_table_first_whatever_the_clock(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an empty cache, even with a clock far shorter than the build: every move exact
+    from the first call, and the table stays on disk for the next process."""
+    game = parse_spec(spec)
+    assert not solve_module.is_cached(game)
+    analysis = PerfectPlayer().analyze(game.initial(), Limits(time=0.001))
+    assert all(info.value.exact for info in analysis.moves)
+    monkeypatch.setattr(solve_module, "_TABLES", {})
+    assert solve_module.is_cached(game)
+    assert solve(game).start_value == analysis.value

@@ -248,3 +248,41 @@ def test_review_record_reads_the_moves_of_a_record() -> None:
     review = review_record(record, make_player("perfect"))
     assert [m.move for m in review.moves] == ["1", "5", "9"]
     assert review.moves[1].judgement is Judgement.BEST  # the centre answers a corner
+
+
+@pytest.mark.parametrize(
+    ("spec", "seed"), [("classic:forget", 1), ("mnk:m=4:n=3:k=3", 2), ("mnk:m=2:n=4:k=2:forget", 3)]
+)
+def test_max_reviews_exactly_from_the_first_call(
+    spec: str, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On an empty cache, at a review's short time a position: every position valued
+    exactly by the table, under a header that says nothing of estimates."""
+    from noughts.ai import solve as solve_module
+
+    monkeypatch.setenv("NOUGHTS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(solve_module, "_TABLES", {})
+    game = parse_spec(spec)
+    rng = random.Random(seed)
+    states: list[State[Any]] = [game.initial()]
+    moves: list[str] = []
+    while not states[-1].is_over and len(moves) < 12:
+        move = rng.choice(states[-1].legal_moves())
+        moves.append(states[-1].move_text(move))
+        states.append(states[-1].play(move))
+    review = review_game(states, moves, level_player(game, "max", mistakes=False), Limits(time=0.05), "max (perfect)")
+    assert review.reviewer == "max (perfect)"
+    assert all(v.exact for v, s in zip(review.values, states, strict=True) if not s.is_over)
+
+
+def test_a_review_says_where_its_values_are_estimates() -> None:
+    """matryoshka's exact search cannot finish the start in a twentieth of a second:
+    max's search stands in there, and the header says so."""
+    game = parse_spec("matryoshka")
+    states: list[State[Any]] = [game.initial()]
+    moves = ["L5", "l1", "L9", "l3", "M2", "m8"]
+    for move in moves:
+        states.append(states[-1].play_text(move))
+    review = review_game(states, moves, level_player(game, "max", mistakes=False), Limits(time=0.05), "max (perfect)")
+    assert review.reviewer.startswith("max (perfect) · estimates in ")
+    assert "(by alphabeta)" in review.reviewer

@@ -93,6 +93,28 @@ def test_analyze_prints_every_move_with_its_value(tmp_path: Path) -> None:
     assert sorted(row.split()[0] for row in rows) == ["3", "6", "7", "8", "9"]  # the empty cells
 
 
+@pytest.mark.parametrize("spec", ["mnk:m=2:n=4:k=2:forget", "mnk:m=4:n=3:k=3"])
+def test_analyze_is_exact_from_the_first_call_on_an_empty_cache(spec: str, tmp_path: Path) -> None:
+    env = {**terminal_env(), "NOUGHTS_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [NOUGHTS, "analyze", spec, "--time", "0.1"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "building the exact table" in done.stdout and "player: level max (perfect)\n" in done.stdout
+    assert "every move, best first (all exact, with best play):" in done.stdout
+    assert list((tmp_path / "cache").iterdir())  # built once, for the next call too
+
+
+def test_analyze_says_when_estimates_stand_in_for_the_exact_player(tmp_path: Path) -> None:
+    """gobblet past its opening book, before `noughts solve gobblet`: max's search answers,
+    and the header says so."""
+    env = {**terminal_env(), "NOUGHTS_CACHE_DIR": str(tmp_path / "cache")}
+    args = [NOUGHTS, "analyze", "gobblet", "--moves", "L5", "l1", "M2", "--time", "0.3"]
+    done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "player: level max (perfect), answered by alphabeta" in done.stdout
+
+
 @pytest.mark.slow  # make test-slow, for make test's 6 minutes
 def test_analyze_with_moves_and_a_time_budget(tmp_path: Path) -> None:
     done = run("analyze", "ultimate", "--moves", "55", "--level", "hard", "--time", "0.3", "--seed", "1", cwd=tmp_path)

@@ -370,7 +370,7 @@ def seeded_player(text: str, seed: int | None) -> AIPlayer:
     itself (``random:seed=5``: the user's seed wins) or the player takes none
     (``perfect``): a caller seeding each game keeps games reproducible this way."""
     name, options = split_spec(text)
-    if seed is not None and "seed" not in options and _takes_seed(name):
+    if seed is not None and "seed" not in options and takes_seed(name):
         options["seed"] = str(seed)
     return make_player(name, **options)
 
@@ -388,7 +388,8 @@ def split_spec(text: str) -> tuple[str, dict[str, str]]:
     return name, options
 
 
-def _takes_seed(name: str) -> bool:
+def takes_seed(name: str) -> bool:
+    """Whether the player `name` takes a seed= (a deterministic one takes none)."""
     factory = _PLAYERS.get(name.strip().lower())
     if factory is None:
         return False  # make_player says the name is unknown

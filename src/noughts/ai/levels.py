@@ -17,7 +17,6 @@ there they are compared from three random plies (``--opening-plies 3``).
 
 from __future__ import annotations
 
-import concurrent.futures
 import random
 import time
 from collections.abc import Callable
@@ -25,8 +24,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, parse_player, register_player, require_moves
+from noughts.ai.capabilities import capabilities
 from noughts.core import Game, InvalidOptionError, State
-from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk
 
 __all__ = [
@@ -53,16 +52,13 @@ SOLVED_GAME_MISTAKES = {"medium": 0.2, "hard": 0.07}
 
 
 def _exact_available(game: Game[Any, Any]) -> bool:
-    """Where the perfect player has a table (or, matryoshka, an exact search)."""
-    if isinstance(game, Mnk):
-        return (game.forget and game.m <= 3 and game.n <= 3) or (not game.forget and game.m <= 4 and game.n <= 4)
-    return isinstance(game, Gobblet) and not game.moves
+    """Where the perfect player is exact from the first call: a table built on first
+    use, or (matryoshka) an exact search."""
+    return capabilities(game).exact_at_once
 
 
 def _compiled(game: Game[Any, Any]) -> bool:
-    from noughts.kernels import supports  # imports no numba
-
-    return supports(game)
+    return capabilities(game).compiled
 
 
 def _big(game: Game[Any, Any]) -> bool:
@@ -341,9 +337,11 @@ class FalliblePlayer(AIPlayer):
 class ExactOrSearch(AIPlayer):
     """Exact play when the exact player answers in time, else the fallback search.
 
-    Solved tables are built on first use (classic in milliseconds, 4x4 in about a
-    minute) on a background thread; until a table is ready, and when an exact search
-    runs out of time, the fallback decides, so the first move never waits for a build.
+    A solved table is built before the first answer (classic in milliseconds, 4x4 in
+    seconds, `noughts.ai.solve`), so tables always answer exactly; the fallback
+    decides where an exact search runs out of time (matryoshka) and where gobblet's
+    table is not built yet, and its analysis carries its own name, so that a review or
+    an analysis says that its values are estimates.
     """
 
     def __init__(self, exact: AIPlayer, fallback: AIPlayer, wait: float = 1.0) -> None:
@@ -366,7 +364,7 @@ class ExactOrSearch(AIPlayer):
         budget = self.wait if limits.time is None else min(self.wait, limits.time / 2)
         try:
             analysis = self.exact.analyze(state, Limits(time=budget))
-        except (InvalidOptionError, concurrent.futures.TimeoutError):
+        except InvalidOptionError:
             analysis = None
         if analysis is not None and all(info.value.kind is not Kind.UNKNOWN for info in analysis.moves):
             return analysis

@@ -4,25 +4,34 @@
 first use and then cached on disk; `PerfectPlayer` (registered as ``perfect``) plays from
 it: the fastest win, else a draw, else the slowest loss.
 
-What is solved (measured on the project's 2-core machine, one core busy; positions
-counts every reachable position, the start and finished ones included; the tables of
-the plain games are stored up to the board's symmetries, `Table.classes` entries)::
+What is solved (`noughts.ai.capabilities` says it for every game: plain m,n,k boards up
+to 16 cells, Forget boards up to 9). Positions counts every reachable position, the
+start and finished ones included; the tables of the plain games are stored up to the
+board's symmetries, `Table.classes` entries. The first builds in CPU seconds, from
+``.venv/bin/python bench/table_builds.py`` (2026-11-28; docs/strength.md has the
+wall-clock figures too): plain boards from 12 cells in the compiled kernel
+(`noughts.kernels.mnk_table`), in brackets the readable builder's (``--readable``, a
+machine without numba)::
 
     game                 positions   classes     start value   first build
     classic                  5,478       765     draw          0.02 s
-    mnk:m=4:n=3:k=3        111,973    28,275     win in 7      0.6 s
-    classic:forget         128,170   128,170     win in 13     2 s
-    mnk:m=4:n=4:k=3      6,036,001   756,387     win in 5      20 s
-    mnk:m=4:n=4:k=4      9,722,011  1,217,977    draw          38 s
+    mnk:m=4:n=3:k=3        111,973    28,275     win in 7      0.3 s
+    classic:forget         128,170   128,170     win in 13     1.3 s
+    mnk:m=5:n=3:k=3      2,286,668   573,900     win in 7      0.6 s (6 s)
+    mnk:m=4:n=4:k=3      6,036,001   756,387     win in 5      1.0 s (12 s)
+    mnk:m=4:n=4:k=4      9,722,011  1,217,977    draw          2.1 s (26 s)
+    mnk:m=8:n=2:k=3      7,994,131  1,999,232    draw          2.4 s (26 s)
     matryoshka          > 25 M (no table)        draw          search: 14 s
     gobblet             see noughts.ai.gobblet_table and docs/strength.md
 
 A built table loads from the cache in milliseconds (classic) to about a second (4x4).
+`solve` builds a missing table at once, and the perfect player waits for it whatever
+its clock: every answer it gives is exact.
 
-* Acyclic games (classic, mnk up to 4x4, any k) are solved by memoised negamax over the
+* Acyclic games (classic, mnk up to 16 cells, any k) are solved by memoised negamax over the
   positions up to the board's symmetries, visiting every move (no pruning: every
   reachable position gets its exact value and distance).
-* Forget mode (boards up to 3x3) repeats positions, so it is solved by retrograde
+* Forget mode (boards up to 9 cells) repeats positions, so it is solved by retrograde
   analysis over the whole position graph: lost and won positions are propagated back
   from the finished ones in order of distance, and what is never proven won or lost is a
   draw (the standard treatment of repetition draws: neither side can force anything
@@ -49,7 +58,6 @@ from __future__ import annotations
 
 import array
 import bisect
-import concurrent.futures
 import contextlib
 import os
 import struct
@@ -75,18 +83,22 @@ from noughts.ai.base import (
     require_moves,
     with_lines,
 )
+from noughts.ai.capabilities import MAX_FORGET_CELLS, MAX_TABLE_CELLS, capabilities
 from noughts.ai.exact import cache_dir, code_value, outcome_value
 from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player, State
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
 
-__all__ = ["FORMAT_VERSION", "PerfectPlayer", "Table", "cache_dir", "solve", "solve_in_background"]
+__all__ = ["FORMAT_VERSION", "PerfectPlayer", "Table", "cache_dir", "is_cached", "solve"]
 
 #: Part of every cache file's name and header: bump it when the encoding changes.
 FORMAT_VERSION = 1
 _MAGIC = b"NOUGHTS-TABLE\n"
 _HEADER = struct.Struct("<IQQI")  # version, positions, entries, crc32 of the payload
-_SUPPORTED = "classic, mnk up to 4x4, classic:forget (forget mode up to 3x3), matryoshka, gobblet"
+_SUPPORTED = (
+    f"classic, mnk up to {MAX_TABLE_CELLS} cells (4x4, 3x5), forget mode up to {MAX_FORGET_CELLS} cells "
+    "(classic:forget), matryoshka (by search), gobblet"
+)
 
 
 # -- value codes ------------------------------------------------------------------
@@ -204,7 +216,6 @@ def _load(path: Path, game: Game[Any, Any]) -> Table | None:
 
 _TABLES: dict[Game[Any, Any], Table] = {}
 _LOCK = threading.Lock()
-_BUILDS: dict[Game[Any, Any], concurrent.futures.Future[ExactTable]] = {}
 
 
 class ExactTable(Protocol):
@@ -247,47 +258,32 @@ def solve(game: Game[Any, Any]) -> ExactTable:
         return table
 
 
-def solve_in_background(game: Game[Any, Any]) -> concurrent.futures.Future[ExactTable]:
-    """`solve(game)` on a worker thread, so that a user interface stays responsive.
-
-    One build per game, however often this is asked. The thread is a daemon: a program
-    that ends (a player quits mid-build) does not wait a minute for a 4x4 table, as it
-    would for an executor's threads; a table file is only ever renamed into place
-    complete, so an abandoned build never leaves a half-written table to load."""
-    with _LOCK_BUILDS:
-        future = _BUILDS.get(game)
-        if future is None or (future.done() and future.exception() is not None):
-            future = concurrent.futures.Future()
-            _BUILDS[game] = future
-            threading.Thread(target=_build_into, args=(game, future), name="noughts-solve", daemon=True).start()
-        return future
-
-
-_LOCK_BUILDS = threading.Lock()
-
-
-def _build_into(game: Game[Any, Any], future: concurrent.futures.Future[ExactTable]) -> None:
-    try:
-        future.set_result(solve(game))
-    except BaseException as e:  # handed to whoever waits on the future
-        future.set_exception(e)
+def is_cached(game: Game[Any, Any]) -> bool:
+    """Whether `solve(game)` answers without a build: the table is in memory or its
+    cache file exists (a damaged file is found out, and rebuilt, on loading)."""
+    return game in _TABLES or _cache_path(game).exists()
 
 
 def _check_table_game(game: Game[Any, Any]) -> None:
-    if isinstance(game, Mnk):
-        if game.forget and game.m <= 3 and game.n <= 3:
-            return
-        if not game.forget and game.m <= 4 and game.n <= 4:
-            return
-    elif isinstance(game, Gobblet) and game.moves:
+    if capabilities(game).table is not None:
         return
-    elif isinstance(game, Gobblet):
+    if isinstance(game, Gobblet):
         raise InvalidOptionError("matryoshka has over 25 million positions: no table; the perfect player searches it")
     raise InvalidOptionError(f"no exact table for {game.spec}: solved are {_SUPPORTED}")
 
 
+#: Plain boards from this many cells are built in the compiled kernel where numba is
+#: installed (4x4: 2 s of CPU instead of 26); smaller ones build in Python in less time
+#: than the kernel's first compilation on a machine takes.
+_COMPILED_FROM_CELLS = 12
+
+
 def _build(game: Game[Any, Any]) -> Table:
     assert isinstance(game, Mnk)  # _check_table_game let only these through
+    from noughts.kernels import available
+
+    if not game.forget and game.cells >= _COMPILED_FROM_CELLS and available():
+        return _build_compiled(game)
     if game.forget:
         codes_by_key = _build_forget(game)
         positions = len(codes_by_key)
@@ -295,6 +291,17 @@ def _build(game: Game[Any, Any]) -> Table:
         codes_by_key, positions = _build_mnk(game)
     keys = array.array("Q", sorted(codes_by_key))
     codes = array.array("h", (codes_by_key[k] for k in keys))
+    return Table(game, keys, codes, positions)
+
+
+def _build_compiled(game: Mnk) -> Table:
+    from noughts.kernels import mnk_table
+
+    canon = _Canon(game)
+    found, values, positions = mnk_table.build(game.cells, game.full, list(game.through), canon.tables, canon.low)
+    keys, codes = array.array("Q"), array.array("h")
+    keys.frombytes(found.astype("=u8").tobytes())
+    codes.frombytes(values.astype("=i2").tobytes())
     return Table(game, keys, codes, positions)
 
 
@@ -601,14 +608,15 @@ _PV_LIMIT = 24  # plies of a principal line; a drawn line in forget mode never e
 
 class PerfectPlayer(AIPlayer):
     """Exact play: the fastest win, else a draw, else the slowest loss, for classic, mnk
-    up to 4x4, forget mode up to 3x3, gobblet (from `solve` tables) and matryoshka
+    up to 16 cells, forget mode up to 9 cells, gobblet (from `solve` tables) and matryoshka
     (exhaustive search). Every legal move gets its exact value; the pv follows the optimal line.
     Ties between equal moves go to the first in legal order, so play is deterministic.
 
-    A table not built yet is built first (classic: instantly; 4x4: a minute, see the
-    module docstring); with a time limit the player waits at most that long and then
-    answers with the immediate wins first and the other moves unvalued (Kind.UNKNOWN),
-    as it does when a matryoshka search runs out of time.
+    A table not built yet is built first, whatever the time limit (classic: instantly;
+    4x4: seconds, see the module docstring), so every answer is exact from the
+    first call; when a matryoshka search runs out of time the player answers with the
+    immediate wins first and the other moves unvalued (Kind.UNKNOWN), and so does
+    gobblet with a clock before ``noughts solve gobblet`` has built its table.
     """
 
     name = "perfect"
@@ -641,12 +649,10 @@ class PerfectPlayer(AIPlayer):
                 return gobblet_book.analysis(state, self.name) or self._unvalued(state, moves, started)
             evaluate = table.value
         else:
-            _check_table_game(game)
-            future = solve_in_background(game)
-            try:
-                evaluate = future.result(timeout=limits.time).value
-            except concurrent.futures.TimeoutError:
-                return self._unvalued(state, moves, started)
+            # Built now when it is not yet (a minute at most, then cached on disk): a
+            # clock does not cut it short, for an answer from estimates while a build
+            # runs would say less than the exact one moments later.
+            evaluate = solve(game).value
         try:
             infos = _move_values(state, moves, evaluate)
             if not isinstance(game, Gobblet) or game.moves:  # table lookups are cheap; a search is not

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from noughts.ai.capabilities import capabilities
 from noughts.ai.levels import LEVELS
-from noughts.registry import GAMES
-from noughts.server.models import Catalogue, GameInfo, LevelInfo, OptionInfo
+from noughts.registry import GAMES, parse_spec
+from noughts.server.models import Catalogue, GameAbilities, GameInfo, LevelInfo, OptionInfo
 
 _FORGET = (
     'Forget mode: each player keeps at most three marks{where} (the option "marks kept per player" sets how many). '
@@ -105,6 +106,19 @@ LEVEL_TEXT = {
 }
 
 
+def _abilities(key: str) -> GameAbilities:
+    found = capabilities(parse_spec(key))
+    return GameAbilities(
+        table=found.table,
+        exact_search=found.exact_search,
+        book=found.book,
+        proof=found.proof,
+        compiled=found.compiled,
+        puzzles=found.prover is not None,
+        text=found.claims(),
+    )
+
+
 def catalogue() -> Catalogue:
     games = []
     for key, entry in GAMES.items():
@@ -136,6 +150,7 @@ def catalogue() -> Catalogue:
                 options=options,
                 rules=RULES[key],
                 notation=NOTATION[key],
+                abilities=_abilities(key),
             )
         )
     levels = [LevelInfo.model_validate({"name": level, "description": LEVEL_TEXT[level]}) for level in LEVELS]

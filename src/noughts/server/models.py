@@ -312,6 +312,20 @@ class OptionInfo(_Model):
     help: str
 
 
+class GameAbilities(_Model):
+    """What the game with its default options can do (`noughts.ai.capabilities`)."""
+
+    table: Literal["first use", "command"] | None = Field(
+        description="an exact table of every position: built on first use, or once by `noughts solve`"
+    )
+    exact_search: bool = Field(description="the perfect player searches it to the end instead")
+    book: bool = Field(description="a shipped opening book of exact values")
+    proof: bool = Field(description="a shipped proof of the first player's win, which max plays")
+    compiled: bool = Field(description="the compiled kernels play it")
+    puzzles: bool = Field(description="an exact prover makes and judges its puzzles")
+    text: str = Field(description="the same, in words")
+
+
 class GameInfo(_Model):
     key: str
     title: str
@@ -319,6 +333,7 @@ class GameInfo(_Model):
     options: list[OptionInfo]
     rules: list[str] = Field(description="the rules, one paragraph per item")
     notation: str
+    abilities: GameAbilities
 
 
 class LevelInfo(_Model):

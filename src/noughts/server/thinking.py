@@ -27,6 +27,11 @@ from noughts.study.puzzles import Judged
 #: Added to the thinking time before a request gives up on its worker: players stop on
 #: their own budget, and a table build or a cold worker may take some seconds more.
 GRACE_SECONDS = 30.0
+#: Added once more where max must first build its game's exact table (no cache file
+#: yet): the biggest (4x4, 3x5, 2x8) take seconds in the compiled kernel, but half a
+#: minute of CPU without numba, several on a busy machine (`noughts.ai.solve`), and an
+#: answer waits for the table rather than guessing.
+TABLE_BUILD_SECONDS = 180.0
 
 #: Players kept per (game, level, seed) in each worker; bounded, since seeds come from
 #: requests.
@@ -126,6 +131,18 @@ def _exit_with_the_server(server_pid: int) -> None:
     os._exit(0)
 
 
+def _table_build(spec: str, level: str) -> float:
+    """The extra seconds a request of `level` may need to build the game's table first."""
+    from noughts.ai.capabilities import capabilities
+    from noughts.ai.solve import is_cached
+    from noughts.registry import parse_spec
+
+    if level != "max":
+        return 0.0
+    game = parse_spec(spec)
+    return TABLE_BUILD_SECONDS if capabilities(game).table == "first use" and not is_cached(game) else 0.0
+
+
 class ThinkingError(Exception):
     """A worker did not answer within the thinking time and its grace, or died."""
 
@@ -172,7 +189,7 @@ class ThinkingPool:
         """`mistakes=False` for a hint: the level's search without its deliberate slips;
         `every_move` values every legal move (`think`)."""
         time = None if time is None else self._capped(time)
-        budget = (time if time is not None else 10.0) + GRACE_SECONDS
+        budget = (time if time is not None else 10.0) + GRACE_SECONDS + _table_build(spec, level)
         work = (think, spec, start, moves, level, time, seed, mistakes, every_move)
         answer: Analysis = await self._run(work, budget, "the computer did not answer")
         return answer
@@ -192,7 +209,8 @@ class ThinkingPool:
                 analyses.append(None)
                 continue
             work = (think, spec, start, replayed.moves[:ply], level, time, None, False, True)
-            analyses.append(await self._run(work, time + GRACE_SECONDS, "the review did not finish"))
+            budget = time + GRACE_SECONDS + _table_build(spec, level)
+            analyses.append(await self._run(work, budget, "the review did not finish"))
         name = f"{level} ({level_spec(replayed.game, level)})"
         return review_from_analyses(list(replayed.states), replayed.moves, analyses, name).to_json()
 

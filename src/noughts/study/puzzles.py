@@ -6,8 +6,9 @@ follows best play: the winner's quickest win, the defender's longest resistance.
 solving, any winning follow-up of the winner is accepted (`accepts`); the first move
 has one answer by construction.
 
-The provers (`prover`): the solved tables of the small games (`perfect`: classic,
-classic Forget mode, m,n,k up to 4x4, matryoshka); the compiled alpha-beta of ultimate
+The provers (`prover`, as `noughts.ai.capabilities` names them): the solved tables of
+the small games (`perfect`: classic, Forget mode up to 9 cells, m,n,k up to 16 cells,
+matryoshka, gobblet); the compiled alpha-beta of ultimate
 and nine-board, whose values are exact where its search reached every end (late in a
 game); and for qubic and the bigger m,n,k boards the forcing searches (`ThreatProver`: a
 race, one move wins by force and every other lets the opponent win by force; qubic's
@@ -42,12 +43,13 @@ from noughts.ai.base import (
     require_moves,
     split_spec,
 )
+from noughts.ai.capabilities import capabilities
 from noughts.ai.evaluation import evaluator
 from noughts.ai.levels import level_player, level_spec
 from noughts.ai.solve import PerfectPlayer
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.gobblet import Gobblet
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk import MnkState
 from noughts.games.ultimate import UltimateState
 from noughts.registry import parse_spec
 
@@ -284,34 +286,27 @@ class ThreatProver(AIPlayer):
 
 
 def prover(game: Game[Any, Any]) -> AIPlayer:
-    """The exact prover for `game`; InvalidOptionError for a game without one."""
-    if isinstance(game, Mnk) and ((game.forget and game.cells <= 9) or (not game.forget and game.cells <= 16)):
-        return parse_player("perfect")
-    if isinstance(game, Gobblet):
-        if not game.moves:
-            return parse_player("perfect")
+    """The exact prover for `game` (`noughts.ai.capabilities` says which); InvalidOptionError
+    for a game without one."""
+    found = capabilities(game)
+    if found.prover is None:
+        raise InvalidOptionError(
+            f"no exact prover for {game.spec} yet: puzzles come from classic, m,n,k up to 16 cells, Forget "
+            "mode up to 9 cells, m,n,k from 17 cells with k >= 3 (threats), matryoshka, gobblet, ultimate, "
+            "nine-board and qubic"
+        )
+    if found.table == "command":
         from noughts.ai import gobblet_table
 
         # Gobblet's exact values come from its solved table, which the user builds once.
-        if gobblet_table.small(game) or gobblet_table.is_built(game):
-            return parse_player("perfect")
-        raise InvalidOptionError(f"{game.spec}'s puzzles are proved from its solved table: {gobblet_table.BUILD_NOTE}")
-    if game.key == "qubic" and getattr(game, "n", 0) == 4 and getattr(game, "d", 0) == 3:
+        assert isinstance(game, Gobblet)  # the only game whose table a command builds
+        if not gobblet_table.is_built(game):
+            raise InvalidOptionError(
+                f"{game.spec}'s puzzles are proved from its solved table: {gobblet_table.BUILD_NOTE}"
+            )
+    if found.prover == "threats":
         return ThreatProver()
-    if isinstance(game, Mnk) and not game.forget:
-        from noughts.ai.threats import applies
-
-        if applies(game):
-            return ThreatProver()
-    if game.key in ("ultimate", "nine-board") and not getattr(game, "forget", False):
-        from noughts.kernels import supports
-
-        if supports(game):
-            return parse_player("kalphabeta")
-    raise InvalidOptionError(
-        f"no exact prover for {game.spec} yet: puzzles come from classic, m,n,k up to 4x4 and from 5x5 "
-        "with k >= 4 (threats), matryoshka, gobblet, ultimate, nine-board and qubic"
-    )
+    return parse_player(found.prover)
 
 
 def _exact(analysis: Analysis) -> bool:

@@ -210,12 +210,24 @@ def review_from_analyses(
     initial = start.game.initial()
     return Review(
         spec=start.game.spec,
-        reviewer=reviewer,
+        reviewer=reviewer + _estimates_note(analyses),
         start=None if start == initial else start.to_text(),
         moves=reviews,
         values=for_x,
         chances=chances_x,
     )
+
+
+def _estimates_note(analyses: list[Analysis | None]) -> str:
+    """Where some positions' values are estimates, how many and by which player: a
+    header naming an exact reviewer (``max (perfect)``) must not hide the search that
+    stood in for it."""
+    valued = [a for a in analyses if a is not None]
+    estimated = [a for a in valued if not all(info.value.exact for info in a.moves)]
+    if not estimated:
+        return ""
+    players = ", ".join(dict.fromkeys(a.player for a in estimated))
+    return f" · estimates in {len(estimated)} of {len(valued)} positions (by {players})"
 
 
 def _position_values(states: list[State[Any]], moves: list[str], analyses: list[Analysis | None]) -> list[Value]:

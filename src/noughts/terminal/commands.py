@@ -183,6 +183,7 @@ def _review(args: argparse.Namespace) -> int:
     from noughts.ai.levels import level_player, level_spec
     from noughts.study.review import review_record
     from noughts.terminal.reviewing import plot_review, print_review, progress_bar, write_json
+    from noughts.terminal.thinking import table_note
 
     if not args.time > 0:
         raise SystemExit("noughts review: --time takes a positive number of seconds")
@@ -193,6 +194,9 @@ def _review(args: argparse.Namespace) -> int:
         reviewer = level_player(record.game, args.level, mistakes=False)
         name = f"{args.level} ({level_spec(record.game, args.level)})"
     errors = Console(stderr=True)
+    note = None if args.player else table_note(record.game, args.level)
+    if note:
+        errors.print(note, highlight=False)
     progress, advance = progress_bar(errors)
     with progress if errors.is_terminal else contextlib.nullcontext():
         review = review_record(record, reviewer, Limits(time=args.time), name, advance)

@@ -14,7 +14,7 @@ from noughts.core import State
 from noughts.records import GameRecord
 from noughts.terminal.render import render
 from noughts.terminal.session import Reader
-from noughts.terminal.thinking import think
+from noughts.terminal.thinking import table_note, think
 from noughts.terminal.values import value_legend
 
 __all__ = ["analysis_text", "replay", "show_analysis"]
@@ -105,9 +105,18 @@ def analysis_text(analysis: Analysis, player: str) -> str:
 def show_analysis(console: Console, state: State[Any], level: str, seconds: float | None, seed: int | None) -> Analysis:
     """Draw `state`, let the level's player analyse it and print what it found."""
     console.print(render(state, None, console.width), crop=False, overflow="ignore")
+    note = table_note(state.game, level)
+    if note:
+        console.print(note, highlight=False)
     player = level_player(state.game, level, seed)
     limits = Limits(time=seconds) if seconds else Limits()
     analysis, _ = think(console, player, state, limits, "analysing…")
     console.print()
-    console.print(analysis_text(analysis, f"level {level} ({level_spec(state.game, level)})"), highlight=False)
+    spec = level_spec(state.game, level)
+    label = f"level {level} ({spec})"
+    if spec == "perfect" and analysis.player != "perfect":
+        # The exact player ran out of time (matryoshka's search, gobblet before its
+        # table): the header must not call a search's estimates perfect.
+        label += f", answered by {analysis.player}: the exact player did not finish in time"
+    console.print(analysis_text(analysis, label), highlight=False)
     return analysis

@@ -27,7 +27,7 @@ from noughts.records import GameRecord
 from noughts.terminal.aliases import read_move
 from noughts.terminal.guide import help_text
 from noughts.terminal.render import player_text, render
-from noughts.terminal.thinking import think
+from noughts.terminal.thinking import table_note, think
 from noughts.terminal.values import meaning, value_legend
 
 __all__ = ["PlayConfig", "Session", "default_record_path"]
@@ -251,8 +251,9 @@ class Session:
         state = self.state
         # Valuing every move costs an alpha-beta level depth on big boards: only when
         # asked to explain its moves.
+        note = table_note(state.game, self.config.level)
         analysis, seconds = think(
-            self.console, self.computer, state, self.limits, "the computer is thinking…", self.config.explain
+            self.console, self.computer, state, self.limits, note or "the computer is thinking…", self.config.explain
         )
         move = analysis.best
         line = Text("the computer (") + player_text(state.turn) + Text(f") plays {state.move_text(move)}")

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from rich.console import Console
 
 from noughts.ai.base import AIPlayer, Analysis, Limits
-from noughts.core import State
+from noughts.core import Game, State
 
 __all__ = ["think"]
 
@@ -77,3 +77,17 @@ def _in_worker(console: Console, message: str, job: Callable[[], T]) -> T:
     if failure:
         raise failure[0]
     return outcome[0]
+
+
+def table_note(game: Game[Any, Any], level: str) -> str | None:
+    """What a person waits for before `level`'s first answer: the exact table's build."""
+    from noughts.ai.capabilities import capabilities
+    from noughts.ai.levels import level_spec
+    from noughts.ai.solve import is_cached
+
+    if level_spec(game, level) != "perfect" or capabilities(game).table != "first use" or is_cached(game):
+        return None
+    return (
+        f"building the exact table of {game.spec} first (once, then cached: seconds; without "
+        "numba 4x4, 3x5 and 2x8 take half a minute)"
+    )
