@@ -76,6 +76,7 @@ from noughts.ai.base import (
     with_lines,
 )
 from noughts.ai.exact import cache_dir, code_value, outcome_value
+from noughts.ai.matryoshka import ExactSearch, OutOfTimeError
 from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player, State
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
@@ -474,103 +475,6 @@ def _retrograde(children: list[list[int]], finished: list[int | None]) -> list[i
     return [c or 0 for c in codes]
 
 
-# -- matryoshka: exact alpha-beta search ----------------------------------------
-
-_LINES = (7, 56, 448, 73, 146, 292, 273, 84)
-_TOP_SIZE = tuple(((v | v >> 3) & 7).bit_length() for v in range(64))
-_TOP_SIDE = tuple(-1 if not _TOP_SIZE[v] else 1 - (v >> (_TOP_SIZE[v] - 1) & 1) for v in range(64))
-# All nine cells' bits of one (side, size): how many such figures are on the board.
-_ON_BOARD = {
-    (side, size): sum(1 << (6 * c + 3 * side + size - 1) for c in range(9)) for side in (0, 1) for size in (1, 2, 3)
-}
-_W = 100  # a win in d plies scores _W - d, a loss -(_W - d)
-
-
-class _OutOfTimeError(Exception):
-    pass
-
-
-def _score_value(score: int) -> Value:
-    return Value.win(_W - score) if score > 0 else Value.loss(_W + score) if score < 0 else Value.draw()
-
-
-def _child_bound(bound: int) -> int:
-    """The child's score that gives the parent `bound` (the inverse of `_parent_score`)."""
-    return -bound - 1 if bound > 0 else 1 - bound if bound < 0 else 0
-
-
-def _parent_score(score: int) -> int:
-    return -score + 1 if score > 0 else -score - 1 if score < 0 else 0
-
-
-class _MatryoshkaSearch:
-    """Alpha-beta over matryoshka boards (the `GobbletState.board` encoding: 6 bits per
-    cell, bit ``6 * cell + 3 * side + size - 1``) with exact distance scores and a table
-    of proven bounds kept between calls."""
-
-    def __init__(self) -> None:
-        self.bounds: dict[int, tuple[int, int]] = {}
-        self.nodes = 0
-        self.deadline = Deadline(None)
-
-    def value(self, state: GobbletState, deadline: Deadline) -> Value:
-        self.deadline = deadline
-        if state.is_over:
-            return _outcome_value(state)
-        return _score_value(self._search(state.board, 0 if state.turn is Player.X else 1, -_W - 1, _W + 1))
-
-    def _search(self, board: int, side: int, alpha: int, beta: int) -> int:
-        self.nodes += 1
-        if not self.nodes & 1023 and self.deadline.expired():
-            raise _OutOfTimeError
-        key = board << 1 | side
-        low, high = self.bounds.get(key, (-_W, _W))
-        if low >= beta or low == high:
-            return low
-        if high <= alpha:
-            return high
-        alpha, beta = max(alpha, low), min(beta, high)
-        first_alpha, first_beta = alpha, beta
-        tops = [0, 0]
-        sizes = []
-        for cell in range(9):
-            v = board >> 6 * cell & 63
-            sizes.append(_TOP_SIZE[v])
-            if _TOP_SIZE[v]:
-                tops[_TOP_SIDE[v]] |= 1 << cell
-        children = []
-        for size in (3, 2, 1):
-            if (board & _ON_BOARD[side, size]).bit_count() < 2:
-                for cell in range(9):
-                    if sizes[cell] < size:
-                        marks = tops[side] | 1 << cell
-                        if any(marks & line == line for line in _LINES):
-                            self.bounds[key] = (_W - 1, _W - 1)
-                            return _W - 1
-                        children.append(board | 1 << (6 * cell + 3 * side + size - 1))
-        best = -_W - 1
-        for child in children:
-            score = _parent_score(self._child(child, side ^ 1, _child_bound(beta), _child_bound(alpha)))
-            if score > best:
-                best = score
-                alpha = max(alpha, best)
-                if alpha >= beta:
-                    break
-        if best <= first_alpha:
-            self.bounds[key] = (low, best)
-        elif best >= first_beta:
-            self.bounds[key] = (best, high)
-        else:
-            self.bounds[key] = (best, best)
-        return best
-
-    def _child(self, board: int, side: int, alpha: int, beta: int) -> int:
-        smallest = min(_TOP_SIZE[board >> 6 * cell & 63] for cell in range(9))
-        if all((board & _ON_BOARD[side, size]).bit_count() == 2 for size in range(smallest + 1, 4)):
-            return 0  # no figure in hand fits anywhere: stalemate, a draw
-        return self._search(board, side, alpha, beta)
-
-
 # -- position keys of states --------------------------------------------------------
 
 
@@ -614,7 +518,7 @@ class PerfectPlayer(AIPlayer):
     name = "perfect"
 
     def __init__(self) -> None:
-        self._search = _MatryoshkaSearch()
+        self._search = ExactSearch()
 
     def reset(self) -> None:
         """Keep the search's proven bounds: they stay true in every game."""
@@ -653,7 +557,7 @@ class PerfectPlayer(AIPlayer):
                 infos = _prefer_traps(state, infos, evaluate)
             infos = with_lines(infos, lambda move: _principal_line(state, move, evaluate))
             pv = list(infos[0].line)
-        except _OutOfTimeError:
+        except OutOfTimeError:
             return self._unvalued(state, moves, started)
         nodes = self._search.nodes - nodes_before
         return Analysis(self.name, infos, pv, None, nodes, time.perf_counter() - started)

@@ -1,0 +1,383 @@
+"""Matryoshka solved: a shipped book of the opening's exact values, and an exact search
+past it.
+
+Matryoshka (placement only, at most 12 plies) has too many positions for a table built
+on first use (over 25 million within the first 7 plies), and a plain search of the
+start takes seconds, so exactness on a new installation comes from two parts:
+
+* the book (``books/matryoshka.npz``): the exact value code (`noughts.ai.exact`'s codes,
+  for the side to move) of every reachable unfinished position of the first `BOOK_PLIES`
+  plies, one entry per class up to the board's 8 symmetries, keyed from the mover's side
+  (`position_key`). ``tools/matryoshka_book`` builds it; `check_book` proves it again.
+* `ExactSearch`: alpha-beta with distance-to-end scores and a table of proven bounds,
+  for the positions past the book, where a few plies remain.
+
+A position of the book is a look-up; one just past it needs the search of its children,
+which is what bounds the time of a full analysis (the figures: docs/strength.md).
+The smaller figure sets (``matryoshka:copies=1``) have no book: the search alone solves
+them at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from noughts.ai.base import Deadline, Value
+from noughts.ai.exact import code_value, outcome_value, value_code
+from noughts.core import Player
+from noughts.games.gobblet import Gobblet, GobbletState
+
+__all__ = [
+    "BOOK",
+    "BOOK_PLIES",
+    "Book",
+    "BookCheck",
+    "ExactSearch",
+    "OutOfTimeError",
+    "best_code",
+    "book",
+    "check_book",
+    "classes",
+    "position_key",
+    "state_key",
+]
+
+#: The shipped book.
+BOOK = Path(__file__).resolve().parent / "books" / "matryoshka.npz"
+#: The book holds every unfinished position of at most this many plies.
+BOOK_PLIES = 5
+
+_CELLS = 9
+_LINES = (7, 56, 448, 73, 146, 292, 273, 84)
+# Per 6-bit cell value (bit 3 * side + size - 1): the top figure's size (0: empty), side.
+_TOP_SIZE = tuple(((v | v >> 3) & 7).bit_length() for v in range(64))
+_TOP_SIDE = tuple(-1 if not _TOP_SIZE[v] else 1 - (v >> (_TOP_SIZE[v] - 1) & 1) for v in range(64))
+# All nine cells' bits of one (side, size): how many such figures are on the board.
+_ON_BOARD = {
+    (side, size): sum(1 << (6 * c + 3 * side + size - 1) for c in range(9)) for side in (0, 1) for size in (1, 2, 3)
+}
+_W = 100  # a win in d plies scores _W - d, a loss -(_W - d)
+
+
+def _cell_maps() -> list[list[int]]:
+    """The 8 symmetries of the 3x3 board as cell maps (the identity first)."""
+    maps = []
+    for transpose in (False, True):
+        for flip_r in (False, True):
+            for flip_c in (False, True):
+                cell_map = []
+                for cell in range(_CELLS):
+                    r, c = divmod(cell, 3)
+                    if transpose:
+                        r, c = c, r
+                    if flip_r:
+                        r = 2 - r
+                    if flip_c:
+                        c = 2 - c
+                    cell_map.append(3 * r + c)
+                maps.append(cell_map)
+    return maps
+
+
+# Per symmetry, every 9-bit mask's image.
+_IMAGES = [[sum(1 << m[c] for c in range(_CELLS) if mask >> c & 1) for mask in range(512)] for m in _cell_maps()]
+# Per 6-bit cell value: the bit of the key's 54 that each of its figures sets, for a cell
+# in column 0 and the mover x (index 0) or o (index 1); a cell shifts them by its number.
+_FIGURE_BITS = [
+    [sum(1 << (18 * (bit % 3) + 9 * ((bit // 3) ^ mover)) for bit in range(6) if v >> bit & 1) for v in range(64)]
+    for mover in (0, 1)
+]
+
+
+def position_key(board: int, mover: int) -> int:
+    """The key of a position's class: per size (small in the low bits) the mover's cells
+    and, 9 bits higher, the opponent's, as 18 bits; the least over the 8 symmetries.
+    `board` is `GobbletState.board`, `mover` 0 for x, 1 for o."""
+    bits = _FIGURE_BITS[mover]
+    raw = 0
+    for cell in range(_CELLS):
+        raw |= bits[board >> 6 * cell & 63] << cell
+    masks = [raw >> 9 * i & 511 for i in range(6)]
+    best = -1
+    for image in _IMAGES:
+        key = 0
+        for i in range(5, -1, -1):
+            key = key << 9 | image[masks[i]]
+        if best < 0 or key < best:
+            best = key
+    return best
+
+
+# -- the exact search ----------------------------------------------------------------
+
+
+class OutOfTimeError(Exception):
+    """The search's deadline passed before it proved the value."""
+
+
+def _score_value(score: int) -> Value:
+    return Value.win(_W - score) if score > 0 else Value.loss(_W + score) if score < 0 else Value.draw()
+
+
+def _child_bound(bound: int) -> int:
+    """The child's score that gives the parent `bound` (the inverse of `_parent_score`)."""
+    return -bound - 1 if bound > 0 else 1 - bound if bound < 0 else 0
+
+
+def _parent_score(score: int) -> int:
+    return -score + 1 if score > 0 else -score - 1 if score < 0 else 0
+
+
+class ExactSearch:
+    """Alpha-beta over matryoshka boards (the `GobbletState.board` encoding: 6 bits per
+    cell, bit ``6 * cell + 3 * side + size - 1``) with exact distance scores and a table
+    of proven bounds kept between calls (cleared past `MAX_BOUNDS` entries, so that a
+    long-lived player stays within some hundreds of megabytes).
+
+    Positions of the published figure set within the book are looked up there."""
+
+    MAX_BOUNDS = 2_000_000
+
+    def __init__(self, use_book: bool = True) -> None:
+        self.bounds: dict[int, tuple[int, int]] = {}
+        self.nodes = 0
+        self.deadline = Deadline(None)
+        self.use_book = use_book
+        self._sizes: tuple[int, ...] = (3, 2, 1)
+        self._copies = 2
+
+    def value(self, state: GobbletState, deadline: Deadline | None = None) -> Value:
+        """The exact value of `state` for the player to move; OutOfTimeError when
+        `deadline` passes first (the bounds proven so far are kept)."""
+        if state.is_over:
+            return outcome_value(state)
+        game = state.game
+        mover = 0 if state.turn is Player.X else 1
+        if self.use_book and game == _PUBLISHED and state.board.bit_count() <= BOOK_PLIES:
+            code = book().code(state.board, mover)
+            if code is not None:
+                return code_value(code)
+        self.deadline = deadline or Deadline(None)
+        if (self._sizes, self._copies) != (tuple(range(game.sizes, 0, -1)), game.copies):
+            self._sizes, self._copies = tuple(range(game.sizes, 0, -1)), game.copies
+            self.bounds.clear()  # keys do not say which figure set they belong to
+        if len(self.bounds) > self.MAX_BOUNDS:
+            self.bounds.clear()
+        return _score_value(self._search(state.board, mover, -_W - 1, _W + 1))
+
+    def _search(self, board: int, side: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 1023 and self.deadline.expired():
+            raise OutOfTimeError
+        key = board << 1 | side
+        low, high = self.bounds.get(key, (-_W, _W))
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+        first_alpha, first_beta = alpha, beta
+        tops = [0, 0]
+        sizes = []
+        for cell in range(9):
+            v = board >> 6 * cell & 63
+            sizes.append(_TOP_SIZE[v])
+            if _TOP_SIZE[v]:
+                tops[_TOP_SIDE[v]] |= 1 << cell
+        children = []
+        for size in self._sizes:
+            if (board & _ON_BOARD[side, size]).bit_count() < self._copies:
+                for cell in range(9):
+                    if sizes[cell] < size:
+                        marks = tops[side] | 1 << cell
+                        if any(marks & line == line for line in _LINES):
+                            self.bounds[key] = (_W - 1, _W - 1)
+                            return _W - 1
+                        children.append(board | 1 << (6 * cell + 3 * side + size - 1))
+        best = -_W - 1
+        for child in children:
+            score = _parent_score(self._child(child, side ^ 1, _child_bound(beta), _child_bound(alpha)))
+            if score > best:
+                best = score
+                alpha = max(alpha, best)
+                if alpha >= beta:
+                    break
+        if best <= first_alpha:
+            self.bounds[key] = (low, best)
+        elif best >= first_beta:
+            self.bounds[key] = (best, high)
+        else:
+            self.bounds[key] = (best, best)
+        return best
+
+    def _child(self, board: int, side: int, alpha: int, beta: int) -> int:
+        smallest = min(_TOP_SIZE[board >> 6 * cell & 63] for cell in range(9))
+        if all((board & _ON_BOARD[side, size]).bit_count() == self._copies for size in self._sizes if size > smallest):
+            return 0  # no figure in hand fits anywhere: stalemate, a draw
+        return self._search(board, side, alpha, beta)
+
+
+_PUBLISHED = Gobblet(moves=False)
+
+
+# -- the book ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Book:
+    """The exact value codes of the opening's classes, by `position_key`."""
+
+    plies: int
+    codes: dict[int, int]
+
+    def code(self, board: int, mover: int) -> int | None:
+        """The value code of the position for its mover, None if it is not in the book."""
+        return self.codes.get(position_key(board, mover))
+
+    @classmethod
+    def read(cls, path: Path = BOOK) -> Book:
+        with np.load(path) as data:
+            keys = np.cumsum(data["gaps"].astype(np.uint64)).tolist()
+            return cls(int(data["plies"]), dict(zip(keys, data["codes"].astype(np.int64).tolist(), strict=True)))
+
+    def write(self, path: Path) -> None:
+        """Keys as gaps between sorted keys: they compress to a fraction of the keys."""
+        keys = np.array(sorted(self.codes), dtype=np.uint64)
+        gaps = np.diff(keys, prepend=np.uint64(0))
+        codes = np.array([self.codes[k] for k in keys.tolist()], dtype=np.int8)
+        with path.open("wb") as out:
+            np.savez_compressed(out, plies=np.int64(self.plies), gaps=gaps, codes=codes)
+
+
+@functools.cache
+def book() -> Book:
+    """The shipped book, read once per process (a few hundredths of a second)."""
+    return Book.read()
+
+
+# -- the positions of the opening, and the book's checker ------------------------------
+
+
+def classes(plies: int) -> Iterator[dict[int, GobbletState]]:
+    """Per ply from 0 to `plies`: every reachable unfinished position of the published
+    game, one per class (`position_key`), as {key: position}."""
+    layer = {position_key(0, 0): _PUBLISHED.initial()}
+    for ply in range(plies + 1):
+        yield layer
+        if ply == plies:
+            return
+        following: dict[int, GobbletState] = {}
+        for state in layer.values():
+            for move in state.legal_moves():
+                child = state.play(move)
+                if not child.is_over:
+                    following.setdefault(state_key(child), child)
+        layer = following
+
+
+def _mover(state: GobbletState) -> int:
+    return 0 if state.turn is Player.X else 1
+
+
+def state_key(state: GobbletState) -> int:
+    """`position_key` of a state."""
+    return position_key(state.board, _mover(state))
+
+
+def _negate(code: int) -> int:
+    """The code of a move into a position of value `code` (seen by its mover)."""
+    return -code - 1 if code > 0 else -code + 1 if code < 0 else 0
+
+
+def _rank(code: int) -> int:
+    """Larger is better for the mover: quick wins, draws, slow losses."""
+    return (1 << 20) - code if code > 0 else 0 if code == 0 else -(1 << 20) - code
+
+
+def best_code(state: GobbletState, child_code: Callable[[GobbletState], int]) -> int:
+    """The code of `state` from its children's: `child_code(child)` for an unfinished
+    child; a finished one reads its outcome."""
+    best: int | None = None
+    for move in state.legal_moves():
+        child = state.play(move)
+        code = value_code(outcome_value(child)) if child.is_over else child_code(child)
+        mine = _negate(code)
+        if best is None or _rank(mine) > _rank(best):
+            best = mine
+    assert best is not None, "an unfinished position has a move"
+    return best
+
+
+@dataclass(frozen=True)
+class BookCheck:
+    """What `check_book` found: the positions checked per ply, how many of them were
+    searched, and every disagreement."""
+
+    checked: tuple[int, ...]
+    searched: int
+    wrong: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.wrong
+
+
+def check_book(candidate: Book | None = None, sample: int | None = None, seed: int = 0) -> BookCheck:
+    """Prove `candidate` (default: the shipped book) again from the rules: each entry of
+    a ply before the last is the best of its children (read from the book, or the
+    outcome of a finished one), and each of the last ply equals an exact search with the
+    book off. Without `sample`, every reachable unfinished class of the book's plies is
+    checked and the book must hold exactly those (minutes); with it, `sample` classes of
+    each ply met in seeded random games (seconds)."""
+    found = candidate or book()
+    layers = list(classes(found.plies)) if sample is None else _sampled_classes(found.plies, sample, seed)
+    search = ExactSearch(use_book=False)
+    wrong: list[str] = []
+    searched = 0
+
+    def child_code(child: GobbletState) -> int:
+        return found.codes[state_key(child)]
+
+    for ply, layer in enumerate(layers):
+        for key, state in sorted(layer.items()):
+            stored = found.codes.get(key)
+            if stored is None:
+                wrong.append(f"{state.to_text()}: missing")
+                continue
+            if ply < found.plies:
+                try:
+                    expected = best_code(state, child_code)
+                except KeyError:
+                    wrong.append(f"{state.to_text()}: a child is missing")
+                    continue
+            else:
+                searched += 1
+                expected = value_code(search.value(state))
+            if expected != stored:
+                wrong.append(f"{state.to_text()}: {stored} in the book, {expected} proven")
+    if sample is None and len(found.codes) != sum(len(layer) for layer in layers):
+        wrong.append(f"{len(found.codes) - sum(len(layer) for layer in layers)} entries of no reachable position")
+    return BookCheck(tuple(len(layer) for layer in layers), searched, tuple(wrong))
+
+
+def _sampled_classes(plies: int, sample: int, seed: int) -> list[dict[int, GobbletState]]:
+    """Up to `sample` classes per ply from 0 to `plies`, met in seeded random games."""
+    rng = random.Random(seed)
+    layers: list[dict[int, GobbletState]] = [{} for _ in range(plies + 1)]
+    for _ in range(50 * sample):
+        state = _PUBLISHED.initial()
+        for ply in range(plies + 1):
+            if state.is_over:
+                break
+            if len(layers[ply]) < sample:
+                layers[ply].setdefault(state_key(state), state)
+            state = state.play(rng.choice(state.legal_moves()))
+        if all(len(layer) >= sample or ply == 0 for ply, layer in enumerate(layers)):
+            break
+    return layers
