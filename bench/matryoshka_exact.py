@@ -5,7 +5,8 @@ search table, as in a new worker), and the search alone with the book off.
 
     .venv/bin/python bench/matryoshka_exact.py [--positions 40] [--seed 1] [--without-book 3]
 
-Positions come from seeded random games, one class each. Run it with
+Positions come from seeded random games, one per class; a second table takes only the
+drawn ones of the book's last plies (the hardest to prove past the book). Run it with
 ``NOUGHTS_CACHE_DIR=$(mktemp -d) NUMBA_CACHE_DIR=$(mktemp -d)`` for an empty cache: the
 matryoshka player reads neither. Prints, per ply, the slowest and the median analysis,
 and how many of them were not exact (it must be none).
@@ -21,17 +22,19 @@ import sys
 import time
 
 from noughts.ai.base import Kind
-from noughts.ai.matryoshka import ExactSearch, state_key
+from noughts.ai.matryoshka import BOOK_PLIES, ExactSearch, book, state_key
 from noughts.ai.solve import PerfectPlayer
+from noughts.core import Player
 from noughts.games.gobblet import GobbletState
 from noughts.registry import parse_spec
 
-_READ = "import time; t = time.perf_counter(); from noughts.ai.matryoshka import book; b = book(); "
-_READ += "print(f'{time.perf_counter() - t:.3f} {len(b.codes)}')"
+_READ = "import time; from noughts.ai.matryoshka import book; t = time.perf_counter(); b = book(); "
+_READ += "print(f'{time.perf_counter() - t:.3f} {len(b)}')"
 
 
-def sample(ply: int, count: int, rng: random.Random) -> list[GobbletState]:
-    """Up to `count` unfinished positions of `ply` plies, one per class."""
+def sample(ply: int, count: int, rng: random.Random, drawn: bool = False) -> list[GobbletState]:
+    """Up to `count` unfinished positions of `ply` plies, one per class; with `drawn`,
+    only those the book calls a draw."""
     found: dict[int, GobbletState] = {}
     for _ in range(200 * count):
         state = parse_spec("matryoshka").initial()
@@ -39,11 +42,35 @@ def sample(ply: int, count: int, rng: random.Random) -> list[GobbletState]:
             if state.is_over:
                 break
             state = state.play(rng.choice(state.legal_moves()))
-        if not state.is_over and isinstance(state, GobbletState):
-            found.setdefault(state_key(state), state)
+        if state.is_over or not isinstance(state, GobbletState):
+            continue
+        if drawn and book().code(state.board, 0 if state.turn is Player.X else 1) != 0:
+            continue
+        found.setdefault(state_key(state), state)
         if len(found) >= count:
             break
     return list(found.values())
+
+
+def table(title: str, plies: range, count: int, rng: random.Random, drawn: bool = False) -> None:
+    print(title)
+    print("ply  positions  slowest analysis  median  nodes (most)  not exact")
+    for ply in plies:
+        states = sample(ply, count, rng, drawn)
+        if not states:
+            continue
+        times, nodes, inexact = [], [], 0
+        for state in states:
+            started = time.perf_counter()
+            analysis = PerfectPlayer().analyze(state)
+            times.append(time.perf_counter() - started)
+            nodes.append(analysis.nodes)
+            inexact += any(info.value.kind in (Kind.SCORE, Kind.UNKNOWN) for info in analysis.moves)
+        print(
+            f"{ply:3}  {len(states):9}  {max(times):14.3f} s  {statistics.median(times):.3f} s"
+            f"  {max(nodes):12,}  {inexact:9}",
+            flush=True,
+        )
 
 
 def main() -> int:
@@ -60,23 +87,8 @@ def main() -> int:
     ]
     print(f"book read in a new process: {max(float(r[0]) for r in reads):.3f} s at most of 3 ({reads[0][1]} entries)")
     rng = random.Random(args.seed)
-    print("ply  positions  slowest analysis  median  nodes (most)  not exact")
-    for ply in range(12):
-        states = sample(ply, args.positions, rng)
-        if not states:
-            continue
-        times, nodes, inexact = [], [], 0
-        for state in states:
-            started = time.perf_counter()
-            analysis = PerfectPlayer().analyze(state)
-            times.append(time.perf_counter() - started)
-            nodes.append(analysis.nodes)
-            inexact += any(info.value.kind in (Kind.SCORE, Kind.UNKNOWN) for info in analysis.moves)
-        print(
-            f"{ply:3}  {len(states):9}  {max(times):14.3f} s  {statistics.median(times):.3f} s"
-            f"  {max(nodes):12,}  {inexact:9}",
-            flush=True,
-        )
+    table("random positions:", range(12), args.positions, rng)
+    table("drawn positions of the book's last plies:", range(BOOK_PLIES - 1, BOOK_PLIES + 1), args.positions, rng, True)
     if args.without_book:
         print("the value alone by search, the book off (a new search each):")
         for ply in (4, 3, 2):

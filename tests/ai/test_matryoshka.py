@@ -100,6 +100,25 @@ def test_past_the_book_every_move_agrees_with_negamax(seed: int) -> None:
         assert info.value == _negamax(state.play(info.move)).negated(), (state.to_text(), info.text)
 
 
+@pytest.mark.parametrize("plies", [0, 2, 4, 5, 6, 8])
+def test_the_line_is_best_play_with_every_move_valued(plies: int) -> None:
+    # The line tests each child against one score; the reference values every child
+    # exactly and takes the first best in legal order, as the analysis sorts them.
+    rng = random.Random(10 + plies)
+    for _ in range(2):
+        start = _random_position("matryoshka", plies, rng)
+        search = ExactSearch()
+        expected: list[str] = []
+        state: State[Any] = start
+        while not state.is_over:
+            valued = [(search.value(state.play(m)).negated(), m) for m in state.legal_moves()]
+            best = max(value.sort_key() for value, _ in valued)
+            move = next(m for value, m in valued if value.sort_key() == best)
+            expected.append(state.move_text(move))
+            state = state.play(move)
+        assert ExactSearch().line(start) == expected, start.to_text()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_just_past_the_book_every_move_agrees_with_negamax(seed: int) -> None:
@@ -129,13 +148,13 @@ def test_check_book_finds_a_wrong_or_missing_entry() -> None:
     assert isinstance(first_ply, GobbletState)
     for state in (start, last_ply):
         assert isinstance(state, GobbletState)
-        codes = dict(shipped.codes)
+        codes = shipped.as_dict()
         codes[state_key(state)] = _negate(codes[state_key(state)]) or 3
-        found = check_book(Book(shipped.plies, codes), sample=10, seed=1)
+        found = check_book(Book.from_codes(shipped.plies, codes), sample=10, seed=1)
         assert any(line.startswith(state.to_text()) and "proven" in line for line in found.wrong), found.wrong
-    codes = dict(shipped.codes)
+    codes = shipped.as_dict()
     del codes[state_key(first_ply)]
-    found = check_book(Book(shipped.plies, codes), sample=10, seed=1)
+    found = check_book(Book.from_codes(shipped.plies, codes), sample=10, seed=1)
     assert f"{first_ply.to_text()}: missing" in found.wrong
     assert f"{start.to_text()}: a child is missing" in found.wrong
 
@@ -159,7 +178,7 @@ def test_the_book_is_compact_and_holds_the_opening() -> None:
     assert BOOK.stat().st_size < 400_000
     assert book().plies == BOOK_PLIES
     for layer in classes(3):
-        assert all(key in book().codes for key in layer)
+        assert all(book().code_of(key) is not None for key in layer)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -34,7 +34,7 @@ def build(plies: int = BOOK_PLIES) -> Book:
         for key, state in layers[ply].items():
             codes[key] = best_code(state, lambda child: codes[state_key(child)])
     print(f"{len(codes)} entries, {search.nodes} nodes searched, {time.perf_counter() - started:.0f} s", flush=True)
-    return Book(plies, codes)
+    return Book.from_codes(plies, codes)
 
 
 def main() -> int:

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
-from noughts.ai.base import Deadline, Value
+from noughts.ai.base import Deadline, Kind, Value
 from noughts.ai.exact import code_value, outcome_value, value_code
 from noughts.core import Player
 from noughts.games.gobblet import Gobblet, GobbletState
@@ -125,6 +126,11 @@ def _score_value(score: int) -> Value:
     return Value.win(_W - score) if score > 0 else Value.loss(_W + score) if score < 0 else Value.draw()
 
 
+def _value_score(value: Value) -> int:
+    plies = value.plies or 0
+    return _W - plies if value.kind is Kind.WIN else -(_W - plies) if value.kind is Kind.LOSS else 0
+
+
 def _child_bound(bound: int) -> int:
     """The child's score that gives the parent `bound` (the inverse of `_parent_score`)."""
     return -bound - 1 if bound > 0 else 1 - bound if bound < 0 else 0
@@ -170,6 +176,33 @@ class ExactSearch:
         if len(self.bounds) > self.MAX_BOUNDS:
             self.bounds.clear()
         return _score_value(self._search(state.board, mover, -_W - 1, _W + 1))
+
+    def line(self, state: GobbletState, deadline: Deadline | None = None) -> list[str]:
+        """Best play from `state` to the end (the quickest win, the slowest loss): at
+        each ply the first legal move that keeps the position's value, the move an
+        analysis lists first. Each move is found by testing the children, in order,
+        against the one score that keeps the value (a null window each), which costs
+        far less than valuing every child exactly."""
+        texts: list[str] = []
+        while not state.is_over:
+            target = self.value(state, deadline)
+            for move in state.legal_moves():
+                child = state.play(move)
+                if self._keeps(child, target):
+                    texts.append(state.move_text(move))
+                    state = child
+                    break
+            else:  # pragma: no cover - a position's value is one of its moves'
+                raise AssertionError(f"no move of {state.to_text()} keeps its value {target}")
+        return texts
+
+    def _keeps(self, child: GobbletState, target: Value) -> bool:
+        """Whether moving into `child` keeps the mover's `target`."""
+        if child.is_over or (self.use_book and child.game == _PUBLISHED and child.board.bit_count() <= BOOK_PLIES):
+            return self.value(child, self.deadline).negated() == target
+        needed = _child_bound(_value_score(target))
+        mover = 0 if child.turn is Player.X else 1
+        return self._child(child.board, mover, needed - 1, needed + 1) == needed
 
     def _search(self, board: int, side: int, alpha: int, beta: int) -> int:
         self.nodes += 1
@@ -229,30 +262,46 @@ _PUBLISHED = Gobblet(moves=False)
 # -- the book ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Book:
-    """The exact value codes of the opening's classes, by `position_key`."""
+    """The exact value codes of the opening's classes: `keys` (`position_key`, sorted)
+    and their `codes`, looked up by bisection (reading the file is then a
+    decompression, with no table to build)."""
 
     plies: int
-    codes: dict[int, int]
+    keys: npt.NDArray[np.uint64]
+    codes: npt.NDArray[np.int8]
+
+    @classmethod
+    def from_codes(cls, plies: int, codes: Mapping[int, int]) -> Book:
+        keys = sorted(codes)
+        return cls(plies, np.array(keys, dtype=np.uint64), np.array([codes[k] for k in keys], dtype=np.int8))
+
+    def as_dict(self) -> dict[int, int]:
+        return dict(zip(self.keys.tolist(), self.codes.tolist(), strict=True))
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def code_of(self, key: int) -> int | None:
+        """The value code of the class `key` for its mover, None if it is not in the book."""
+        i = int(np.searchsorted(self.keys, np.uint64(key)))
+        return int(self.codes[i]) if i < len(self.keys) and int(self.keys[i]) == key else None
 
     def code(self, board: int, mover: int) -> int | None:
         """The value code of the position for its mover, None if it is not in the book."""
-        return self.codes.get(position_key(board, mover))
+        return self.code_of(position_key(board, mover))
 
     @classmethod
     def read(cls, path: Path = BOOK) -> Book:
         with np.load(path) as data:
-            keys = np.cumsum(data["gaps"].astype(np.uint64)).tolist()
-            return cls(int(data["plies"]), dict(zip(keys, data["codes"].astype(np.int64).tolist(), strict=True)))
+            return cls(int(data["plies"]), np.cumsum(data["gaps"], dtype=np.uint64), data["codes"].astype(np.int8))
 
     def write(self, path: Path) -> None:
-        """Keys as gaps between sorted keys: they compress to a fraction of the keys."""
-        keys = np.array(sorted(self.codes), dtype=np.uint64)
-        gaps = np.diff(keys, prepend=np.uint64(0))
-        codes = np.array([self.codes[k] for k in keys.tolist()], dtype=np.int8)
+        """Keys as the gaps between them: they compress to a fraction of the keys."""
+        gaps = np.diff(self.keys, prepend=np.uint64(0))
         with path.open("wb") as out:
-            np.savez_compressed(out, plies=np.int64(self.plies), gaps=gaps, codes=codes)
+            np.savez_compressed(out, plies=np.int64(self.plies), gaps=gaps, codes=self.codes)
 
 
 @functools.cache
@@ -342,11 +391,14 @@ def check_book(candidate: Book | None = None, sample: int | None = None, seed: i
     searched = 0
 
     def child_code(child: GobbletState) -> int:
-        return found.codes[state_key(child)]
+        code = found.code_of(state_key(child))
+        if code is None:
+            raise KeyError(child)
+        return code
 
     for ply, layer in enumerate(layers):
         for key, state in sorted(layer.items()):
-            stored = found.codes.get(key)
+            stored = found.code_of(key)
             if stored is None:
                 wrong.append(f"{state.to_text()}: missing")
                 continue
@@ -361,8 +413,8 @@ def check_book(candidate: Book | None = None, sample: int | None = None, seed: i
                 expected = value_code(search.value(state))
             if expected != stored:
                 wrong.append(f"{state.to_text()}: {stored} in the book, {expected} proven")
-    if sample is None and len(found.codes) != sum(len(layer) for layer in layers):
-        wrong.append(f"{len(found.codes) - sum(len(layer) for layer in layers)} entries of no reachable position")
+    if sample is None and len(found) != sum(len(layer) for layer in layers):
+        wrong.append(f"{len(found) - sum(len(layer) for layer in layers)} entries of no reachable position")
     return BookCheck(tuple(len(layer) for layer in layers), searched, tuple(wrong))
 
 

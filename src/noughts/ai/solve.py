@@ -530,12 +530,20 @@ class PerfectPlayer(AIPlayer):
         deadline = Deadline(limits.time)
         nodes_before = self._search.nodes
         evaluate: Callable[[State[Any]], Value]
+        line_of: Callable[[State[Any], Any, Callable[[State[Any]], Value]], list[str]] = _principal_line
         if isinstance(game, Gobblet) and not game.moves:
             search = self._search
 
             def evaluate(s: State[Any]) -> Value:
                 assert isinstance(s, GobbletState)
                 return search.value(s, deadline)
+
+            def matryoshka_line(s: State[Any], move: Any, _: Callable[[State[Any]], Value]) -> list[str]:
+                child = s.play(move)
+                assert isinstance(child, GobbletState)
+                return [s.move_text(move), *search.line(child, deadline)]
+
+            line_of = matryoshka_line
 
         elif isinstance(game, Gobblet):
             table = _gobblet_table(game, limits)
@@ -555,7 +563,7 @@ class PerfectPlayer(AIPlayer):
             infos = _move_values(state, moves, evaluate)
             if not isinstance(game, Gobblet) or game.moves:  # table lookups are cheap; a search is not
                 infos = _prefer_traps(state, infos, evaluate)
-            infos = with_lines(infos, lambda move: _principal_line(state, move, evaluate))
+            infos = with_lines(infos, lambda move: line_of(state, move, evaluate))
             pv = list(infos[0].line)
         except OutOfTimeError:
             return self._unvalued(state, moves, started)
