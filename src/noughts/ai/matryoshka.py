@@ -202,7 +202,7 @@ class ExactSearch:
             return self.value(child, self.deadline).negated() == target
         needed = _child_bound(_value_score(target))
         mover = 0 if child.turn is Player.X else 1
-        return self._child(child.board, mover, needed - 1, needed + 1) == needed
+        return self._search(child.board, mover, needed - 1, needed + 1) == needed
 
     def _search(self, board: int, side: int, alpha: int, beta: int) -> int:
         self.nodes += 1
@@ -216,26 +216,32 @@ class ExactSearch:
             return high
         alpha, beta = max(alpha, low), min(beta, high)
         first_alpha, first_beta = alpha, beta
-        tops = [0, 0]
-        sizes = []
-        for cell in range(9):
-            v = board >> 6 * cell & 63
-            sizes.append(_TOP_SIZE[v])
-            if _TOP_SIZE[v]:
-                tops[_TOP_SIDE[v]] |= 1 << cell
+        cells = _CELL_PAIRS
+        masks = (
+            cells[board & 4095]
+            | cells[board >> 12 & 4095] << 2
+            | cells[board >> 24 & 4095] << 4
+            | cells[board >> 36 & 4095] << 6
+            | _LAST_CELL[board >> 48 & 63]
+        )
+        wins = _WIN_CELLS[masks >> 9 * side & 511]
         children = []
         for size in self._sizes:
             if (board & _ON_BOARD[side, size]).bit_count() < self._copies:
-                for cell in range(9):
-                    if sizes[cell] < size:
-                        marks = tops[side] | 1 << cell
-                        if any(marks & line == line for line in _LINES):
-                            self.bounds[key] = (_W - 1, _W - 1)
-                            return _W - 1
-                        children.append(board | 1 << (6 * cell + 3 * side + size - 1))
+                free = masks >> 9 * (size + 1) & 511  # cells whose top is smaller
+                if free & wins:
+                    self.bounds[key] = (_W - 1, _W - 1)
+                    return _W - 1
+                shift = 3 * side + size - 1
+                while free:
+                    cell = (free & -free).bit_length() - 1
+                    free &= free - 1
+                    children.append(board | 1 << (6 * cell + shift))
+        if not children:
+            return 0  # no figure in hand fits anywhere: stalemate, a draw
         best = -_W - 1
         for child in children:
-            score = _parent_score(self._child(child, side ^ 1, _child_bound(beta), _child_bound(alpha)))
+            score = _parent_score(self._search(child, side ^ 1, _child_bound(beta), _child_bound(alpha)))
             if score > best:
                 best = score
                 alpha = max(alpha, best)
@@ -249,11 +255,26 @@ class ExactSearch:
             self.bounds[key] = (best, best)
         return best
 
-    def _child(self, board: int, side: int, alpha: int, beta: int) -> int:
-        smallest = min(_TOP_SIZE[board >> 6 * cell & 63] for cell in range(9))
-        if all((board & _ON_BOARD[side, size]).bit_count() == self._copies for size in self._sizes if size > smallest):
-            return 0  # no figure in hand fits anywhere: stalemate, a draw
-        return self._search(board, side, alpha, beta)
+
+def _cell_masks(v: int, cell: int) -> int:
+    """A cell's part of the search's masks: x's top (bit `cell`), o's top (9 higher),
+    then, 9 apart, whether a small, a medium and a large figure may cover it."""
+    size = _TOP_SIZE[v]
+    bits = 0
+    if size:
+        bits |= 1 << (cell + 9 * _TOP_SIDE[v])
+    for s in (1, 2, 3):
+        if size < s:
+            bits |= 1 << (cell + 9 * (s + 1))
+    return bits
+
+
+# The masks of two cells at once (12 bits of the board) and of the last cell alone: five
+# look-ups a node instead of a loop over the nine cells.
+_CELL_PAIRS = [_cell_masks(u & 63, 0) | _cell_masks(u >> 6, 1) for u in range(4096)]
+_LAST_CELL = [_cell_masks(v, 8) for v in range(64)]
+# Per mask of a player's tops: the cells where one more figure makes a line.
+_WIN_CELLS = [sum(1 << c for c in range(9) if any((m | 1 << c) & line == line for line in _LINES)) for m in range(512)]
 
 
 _PUBLISHED = Gobblet(moves=False)
