@@ -160,6 +160,7 @@ def test_check_book_finds_a_wrong_or_missing_entry() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # every one of 88,716 last-ply classes searched: 13 min under load
 def test_the_whole_book_is_proven_again() -> None:
     found = check_book()
     assert found.ok, found.wrong[:5]
@@ -197,3 +198,15 @@ def test_max_is_exact_from_the_first_call_with_an_empty_cache(
     played = level_player(state.game, "max").decide(state, Limits(time=2.0))
     assert played.moves[0].value == analysis.moves[0].value
     assert not (tmp_path / "cache").exists()  # nothing was built
+
+
+def test_the_search_table_is_cleared_when_full_and_the_values_stay() -> None:
+    rng = random.Random(5)
+    bounded, fresh = ExactSearch(use_book=False), ExactSearch(use_book=False)
+    bounded.MAX_BOUNDS = 200
+    for _ in range(12):
+        state = _random_position("matryoshka", 5, rng)
+        nodes = bounded.nodes
+        assert bounded.value(state) == fresh.value(state)
+        assert len(bounded.bounds) <= bounded.MAX_BOUNDS + 1 + (bounded.nodes - nodes)
+    assert len(fresh.bounds) > bounded.MAX_BOUNDS  # the unbounded one kept everything

@@ -143,12 +143,12 @@ def _parent_score(score: int) -> int:
 class ExactSearch:
     """Alpha-beta over matryoshka boards (the `GobbletState.board` encoding: 6 bits per
     cell, bit ``6 * cell + 3 * side + size - 1``) with exact distance scores and a table
-    of proven bounds kept between calls (cleared past `MAX_BOUNDS` entries, so that a
-    long-lived player stays within some hundreds of megabytes).
+    of proven bounds kept between calls (cleared past `MAX_BOUNDS` entries, about a
+    hundred bytes each, so that a long-lived player stays within tens of megabytes).
 
     Positions of the published figure set within the book are looked up there."""
 
-    MAX_BOUNDS = 2_000_000
+    MAX_BOUNDS = 500_000
 
     def __init__(self, use_book: bool = True) -> None:
         self.bounds: dict[int, tuple[int, int]] = {}

@@ -14,7 +14,7 @@ the plain games are stored up to the board's symmetries, `Table.classes` entries
     classic:forget         128,170   128,170     win in 13     2 s
     mnk:m=4:n=4:k=3      6,036,001   756,387     win in 5      20 s
     mnk:m=4:n=4:k=4      9,722,011  1,217,977    draw          38 s
-    matryoshka          > 25 M (no table)        draw          search: 14 s
+    matryoshka          > 25 M (no table)        draw          shipped book + search
     gobblet             see noughts.ai.gobblet_table and docs/strength.md
 
 A built table loads from the cache in milliseconds (classic) to about a second (4x4).
@@ -30,10 +30,10 @@ A built table loads from the cache in milliseconds (classic) to about a second (
   never drawn by repetition.
 * matryoshka has more than 25 million reachable positions (25,194,376 within the first
   7 of its at most 12 plies, the layers still growing: 0.7 M, 4.7 M, 19.6 M at plies
-  5-7), too many for a Python table in minutes, so the player searches it exactly
-  instead: alpha-beta with distance-to-end scores and a table of proven bounds that
-  lives as long as the player. The start's value takes 14 s; a full analysis of the
-  start (every move's exact value and the pv) about 50 s, later moves far less.
+  5-7), too many for a Python table in minutes, so the player reads the first 5 plies
+  from a shipped book and searches past it exactly (`noughts.ai.matryoshka`): alpha-beta
+  with distance-to-end scores and a table of proven bounds that lives as long as the
+  player. Without the book the start's value takes 14 s.
 * gobblet is solved by retrograde analysis in compiled kernels, over its positions up
   to symmetry and colour (`noughts.ai.gobblet_table`): a table of hundreds of millions
   of entries, built once with ``noughts solve gobblet`` into the cache folder, and looked
@@ -283,7 +283,10 @@ def _check_table_game(game: Game[Any, Any]) -> None:
     elif isinstance(game, Gobblet) and game.moves:
         return
     elif isinstance(game, Gobblet):
-        raise InvalidOptionError("matryoshka has over 25 million positions: no table; the perfect player searches it")
+        raise InvalidOptionError(
+            "matryoshka has over 25 million positions: no table; the perfect player reads its shipped opening book "
+            "and searches past it"
+        )
     raise InvalidOptionError(f"no exact table for {game.spec}: solved are {_SUPPORTED}")
 
 
