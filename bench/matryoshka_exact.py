@@ -91,7 +91,7 @@ def main() -> int:
     table("drawn positions of the book's last plies:", range(BOOK_PLIES - 1, BOOK_PLIES + 1), args.positions, rng, True)
     if args.without_book:
         print("the value alone by search, the book off (a new search each):")
-        for ply in (4, 3, 2):
+        for ply in (4, 3, 2, 1, 0):
             states = sample(ply, args.without_book, rng)
             times = []
             for state in states:
