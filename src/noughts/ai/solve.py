@@ -1,4 +1,4 @@
-"""Exact play: solved tables for the small games, exhaustive search for matryoshka.
+"""Exact play: solved tables for the small games, a shipped book and exhaustive search for matryoshka.
 
 `solve(game)` returns a `Table` with the exact value of every reachable position, built on
 first use and then cached on disk; `PerfectPlayer` (registered as ``perfect``) plays from
@@ -509,7 +509,8 @@ _PV_LIMIT = 24  # plies of a principal line; a drawn line in forget mode never e
 class PerfectPlayer(AIPlayer):
     """Exact play: the fastest win, else a draw, else the slowest loss, for classic, mnk
     up to 4x4, forget mode up to 3x3, gobblet (from `solve` tables) and matryoshka
-    (exhaustive search). Every legal move gets its exact value; the pv follows the optimal line.
+    (`noughts.ai.matryoshka`: its book, then exhaustive search). Every legal move gets
+    its exact value; the pv follows the optimal line.
     Ties between equal moves go to the first in legal order, so play is deterministic.
 
     A table not built yet is built first (classic: instantly; 4x4: a minute, see the
