@@ -33,7 +33,7 @@ A built table loads from the cache in milliseconds (classic) to about a second (
   5-7), too many for a Python table in minutes, so the player reads the first 5 plies
   from a shipped book and searches past it exactly (`noughts.ai.matryoshka`): alpha-beta
   with distance-to-end scores and a table of proven bounds that lives as long as the
-  player. Without the book the start's value takes 14 s.
+  player. Without the book the start's value takes seconds (docs/strength.md).
 * gobblet is solved by retrograde analysis in compiled kernels, over its positions up
   to symmetry and colour (`noughts.ai.gobblet_table`): a table of hundreds of millions
   of entries, built once with ``noughts solve gobblet`` into the cache folder, and looked
