@@ -20,7 +20,7 @@ from support import SPECS
 
 PLAYERS = ["alphabeta:depth=2", "mcts:iterations=3000", "level:medium", "level:hard", "level:max"]
 #: Games where a perfect level may need a long first build: covered by their own tests.
-SLOW_MAX = {"mnk:m=4:n=4:k=4", "mnk:m=4:n=4:k=3:forget=true:keep=4", "matryoshka"}
+SLOW_MAX = {"mnk:m=4:n=4:k=4", "mnk:m=4:n=4:k=3:forget=true:keep=4"}
 
 
 def _wins_now(state: State[Any]) -> list[Any]:

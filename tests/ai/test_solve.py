@@ -11,6 +11,7 @@ import pytest
 
 from noughts.ai import solve as solve_module
 from noughts.ai.base import Kind, Limits, Value, make_player
+from noughts.ai.matryoshka import ExactSearch
 from noughts.ai.solve import PerfectPlayer, Table, cache_dir, solve
 from noughts.core import IllegalMoveError, InvalidOptionError, Player, State
 from noughts.games.gobblet import GobbletState
@@ -166,7 +167,7 @@ def test_mnk_4x4_k3_first_player_wins() -> None:
 def test_matryoshka_start_is_a_draw() -> None:
     state = parse_spec("matryoshka").initial()
     assert isinstance(state, GobbletState)
-    assert solve_module._MatryoshkaSearch().value(state, solve_module.Deadline(None)) == Value.draw()
+    assert ExactSearch(use_book=False).value(state) == Value.draw()
 
 
 def test_matryoshka_known_answers() -> None:

@@ -58,7 +58,7 @@ class Capabilities:
     table: TableUse | None = None
     #: The perfect player searches the game to its end instead of a table (matryoshka).
     exact_search: bool = False
-    #: A shipped opening book of exact values (gobblet's first two plies).
+    #: A shipped opening book of exact values (gobblet's first two plies, matryoshka's first five).
     book: bool = False
     #: A shipped proof of the first player's win, which max as x plays (qubic 4x4x4).
     proof: bool = False
@@ -107,7 +107,8 @@ def capabilities(game: Game[Any, Any]) -> Capabilities:
         return _mnk(game)
     if isinstance(game, Gobblet):
         if not game.moves:
-            return Capabilities(exact_search=True, prover="perfect")
+            # The published set has a shipped book of its first five plies (`noughts.ai.matryoshka`).
+            return Capabilities(exact_search=True, book=game == Gobblet(moves=False), prover="perfect")
         from noughts.ai import gobblet_table
 
         table: TableUse = "first use" if gobblet_table.small(game) else "command"

@@ -1,4 +1,4 @@
-"""Exact play: solved tables for the small games, exhaustive search for matryoshka.
+"""Exact play: solved tables for the small games, a shipped book and exhaustive search for matryoshka.
 
 `solve(game)` returns a `Table` with the exact value of every reachable position, built on
 first use and then cached on disk; `PerfectPlayer` (registered as ``perfect``) plays from
@@ -21,7 +21,7 @@ machine without numba)::
     mnk:m=4:n=4:k=3      6,036,001   756,387     win in 5      1.0 s (12 s)
     mnk:m=4:n=4:k=4      9,722,011  1,217,977    draw          2.1 s (26 s)
     mnk:m=8:n=2:k=3      7,994,131  1,999,232    draw          2.4 s (26 s)
-    matryoshka          > 25 M (no table)        draw          search: 14 s
+    matryoshka          > 25 M (no table)        draw          shipped book + search
     gobblet             see noughts.ai.gobblet_table and docs/strength.md
 
 A built table loads from the cache in milliseconds (classic) to about a second (4x4).
@@ -39,10 +39,10 @@ its clock: every answer it gives is exact.
   never drawn by repetition.
 * matryoshka has more than 25 million reachable positions (25,194,376 within the first
   7 of its at most 12 plies, the layers still growing: 0.7 M, 4.7 M, 19.6 M at plies
-  5-7), too many for a Python table in minutes, so the player searches it exactly
-  instead: alpha-beta with distance-to-end scores and a table of proven bounds that
-  lives as long as the player. The start's value takes 14 s; a full analysis of the
-  start (every move's exact value and the pv) about 50 s, later moves far less.
+  5-7), too many for a Python table in minutes, so the player reads the first 5 plies
+  from a shipped book and searches past it exactly (`noughts.ai.matryoshka`): alpha-beta
+  with distance-to-end scores and a table of proven bounds that lives as long as the
+  player. Without the book the start's value takes seconds (docs/strength.md).
 * gobblet is solved by retrograde analysis in compiled kernels, over its positions up
   to symmetry and colour (`noughts.ai.gobblet_table`): a table of hundreds of millions
   of entries, built once with ``noughts solve gobblet`` into the cache folder, and looked
@@ -85,6 +85,7 @@ from noughts.ai.base import (
 )
 from noughts.ai.capabilities import MAX_FORGET_CELLS, MAX_TABLE_CELLS, capabilities
 from noughts.ai.exact import cache_dir, code_value, outcome_value
+from noughts.ai.matryoshka import ExactSearch, OutOfTimeError
 from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player, State
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
@@ -268,7 +269,10 @@ def _check_table_game(game: Game[Any, Any]) -> None:
     if capabilities(game).table is not None:
         return
     if isinstance(game, Gobblet):
-        raise InvalidOptionError("matryoshka has over 25 million positions: no table; the perfect player searches it")
+        raise InvalidOptionError(
+            "matryoshka has over 25 million positions: no table; the perfect player reads its shipped opening book "
+            "and searches past it"
+        )
     raise InvalidOptionError(f"no exact table for {game.spec}: solved are {_SUPPORTED}")
 
 
@@ -481,103 +485,6 @@ def _retrograde(children: list[list[int]], finished: list[int | None]) -> list[i
     return [c or 0 for c in codes]
 
 
-# -- matryoshka: exact alpha-beta search ----------------------------------------
-
-_LINES = (7, 56, 448, 73, 146, 292, 273, 84)
-_TOP_SIZE = tuple(((v | v >> 3) & 7).bit_length() for v in range(64))
-_TOP_SIDE = tuple(-1 if not _TOP_SIZE[v] else 1 - (v >> (_TOP_SIZE[v] - 1) & 1) for v in range(64))
-# All nine cells' bits of one (side, size): how many such figures are on the board.
-_ON_BOARD = {
-    (side, size): sum(1 << (6 * c + 3 * side + size - 1) for c in range(9)) for side in (0, 1) for size in (1, 2, 3)
-}
-_W = 100  # a win in d plies scores _W - d, a loss -(_W - d)
-
-
-class _OutOfTimeError(Exception):
-    pass
-
-
-def _score_value(score: int) -> Value:
-    return Value.win(_W - score) if score > 0 else Value.loss(_W + score) if score < 0 else Value.draw()
-
-
-def _child_bound(bound: int) -> int:
-    """The child's score that gives the parent `bound` (the inverse of `_parent_score`)."""
-    return -bound - 1 if bound > 0 else 1 - bound if bound < 0 else 0
-
-
-def _parent_score(score: int) -> int:
-    return -score + 1 if score > 0 else -score - 1 if score < 0 else 0
-
-
-class _MatryoshkaSearch:
-    """Alpha-beta over matryoshka boards (the `GobbletState.board` encoding: 6 bits per
-    cell, bit ``6 * cell + 3 * side + size - 1``) with exact distance scores and a table
-    of proven bounds kept between calls."""
-
-    def __init__(self) -> None:
-        self.bounds: dict[int, tuple[int, int]] = {}
-        self.nodes = 0
-        self.deadline = Deadline(None)
-
-    def value(self, state: GobbletState, deadline: Deadline) -> Value:
-        self.deadline = deadline
-        if state.is_over:
-            return _outcome_value(state)
-        return _score_value(self._search(state.board, 0 if state.turn is Player.X else 1, -_W - 1, _W + 1))
-
-    def _search(self, board: int, side: int, alpha: int, beta: int) -> int:
-        self.nodes += 1
-        if not self.nodes & 1023 and self.deadline.expired():
-            raise _OutOfTimeError
-        key = board << 1 | side
-        low, high = self.bounds.get(key, (-_W, _W))
-        if low >= beta or low == high:
-            return low
-        if high <= alpha:
-            return high
-        alpha, beta = max(alpha, low), min(beta, high)
-        first_alpha, first_beta = alpha, beta
-        tops = [0, 0]
-        sizes = []
-        for cell in range(9):
-            v = board >> 6 * cell & 63
-            sizes.append(_TOP_SIZE[v])
-            if _TOP_SIZE[v]:
-                tops[_TOP_SIDE[v]] |= 1 << cell
-        children = []
-        for size in (3, 2, 1):
-            if (board & _ON_BOARD[side, size]).bit_count() < 2:
-                for cell in range(9):
-                    if sizes[cell] < size:
-                        marks = tops[side] | 1 << cell
-                        if any(marks & line == line for line in _LINES):
-                            self.bounds[key] = (_W - 1, _W - 1)
-                            return _W - 1
-                        children.append(board | 1 << (6 * cell + 3 * side + size - 1))
-        best = -_W - 1
-        for child in children:
-            score = _parent_score(self._child(child, side ^ 1, _child_bound(beta), _child_bound(alpha)))
-            if score > best:
-                best = score
-                alpha = max(alpha, best)
-                if alpha >= beta:
-                    break
-        if best <= first_alpha:
-            self.bounds[key] = (low, best)
-        elif best >= first_beta:
-            self.bounds[key] = (best, high)
-        else:
-            self.bounds[key] = (best, best)
-        return best
-
-    def _child(self, board: int, side: int, alpha: int, beta: int) -> int:
-        smallest = min(_TOP_SIZE[board >> 6 * cell & 63] for cell in range(9))
-        if all((board & _ON_BOARD[side, size]).bit_count() == 2 for size in range(smallest + 1, 4)):
-            return 0  # no figure in hand fits anywhere: stalemate, a draw
-        return self._search(board, side, alpha, beta)
-
-
 # -- position keys of states --------------------------------------------------------
 
 
@@ -609,7 +516,8 @@ _PV_LIMIT = 24  # plies of a principal line; a drawn line in forget mode never e
 class PerfectPlayer(AIPlayer):
     """Exact play: the fastest win, else a draw, else the slowest loss, for classic, mnk
     up to 16 cells, forget mode up to 9 cells, gobblet (from `solve` tables) and matryoshka
-    (exhaustive search). Every legal move gets its exact value; the pv follows the optimal line.
+    (`noughts.ai.matryoshka`: its book, then exhaustive search). Every legal move gets
+    its exact value; the pv follows the optimal line.
     Ties between equal moves go to the first in legal order, so play is deterministic.
 
     A table not built yet is built first, whatever the time limit (classic: instantly;
@@ -622,7 +530,7 @@ class PerfectPlayer(AIPlayer):
     name = "perfect"
 
     def __init__(self) -> None:
-        self._search = _MatryoshkaSearch()
+        self._search = ExactSearch()
 
     def reset(self) -> None:
         """Keep the search's proven bounds: they stay true in every game."""
@@ -634,12 +542,20 @@ class PerfectPlayer(AIPlayer):
         deadline = Deadline(limits.time)
         nodes_before = self._search.nodes
         evaluate: Callable[[State[Any]], Value]
+        line_of: Callable[[State[Any], Any, Callable[[State[Any]], Value]], list[str]] = _principal_line
         if isinstance(game, Gobblet) and not game.moves:
             search = self._search
 
             def evaluate(s: State[Any]) -> Value:
                 assert isinstance(s, GobbletState)
                 return search.value(s, deadline)
+
+            def matryoshka_line(s: State[Any], move: Any, _: Callable[[State[Any]], Value]) -> list[str]:
+                child = s.play(move)
+                assert isinstance(child, GobbletState)
+                return [s.move_text(move), *search.line(child, deadline)]
+
+            line_of = matryoshka_line
 
         elif isinstance(game, Gobblet):
             table = _gobblet_table(game, limits)
@@ -657,9 +573,9 @@ class PerfectPlayer(AIPlayer):
             infos = _move_values(state, moves, evaluate)
             if not isinstance(game, Gobblet) or game.moves:  # table lookups are cheap; a search is not
                 infos = _prefer_traps(state, infos, evaluate)
-            infos = with_lines(infos, lambda move: _principal_line(state, move, evaluate))
+            infos = with_lines(infos, lambda move: line_of(state, move, evaluate))
             pv = list(infos[0].line)
-        except _OutOfTimeError:
+        except OutOfTimeError:
             return self._unvalued(state, moves, started)
         nodes = self._search.nodes - nodes_before
         return Analysis(self.name, infos, pv, None, nodes, time.perf_counter() - started)
