@@ -167,7 +167,7 @@ def test_a_server_starting_alone_counts_engine_bots_away_and_house_bots_here(sto
     its opponent's game for ever (nobody could claim it, the server never ended it)."""
     person = store.create_user(name := unique("p"), name, None, False, 1)
     house = store.add_bot(name := unique("h"), name, "easy", 1)
-    engine = store.add_engine_bot(name := unique("e"), name, person.id, 1)
+    engine = store.add_engine_bot(name := unique("e"), name, person.id, 1, most=5)
     with_house, with_engine = started(store, person, house), started(store, engine, person)
     store.mark_all_away(5000)
     house_game, engine_game = store.game(with_house.id), store.game(with_engine.id)
