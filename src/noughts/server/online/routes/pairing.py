@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter, Request, Response
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from noughts.registry import title
-from noughts.server.models import GUARDED, Spec, error_answers
+from noughts.server.models import GUARDED, RequestBody, Spec, error_answers
 from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
 from noughts.server.online.schemas import Increment, Minutes, _Model
@@ -25,10 +25,8 @@ router = APIRouter(
 )
 
 
-class SeekRequest(_Model):
+class SeekRequest(RequestBody):
     """The game and clock to be paired for. Strict, as a room's request."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
     spec: Spec
     rated: bool = False
