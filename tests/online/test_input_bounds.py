@@ -171,3 +171,14 @@ def test_a_wrong_method_is_told_every_method_the_path_serves(people: Callable[[]
         answer = ann.http.request("PATCH", concrete)
         assert answer.status_code == 405, (path, answer.text)
         assert answer.headers["allow"].split(", ") == [m.upper() for m in ("get", "post", "delete") if m in operations]
+
+
+def test_a_records_answer_has_a_content_type_the_schema_declares(people: Callable[[], Person]) -> None:
+    """The text record (the default) came as text/plain where the schema declared JSON only."""
+    ann = people().sign_up()
+    game_id = ann.room()
+    declared = ann.http.get("/openapi.json").json()["paths"]["/api/online/games/{game_id}/record"]["get"]
+    for form, kind in (("text", "text/plain"), ("json", "application/json")):
+        answer = ann.http.get(f"/api/online/games/{game_id}/record", params={"format": form})
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith(kind)
+        assert kind in declared["responses"]["200"]["content"]
