@@ -138,7 +138,7 @@ def test_whole_numbers_written_with_a_point_are_integers(people: Callable[[], Pe
         made = ann.http.post("/api/online/tournaments", json={"kind": kind, "name": "t", "spec": "classic", **count})
         assert made.status_code == 201, made.text
         assert made.json()[next(iter(count))] == 10 if kind == "arena" else made.json()["rounds"] == 3
-    for bad in ({"days": 2.5}, {"days": "2"}, {"days": True}):
+    for bad in ({"days": 2.5}, {"days": "2"}, {"days": True}, {"days": 2, "minutes": 5}):
         assert ann.http.post("/api/online/rooms", json={"spec": "classic", **bad}).status_code == 422, bad
 
 

@@ -20,7 +20,7 @@ from online.test_play import alternate, start
         ({"spec": "classic", "minutes": 0}, 422, "invalid-request"),
         ({"spec": "classic", "minutes": 1e-320}, 422, "invalid-request"),
         ({"spec": "classic", "minutes": 5, "increment": -1}, 422, "invalid-request"),
-        ({"spec": "classic", "days": 2, "minutes": 5}, 400, "invalid-clock"),
+        ({"spec": "classic", "days": 2, "minutes": 5}, 422, "invalid-request"),
         ({"spec": "classic", "colour": "x"}, 422, "invalid-request"),
     ],
 )
@@ -150,6 +150,7 @@ def test_the_openapi_schema_states_the_limits(people: Callable[[], Person]) -> N
     assert (credentials["name"]["minLength"], credentials["name"]["maxLength"]) == (3, 20)
     assert credentials["name"]["pattern"] == "^[A-Za-z0-9][A-Za-z0-9_-]*$"
     room = schema["components"]["schemas"]["RoomRequest"]["properties"]
-    assert "game spec" in room["spec"]["description"] and "invalid-clock" in room["days"]["description"]
+    assert "game spec" in room["spec"]["description"] and "1 to 14" in room["days"]["description"]
+    assert schema["components"]["schemas"]["RoomRequest"]["not"]["required"] == ["minutes", "days"]
     moves = schema["components"]["schemas"]["GameRequest"]["properties"]["moves"]["items"]
     assert "notation" in moves["description"]

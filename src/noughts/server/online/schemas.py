@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import JsonDict
 
 from noughts.server.models import WHOLE, RequestBody, Spec
 from noughts.server.online.accounts import NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
@@ -59,10 +60,22 @@ Increment = Annotated[
 ]
 
 
+#: A room has minutes (a clock) or days (correspondence), not both: said in JSON Schema.
+_CLOCK_OR_DAYS: JsonDict = {
+    "not": {
+        "required": ["minutes", "days"],
+        "properties": {"minutes": {"type": "number"}, "days": {"type": "integer"}},
+    }
+}
+
+
 class RoomRequest(RequestBody):
     """A new room: the game, rated or casual, the creator's side, listed in the lobby or
-    only by invite link, and an optional clock (minutes each, seconds added per move).
-    Strict: `"increment": false` or `"rated": 1` is a mistake, not 0 or true."""
+    only by invite link, and an optional clock (minutes each, seconds added per move) or
+    days a move (correspondence), not both. Strict: `"increment": false` or `"rated": 1`
+    is a mistake, not 0 or true."""
+
+    model_config = ConfigDict(json_schema_extra=_CLOCK_OR_DAYS)
 
     spec: Spec
     rated: bool = False
@@ -72,10 +85,15 @@ class RoomRequest(RequestBody):
     increment: Increment = 0
     days: Annotated[
         int | None,
-        Field(ge=1, le=14, description="correspondence: days for each move, instead of minutes (1 to 14; "
-              "with minutes: 400 invalid-clock)"),
+        Field(ge=1, le=14, description="correspondence: days for each move, instead of minutes (1 to 14)"),
         WHOLE,
-    ] = None  # fmt: skip
+    ] = None
+
+    @model_validator(mode="after")
+    def _clock_or_days(self) -> RoomRequest:
+        if self.minutes is not None and self.days is not None:
+            raise ValueError("a room has minutes (a clock) or days a move (correspondence), not both")
+        return self
 
 
 class RoomAnswer(_Model):
