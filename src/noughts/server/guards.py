@@ -158,17 +158,22 @@ class NoNulText:
                     break
             if _JSON_NUL.search(body):
                 where = "body"
-            replayed = iter(messages)
-
-            async def receive_again() -> Message:
-                return next(replayed, None) or await receive()
-
-            receive = receive_again
+            receive = _replaying(messages, receive)
         if where is not None:
             answer = {"error": "invalid-request", "message": f"the {where}'s {NUL_REFUSED}", "field": where}
             await JSONResponse(answer, status_code=422)(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+def _replaying(messages: list[Message], receive: Receive) -> Receive:
+    """A `receive` that gives `messages` again, then goes on with `receive`'s."""
+    replayed = iter(messages)
+
+    async def receive_again() -> Message:
+        return next(replayed, None) or await receive()
+
+    return receive_again
 
 
 def _texts(schema: Any, components: dict[str, Any], seen: set[str]) -> Iterator[dict[str, Any]]:
