@@ -54,11 +54,18 @@ POSITIVE_STATUSES = ["2xx", "400", "401", "403", "404", "409", "429", "503"]
 PROBE_SECONDS = 0.01
 
 
+#: Schemathesis's own, with 413 (an invalid body can also be too large: refused by its
+#: size before it is read) and without 5xx (never an answer here).
+NEGATIVE_STATUSES = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429"]
+
+
 def config(**more: Any) -> SchemathesisConfig:
     """The probes' settings: the checks' expectations, and `more` (phases, generation)."""
-    return SchemathesisConfig.from_dict(
-        {"checks": {"positive_data_acceptance": {"expected-statuses": POSITIVE_STATUSES}}, **more}
-    )
+    checks = {
+        "positive_data_acceptance": {"expected-statuses": POSITIVE_STATUSES},
+        "negative_data_rejection": {"expected-statuses": NEGATIVE_STATUSES},
+    }
+    return SchemathesisConfig.from_dict({"checks": checks, **more})
 
 
 def openapi() -> dict[str, Any]:
@@ -68,9 +75,12 @@ def openapi() -> dict[str, Any]:
 
 
 @contextmanager
-def serving(database: str) -> Iterator[str]:
-    """A server on `database` for a probe, its thinking worker started."""
+def serving(database: str, think: bool = True) -> Iterator[str]:
+    """A server on `database` for a probe; with `think`, its thinking worker started."""
     with in_thread(Settings(database=database, ai_workers=1, online=FAST)) as address:
+        if not think:
+            yield address
+            return
         # The thinking worker starts (and loads the compiled engine) on the first request:
         # started here, so no probed request waits for it, on a loaded machine seconds.
         started = httpx2.post(
