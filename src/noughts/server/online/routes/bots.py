@@ -83,7 +83,7 @@ async def challenge(name: str, body: ChallengeRequest, request: Request, user: L
     """Starts a game against the house bot `name` (it always accepts; it answers each
     move from the server's worker pool within its clock), or challenges the engine bot
     `name`: a private room only it may join, which its program accepts or declines. 404
-    no-such-bot; 400 invalid-spec or invalid-clock; 403 guest-rated."""
+    no-such-bot; 400 invalid-spec; 422 a clock outside the schema's bounds; 403 guest-rated."""
     online = online_of(request)
     row = await online.challenge(user, name[:40], body.spec, body.rated, body.side, body.minutes, body.increment)
     return RoomAnswer(game=await online.snapshot(row), invite=invite_path(row.id))

@@ -75,8 +75,8 @@ async def _view(request: Request, seek: SeekRow) -> SeekView:
 @router.post("", response_model=SeekView, status_code=201, responses=GUARDED)
 async def play_now(body: SeekRequest, request: Request, user: LoggedIn) -> SeekView:
     """Joins the pool (replacing the player's earlier seek) and pairs at once if someone
-    fits; with `bot_after`, a bot fills in after that long. 400 invalid-spec or
-    invalid-clock; 403 guest-rated."""
+    fits; with `bot_after`, a bot fills in after that long. 400 invalid-spec; 422 a
+    clock outside the schema's bounds; 403 guest-rated."""
     seek = await online_of(request).seek(user, body.spec, body.rated, body.minutes, body.increment, body.bot_after)
     return await _view(request, seek)
 
