@@ -197,7 +197,8 @@ def _texts(schema: Any, components: dict[str, Any], seen: set[str]) -> Iterator[
         if key in ("properties", "$defs"):
             for sub in value.values():
                 yield from _texts(sub, components, seen)
-        elif key in ("items", "anyOf", "oneOf", "allOf", "additionalProperties", "not"):
+        elif key in ("items", "anyOf", "oneOf", "allOf", "additionalProperties"):
+            # (Not into `not`: a pattern there would turn its meaning round.)
             yield from _texts(value, components, seen)
 
 
