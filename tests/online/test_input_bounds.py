@@ -5,13 +5,15 @@ Each is refused with a clear 4xx and changes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from noughts.server import Settings, create_app
 from noughts.server.online.actions import ActionError
 from noughts.server.online.service import Online
 from noughts.server.online.storage.store import UserRow
@@ -182,3 +184,46 @@ def test_a_records_answer_has_a_content_type_the_schema_declares(people: Callabl
         answer = ann.http.get(f"/api/online/games/{game_id}/record", params={"format": form})
         assert answer.status_code == 200 and answer.headers["content-type"].startswith(kind)
         assert kind in declared["responses"]["200"]["content"]
+
+
+def _request_schemas() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema a request's parameter or body holds, through references, each with
+    where it is ("POST /api/online/rooms body.minutes")."""
+    document = create_app(Settings(ai_workers=1)).openapi()
+    components = document["components"]["schemas"]
+
+    def walk(schema: Any, where: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        if isinstance(schema, list):
+            for item in schema:
+                yield from walk(item, where)
+        elif isinstance(schema, dict):
+            if "$ref" in schema:
+                yield from walk(components[schema["$ref"].rsplit("/", 1)[-1]], where)
+                return
+            yield where, schema
+            for name, sub in schema.get("properties", {}).items():
+                yield from walk(sub, f"{where}.{name}")
+            for key in ("items", "anyOf", "oneOf", "allOf"):
+                yield from walk(schema.get(key), where)
+
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                yield from walk(parameter["schema"], f"{method.upper()} {path} {parameter['name']}")
+            for content in operation.get("requestBody", {}).get("content", {}).values():
+                yield from walk(content["schema"], f"{method.upper()} {path} body")
+
+
+def test_every_number_and_text_a_request_carries_is_bounded_in_the_schema() -> None:
+    """Bounds on every number, and no NUL in any text, stated where clients read them."""
+    numbers = texts = 0
+    for where, schema in _request_schemas():
+        if schema.get("type") in ("integer", "number"):
+            numbers += 1
+            assert {"minimum", "exclusiveMinimum"} & schema.keys(), where
+            assert {"maximum", "exclusiveMaximum"} & schema.keys(), where
+        elif schema.get("type") == "string":
+            texts += 1
+            if "enum" not in schema and "const" not in schema:
+                assert re.search(schema["pattern"], "a\x00b") is None, where
+    assert numbers >= 15 and texts >= 20, (numbers, texts)
