@@ -3,15 +3,18 @@ with a player's cookie, bodies are JSON, and a huge body is refused before it is
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
 import pytest
+from starlette.types import Message
 
 from noughts.server import Settings
-from noughts.server.guards import MAX_BODY
+from noughts.server.guards import MAX_BODY, NoNulText
 from online.people import FAST, Person
 from online.servers import in_thread
 
@@ -131,3 +134,29 @@ def test_a_streamed_body_is_cut_at_the_limit(base: str) -> None:
         _refused(answer, 413, "too-large")
     finally:
         visitor.close()
+
+
+def test_the_nul_guard_hands_the_body_on_whole_and_then_what_follows() -> None:
+    """The guard reads a body to look for NUL: the app behind gets every chunk of it, in
+    order, then the messages after it (a disconnect) from the server."""
+    chunks = [b'{"name": ', b'"ann"}']
+    sent: list[Message] = [
+        {"type": "http.request", "body": chunks[0], "more_body": True},
+        {"type": "http.request", "body": chunks[1], "more_body": False},
+        {"type": "http.disconnect"},
+    ]
+    seen: list[Message] = []
+
+    async def app(scope: object, receive: Any, send: Any) -> None:
+        for _ in range(3):
+            seen.append(await receive())
+
+    async def receive() -> Message:
+        return sent.pop(0)
+
+    async def send(message: Message) -> None:
+        raise AssertionError(f"the guard answered {message}")
+
+    scope = {"type": "http", "method": "POST", "path": "/api/online/login", "query_string": b"", "headers": []}
+    asyncio.run(NoNulText(app)(scope, receive, send))
+    assert [m.get("body") for m in seen[:2]] == chunks and seen[2]["type"] == "http.disconnect"

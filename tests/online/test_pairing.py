@@ -52,7 +52,7 @@ def test_cancel_bad_requests_and_guests(people: Callable[[], Person]) -> None:
     ann = people().sign_up()
     spec = "mnk:m=6:n=6:k=4"
     assert ann.http.get("/api/online/pairing").json()["error"] == "not-seeking"
-    assert ann.http.post("/api/online/pairing", json={**SEEK, "spec": spec, "minutes": 10**6}).status_code == 400
+    assert ann.http.post("/api/online/pairing", json={**SEEK, "spec": spec, "minutes": 10**6}).status_code == 422
     assert ann.http.post("/api/online/pairing", json={**SEEK, "spec": "nonsense"}).json()["error"] == "invalid-spec"
     assert ann.http.post("/api/online/pairing", json={**SEEK, "spec": spec}).status_code == 201
     assert ann.http.delete("/api/online/pairing").status_code == 204

@@ -17,8 +17,10 @@ from online.test_play import alternate, start
         ({"spec": "chess"}, 400, "invalid-spec"),
         ({"spec": "mnk:k=9"}, 400, "invalid-spec"),
         ({"spec": "classic", "side": "red"}, 422, "invalid-request"),
-        ({"spec": "classic", "minutes": 0}, 400, "invalid-clock"),
-        ({"spec": "classic", "minutes": 5, "increment": -1}, 400, "invalid-clock"),
+        ({"spec": "classic", "minutes": 0}, 422, "invalid-request"),
+        ({"spec": "classic", "minutes": 1e-320}, 422, "invalid-request"),
+        ({"spec": "classic", "minutes": 5, "increment": -1}, 422, "invalid-request"),
+        ({"spec": "classic", "days": 2, "minutes": 5}, 422, "invalid-request"),
         ({"spec": "classic", "colour": "x"}, 422, "invalid-request"),
     ],
 )
@@ -186,6 +188,7 @@ def test_the_openapi_schema_states_the_limits(people: Callable[[], Person]) -> N
     assert (credentials["name"]["minLength"], credentials["name"]["maxLength"]) == (3, 20)
     assert credentials["name"]["pattern"] == "^[A-Za-z0-9][A-Za-z0-9_-]*$"
     room = schema["components"]["schemas"]["RoomRequest"]["properties"]
-    assert "game spec" in room["spec"]["description"] and "invalid-clock" in room["increment"]["description"]
+    assert "game spec" in room["spec"]["description"] and "1 to 14" in room["days"]["description"]
+    assert schema["components"]["schemas"]["RoomRequest"]["not"]["required"] == ["minutes", "days"]
     moves = schema["components"]["schemas"]["GameRequest"]["properties"]["moves"]["items"]
     assert "notation" in moves["description"]

@@ -5,21 +5,28 @@ when slow tests are left out: its tests are built at collection, by every proces
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from online.probing import base, openapi, player, probe
+from online.probing import config, database, openapi, player, probe, serving
 
-__all__ = ["base", "player"]  # fixtures
+__all__ = ["player"]  # fixtures
 
 pytestmark = pytest.mark.slow
 
 THOROUGH_EXAMPLES = 25
 
-schema = schemathesis.openapi.from_dict(openapi())
+schema = schemathesis.openapi.from_dict(openapi(), config=config())
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(database(request.param, request, tmp_path_factory)) as address:
+        yield address
 
 
 @schema.parametrize()

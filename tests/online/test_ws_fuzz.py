@@ -111,18 +111,34 @@ class Prober:
 
 
 @pytest.fixture
-def base(sqlite_url: str) -> Iterator[str]:
+def base(database_url: str) -> Iterator[str]:
+    """A server on SQLite, or PostgreSQL (make test-slow, and the sample in make test)."""
     # The rate limit would close a socket sending thousands of frames a second at once
     # (that brake has its own test); here every frame must reach the handlers.
     online = replace(FAST, rate=1e9, burst=1e9)
-    with in_thread(Settings(database=sqlite_url, ai_workers=1, online=online)) as address:
+    with in_thread(Settings(database=database_url, ai_workers=1, online=online)) as address:
         yield address
 
 
 # Thousands of frames: make test-slow, for make test's 6 minutes (test_faults.py keeps
-# the hostile frames of each kind in make test).
+# the hostile frames of each kind in make test, and the sample below a few of each).
 @pytest.mark.slow
 def test_thousands_of_hostile_frames_change_nothing(base: str) -> None:
+    fuzz(base, FRAMES, seed=17)
+
+
+#: Frames of the sample: a few of every kind, on both databases in make test.
+SAMPLE = 160
+
+
+@pytest.mark.both_databases
+def test_a_sample_of_hostile_frames_changes_nothing(base: str) -> None:
+    fuzz(base, SAMPLE, seed=41)
+
+
+def fuzz(base: str, frames: int, seed: int) -> None:
+    """`frames` hostile frames at a game in play, half by a player not to move, half by a
+    watcher: each answered or the socket cleanly closed, the game unchanged and playing on."""
     ann, bob, eve = Person(base).sign_up(), Person(base).sign_up(), Person(base).sign_up()
     try:
         game_id = ann.room()
@@ -132,12 +148,12 @@ def test_thousands_of_hostile_frames_change_nothing(base: str) -> None:
         b = bob.socket(game_id)
         alternate(a, b, "5", "1")
         before = {k: a.state[k] for k in ("moves", "version", "state", "offers")}
-        rng = random.Random(17)
+        rng = random.Random(seed)
         # Bob (not to move) sends moves and garbage; Eve (watching) sends anything, the
         # game's offers and decisions too: neither may change the game.
         o_types = [t for t in TYPES if t not in ACTIONS or t == "move"]
         player, watcher = Prober(bob, game_id), Prober(eve, game_id)
-        for i in range(FRAMES):
+        for i in range(frames):
             if i % 2:
                 player.probe(hostile(rng, o_types))
             else:
@@ -145,8 +161,8 @@ def test_thousands_of_hostile_frames_change_nothing(base: str) -> None:
         for prober in (player, watcher):
             assert set(prober.answers) <= ANSWERS, prober.answers  # never an ack
             assert set(prober.closes) <= CLEAN_CLOSES, prober.closes
-            assert sum(prober.answers.values()) + sum(prober.closes.values()) == FRAMES // 2
-        assert player.closes.get(1009) and player.answers["error"] > FRAMES // 4
+            assert sum(prober.answers.values()) + sum(prober.closes.values()) == frames // 2
+        assert player.closes.get(1009) and player.answers["error"] > frames // 4
 
         a.send({"type": "resync"})
         after = a.expect("state")["game"]

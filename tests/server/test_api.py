@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from noughts.ai.levels import LEVELS
 from noughts.registry import GAMES, parse_spec
 from noughts.server import Settings, create_app
-from noughts.server.models import MAX_MOVES, Level
+from noughts.server.models import MAX_MOVES, MIN_THINK_SECONDS, Level
 
 from support import SPECS, playout
 
@@ -326,3 +326,29 @@ def test_a_profile_page_far_out_of_range_is_refused_not_a_crash(client: TestClie
     answer = client.get(f"/api/online/users/anybody?offset={offset}")
     assert answer.status_code == 422
     assert answer.json()["field"] == "query.offset"
+
+
+@pytest.mark.parametrize("path", ["/api/computer", "/api/analysis", "/api/review"])
+@pytest.mark.parametrize("seconds", [5e-324, 1e-320, 1e-9, 0.0009, 0, -1, 1e308])
+def test_an_absurd_thinking_time_is_refused_before_any_thinking(client: TestClient, path: str, seconds: float) -> None:
+    """`time: 5e-324` overflowed the compiled players' time shares (a 500, or the
+    worker lost and the connection dropped); every time is bounded in the schema."""
+    data = error(client, path, {"spec": "ultimate", "moves": ["55"], "time": seconds}, 422)
+    assert (data["error"], data["field"]) == ("invalid-request", "time")
+
+
+@pytest.mark.parametrize("seed", [-1, 2**53, 2**64, 1.5, "7", True])
+def test_a_seed_out_of_range_or_of_another_type_is_refused(client: TestClient, seed: object) -> None:
+    data = error(client, "/api/computer", {"spec": "classic", "seed": seed, "time": 0.01}, 422)
+    assert data["field"] == "seed"
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves"),
+    [("ultimate", []), ("ultimate", ["55", "51", "15"]), ("nine-board", ["11", "19"]), ("qubic", ["111"]),
+     ("classic", ["5"]), ("gobblet", ["L5"])],
+)  # fmt: skip
+def test_the_least_thinking_time_still_plays_a_legal_move(client: TestClient, spec: str, moves: list[str]) -> None:
+    answer = post(client, "/api/computer", {"spec": spec, "moves": moves, "time": MIN_THINK_SECONDS, "seed": 7.0})
+    legal = post(client, "/api/position", {"spec": spec, "moves": moves})["legal"]
+    assert answer["move"] in {m["text"] for m in legal}

@@ -21,6 +21,9 @@ from typing import Any
 from noughts.core import IllegalMoveError, InvalidOptionError, State
 
 __all__ = [
+    "MAX_COUNT",
+    "MAX_TIME",
+    "MIN_TIME",
     "TOP_LINES",
     "AIPlayer",
     "Analysis",
@@ -41,21 +44,38 @@ __all__ = [
 ]
 
 
+#: A decision's time, in seconds: a microsecond (what the clocks measure; a player's
+#: shares of a millisecond still pass) to about eleven days.
+MIN_TIME = 1e-6
+MAX_TIME = 1e6
+#: The largest node count or depth: what a 64-bit integer of the kernels holds.
+MAX_COUNT = 2**62
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Budgets for one decision; None means no limit of that kind."""
+    """Budgets for one decision; None means no limit of that kind. A time from
+    `MIN_TIME` to `MAX_TIME` seconds, nodes and depth from 1 to `MAX_COUNT`.
+
+    >>> Limits(time=5e-324)
+    Traceback (most recent call last):
+    ...
+    noughts.core.InvalidOptionError: time must be 1e-06 to 1e+06 seconds, not 4.94066e-324
+    """
 
     time: float | None = None  # seconds of wall-clock time
     nodes: int | None = None
     depth: int | None = None
 
     def __post_init__(self) -> None:
-        if self.time is not None and not self.time > 0:
-            raise InvalidOptionError("time must be a positive number of seconds")
+        # Past these bounds a budget is no budget: a time of 5e-324 s made the kernels'
+        # time shares infinite (OverflowError), and a count past 64 bits cannot reach them.
+        if self.time is not None and not MIN_TIME <= self.time <= MAX_TIME:
+            raise InvalidOptionError(f"time must be {MIN_TIME:g} to {MAX_TIME:g} seconds, not {self.time:g}")
         for name in ("nodes", "depth"):
             value = getattr(self, name)
-            if value is not None and value < 1:
-                raise InvalidOptionError(f"{name} must be at least 1")
+            if value is not None and not 1 <= value <= MAX_COUNT:
+                raise InvalidOptionError(f"{name} must be 1 to {MAX_COUNT}, not {value}")
 
     def over(self, defaults: Limits, default_time: float) -> Limits:
         """These limits, each one not given taken from `defaults` (a player's options);

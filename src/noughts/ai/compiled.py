@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from noughts.ai.base import (
+    MIN_TIME,
     AIPlayer,
     Analysis,
     Kind,
@@ -190,7 +191,8 @@ class KernelMCTSPlayer(AIPlayer):
         if solved is not None:
             return solved
         if seconds is not None:
-            limits = Limits(time=max(seconds * 0.05, seconds - (time.perf_counter() - started)), nodes=limits.nodes)
+            left = max(seconds * 0.05, seconds - (time.perf_counter() - started), MIN_TIME)
+            limits = Limits(time=left, nodes=limits.nodes)
         return self._search(state, limits)
 
     def endgame_cells(self, seconds: float | None) -> int:
@@ -214,7 +216,11 @@ class KernelMCTSPlayer(AIPlayer):
             return None
         if self._solver is None:
             self._solver = KernelAlphaBetaPlayer(seed=self.seed)
-        share = Limits(time=seconds * self.ENDGAME_SHARE) if seconds is not None else Limits(nodes=self.ENDGAME_NODES)
+        share = (
+            Limits(time=max(seconds * self.ENDGAME_SHARE, MIN_TIME))
+            if seconds is not None
+            else Limits(nodes=self.ENDGAME_NODES)
+        )
         found = self._solver.search(state, share, exact)
         best = found.moves[0].value
         if best.kind is Kind.WIN or all(info.value.exact for info in found.moves):

@@ -216,7 +216,8 @@ LEVEL_TABLE: tuple[LevelRow, ...] = (
         "max",
         "solved",
         "perfect",
-        "exact play from the solved table (matryoshka: its shipped book of the first 5 plies, then an exact search); hard < max 62-72% (2026-11-22)",
+        "exact play from the solved table (matryoshka: its shipped book of the first 5 plies, then an exact search);"
+        " hard < max 62-72% (2026-11-22)",
         f"{_ARENA} classic easy medium hard max --games 60 --seed 1",
     ),
     LevelRow(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
@@ -12,7 +13,7 @@ from fastapi_offline import FastAPIOffline
 
 from noughts import __version__
 from noughts.server import errors
-from noughts.server.guards import MAX_BODY, BodyLimit, JsonOnly, OriginGuard
+from noughts.server.guards import MAX_BODY, BodyLimit, JsonOnly, NoNulText, OriginGuard, no_nul_in_schema
 from noughts.server.online import app as online
 from noughts.server.routes import catalogue, computer, play, study
 from noughts.server.settings import Settings
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.thinking = pool
     errors.install(app)
     # The origin check runs first: a foreign page's request is refused whatever it holds.
+    app.add_middleware(NoNulText)
     app.add_middleware(BodyLimit)
     app.add_middleware(JsonOnly)
     app.add_middleware(OriginGuard)
@@ -56,6 +58,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (catalogue, play, computer, study):
         app.include_router(module.router, max_body_size=MAX_BODY)
 
+    made = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        # What the guards refuse is part of what the server accepts (made once, then kept).
+        if app.openapi_schema is None:
+            app.openapi_schema = no_nul_in_schema(made())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend it
     index = settings.web_dir / "index.html"
 
     @app.get("/", include_in_schema=False)

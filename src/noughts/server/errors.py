@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from noughts.server.guards import TOO_LARGE
 from noughts.server.models import ErrorBody
@@ -59,7 +60,28 @@ def install(app: FastAPI) -> None:
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         word = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}.get(exc.status_code, "http-error")
         message = str(exc.detail)
+        headers = dict(exc.headers or {})
         if exc.status_code == 413:
             message = TOO_LARGE  # FastAPI's limit cut a body streamed without a length
-        # The exception's headers (a 405's Allow, a 401's WWW-Authenticate) are part of the answer.
-        return _answer(exc.status_code, word, message, headers=exc.headers)
+        if exc.status_code == 405:
+            # Starlette names the methods of the first route matching the path only; a path
+            # served by several routes (GET and POST of /api/online/rooms) accepts them all.
+            headers["Allow"] = ", ".join(allowed_methods(request))
+            message = f"{request.method} is not allowed here: {headers['Allow']} is"
+        # The exception's headers (a 401's WWW-Authenticate) are part of the answer.
+        return _answer(exc.status_code, word, message, headers=headers or None)
+
+
+#: The methods a route of the app may serve.
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route of the app serves at the request's path, in `_METHODS`'
+    order: each asked of the routes as Starlette routes a request (`matches`)."""
+    routes = request.app.router.routes
+    return [
+        method
+        for method in _METHODS
+        if any(route.matches({**request.scope, "method": method})[0] is Match.FULL for route in routes)
+    ]

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from noughts.ai.base import MIN_TIME
 from noughts.records import MAX_RECORD_SIZE
 from noughts.server.guards import MAX_BODY
 
@@ -23,6 +24,12 @@ Level = Literal["easy", "medium", "hard", "max"]
 #: end by threefold repetition), so only abuse hits it.
 MAX_MOVES = 5000
 MAX_THINK_SECONDS = 10.0
+#: The least a request may ask the computer to think: a millisecond (the core's own
+#: floor, `noughts.ai.base.MIN_TIME`, is lower still).
+MIN_THINK_SECONDS = max(0.001, MIN_TIME)
+#: Seeds are whole numbers up to the largest a JavaScript number (and a JSON Schema
+#: bound, written as a float) holds exactly.
+MAX_SEED = 2**53 - 1
 #: A review thinks this long at most per position (a whole game of ultimate: minutes).
 MAX_REVIEW_SECONDS = 5.0
 
@@ -54,10 +61,28 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class RequestBody(_Model):
+    """A request's body, read strictly: each field of the JSON type the schema names
+    (`"solved": 0`, `"rated": 1`, `"increment": false` and `"3"` for a number are
+    mistakes, not guesses), unknown fields refused. Its integers take `WHOLE`."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _whole(value: object) -> object:
+    """13.0 is the integer 13, as JSON Schema counts it (13.5 stays a float, refused)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: The last item of an integer field's `Annotated` (after its `Field`, which it would
+#: otherwise hide from the JSON schema): an int, or a float with nothing after the point.
+WHOLE = BeforeValidator(_whole)
+
+
 # -- requests ----------------------------------------------------------------------
 
 
-class GameRequest(_Model):
+class GameRequest(RequestBody):
     """A game as the browser holds it."""
 
     spec: Spec
@@ -76,9 +101,12 @@ class ThinkRequest(GameRequest):
 
     level: Level = "max"
     time: Annotated[
-        float | None, Field(gt=0, le=MAX_THINK_SECONDS, description="seconds to think; null: the level's own limit")
+        float | None,
+        Field(ge=MIN_THINK_SECONDS, le=MAX_THINK_SECONDS, description="seconds to think; null: the level's own limit"),
     ] = None
-    seed: int | None = None
+    seed: Annotated[
+        int | None, Field(ge=0, le=MAX_SEED, description="the same seed, the same choice; null: any"), WHOLE
+    ] = None
 
 
 class ReviewRequest(GameRequest):
@@ -86,11 +114,12 @@ class ReviewRequest(GameRequest):
 
     level: Level = "max"
     time: Annotated[
-        float, Field(gt=0, le=MAX_REVIEW_SECONDS, description="seconds of thought per position of the game")
+        float,
+        Field(ge=MIN_THINK_SECONDS, le=MAX_REVIEW_SECONDS, description="seconds of thought per position of the game"),
     ] = 0.5
 
 
-class RecordRequest(_Model):
+class RecordRequest(RequestBody):
     """A game record as text: the PGN-like form or its JSON (README, "Notation")."""
 
     text: Annotated[str, Field(min_length=1, max_length=MAX_RECORD_SIZE)]

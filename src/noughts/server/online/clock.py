@@ -9,7 +9,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-#: Limits on a room's clock: minutes per player and increment in seconds.
+#: Limits on a room's clock: minutes per player and increment in seconds. The least
+#: clock is 0.6 s (a bullet game's clocks are minutes; a tiny one, 1e-320 minutes,
+#: made a game of 0 ms clocks).
+MIN_MINUTES = 0.01
 MAX_MINUTES = 180
 MAX_INCREMENT = 180
 

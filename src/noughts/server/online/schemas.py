@@ -5,18 +5,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.config import JsonDict
 
-from noughts.server.models import Spec
+from noughts.server.models import WHOLE, RequestBody, Spec
 from noughts.server.online.accounts import NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
-from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES
+from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, MIN_MINUTES
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Credentials(_Model):
+class Credentials(RequestBody):
     """The lengths and the name's pattern are checked by `accounts` (400 with the
     mistake's own word); the schema states them, and only refuses far longer texts."""
 
@@ -52,19 +53,29 @@ class MeAnswer(_Model):
 #: A clock's minutes each (None: no clock) and seconds added a move: rooms and quick pairing.
 Minutes = Annotated[
     float | None,
-    Field(description=f"null: no clock; else more than 0 and at most {MAX_MINUTES} (400 invalid-clock)"),
+    Field(ge=MIN_MINUTES, le=MAX_MINUTES, description=f"null: no clock; else {MIN_MINUTES} to {MAX_MINUTES}"),
 ]
 Increment = Annotated[
-    float, Field(description=f"seconds added after each move, 0 to {MAX_INCREMENT} (400 invalid-clock)")
+    float, Field(ge=0, le=MAX_INCREMENT, description=f"seconds added after each move, 0 to {MAX_INCREMENT}")
 ]
 
 
-class RoomRequest(_Model):
-    """A new room: the game, rated or casual, the creator's side, listed in the lobby or
-    only by invite link, and an optional clock (minutes each, seconds added per move).
-    Strict: `"increment": false` or `"rated": 1` is a mistake, not 0 or true."""
+#: A room has minutes (a clock) or days (correspondence), not both: said in JSON Schema.
+_CLOCK_OR_DAYS: JsonDict = {
+    "not": {
+        "required": ["minutes", "days"],
+        "properties": {"minutes": {"type": "number"}, "days": {"type": "integer"}},
+    }
+}
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+
+class RoomRequest(RequestBody):
+    """A new room: the game, rated or casual, the creator's side, listed in the lobby or
+    only by invite link, and an optional clock (minutes each, seconds added per move) or
+    days a move (correspondence), not both. Strict: `"increment": false` or `"rated": 1`
+    is a mistake, not 0 or true."""
+
+    model_config = ConfigDict(json_schema_extra=_CLOCK_OR_DAYS)
 
     spec: Spec
     rated: bool = False
@@ -75,9 +86,17 @@ class RoomRequest(_Model):
     )  # fmt: skip
     minutes: Minutes = None
     increment: Increment = 0
-    days: int | None = Field(
-        None, ge=1, le=14, description="correspondence: days for each move, instead of minutes (1 to 14)"
-    )
+    days: Annotated[
+        int | None,
+        Field(ge=1, le=14, description="correspondence: days for each move, instead of minutes (1 to 14)"),
+        WHOLE,
+    ] = None
+
+    @model_validator(mode="after")
+    def _clock_or_days(self) -> RoomRequest:
+        if self.minutes is not None and self.days is not None:
+            raise ValueError("a room has minutes (a clock) or days a move (correspondence), not both")
+        return self
 
 
 class RoomAnswer(_Model):

@@ -24,7 +24,7 @@ from noughts.server.online import accounts, actions
 from noughts.server.online.accounts import AccountError, Passwords, TooManyAttemptsError, make_quota, make_throttle
 from noughts.server.online.actions import ActionError, Change, GameRow
 from noughts.server.online.bots import HOUSE, PRIOR, Bots
-from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, now_ms
+from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, MIN_MINUTES, now_ms
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import make_presence
 from noughts.server.online.ratings import Glicko
@@ -339,8 +339,8 @@ class Online:
             raise ActionError("invalid-spec", str(e)) from None
         if rated and user.guest:
             raise ActionError("guest-rated", "guests play casual games only: sign up to play rated games")
-        if minutes is not None and not 0 < minutes <= MAX_MINUTES:
-            raise ActionError("invalid-clock", f"a clock has more than 0 and at most {MAX_MINUTES} minutes")
+        if minutes is not None and not MIN_MINUTES <= minutes <= MAX_MINUTES:
+            raise ActionError("invalid-clock", f"a clock has {MIN_MINUTES} to {MAX_MINUTES} minutes")
         if not 0 <= increment <= MAX_INCREMENT:
             raise ActionError("invalid-clock", f"the increment is 0 to {MAX_INCREMENT} seconds")
         return game.spec

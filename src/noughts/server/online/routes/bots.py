@@ -9,9 +9,9 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
-from noughts.server.models import GUARDED, Spec, error_answers
+from noughts.server.models import GUARDED, RequestBody, Spec, error_answers
 from noughts.server.online.clock import now_ms
 from noughts.server.online.ratings import Glicko, current
 from noughts.server.online.routes.games import invite_path
@@ -45,11 +45,9 @@ class BotList(_Model):
     bots: list[BotView]
 
 
-class ChallengeRequest(_Model):
+class ChallengeRequest(RequestBody):
     """The game against the bot: as a room's request, without the lobby (a bot accepts
     at once). Strict, as a room's request."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
     spec: Spec
     rated: bool = False
@@ -85,7 +83,7 @@ async def challenge(name: str, body: ChallengeRequest, request: Request, user: L
     """Starts a game against the house bot `name` (it always accepts; it answers each
     move from the server's worker pool within its clock), or challenges the engine bot
     `name`: a private room only it may join, which its program accepts or declines. 404
-    no-such-bot; 400 invalid-spec or invalid-clock; 403 guest-rated."""
+    no-such-bot; 400 invalid-spec; 422 a clock outside the schema's bounds; 403 guest-rated."""
     online = online_of(request)
     row = await online.challenge(user, name[:40], body.spec, body.rated, body.side, body.minutes, body.increment)
     return RoomAnswer(game=await online.snapshot(row), invite=invite_path(row.id))
@@ -96,9 +94,7 @@ async def challenge(name: str, body: ChallengeRequest, request: Request, user: L
 engines = APIRouter(prefix="/api/online", tags=["bots"], responses=error_answers(400, 401, 403, 404, 409))
 
 
-class NewBot(_Model):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
+class NewBot(RequestBody):
     name: str = Field(max_length=40, description="the bot's name: 3-20 letters, digits, - and _")
 
 

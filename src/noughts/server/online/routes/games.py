@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
@@ -68,7 +68,16 @@ async def close_room(game_id: str, request: Request, user: LoggedIn) -> Response
     return Response(status_code=204)
 
 
-@router.get("/games/{game_id}/record", response_model=None)
+#: The record's two forms, as /openapi.json declares them (the text one is the default).
+_RECORD_FORMS: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "the record: its text (format=text), or its JSON (format=json)",
+        "content": {"text/plain": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}},
+    }
+}
+
+
+@router.get("/games/{game_id}/record", response_model=None, responses=_RECORD_FORMS)
 async def export(game_id: str, request: Request, format: Literal["text", "json"] = "text") -> Response:
     """The game as a game record (see README), to save or import elsewhere."""
     online = online_of(request)

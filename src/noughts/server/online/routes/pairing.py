@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter, Request, Response
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from noughts.registry import title
-from noughts.server.models import GUARDED, Spec, error_answers
+from noughts.server.models import GUARDED, RequestBody, Spec, error_answers
 from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
 from noughts.server.online.schemas import Increment, Minutes, _Model
@@ -25,10 +25,8 @@ router = APIRouter(
 )
 
 
-class SeekRequest(_Model):
+class SeekRequest(RequestBody):
     """The game and clock to be paired for. Strict, as a room's request."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
     spec: Spec
     rated: bool = False
@@ -78,8 +76,8 @@ async def _view(request: Request, seek: SeekRow) -> SeekView:
 async def play_now(body: SeekRequest, request: Request, user: LoggedIn) -> SeekView:
     """Joins the pool (replacing the player's earlier seek) and pairs at once if someone
     fits; with `bot_after`, a bot fills in after that long. While the player's paired
-    game goes on, answers it (`paired`) and seeks nothing. 400 invalid-spec or
-    invalid-clock; 403 guest-rated."""
+    game goes on, answers it (`paired`) and seeks nothing. 400 invalid-spec; 422 a
+    clock outside the schema's bounds; 403 guest-rated."""
     seek = await online_of(request).seek(user, body.spec, body.rated, body.minutes, body.increment, body.bot_after)
     return await _view(request, seek)
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from noughts.core import IllegalMoveError
 from noughts.registry import title
-from noughts.server.models import GUARDED, MAX_MOVES, MoveText, Spec, error_answers
+from noughts.server.models import GUARDED, MAX_MOVES, WHOLE, MoveText, RequestBody, Spec, error_answers
 from noughts.server.online.actions import ActionError, GameRow
 from noughts.server.online.clock import now_ms
 from noughts.server.online.routes.players import PROVISIONAL
@@ -112,7 +112,7 @@ class StreakRun(_Model):
     puzzles: list[PuzzleView]
 
 
-class CheckRequest(_Model):
+class CheckRequest(RequestBody):
     moves: Annotated[
         list[MoveText],
         Field(
@@ -131,7 +131,7 @@ class CheckView(_Model):
     verdict: str = Field(description="after a wrong move: what the position is worth now")
 
 
-class AttemptRequest(_Model):
+class AttemptRequest(RequestBody):
     solved: bool = Field(description="whether the player solved it without a wrong move (a hint or the solution "
                          "viewed counts as not solved)")  # fmt: skip
 
@@ -166,8 +166,8 @@ class PuzzleProfile(_Model):
     history: list[HistoryEntry]
 
 
-class StreakRequest(_Model):
-    score: int = Field(ge=0, le=STREAK_LENGTH, description="puzzles solved in a row")
+class StreakRequest(RequestBody):
+    score: Annotated[int, Field(ge=0, le=STREAK_LENGTH, description="puzzles solved in a row"), WHOLE]
 
 
 class StreakBest(_Model):

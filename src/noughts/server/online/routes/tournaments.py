@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from noughts.registry import title
-from noughts.server.models import GUARDED, Spec, error_answers
+from noughts.server.models import GUARDED, WHOLE, RequestBody, Spec, error_answers
 from noughts.server.online.schemas import Increment, Minutes, _Model
 from noughts.server.online.service import Online
 from noughts.server.online.sessions import LoggedIn, MaybeUser, online_of
@@ -41,27 +41,38 @@ router = APIRouter(
 MAX_DURATION, MAX_ROUNDS, MAX_STARTS_IN = 720, 30, 7 * 24 * 60
 
 
-class TournamentRequest(_Model):
-    """A new tournament. Strict, as a room's request."""
+class _NewTournament(RequestBody):
+    """What every new tournament names. Strict, as a room's request."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    kind: Literal["arena", "swiss"] = Field(description="arena: a fixed duration; swiss: a fixed number of rounds")
     name: Annotated[str, Field(min_length=1, max_length=60, description="shown in the lists (1 to 60 characters)")]
     spec: Spec
     rated: bool = False
     minutes: Minutes = None
     increment: Increment = 0
-    duration: Annotated[
-        int | None, Field(ge=1, le=MAX_DURATION, description="an arena's length in minutes (required for an arena)")
-    ] = None
-    rounds: Annotated[
-        int | None, Field(ge=1, le=MAX_ROUNDS, description="a Swiss's number of rounds (required for a Swiss)")
-    ] = None
     starts_in: Annotated[
         float,
         Field(ge=0, le=MAX_STARTS_IN, description="minutes until it starts (its creator may start it earlier)"),
     ] = 5
+
+
+class NewArena(_NewTournament):
+    """A new arena: a fixed duration."""
+
+    kind: Literal["arena"]
+    duration: Annotated[int, Field(ge=1, le=MAX_DURATION, description="the arena's length in minutes"), WHOLE]
+    rounds: Annotated[None, Field(description="an arena has no rounds")] = None
+
+
+class NewSwiss(_NewTournament):
+    """A new Swiss: a fixed number of rounds."""
+
+    kind: Literal["swiss"]
+    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS, description="the number of rounds"), WHOLE]
+    duration: Annotated[None, Field(description="a Swiss has no duration")] = None
+
+
+#: A new tournament: its kind says which of duration and rounds it needs.
+TournamentRequest = Annotated[NewArena | NewSwiss, Field(discriminator="kind")]
 
 
 class TournamentSummary(_Model):
@@ -237,8 +248,7 @@ async def _view(
 
 @router.post("", status_code=201, response_model=TournamentView, responses=GUARDED)
 async def create(body: TournamentRequest, request: Request, user: LoggedIn) -> Response:
-    """Creates a tournament (signed-in players, not guests). 400 invalid-spec, invalid-clock
-    or invalid-tournament (an arena without a duration, a Swiss without rounds); 403
+    """Creates a tournament (signed-in players, not guests). 400 invalid-spec; 403
     guest-tournament; 429 too-many-tournaments (five not finished at most)."""
     online = online_of(request)
     t = await online.create_tournament(
