@@ -131,11 +131,15 @@ def test_bot_accounts_sent_at_once_stay_within_the_limit(people: Callable[[], Pe
         assert len(owner.http.get("/api/online/me/bots").json()["bots"]) == MAX_ENGINE_BOTS
 
 
+# What each kind of tournament is long by: an arena's minutes, a Swiss's rounds.
+_LENGTH: dict[str, dict[str, int]] = {"arena": {"duration": 10}, "swiss": {"rounds": 3}}
+
+
 @pytest.mark.both_databases
 def test_tournaments_sent_at_once_stay_within_the_limit(people: Callable[[], Person]) -> None:
     for made_before, kind in ((0, "arena"), (2, "swiss")):
         ann = people().sign_up()
-        body = {"kind": kind, "spec": "classic", "starts_in": 30, "duration": 10, "rounds": 3}
+        body = {"kind": kind, "spec": "classic", "starts_in": 30, **_LENGTH[kind]}
         for _ in range(made_before):
             assert ann.http.post(TOURNAMENTS, json={**body, "name": unique("t")}).status_code == 201
         names = [unique("t") for _ in range(AT_ONCE)]
@@ -168,7 +172,7 @@ def test_players_joining_one_room_at_once_seat_exactly_one(people: Callable[[], 
 def test_one_player_joining_a_tournament_many_times_at_once_is_in_once(people: Callable[[], Person]) -> None:
     ann, bob = people().sign_up(), people().sign_up()
     for kind in ("arena", "swiss"):
-        body = {"kind": kind, "name": unique("j"), "spec": "classic", "starts_in": 30, "duration": 10, "rounds": 3}
+        body = {"kind": kind, "name": unique("j"), "spec": "classic", "starts_in": 30, **_LENGTH[kind]}
         tid = ann.http.post(TOURNAMENTS, json=body).json()["id"]
         answers = at_once([(bob, post(f"{TOURNAMENTS}/{tid}/join"))] * AT_ONCE)
         refused = [a for a in answers if a.status_code != 200]
