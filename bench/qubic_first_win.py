@@ -74,7 +74,8 @@ def main() -> None:
     prepare()
     player = level_spec(GAME, args.player) if args.player in LEVELS else args.player
     opponent = level_spec(GAME, args.opponent) if args.opponent in LEVELS else args.opponent
-    print(f"x: {player}; o: {opponent}" + (f", after 1 to {args.random_plies} random moves" if args.random_plies else ""))
+    varied = f", after 1 to {args.random_plies} random moves" if args.random_plies else ""
+    print(f"x: {player}; o: {opponent}{varied}")
     analysis = make(GAME.spec, args.player, 0).decide(GAME.initial(), Limits())
     print(
         f"empty board: best {analysis.moves[0].text}, {analysis.value.text}"
@@ -95,7 +96,7 @@ def main() -> None:
             if first_win is not None:
                 found.append(first_win)
     print(
-        f"\nx won {won} of {args.games} games; x proved a win in {len(found)} of them"
+        f"\nx won {won} of {args.games} games and proved a win in {len(found)}"
         + (f", first at ply {min(found)}, on average at ply {sum(found) / len(found):.1f}" if found else "")
         + f" ({time.perf_counter() - started:.0f} s)"
     )
