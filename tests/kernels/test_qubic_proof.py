@@ -377,10 +377,10 @@ def _walk_to_leaves(strategy: Strategy, per_kind: int, seed: int) -> list[list[i
     return found
 
 
-def _threats_win(x: int, o: int) -> bool:
+def _threats_win(x: int, o: int, budget: Budget) -> bool:
     """o to move, x having just moved: whether x wins by threats whatever o does (x has a
     line, or o has no line to complete and after every reply x completes one at once or
-    the threat search, with the shipped budget, finds the win)."""
+    the threat search, with `budget`, finds the win)."""
     if qubic_proof.completes(x):
         return True
     if qubic_proof.threat_cells(o, x):
@@ -390,7 +390,7 @@ def _threats_win(x: int, o: int) -> bool:
         bit = 1 << reply
         if (x | o) & bit or mine & ~bit:
             continue
-        if qubic_proof.leaf_proven(x, o | bit, Budget(), levels=0) != THREATS:
+        if qubic_proof.leaf_proven(x, o | bit, budget, levels=0) != THREATS:
             return False
     return True
 
@@ -439,7 +439,7 @@ def test_x_keeps_the_shipped_proof_in_every_orientation() -> None:
                     else:
                         if (key, child) not in kept:
                             holds = code != THREATS and canonical in _proven_moves(*key, code, strategy.budget)
-                            kept[key, child] = holds or _threats_win(key[0] | 1 << canonical, key[1])
+                            kept[key, child] = holds or _threats_win(key[0] | 1 << canonical, key[1], strategy.budget)
                         assert kept[key, child], (cells, s, ply)
                     kinds[code if code < 0 else 0] = kinds.get(code if code < 0 else 0, 0) + 1
                 if cell < 0:
