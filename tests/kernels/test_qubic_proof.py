@@ -466,6 +466,46 @@ def test_max_plays_the_proof_where_the_issue_lost(monkeypatch: pytest.MonkeyPatc
     assert canonical in _proven_moves(*key, strategy.entries[key], strategy.budget)
 
 
+#: x to move, past a leaf of the shipped proof's proof-number search (found by walking
+#: the proof in random frames, o replying at random past the leaf), where the searches
+#: run on the position itself, in its canonical frame, find no win.
+PAST_LEAVES = [(0x8021040180008001, 0x400802004211004), (0xD000010000200001, 0x2000048200500000)]
+
+
+def test_past_a_leaf_x_follows_the_leafs_proof() -> None:
+    strategy = qubic_proof.shipped()
+    if strategy is None:
+        pytest.skip(f"no proof shipped at {qubic_proof.SHIPPED}")
+    larger = Budget(expansions=(*strategy.budget.expansions, 20_000))
+    rng = random.Random(3)
+    for x, o in PAST_LEAVES:
+        key, _ = key_of(x, o)
+        assert key not in strategy.entries and qubic_proof.leaf_move(*key, strategy.budget) is None
+        children = set()
+        for s in [0, *rng.sample(range(1, symmetry.COUNT), 2)]:
+            sx, so = image(x, s), image(o, s)
+            move = strategy.move(sx, so)
+            assert move is not None and not (sx | so) >> move & 1
+            children.add(key_of(sx | 1 << move, so)[0])
+        assert len(children) == 1  # the same move in every frame
+        # After it, every reply of o leaves x a line to complete at once, or a win the
+        # searches prove with a larger budget than the shipped one (they are sound in
+        # any frame, but succeed in some only: tried in the position's and the canonical).
+        (x2, o2), t = key_of(x | 1 << (strategy.move(x, o) or 0), o)
+        assert (x2, o2) in children and not qubic_proof.threat_cells(o2, x2)
+        mine = qubic_proof.threat_cells(x2, o2)
+        undo = int(symmetry.INVERSE[t])
+        for reply in range(64):
+            bit = 1 << reply
+            if (x2 | o2) & bit or mine & ~bit:
+                continue
+            proven = (
+                qubic_proof.leaf_proven(image(x2, undo), image(o2 | bit, undo), larger) is not None
+                or qubic_proof.leaf_proven(x2, o2 | bit, larger) is not None
+            )
+            assert proven, (hex(x), hex(o), reply)
+
+
 @pytest.mark.slow
 def test_the_shipped_proof_holds() -> None:
     """The issue's checker over the whole shipped tree, every leaf proven again."""
