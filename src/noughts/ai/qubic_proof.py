@@ -134,8 +134,8 @@ class Strategy:
         Past a leaf proven by the proof-number search, each of x's positions is searched
         again with the same budget: it lies inside the leaf's proof, a smaller problem,
         but nothing guarantees that the search finds it again. Where it does not, the
-        leaf's own proof answers (`_move_past_leaf`); where neither does, this says None
-        and the player searches on its own."""
+        leaf's own proof answers (`_move_past_leaf`), else the search in the position's
+        own frame; where none does, this says None and the player searches on its own."""
         from noughts.kernels import symmetry
 
         key, s = key_of(x, o)
@@ -145,6 +145,10 @@ class Strategy:
             if key not in self._past:
                 self._past[key] = self._move_past_leaf(*key)
             move = self._past[key]
+        if move is None and stored is None:
+            # Last, the search in the position's own frame: a proof found in any frame
+            # is one, and past a leaf this one sometimes succeeds where the others fail.
+            return leaf_move(x, o, self.budget)
         return None if move is None else int(symmetry.IMAGE[symmetry.INVERSE[s], move])
 
     def _move_past_leaf(self, x: int, o: int) -> int | None:
