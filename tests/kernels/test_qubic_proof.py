@@ -466,8 +466,8 @@ def test_max_plays_the_proof_where_the_issue_lost(monkeypatch: pytest.MonkeyPatc
     assert canonical in _proven_moves(*key, strategy.entries[key], strategy.budget)
 
 
-#: x to move, past a leaf of the shipped proof's proof-number search (found by walking
-#: the proof in random frames, o replying at random past the leaf), where the searches
+#: x to move, past a leaf of the shipped proof's proof-number search (found by
+#: bench/qubic_past_leaves.py, o replying at random past the leaf), where the searches
 #: run on the position itself, in its canonical frame, find no win.
 PAST_LEAVES = [(0x8021040180008001, 0x400802004211004), (0xD000010000200001, 0x2000048200500000)]
 
