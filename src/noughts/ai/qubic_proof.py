@@ -143,34 +143,36 @@ class Strategy:
         move = stored if stored is not None and stored >= 0 else _canonical_leaf_move(*key, self.budget)
         if move is None and stored is None:
             if key not in self._past:
-                self._past[key] = self._move_past_leaf(*key)
+                self._past[key] = self._move_past_leaf(key, x, o, s)
             move = self._past[key]
-        if move is None and stored is None:
-            # Last, the search in the position's own frame: a proof found in any frame
-            # is one, and past a leaf this one sometimes succeeds where the others fail.
-            return leaf_move(x, o, self.budget)
         return None if move is None else int(symmetry.IMAGE[symmetry.INVERSE[s], move])
 
-    def _move_past_leaf(self, x: int, o: int) -> int | None:
-        """x's move in (x, o) from the proof of a leaf the position lies past: the leaf is
-        found by taking back up to `LEAF_BACK` moves of each side, its proof-number
-        search run again in its canonical frame (the checker's search, so the same
-        tree), and the position followed down that tree to x's proven move. None where
-        no leaf up to that far back has the position in its proof tree."""
+    def _move_past_leaf(self, key: tuple[int, int], x: int, o: int, s: int) -> int | None:
+        """x's move, in the canonical frame `key` (symmetry `s` takes (x, o) there), from
+        the proof of a proof-number leaf the position lies past: the leaf is found by
+        taking back up to `LEAF_BACK` moves of each side, its search run again in its
+        canonical frame (the checker's search, so the same tree), and the position
+        followed down that tree to x's proven move. Where a leaf is found but the
+        position is not in its tree, the search in the position's own frame (a proof
+        found in any frame is one, and this one sometimes succeeds where the others
+        fail). None where neither answers, or no leaf is found."""
         from itertools import combinations
+        from math import comb
 
         from noughts.kernels import symmetry
 
-        mine = [c for c in range(64) if x >> c & 1]
-        theirs = [c for c in range(64) if o >> c & 1]
+        cx, co = key
+        mine = [c for c in range(64) if cx >> c & 1]
+        theirs = [c for c in range(64) if co >> c & 1]
+        leaves = False
         for back in range(1, LEAF_BACK + 1):
+            if back > len(theirs) or comb(len(mine), back) * comb(len(theirs), back) > LEAF_BACK_POSITIONS:
+                break
             earlier = [
-                (x & ~sum(1 << c for c in xs), o & ~sum(1 << c for c in os))
+                (cx & ~sum(1 << c for c in xs), co & ~sum(1 << c for c in os))
                 for xs in combinations(mine, back)
                 for os in combinations(theirs, back)
             ]
-            if not earlier:
-                return None
             found = np.zeros((len(earlier), 3), dtype=np.int64)
             symmetry.canonical_all(
                 np.array([_signed(a) for a, _ in earlier], dtype=np.int64),
@@ -178,20 +180,26 @@ class Strategy:
                 symmetry.BYTES,
                 found,
             )
-            for cx, co, s in found:
-                key = (int(cx) & MASK64, int(co) & MASK64)
-                code = self.entries.get(key)
+            for lx, lo, t in found:
+                leaf = (int(lx) & MASK64, int(lo) & MASK64)
+                code = self.entries.get(leaf)
                 if code is None or code > PN:
                     continue
-                move = _move_in_leaf_tree(key, int(s), x, o, self.budget)
+                leaves = True
+                move = _move_in_leaf_tree(leaf, int(t), cx, co, self.budget)
                 if move is not None:
                     return move
-        return None
+        if not leaves:
+            return None
+        move = leaf_move(x, o, self.budget)
+        return None if move is None else int(symmetry.IMAGE[s, move])
 
 
 #: How many moves of each side `Strategy.move` takes back to find the leaf a position
-#: lies past (at four, up to 15,876 earlier positions, each looked up in 10 us).
+#: lies past, and how many earlier positions it looks up at most (each in about 10 us,
+#: the lists built in Python about as long again).
 LEAF_BACK = 4
+LEAF_BACK_POSITIONS = 20_000
 
 
 def _move_in_leaf_tree(leaf: tuple[int, int], s: int, x: int, o: int, budget: Budget) -> int | None:
