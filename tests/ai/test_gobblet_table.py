@@ -283,3 +283,30 @@ def test_perfect_loses_only_lost_positions_in_the_published_game(
         _play_checked(game, full_table, side, level_player(game, level, seed=1), rng)
     for _ in range(games):
         _play_checked(game, full_table, side, None, rng)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_max_as_x_wins_from_the_start_against_every_reply(full_table: gobblet_table.GobbletTable) -> None:
+    """The level `max` as x, with the table (issue 40, item 7): after its first move each
+    of o's replies, o then played on by `hard` and by random moves (seeded per game),
+    and x wins every game, as the start's value (x wins in 13) says it must."""
+    game = Gobblet()
+    start = game.initial()
+    assert full_table.value(start).kind is Kind.WIN
+    first = level_player(game, "max", seed=1).decide(start).best
+    after = start.play(first)
+    for index, reply in enumerate(after.legal_moves()):
+        rng = random.Random(index)
+        for opponent in (level_player(game, "hard", seed=index), None):
+            x = level_player(game, "max", seed=index)
+            state: State[Any] = after.play(reply)
+            while not state.is_over:
+                if state.turn is Player.X:
+                    state = state.play(x.choose(state))
+                elif opponent is None:
+                    state = state.play(rng.choice(state.legal_moves()))
+                else:
+                    state = state.play(opponent.choose(state))
+            assert state.outcome is not None
+            assert state.outcome.winner is Player.X, (start.move_text(first), after.move_text(reply), opponent)

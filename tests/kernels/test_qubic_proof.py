@@ -341,6 +341,171 @@ def test_max_plays_from_the_shipped_strategy(
     assert analysis.value.kind is Kind.WIN
 
 
+#: The issue's game (issue 40): o's seventh reply leaves x at a leaf of the proof-number
+#: search's second level, which searched in this frame finds no win.
+ISSUE_LINE = "111 414 141 443 121 131 411 441 321 231 311 211 331 341"
+
+
+def _walk_to_leaves(strategy: Strategy, per_kind: int, seed: int) -> list[list[int]]:
+    """Games from the empty board through the strategy to a leaf each, `per_kind` for each
+    kind of leaf: x plays the stored moves, o a reply picked at random among those the
+    strategy answers (the others lose at once or to the null-move sequence). The cells
+    played, x's first."""
+    rng = random.Random(seed)
+    wanted = {THREATS: per_kind, PN: per_kind, PN - 1: per_kind}
+    found: list[list[int]] = []
+    while any(wanted.values()):
+        x = o = 0
+        cells: list[int] = []
+        while True:
+            key, s = key_of(x, o)
+            code = strategy.entries[key]
+            if code < 0:
+                if wanted[code]:
+                    wanted[code] -= 1
+                    found.append(cells)
+                break
+            move = int(symmetry.IMAGE[symmetry.INVERSE[s], code])
+            cells.append(move)
+            x |= 1 << move
+            answered = [r for r in range(64) if not (x | o) >> r & 1 and key_of(x, o | 1 << r)[0] in strategy.entries]
+            if not answered:
+                break
+            reply = rng.choice(answered)
+            cells.append(reply)
+            o |= 1 << reply
+    return found
+
+
+def _threats_win(x: int, o: int, budget: Budget) -> bool:
+    """o to move, x having just moved: whether x wins by threats whatever o does (x has a
+    line, or o has no line to complete and after every reply x completes one at once or
+    the threat search, with `budget`, finds the win)."""
+    if qubic_proof.completes(x):
+        return True
+    if qubic_proof.threat_cells(o, x):
+        return False
+    mine = qubic_proof.threat_cells(x, o)
+    for reply in range(64):
+        bit = 1 << reply
+        if (x | o) & bit or mine & ~bit:
+            continue
+        if qubic_proof.leaf_proven(x, o | bit, budget, levels=0) != THREATS:
+            return False
+    return True
+
+
+def _proven_moves(x: int, o: int, code: int, budget: Budget) -> set[int]:
+    """x's moves whose subtree the proof-number search of the leaf's level proves (the
+    proof the checker finds), in the canonical frame."""
+    from noughts.kernels.proof import FIRST, NULL_SETTLE_DEPTH, ProofTree
+
+    expansions = budget.expansions[PN - code]
+    tree = ProofTree(64 * (expansions + 1))
+    tree.prove(signed(x), signed(o), 0.0, expansions, NULL_SETTLE_DEPTH)
+    assert tree.numbers[0, 0] == 0
+    first = int(tree.links[0, FIRST])
+    return {int(tree.links[c, 3]) for c in range(first, first + int(tree.links[0, 2])) if tree.numbers[c, 0] == 0}
+
+
+def test_x_keeps_the_shipped_proof_in_every_orientation() -> None:
+    """Walks of o's replies from the empty board through the shipped proof to leaves of
+    each kind (the threat search's, the proof-number search's two levels), the issue's
+    game among them, seen through each of the cube's 192 symmetries: at every x position
+    on the way x plays the stored move, and at the leaf a move the leaf's proof holds
+    (proof-number leaves: a move whose subtree the checker's search proves; threat
+    leaves: after it x wins by threats against every reply)."""
+    strategy = qubic_proof.shipped()
+    if strategy is None:
+        pytest.skip(f"no proof shipped at {qubic_proof.SHIPPED}")
+    game = parse_spec("qubic")
+    paths = _walk_to_leaves(strategy, 2, seed=11)
+    paths.append([game.parse_move(text) for text in ISSUE_LINE.split()])
+    kinds: dict[int, int] = {}
+    kept: dict[tuple[tuple[int, int], tuple[int, int]], bool] = {}
+    for cells in paths:
+        for s in range(symmetry.COUNT):
+            x = o = 0
+            for ply, cell in enumerate([*[int(symmetry.IMAGE[s, c]) for c in cells], -1]):
+                if ply % 2 == 0:  # x to move: the position is an entry of the proof
+                    key, t = key_of(x, o)
+                    code = strategy.entries[key]
+                    move = strategy.move(x, o)
+                    assert move is not None and not (x | o) >> move & 1, (cells, s, ply)
+                    canonical = int(symmetry.IMAGE[t, move])
+                    child = key_of(key[0] | 1 << canonical, key[1])[0]
+                    if code >= 0:
+                        assert child == key_of(key[0] | 1 << code, key[1])[0], (cells, s, ply)
+                    else:
+                        if (key, child) not in kept:
+                            holds = code != THREATS and canonical in _proven_moves(*key, code, strategy.budget)
+                            kept[key, child] = holds or _threats_win(key[0] | 1 << canonical, key[1], strategy.budget)
+                        assert kept[key, child], (cells, s, ply)
+                    kinds[code if code < 0 else 0] = kinds.get(code if code < 0 else 0, 0) + 1
+                if cell < 0:
+                    break
+                if ply % 2 == 0:
+                    x |= 1 << cell
+                else:
+                    o |= 1 << cell
+    assert kinds[0] > 0 and all(kinds[k] >= 2 * symmetry.COUNT for k in (THREATS, PN, PN - 1))
+
+
+def test_max_plays_the_proof_where_the_issue_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The issue's game: x at a leaf of the proof-number search's second level, in a
+    frame where that search finds nothing; max answers with the proof's win."""
+    state = parse_spec("qubic").initial()
+    for text in ISSUE_LINE.split():
+        state = state.play_text(text)
+    analysis = KernelAlphaBetaPlayer(depth=1).decide(state)
+    assert analysis.value.kind is Kind.WIN
+    strategy = qubic_proof.shipped()
+    assert strategy is not None
+    key, t = key_of(state.x, state.o)
+    canonical = int(symmetry.IMAGE[t, analysis.moves[0].move])
+    assert canonical in _proven_moves(*key, strategy.entries[key], strategy.budget)
+
+
+#: x to move, past a leaf of the shipped proof's proof-number search (found by
+#: bench/qubic_past_leaves.py, o replying at random past the leaf), where the searches
+#: run on the position itself, in its canonical frame, find no win.
+PAST_LEAVES = [(0x8021040180008001, 0x400802004211004), (0xD000010000200001, 0x2000048200500000)]
+
+
+def test_past_a_leaf_x_follows_the_leafs_proof() -> None:
+    strategy = qubic_proof.shipped()
+    if strategy is None:
+        pytest.skip(f"no proof shipped at {qubic_proof.SHIPPED}")
+    larger = Budget(expansions=(*strategy.budget.expansions, 20_000))
+    rng = random.Random(3)
+    for x, o in PAST_LEAVES:
+        key, _ = key_of(x, o)
+        assert key not in strategy.entries and qubic_proof.leaf_move(*key, strategy.budget) is None
+        children = set()
+        for s in [0, *rng.sample(range(1, symmetry.COUNT), 2)]:
+            sx, so = image(x, s), image(o, s)
+            move = strategy.move(sx, so)
+            assert move is not None and not (sx | so) >> move & 1
+            children.add(key_of(sx | 1 << move, so)[0])
+        assert len(children) == 1  # the same move in every frame
+        # After it, every reply of o leaves x a line to complete at once, or a win the
+        # searches prove with a larger budget than the shipped one (they are sound in
+        # any frame, but succeed in some only: tried in the position's and the canonical).
+        (x2, o2), t = key_of(x | 1 << (strategy.move(x, o) or 0), o)
+        assert (x2, o2) in children and not qubic_proof.threat_cells(o2, x2)
+        mine = qubic_proof.threat_cells(x2, o2)
+        undo = int(symmetry.INVERSE[t])
+        for reply in range(64):
+            bit = 1 << reply
+            if (x2 | o2) & bit or mine & ~bit:
+                continue
+            proven = (
+                qubic_proof.leaf_proven(image(x2, undo), image(o2 | bit, undo), larger) is not None
+                or qubic_proof.leaf_proven(x2, o2 | bit, larger) is not None
+            )
+            assert proven, (hex(x), hex(o), reply)
+
+
 @pytest.mark.slow
 def test_the_shipped_proof_holds() -> None:
     """The issue's checker over the whole shipped tree, every leaf proven again."""
