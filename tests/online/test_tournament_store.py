@@ -16,6 +16,7 @@ from noughts.server.online.service import tournament_game
 from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tournaments import (
     ARENA,
+    ARENA_OVERTIME_MS,
     FINISHED,
     RUNNING,
     SWISS,
@@ -118,6 +119,30 @@ def test_an_arena_from_start_to_end(store: Store) -> None:
         (3, b, 1, "0 1 0", 1367),
         (4, d, 1, "0 1 0", 1300),
     ]
+
+
+def test_an_arena_ends_after_its_overtime_though_a_game_never_does(store: Store) -> None:
+    """Two players sitting at an untimed game without moving (both there, so nobody
+    claims it) held the arena open for ever: past the overtime it ends without them."""
+    tournaments = Tournaments(store)
+    a, b, c, d = _users(store, 4)
+    t = _tournament(tournaments, a, ARENA, minutes=1)
+    for i, user in enumerate((a, b, c, d)):
+        tournaments.join(t.id, user, 1500.0, T0 + i)
+    now = T0 + 60_000
+    ab, _cd = _advance(tournaments, t.id, now)
+    _end(store, ab, "x", now + 1000)
+    end = now + 60_000
+    assert _advance(tournaments, t.id, end) == []
+    assert _advance(tournaments, t.id, end + ARENA_OVERTIME_MS - 1) == []
+    assert tournaments.get(t.id).state == RUNNING  # c and d may still finish in time
+    assert _advance(tournaments, t.id, end + ARENA_OVERTIME_MS) == []
+    assert tournaments.get(t.id).state == FINISHED
+    _, entries, pairings = tournaments.details(t.id)
+    table = arena.standings({e.user_id: e.rating for e in entries}, arena_games(pairings))
+    assert {s.id: s.score for s in table} == {a: 2, b: 0, c: 0, d: 0}  # c-d's game does not count
+    with pytest.raises(TournamentError, match="over"):
+        tournaments.join(t.id, c, 1500.0, end + ARENA_OVERTIME_MS + 1)
 
 
 @pytest.mark.both_databases

@@ -42,6 +42,9 @@ _pairings = cast(Table, TournamentGame.__table__)
 _games = cast(Table, Game.__table__)
 
 ARENA, SWISS = "arena", "swiss"
+#: How long an arena whose time is up waits for its last games to end (they count if
+#: they do); a game still going then goes on, but the arena ends without it.
+ARENA_OVERTIME_MS = 10 * 60_000
 UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
 STATES = (UPCOMING, RUNNING, FINISHED)
 #: A game that still counts as being played (its players are busy).
@@ -428,8 +431,10 @@ def _advance_arena(
 ) -> list[GameRow]:  # fmt: skip
     busy = {i for p in pairings if p.live for i in (p.x_id, p.o_id) if i is not None}
     if t.ends_at is not None and now >= t.ends_at:
-        # Time is up: no new games; the last ones still count, then it is over.
-        if not busy:
+        # Time is up: no new games; the last ones still count, then it is over. Not for
+        # ever: an untimed game whose players are both there but no longer move would
+        # hold the arena open; past the overtime it ends and such a game goes on uncounted.
+        if not busy or now >= t.ends_at + ARENA_OVERTIME_MS:
             _set(c, t, state=FINISHED, finished_at=now)
         return []
     entries = _pause_gone(c, t, entries, pairings)
