@@ -32,6 +32,7 @@ import numpy.typing as npt
 from noughts.ai.base import Deadline, Kind, Value
 from noughts.ai.exact import code_value, outcome_value, value_code
 from noughts.core import Player
+from noughts.games.geometry import board_symmetries
 from noughts.games.gobblet import Gobblet, GobbletState
 
 __all__ = [
@@ -68,22 +69,7 @@ _W = 100  # a win in d plies scores _W - d, a loss -(_W - d)
 
 def _cell_maps() -> list[list[int]]:
     """The 8 symmetries of the 3x3 board as cell maps (the identity first)."""
-    maps = []
-    for transpose in (False, True):
-        for flip_r in (False, True):
-            for flip_c in (False, True):
-                cell_map = []
-                for cell in range(_CELLS):
-                    r, c = divmod(cell, 3)
-                    if transpose:
-                        r, c = c, r
-                    if flip_r:
-                        r = 2 - r
-                    if flip_c:
-                        c = 2 - c
-                    cell_map.append(3 * r + c)
-                maps.append(cell_map)
-    return maps
+    return board_symmetries(3, 3)
 
 
 # Per symmetry, every 9-bit mask's image.

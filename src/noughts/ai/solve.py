@@ -87,6 +87,7 @@ from noughts.ai.capabilities import MAX_FORGET_CELLS, MAX_TABLE_CELLS, capabilit
 from noughts.ai.exact import cache_dir, code_value, outcome_value
 from noughts.ai.matryoshka import ExactSearch, OutOfTimeError
 from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player, State
+from noughts.games.geometry import board_symmetries
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
 
@@ -313,23 +314,8 @@ def _build_compiled(game: Mnk) -> Table:
 
 
 def _symmetries(m: int, n: int) -> list[tuple[int, ...]]:
-    """Cell maps of the board's symmetries (8 on a square, 4 on a rectangle)."""
-    maps = set()
-    for transpose in (False, True) if m == n else (False,):
-        for flip_r in (False, True):
-            for flip_c in (False, True):
-                cell_map = []
-                for cell in range(m * n):
-                    r, c = divmod(cell, m)
-                    if transpose:
-                        r, c = c, r
-                    if flip_r:
-                        r = n - 1 - r
-                    if flip_c:
-                        c = m - 1 - c
-                    cell_map.append(r * m + c)
-                maps.add(tuple(cell_map))
-    return sorted(maps)
+    """Cell maps of the board's symmetries (8 on a square, 4 on a rectangle), each once."""
+    return sorted({tuple(cell_map) for cell_map in board_symmetries(m, n)})
 
 
 class _Canon:

@@ -11,7 +11,17 @@ import itertools
 import operator
 from functools import lru_cache
 
-__all__ = ["GROUP_MEMO", "bits", "full_line", "has_line", "line_groups", "line_masks", "lines", "masks_through"]
+__all__ = [
+    "GROUP_MEMO",
+    "bits",
+    "board_symmetries",
+    "full_line",
+    "has_line",
+    "line_groups",
+    "line_masks",
+    "lines",
+    "masks_through",
+]
 
 
 @lru_cache(maxsize=64)
@@ -120,3 +130,32 @@ def line_groups(lines: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ..
     for i, mask in enumerate(lines):
         members.setdefault(root(i), []).append(mask)
     return tuple((functools.reduce(operator.or_, group), tuple(group)) for group in members.values())
+
+
+def board_symmetries(m: int, n: int) -> list[list[int]]:
+    """The cell maps of a board of `m` columns and `n` rows onto itself: ``map[cell]`` is
+    the cell's image. A square has 8 (transposed or not, then rows and columns flipped or
+    not, in that order: the identity first), another rectangle the 4 without the
+    transposition; a board one cell wide repeats some maps.
+
+    >>> board_symmetries(3, 3)[1]  # columns flipped
+    [2, 1, 0, 5, 4, 3, 8, 7, 6]
+    >>> len(board_symmetries(4, 3))
+    4
+    """
+    maps = []
+    for transpose in (False, True) if m == n else (False,):
+        for flip_r in (False, True):
+            for flip_c in (False, True):
+                cell_map = []
+                for cell in range(m * n):
+                    r, c = divmod(cell, m)
+                    if transpose:
+                        r, c = c, r
+                    if flip_r:
+                        r = n - 1 - r
+                    if flip_c:
+                        c = m - 1 - c
+                    cell_map.append(r * m + c)
+                maps.append(cell_map)
+    return maps

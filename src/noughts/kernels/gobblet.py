@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from noughts.games.geometry import board_symmetries
 from noughts.kernels.jit import kernel
 from noughts.kernels.layout import Int
 
@@ -109,22 +110,8 @@ class Layout:
 
 
 def _cell_maps() -> list[list[int]]:
-    maps = []
-    for transpose in (False, True):
-        for flip_r in (False, True):
-            for flip_c in (False, True):
-                cell_map = []
-                for cell in range(9):
-                    r, c = divmod(cell, 3)
-                    if transpose:
-                        r, c = c, r
-                    if flip_r:
-                        r = 2 - r
-                    if flip_c:
-                        c = 2 - c
-                    cell_map.append(3 * r + c)
-                maps.append(cell_map)
-    return maps
+    """The 8 symmetries of the 3x3 board as cell maps (the identity first)."""
+    return board_symmetries(3, 3)
 
 
 def layout(sizes: int = 3, copies: int = 2) -> Layout:
