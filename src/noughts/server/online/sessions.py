@@ -16,15 +16,7 @@ COOKIE = "noughts_session"
 
 
 def set_cookie(request: Request, response: Response, token: str, days: int) -> None:
-    response.set_cookie(
-        COOKIE,
-        token,
-        max_age=days * 86_400,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
+    _set_private_cookie(request, response, COOKIE, token, days, "/")
 
 
 #: The browser's device token (`accounts.new_device`): kept across log-outs, as it says
@@ -33,11 +25,17 @@ DEVICE_COOKIE = "noughts_device"
 
 
 def set_device_cookie(request: Request, response: Response, token: str, days: int) -> None:
+    _set_private_cookie(request, response, DEVICE_COOKIE, token, days, "/api/online/")
+
+
+def _set_private_cookie(request: Request, response: Response, name: str, token: str, days: int, path: str) -> None:
+    """A cookie no page script reads (HttpOnly), that other sites' requests do not carry
+    (SameSite=Lax) and that travels only over https where the page came over it."""
     response.set_cookie(
-        DEVICE_COOKIE,
+        name,
         token,
         max_age=days * 86_400,
-        path="/api/online/",
+        path=path,
         httponly=True,
         samesite="lax",
         secure=request.url.scheme == "https",
