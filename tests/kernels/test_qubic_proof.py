@@ -466,6 +466,38 @@ def test_max_plays_the_proof_where_the_issue_lost(monkeypatch: pytest.MonkeyPatc
     assert canonical in _proven_moves(*key, strategy.entries[key], strategy.budget)
 
 
+def test_o_to_move_inside_the_proof_is_a_proven_loss_not_an_estimate() -> None:
+    """After x's proof moves, in any of the cube's orientations, o's position is lost,
+    proven: every reply a loss in at most the cells left (it read as an estimate of 55%
+    for o after x's first move); where x has left the proof it stays an estimate."""
+    strategy = qubic_proof.shipped()
+    assert strategy is not None
+    rng = random.Random(7)
+    player = KernelAlphaBetaPlayer(depth=2)
+    game = parse_spec("qubic")
+    for s in rng.sample(range(symmetry.COUNT), 5):
+        state, cells = game.initial(), []
+        for _ in range(rng.randint(0, 2)):  # x's proof move and a random reply of o's
+            move = strategy.move(state.x, state.o)
+            assert move is not None
+            reply = rng.choice(state.play(move).legal_moves())
+            state = state.play(move).play(reply)
+            cells += [move, reply]
+        cells.append(strategy.move(state.x, state.o))
+        if state.play(cells[-1]).is_over:  # x has won: no o position to look at
+            continue
+        state = game.initial()
+        for cell in cells:  # the same game turned by the symmetry s
+            state = state.play(int(symmetry.IMAGE[s, cell]))
+        left = 64 - len(cells)
+        analysis = player.decide(state)
+        # Lost by the proof (at most the cells left) or, sooner, by x's threats.
+        values = [info.value for info in analysis.moves]
+        assert all(v.kind is Kind.LOSS and v.plies is not None and v.plies <= left for v in values), (s, cells)
+    off = game.initial().play_text("111").play_text("222").play_text("333")
+    assert not player.decide(off).value.exact
+
+
 #: x to move, past a leaf of the shipped proof's proof-number search (found by
 #: bench/qubic_past_leaves.py, o replying at random past the leaf), where the searches
 #: run on the position itself, in its canonical frame, find no win.

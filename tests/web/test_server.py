@@ -12,9 +12,9 @@ import httpx2
 
 from online.servers import serving
 
-#: Qubic's max as o after x's first move: a search bound by time only (as x it plays
-#: the shipped proof's move at once).
-THINK = {"spec": "qubic", "moves": ["111"], "level": "max"}
+#: Qubic's max as o where x has left the shipped proof (333 is not its move): a search
+#: bound by time only (inside the proof, x's move and o's proven loss come at once).
+THINK = {"spec": "qubic", "moves": ["111", "222", "333"], "level": "max"}
 
 
 def test_a_long_think_does_not_block_other_requests(tmp_path: Path) -> None:
@@ -38,7 +38,7 @@ def test_a_long_think_does_not_block_other_requests(tmp_path: Path) -> None:
             assert not finished.is_set(), "the quick requests waited for the think"
         finally:
             thinker.join(60)
-    assert answers[0].status_code == 200 and answers[0].json()["game"]["ply"] == 2
+    assert answers[0].status_code == 200 and answers[0].json()["game"]["ply"] == 4
     assert answers[0].json()["analysis"]["time"] > 1  # as asked: no cap on this server
 
 

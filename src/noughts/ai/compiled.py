@@ -35,7 +35,7 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -463,6 +463,9 @@ class KernelAlphaBetaPlayer(AIPlayer):
         guarded = code == QUBIC and self.threats
         search_end = end - limits.time * self.REFUTE_SHARE if guarded and limits.time is not None else end
         threat_move, threat_plies, threat_nodes = -1, 0, 0
+        # o to move where the shipped proof answers every reply: each loses, proven, in
+        # at most the cells left (an estimate here would contradict the proof).
+        lost_by_proof: dict[Any, Value] | None = None
         if guarded:
             share = 0.0 if limits.time is None else started + limits.time * self.THREAT_SHARE
             threat_move, threat_plies, threat_nodes = _forced_win(root, share, limits.nodes or THREAT_NODES)
@@ -470,7 +473,9 @@ class KernelAlphaBetaPlayer(AIPlayer):
                 # The shipped proof's move wins too, but not by the shortest way: a win
                 # the threat search sees (a line to complete now, a win in 3) comes first.
                 threat_move, threat_plies = _proof_move(state)
-            if threat_move < 0 and self.proof:
+            if threat_move < 0:
+                lost_by_proof = _proof_losses(state, moves)
+            if threat_move < 0 and lost_by_proof is None and self.proof:
                 proof_end = 0.0 if limits.time is None else time.perf_counter() + limits.time * self.PROOF_SHARE
                 if self._proof_tree is None:
                     from noughts.kernels.proof import ProofTree
@@ -487,7 +492,8 @@ class KernelAlphaBetaPlayer(AIPlayer):
         scores: dict[Any, int] = {}
         proven: dict[Any, bool] = {}
         completed = 0
-        max_depth = min(limits.depth or negamax.MAX_PLY, negamax.MAX_PLY, 1 if threat_move >= 0 else negamax.MAX_PLY)
+        settled = threat_move >= 0 or lost_by_proof is not None
+        max_depth = min(limits.depth or negamax.MAX_PLY, negamax.MAX_PLY, 1 if settled else negamax.MAX_PLY)
         result_scores = np.zeros(len(order), dtype=np.int64)
         result_proven = np.zeros(len(order), dtype=np.bool_)
         for depth in range(1, max_depth + 1):
@@ -529,6 +535,8 @@ class KernelAlphaBetaPlayer(AIPlayer):
         values = {m: _value(scores[m], proven[m]) for m in order}
         if threat_move >= 0:
             values[threat_move] = Value.win(threat_plies, bound=True)  # threats, proof: a bound
+        elif lost_by_proof is not None:
+            values = lost_by_proof
         elif guarded:
             self._refute(state, order, values, end)
         order.sort(key=lambda m: values[m].sort_key(), reverse=True)
@@ -582,6 +590,34 @@ def _proof_move(state: State[Any]) -> tuple[int, int]:
         return -1, 0
     move = strategy.move(x, o)
     return (-1, 0) if move is None else (move, 64 - (x | o).bit_count())
+
+
+def _proof_losses(state: State[Any], moves: Sequence[Any]) -> dict[Any, Value] | None:
+    """o to move in qubic where the shipped proof of x's win answers every reply: each
+    reply's value, a loss in at most the cells left (a reply the proof does not store
+    loses sooner to x's threats: in at most their plies), else None."""
+    import numpy as np
+
+    from noughts.ai import qubic_proof
+    from noughts.kernels import threats
+    from noughts.kernels.cube import signed
+
+    strategy = qubic_proof.shipped()
+    if strategy is None or state.turn is not Player.O or not moves:
+        return None
+    x, o = getattr(state, "x", 0), getattr(state, "o", 0)
+    left = 64 - (x | o).bit_count()
+    values: dict[Any, Value] = {}
+    stats = np.zeros(3, dtype=np.float64)
+    for m in moves:
+        if qubic_proof.key_of(x, o | 1 << m)[0] in strategy.entries:
+            values[m] = Value.loss(left, bound=True)
+            continue
+        win = threats.forced_win(signed(x), signed(o | 1 << m), KernelAlphaBetaPlayer.THREAT_DEPTH, stats, 0.0, 1e5)
+        if win < 0:
+            return None
+        values[m] = Value.loss(1 + int(stats[threats.PLIES]), bound=True)
+    return values
 
 
 def _forced_win(root: npt.NDArray[np.int64], deadline: float, nodes: int | None) -> tuple[int, int, int]:
