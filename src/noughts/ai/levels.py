@@ -369,6 +369,10 @@ class ExactOrSearch(AIPlayer):
             analysis = None
         if analysis is not None and all(info.value.kind is not Kind.UNKNOWN for info in analysis.moves):
             return analysis
+        # A proven win for the move to play is all a decision needs (gobblet's shipped
+        # strategy for x values only its own move).
+        if analysis is not None and not every_move and analysis.moves[0].value.kind is Kind.WIN:
+            return analysis
         left = None if limits.time is None else max(limits.time - (time.perf_counter() - started), 0.05)
         limits = replace(limits, time=left) if left is not None else limits
         return self.fallback.analyze(state, limits) if every_move else self.fallback.decide(state, limits)
