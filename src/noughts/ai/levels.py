@@ -209,7 +209,8 @@ LEVEL_TABLE: tuple[LevelRow, ...] = (
         "gobblet",
         "perfect",
         "exact play from the solved table (retrograde analysis, docs/strength.md) once `noughts solve gobblet` "
-        "has built it; until then the search alphabeta:time=3 (2026-11-25)",
+        "has built it; until then the opening book, then as x the shipped winning strategy (24 of 24 against hard "
+        "from o's every reply, 2026-11-28) and as o the search alphabeta:time=3",
         ".venv/bin/noughts solve gobblet",
     ),
     LevelRow(
