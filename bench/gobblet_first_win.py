@@ -1,7 +1,7 @@
 """Does max, as x, win gobblet from the start against every reply? Gobblet Gobblers is
 x's win in 13 plies; `max` plays it exactly from the solved table once ``noughts solve
 gobblet`` has built it, and before that from the shipped opening book (the first two
-plies) and then by search (`alphabeta:time=3`).
+plies) and then from the shipped winning strategy (`noughts.ai.gobblet_strategy`).
 
 This plays one game for each of o's replies to max's first move, o then played on by
 OPPONENT (a level or a player spec, hard by default; seeded by the game's number), and
@@ -68,7 +68,7 @@ def main() -> None:
     start = GAME.initial()
     first = x.decide(start, Limits())
     replies = len(start.play(first.best).legal_moves())
-    print(f"x: max ({'the table' if built else 'no table: the book, then search'}); o: {args.opponent}")
+    print(f"x: max ({'the table' if built else 'no table: the book, then the strategy'}); o: {args.opponent}")
     print(f"x's first move {first.moves[0].text} ({first.value.text}); o's replies: {replies}")
     started = time.perf_counter()
     won = 0

@@ -4,7 +4,8 @@ installation knows gobblet's start is x's win in 13 plies, and the exact value o
 opening move, before ``noughts solve gobblet`` has built the table (minutes, 443 MB).
 
 The perfect player reads it where the table is missing (`noughts.ai.solve`); past the
-book it plays by search until the table is built. The book holds, for each position
+book x plays the shipped winning strategy (`noughts.ai.gobblet_strategy`, which starts
+from this book's moves) and o by search until the table is built. The book holds, for each position
 (its text), the analysis as the table gives it: every legal move, best first, with its
 value in the tables' code (`noughts.ai.exact.code_value`) and, for the best few, the
 line that follows. ``noughts solve gobblet --book`` writes it again from the table.

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILD_NOTE",
+    "Classes",
     "GobbletTable",
     "Progress",
     "build_report",
@@ -126,11 +127,12 @@ def small(game: Gobblet) -> bool:
 
 
 @dataclass
-class GobbletTable:
-    """The solved values of one gobblet figure set, looked up by position."""
+class Classes:
+    """The classes of positions of one gobblet figure set, up to the board's symmetries
+    and the colour swap: the slots of the table, the keys of the shipped books. Needs no
+    table: the index is computed from the figure set alone."""
 
     game: Gobblet
-    values: npt.NDArray[np.integer[Any]]
 
     def __post_init__(self) -> None:
         lay = _layout(self.game)
@@ -139,23 +141,6 @@ class GobbletTable:
         self._sym = lay.sym.tolist()
         self._rank = lay.rank.tolist()
         self._k = lay.components
-
-    @property
-    def classes(self) -> int:
-        """Classes of positions (up to symmetry and colour) among the reachable ones,
-        when counted (`counts`), else the table's slots."""
-        known = _read_counts(self.game)
-        return int(known["classes"]) if known else len(self.values)
-
-    @property
-    def positions(self) -> int:
-        """Reachable positions, the start and the finished ones included (0 until counted)."""
-        known = _read_counts(self.game)
-        return int(known["positions"]) if known else 0
-
-    @property
-    def start_value(self) -> Value:
-        return self.value(self.game.initial())
 
     def index(self, state: GobbletState) -> int:
         """The slot of `state`'s class."""
@@ -174,6 +159,30 @@ class GobbletTable:
         kk = k * k
         best = min(sym[comps[2]] * kk + sym[comps[1]] * k + sym[comps[0]] for sym in self._sym)
         return int(self._rank[best // kk] * kk + best % kk)
+
+
+@dataclass
+class GobbletTable(Classes):
+    """The solved values of one gobblet figure set, looked up by position."""
+
+    values: npt.NDArray[np.integer[Any]]
+
+    @property
+    def classes(self) -> int:
+        """Classes of positions (up to symmetry and colour) among the reachable ones,
+        when counted (`counts`), else the table's slots."""
+        known = _read_counts(self.game)
+        return int(known["classes"]) if known else len(self.values)
+
+    @property
+    def positions(self) -> int:
+        """Reachable positions, the start and the finished ones included (0 until counted)."""
+        known = _read_counts(self.game)
+        return int(known["positions"]) if known else 0
+
+    @property
+    def start_value(self) -> Value:
+        return self.value(self.game.initial())
 
     def code(self, state: GobbletState) -> int:
         """The value code of `state` for the player to move (finished or not: a finished

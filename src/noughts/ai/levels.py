@@ -209,7 +209,8 @@ LEVEL_TABLE: tuple[LevelRow, ...] = (
         "gobblet",
         "perfect",
         "exact play from the solved table (retrograde analysis, docs/strength.md) once `noughts solve gobblet` "
-        "has built it; until then the search alphabeta:time=3 (2026-11-25)",
+        "has built it; until then the opening book, then as x the shipped winning strategy (24 of 24 against hard "
+        "from o's every reply, 2026-11-28) and as o the search alphabeta:time=3",
         ".venv/bin/noughts solve gobblet",
     ),
     LevelRow(
@@ -368,6 +369,10 @@ class ExactOrSearch(AIPlayer):
         except InvalidOptionError:
             analysis = None
         if analysis is not None and all(info.value.kind is not Kind.UNKNOWN for info in analysis.moves):
+            return analysis
+        # A proven win for the move to play is all a decision needs (gobblet's shipped
+        # strategy for x values only its own move).
+        if analysis is not None and not every_move and analysis.moves[0].value.kind is Kind.WIN:
             return analysis
         left = None if limits.time is None else max(limits.time - (time.perf_counter() - started), 0.05)
         limits = replace(limits, time=left) if left is not None else limits

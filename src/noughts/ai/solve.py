@@ -545,10 +545,14 @@ class PerfectPlayer(AIPlayer):
 
         elif isinstance(game, Gobblet):
             table = _gobblet_table(game, limits)
-            if table is None:  # the shipped opening book knows the first plies exactly
-                from noughts.ai import gobblet_book
+            if table is None:  # the shipped opening book knows the first plies exactly, x's strategy the rest
+                from noughts.ai import gobblet_book, gobblet_strategy
 
-                return gobblet_book.analysis(state, self.name) or self._unvalued(state, moves, started)
+                return (
+                    gobblet_book.analysis(state, self.name)
+                    or gobblet_strategy.analysis(state, self.name)
+                    or self._unvalued(state, moves, started)
+                )
             evaluate = table.value
         else:
             # Built now when it is not yet (a minute at most, then cached on disk): a
