@@ -60,7 +60,7 @@ class Capabilities:
     exact_search: bool = False
     #: A shipped opening book of exact values (gobblet's first two plies, matryoshka's first five).
     book: bool = False
-    #: A shipped proof of the first player's win, which max as x plays (qubic 4x4x4).
+    #: A shipped proof of the first player's win, which max as x plays (qubic 4x4x4, gobblet).
     proof: bool = False
     #: The compiled kernels play it (`noughts.kernels.supports`: numba installed, a kernel game).
     compiled: bool = False
@@ -112,7 +112,9 @@ def capabilities(game: Game[Any, Any]) -> Capabilities:
         from noughts.ai import gobblet_table
 
         table: TableUse = "first use" if gobblet_table.small(game) else "command"
-        return Capabilities(table=table, book=game == Gobblet(), prover="perfect")
+        published = game == Gobblet()
+        # The published game ships x's winning strategy (`noughts.ai.gobblet_strategy`) too.
+        return Capabilities(table=table, book=published, proof=published, prover="perfect")
     if isinstance(game, Qubic):
         # The proof, and the searches that prove qubic's puzzles, run in the kernels.
         proven = compiled and game.n == 4 and game.d == 3
