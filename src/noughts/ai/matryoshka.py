@@ -20,14 +20,17 @@ them at once.
 
 from __future__ import annotations
 
+import array
+import ast
+import bisect
 import functools
+import itertools
 import random
+import sys
+import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
-import numpy.typing as npt
 
 from noughts.ai.base import Deadline, Kind, Value
 from noughts.ai.exact import code_value, outcome_value, value_code
@@ -273,27 +276,28 @@ _PUBLISHED = Gobblet(moves=False)
 class Book:
     """The exact value codes of the opening's classes: `keys` (`position_key`, sorted)
     and their `codes`, looked up by bisection (reading the file is then a
-    decompression, with no table to build)."""
+    decompression, with no table to build). Plain arrays, not numpy's: the core runs
+    without numpy (the tool that builds the book has it)."""
 
     plies: int
-    keys: npt.NDArray[np.uint64]
-    codes: npt.NDArray[np.int8]
+    keys: array.array[int]
+    codes: array.array[int]
 
     @classmethod
     def from_codes(cls, plies: int, codes: Mapping[int, int]) -> Book:
         keys = sorted(codes)
-        return cls(plies, np.array(keys, dtype=np.uint64), np.array([codes[k] for k in keys], dtype=np.int8))
+        return cls(plies, array.array("Q", keys), array.array("b", (codes[k] for k in keys)))
 
     def as_dict(self) -> dict[int, int]:
-        return dict(zip(self.keys.tolist(), self.codes.tolist(), strict=True))
+        return dict(zip(self.keys, self.codes, strict=True))
 
     def __len__(self) -> int:
         return len(self.keys)
 
     def code_of(self, key: int) -> int | None:
         """The value code of the class `key` for its mover, None if it is not in the book."""
-        i = int(np.searchsorted(self.keys, np.uint64(key)))
-        return int(self.codes[i]) if i < len(self.keys) and int(self.keys[i]) == key else None
+        i = bisect.bisect_left(self.keys, key)
+        return self.codes[i] if i < len(self.keys) and self.keys[i] == key else None
 
     def code(self, board: int, mover: int) -> int | None:
         """The value code of the position for its mover, None if it is not in the book."""
@@ -301,14 +305,38 @@ class Book:
 
     @classmethod
     def read(cls, path: Path = BOOK) -> Book:
-        with np.load(path) as data:
-            return cls(int(data["plies"]), np.cumsum(data["gaps"], dtype=np.uint64), data["codes"].astype(np.int8))
+        with zipfile.ZipFile(path) as archive:
+            plies, gaps, codes = (_npy(archive.read(f"{name}.npy")) for name in ("plies", "gaps", "codes"))
+        return cls(plies[0], array.array("Q", itertools.accumulate(gaps)), codes)
 
     def write(self, path: Path) -> None:
-        """Keys as the gaps between them: they compress to a fraction of the keys."""
-        gaps = np.diff(self.keys, prepend=np.uint64(0))
+        """Keys as the gaps between them: they compress to a fraction of the keys (numpy's
+        .npz, which `read` reads without numpy)."""
+        import numpy as np
+
+        keys = np.array(self.keys, dtype=np.uint64)
+        gaps = np.diff(keys, prepend=np.uint64(0))
         with path.open("wb") as out:
-            np.savez_compressed(out, plies=np.int64(self.plies), gaps=gaps, codes=self.codes)
+            np.savez_compressed(out, plies=np.int64(self.plies), gaps=gaps, codes=np.array(self.codes, dtype=np.int8))
+
+
+#: numpy's little-endian type codes in an .npy header, as `array` type codes.
+_NPY_TYPES = {"<u8": "Q", "<i8": "q", "|i1": "b"}
+
+
+def _npy(data: bytes) -> array.array[int]:
+    """The numbers of a one-dimensional (or scalar) .npy file of the types above: its
+    format is a magic string, a version, a header's length and a Python dict literal."""
+    if data[:6] != b"\x93NUMPY":
+        raise ValueError("not an .npy file")
+    size_bytes = 2 if data[6] == 1 else 4
+    start = 8 + size_bytes
+    header = ast.literal_eval(data[start : start + int.from_bytes(data[8:start], "little")].decode("latin1"))
+    numbers = array.array(_NPY_TYPES[header["descr"]])
+    numbers.frombytes(data[start + int.from_bytes(data[8:start], "little") :])
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers
 
 
 @functools.cache
