@@ -1,15 +1,19 @@
-"""Shared test data: the game variants every generic test runs over."""
+"""Shared test data and helpers: the game variants every generic test runs over, the
+users' cache, and a successful call of the web API."""
 
 from __future__ import annotations
 
 import os
 import random
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from noughts import State, parse_spec
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 #: Every registered game, plus the option variants that change the rules' shape.
 SPECS = [
@@ -93,3 +97,10 @@ def without_the_gobblet_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
     monkeypatch.setenv("NOUGHTS_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(gobblet_table, "_TABLES", {})
+
+
+def post(client: TestClient, path: str, body: Any) -> Any:
+    """The JSON answer of a POST that must succeed (200), else the failure says why."""
+    response = client.post(path, json=body)
+    assert response.status_code == 200, response.text
+    return response.json()

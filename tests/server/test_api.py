@@ -15,19 +15,13 @@ from noughts.registry import GAMES, parse_spec
 from noughts.server import Settings, create_app
 from noughts.server.models import MAX_MOVES, MIN_THINK_SECONDS, Level
 
-from support import SPECS, playout
+from support import SPECS, playout, post
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(Settings(ai_workers=1))) as c:
         yield c
-
-
-def post(client: TestClient, path: str, body: Any) -> Any:
-    response = client.post(path, json=body)
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def error(client: TestClient, path: str, body: Any, status: int = 400) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,6 +13,8 @@ from fastapi.testclient import TestClient
 from noughts.ai.solve import PerfectPlayer
 from noughts.registry import parse_spec
 from noughts.server import Settings, create_app
+
+from support import post
 
 EXACT = {"win", "loss", "draw"}
 
@@ -25,12 +26,6 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         patch.setenv("NOUGHTS_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         with TestClient(create_app(Settings(ai_workers=1))) as c:
             yield c
-
-
-def post(client: TestClient, path: str, body: Any) -> Any:
-    response = client.post(path, json=body)
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 @pytest.mark.parametrize("moves", [[], ["L5"], ["S1", "L5"], ["M5", "L1", "S9"], ["S5", "M5", "L5", "L1"]])
