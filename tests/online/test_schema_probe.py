@@ -60,7 +60,9 @@ def postgres_player(postgres_base: str) -> Iterator[str]:
         yield token
 
 
-@pytest.mark.both_databases
+# make test-slow, for make test's 6 minutes (PostgreSQL's whole probe is there too, in
+# test_schema_probe_thorough.py; make test probes every operation on SQLite above).
+@pytest.mark.slow
 @schema.include(path_regex=ON_POSTGRESQL).parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_what_reaches_the_database_answers_as_declared_on_postgresql(
