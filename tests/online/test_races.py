@@ -155,7 +155,7 @@ def test_tournaments_sent_at_once_stay_within_the_limit(people: Callable[[], Per
         assert (later.status_code, later.json()["error"]) == (429, "too-many-tournaments")
 
 
-@pytest.mark.both_databases
+# Held before the races were probed: PostgreSQL's run is in make test-slow.
 def test_players_joining_one_room_at_once_seat_exactly_one(people: Callable[[], Person]) -> None:
     for options in ({}, {"private": True, "rated": True, "minutes": 1, "side": "o"}):
         ann = people().sign_up()
@@ -168,7 +168,7 @@ def test_players_joining_one_room_at_once_seat_exactly_one(people: Callable[[], 
         assert game["state"] == "playing" and {game["x"]["name"], game["o"]["name"]} == {ann.name, seated.name}
 
 
-@pytest.mark.both_databases
+# Held before the races were probed: PostgreSQL's run is in make test-slow.
 def test_one_player_joining_a_tournament_many_times_at_once_is_in_once(people: Callable[[], Person]) -> None:
     ann, bob = people().sign_up(), people().sign_up()
     for kind in ("arena", "swiss"):
@@ -181,7 +181,7 @@ def test_one_player_joining_a_tournament_many_times_at_once_is_in_once(people: C
         assert ann.http.get(f"{TOURNAMENTS}/{tid}").json()["players"] == 1
 
 
-@pytest.mark.both_databases
+# Held before the races were probed: PostgreSQL's run is in make test-slow.
 def test_one_players_attempts_sent_at_once_count_once_each(people: Callable[[], Person], database_url: str) -> None:
     """Attempts at two puzzles, solved and failed mixed, sent at once by a player new to
     puzzles: each puzzle's first attempt counts, once; the others answer it."""
