@@ -100,7 +100,7 @@ def test_the_exact_values_of_a_solved_game_beside_the_board(tab: Tab) -> None:
     assert page.locator("#verdict").inner_text() == "a draw with best play"
     page.click("#tablebase .exact-move[data-move='2']")
     page.wait_for_selector(".tree-move.current[data-path='5,2']")
-    page.wait_for_function("() => document.querySelector('#verdict').textContent.startsWith('X wins in')")
+    page.wait_for_function("() => document.querySelector('#verdict')?.textContent.startsWith('X wins in')")
     tab.assert_clean()
 
 
@@ -124,7 +124,7 @@ def test_qubics_proof_is_shown_as_a_bound_not_a_distance(tab: Tab) -> None:
     page = tab.page
     # The server's thinking process may still be loading the compiled engine (a minute
     # on a busy machine) when this test comes first.
-    page.wait_for_function("() => document.querySelector('#verdict').textContent.startsWith('X wins')", timeout=120_000)
+    page.wait_for_function("() => document.querySelector('#verdict')?.textContent.startsWith('X wins')", timeout=120_000)
     assert page.locator("#verdict").inner_text() == "X wins, proven, in at most 64 plies"
     first = page.locator("#engine-lines li .line-value").first
     assert first.inner_text() == "win in at most 64"
