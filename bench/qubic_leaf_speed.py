@@ -4,7 +4,8 @@ revision, in one run: the same leaves, the same results and statistics demanded,
 CPU time compared.
 
 The leaves: `--leaves` positions drawn (`--seed`) from those the proof's builds have
-searched (data/qubic-proof/leaves.npz). Each tree runs in its own process, with its
+searched (leaves.npz in the work folder of tools/qubic_proof, which its builds fill:
+tools/README.md). Each tree runs in its own process, with its
 own empty numba cache (numba checks a cached kernel against its own source file only,
 so a cache shared by two revisions could hand one the other's inlined code), first
 once to compile, then `--rounds` times alternating with the other, so that a busy
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -83,9 +85,11 @@ def main() -> None:
     if args.worker:
         _worker(*args.worker)
         return
-    from noughts.ai.qubic_frontier import DATA, Store
+    # The proof's tool keeps the leaves (tools/qubic_proof, outside the package).
+    sys.path.insert(0, str(revisions.ROOT / "tools" / "qubic_proof"))
+    from qubic_frontier import Store, default_folder
 
-    store = Store(DATA)
+    store = Store(default_folder())
     known = sorted(store.leaves(store.book().budget))
     rng = np.random.default_rng(args.seed)
     picked = [known[i] for i in rng.choice(len(known), min(args.leaves, len(known)), replace=False)]

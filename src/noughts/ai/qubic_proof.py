@@ -15,7 +15,7 @@ are in that image's frame). An entry holds either
 `check` walks the whole table from a root: at x's entries the move must be legal and
 may not let o win; then every reply of o (all 64 - n cells, grouped up to symmetry)
 must lead to a position where x completes a line at once or to an entry, and every
-leaf is proven again. Nothing the builder (`noughts.ai.qubic_build`) believed is taken
+leaf is proven again. Nothing the builder (tools/qubic_proof/qubic_build.py) believed is taken
 on trust, so a table that passes is a proof that x wins from the root, whatever o does
 (given the searches it names, which are themselves checked against the rules in
 tests/kernels/test_proof.py).

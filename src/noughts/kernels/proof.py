@@ -50,7 +50,7 @@ LEAF_NODES = 400
 CLOCK_EVERY = 16
 #: How many threats deep a new defender's node looks for the attacker's null-move
 #: sequence (at its expansion: `LEAF_THREATS`). Measured on 398 positions six marks in
-#: (bench/qubic_proof_build.py --leaves, 500 then 3,000 expansions): unproven 56 with
+#: (tools/qubic_proof/bench_build.py --leaves, 500 then 3,000 expansions): unproven 56 with
 #: none (the sequence looked for only at expansion), 64 at depth 2, 32 at 3 (48 s), 36
 #: at 4 (101 s), 39 at 5 (152 s).
 NULL_SETTLE_DEPTH = 3

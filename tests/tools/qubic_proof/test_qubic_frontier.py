@@ -1,4 +1,4 @@
-"""Qubic's proof in parts (`noughts.ai.qubic_frontier`), on a small frontier: a book of
+"""Qubic's proof in parts (tools/qubic_proof/qubic_frontier.py), on a small frontier: a book of
 one move at a position four plies in, every position after o's replies proven on its
 own and stored checked, the parts assembled and checked whole; a corrupt or unproven
 part is refused."""
@@ -19,32 +19,38 @@ from typing import Any
 import numpy as np
 import pytest
 
-from noughts.ai import qubic_build
-from noughts.ai.qubic_build import FORCED_COST, SHALLOW, Builder, Node
-from noughts.ai.qubic_frontier import (
+import qubic_build
+from noughts.ai import qubic_proof
+from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
+from qubic_build import FORCED_COST, SHALLOW, Builder, Node
+from qubic_frontier import (
     Book,
     Key,
     Store,
     _record,
     builds,
+    default_folder,
     frontier,
     join,
+    main,
     measure,
     moves_tried,
     name,
     parents,
     split,
     status,
+    unpack,
     work,
 )
-from noughts.ai.qubic_proof import THREATS, Budget, ProofError, Strategy, check, key_of
 
 #: x's and o's marks four plies in (canonical), x to move, where x wins with a small
-#: proof (tests/kernels/test_qubic_proof.py's first small position), and x's move there
-#: that the builder finds: o's replies then leave twelve positions to prove.
+#: proof (test_qubic_build.py's first small position), and x's move there that the
+#: builder finds: o's replies then leave twelve positions to prove.
 ROOT = (0x200008, 0x4080)
 MOVE = 63
 BUDGET = Budget(expansions=(100, 400))
+#: The command, run as its README says.
+TOOL = Path(__file__).resolve().parents[3] / "tools" / "qubic_proof" / "qubic_frontier.py"
 
 
 @pytest.fixture(scope="module")
@@ -504,7 +510,7 @@ def test_a_worker_asked_to_stop_ends_its_turn_and_keeps_what_it_searched(tmp_pat
     hard = (0x0000002004000000, 0x0000000000048000)
     store = Store(tmp_path / "proof")
     Book(hard, BUDGET, {}).save(store.book_path)
-    command = [sys.executable, "-m", "noughts.ai.qubic_frontier", "--data", str(store.folder)]
+    command = [sys.executable, str(TOOL), "--data", str(store.folder)]
     worker = subprocess.Popen(
         [*command, "work", "--minutes", "30", "--per-position", "1800"], stdout=subprocess.PIPE, text=True
     )
@@ -636,26 +642,66 @@ def test_the_book_move_is_chosen_by_its_measured_figures(proven: tuple[Store, Bo
     assert all(r["replies"] >= r["proven"] for r in rows)
 
 
-def _committed_branches() -> list[str]:
-    from noughts.ai.qubic_frontier import DATA, name
+def test_a_whole_proof_unpacks_into_a_book_and_its_proven_parts(proven: tuple[Store, Book], tmp_path: Path) -> None:
+    store, book = proven
+    whole, _ = store.assemble(book)
+    marks = ROOT[0].bit_count() + ROOT[1].bit_count()
+    # The book down to the fifth mark: the move at the root, and its twelve parts.
+    here = Store(tmp_path / "five")
+    parts = unpack(here, whole, marks + 1, ROOT)
+    assert here.book().moves == {ROOT: MOVE} and sorted(parts) == sorted(frontier(book))
+    assert all(here.proven(k) for k in parts)
+    assert here.progress()["runs"][-1]["unpacked"] == len(parts)
+    again, report = here.assemble(here.book())
+    assert again.entries == whole.entries and report.moves > 0
+    # No book: the root is the one part.
+    alone = Store(tmp_path / "four")
+    assert unpack(alone, whole, marks, ROOT) == [ROOT]
+    assert alone.book().moves == {} and alone.load(ROOT, BUDGET).entries == whole.entries
+    with pytest.raises(ProofError, match="holds a book already"):
+        unpack(alone, whole, marks, ROOT)
+    # A proof with a reply left unanswered is not unpacked.
+    first = key_of(ROOT[0] | 1 << MOVE, ROOT[1])[0]
+    child = next(k for k in whole.entries if k != ROOT and k[0] & first[0] == first[0])
+    holed = dataclasses.replace(whole, entries={k: c for k, c in whole.entries.items() if k != child})
+    with pytest.raises(ProofError):
+        unpack(Store(tmp_path / "holed"), holed, marks + 1, ROOT)
 
-    store = Store(DATA)
-    book = store.book()
-    return sorted({name(parent) for key, parent in parents(book).items() if store.proven(key)}) if book.moves else []
+
+def test_the_command_reports_verifies_and_assembles(
+    proven: tuple[Store, Book], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store, _ = proven
+    data = ["--data", str(store.folder)]
+    assert main([*data, "status"]) == 0
+    assert "proven 12, " in capsys.readouterr().out
+    assert main([*data, "verify"]) == 0
+    assert capsys.readouterr().out.count(": checked in ") == 12
+    out = tmp_path / "whole.npz"
+    assert main([*data, "assemble", "--out", str(out)]) == 0
+    assert "the whole proof passes the check" in capsys.readouterr().out
+    check(Strategy.load(out), ROOT)
+    # unpack refuses a folder that holds a book.
+    assert main([*data, "unpack", "--proof", str(out)]) == 1
+    assert "holds a book already" in capsys.readouterr().out
+
+
+def test_the_work_folder_is_in_the_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("NOUGHTS_CACHE_DIR", str(tmp_path))
+    assert default_folder() == tmp_path / "qubic-proof"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("branch", _committed_branches())
-def test_every_committed_part_of_the_proof_checks_again(branch: str) -> None:
-    """The parts in data/qubic-proof, each checked again from its position, a branch of
-    the book at a time (all of them take a few minutes of one core): a part stored there
-    by hand, or by a builder since changed, fails here."""
-    from noughts.ai.qubic_frontier import DATA, name
-
-    store = Store(DATA)
-    book = store.book()
-    stored = [key for key, parent in parents(book).items() if name(parent) == branch and store.proven(key)]
-    for key in stored:
-        report = store.verify(key, book.budget)
-        assert report.moves + sum(report.leaves.values()) > 0, name(key)
-    assert stored, f"no part of branch {branch} is proven yet"
+def test_the_shipped_proof_unpacks_into_parts_that_assemble_again(tmp_path: Path) -> None:
+    """The commands a new machine starts with (tools/qubic_proof/README.md): the
+    shipped proof unpacked into a work folder, each part checked as it is stored, and
+    the parts assembled into a whole that passes the check from the empty board and
+    equals the shipped one (minutes of one core)."""
+    command = [sys.executable, str(TOOL), "--data", str(tmp_path / "proof")]
+    unpacked = subprocess.run([*command, "unpack"], capture_output=True, text=True, timeout=1800)
+    assert unpacked.returncode == 0, unpacked.stderr
+    assert "parts proven" in unpacked.stdout
+    out = tmp_path / "whole.npz"
+    assembled = subprocess.run([*command, "assemble", "--out", str(out)], capture_output=True, text=True, timeout=1800)
+    assert assembled.returncode == 0, assembled.stdout + assembled.stderr
+    assert Strategy.load(out) == qubic_proof.shipped()

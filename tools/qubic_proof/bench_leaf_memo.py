@@ -2,7 +2,7 @@
 searches of Qubic's proof, against the same searches without it, in one run.
 
 The leaves: `--leaves` positions drawn (`--seed`) from those the proof's builds have
-searched (data/qubic-proof/leaves.npz), in the order drawn, as a build meets
+searched (leaves.npz in the work folder, `qubic_frontier.default_folder`), in the order drawn, as a build meets
 positions of different branches. Each is searched twice in turn by
 `qubic_proof.leaf_proven` with the proof's budget: with trees whose memo has a single
 slot (the reference: next to no memo), and with the trees every leaf search of a
@@ -14,8 +14,8 @@ other: the builder (`qubic_build.Builder`, the frontier's settings, no remembere
 searches) from that position for `--seconds` without the memo, then as long with a
 fresh one; the build goes the same way, so the leaf searches done in that time compare.
 
-    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_leaf_memo.py [--leaves 200] [--seed 1]
-    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_leaf_memo.py --build 0000000000000009-0000000002000080
+    nice -n 10 .venv/bin/python tools/qubic_proof/bench_leaf_memo.py [--leaves 200] [--seed 1]
+    nice -n 10 .venv/bin/python tools/qubic_proof/bench_leaf_memo.py --build 0000000000000009-0000000002000080
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ import numpy as np
 
 from noughts.ai import qubic_proof
 from noughts.ai.compiled import prepare
-from noughts.ai.qubic_frontier import DATA, Store, parse
 from noughts.kernels.proof import Memo, ProofTree
+from qubic_frontier import Store, default_folder, parse
 
 
 @functools.lru_cache(maxsize=4)
@@ -39,9 +39,9 @@ def _tree_without_memo(expansions: int) -> Any:
 
 
 def _build(key: tuple[int, int], seconds: float) -> None:
-    from noughts.ai.qubic_build import Builder
+    from qubic_build import Builder
 
-    budget = Store(DATA).book().budget
+    budget = Store(default_folder()).book().budget
     with_memo = qubic_proof._proof_tree
     searched = {}
     for label, trees in (("without", _tree_without_memo), ("with", _fresh_memo_trees())):
@@ -73,7 +73,7 @@ def main() -> None:
     if args.build is not None:
         _build(args.build, args.seconds)
         return
-    store = Store(DATA)
+    store = Store(default_folder())
     budget = store.book().budget
     known = sorted(store.leaves(budget))
     rng = np.random.default_rng(args.seed)

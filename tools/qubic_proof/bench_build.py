@@ -1,4 +1,4 @@
-"""How fast the Qubic proof builder (`noughts.ai.qubic_build`) proves x's win from a
+"""How fast the Qubic proof builder (`qubic_build`) proves x's win from a
 fixed set of positions near the start: the same set and the same time for each, so
 two versions of the builder compare by a number.
 
@@ -28,10 +28,10 @@ the expansion that stops at the first refutation (`Builder.cutoff`), and
 lines evaluation alone (`Builder.by_replies`: the first puts sharp moves, which leave
 o one reply, before the quiet ones).
 
-    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py [--plies 4] [--seconds 60] [--leaves]
-    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --lazy [--positions X-O ...] [--seconds S]
-    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --cutoff [--positions X-O ...] [--seconds S]
-    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_proof_build.py --ordering [--positions X-O ...] [--seconds S]
+    nice -n 10 .venv/bin/python tools/qubic_proof/bench_build.py [--plies 4] [--seconds 60] [--leaves]
+    nice -n 10 .venv/bin/python tools/qubic_proof/bench_build.py --lazy [--positions X-O ...] [--seconds S]
+    nice -n 10 .venv/bin/python tools/qubic_proof/bench_build.py --cutoff [--positions X-O ...] [--seconds S]
+    nice -n 10 .venv/bin/python tools/qubic_proof/bench_build.py --ordering [--positions X-O ...] [--seconds S]
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from noughts.ai.qubic_build import FORCED_COST, Builder, lines_score
-from noughts.ai.qubic_frontier import name, parse
 from noughts.ai.qubic_proof import Budget, check, key_of, leaf_proven
+from qubic_build import FORCED_COST, Builder, lines_score
+from qubic_frontier import name, parse
 
 #: Builder attributes a side of a comparison sets.
 Ways = dict[str, object]

@@ -3,7 +3,7 @@ gets from the first one's work, in one run: three builds of `--seconds` each fro
 same position (the frontier's settings, lazy), printing each one's root numbers every
 quarter of its time and the new inner searches it made.
 
-* A, the first: from the remembered searches (data/qubic-proof's).
+* A, the first: from the remembered searches (the work folder's, `qubic_frontier.default_folder`).
 * B, started again with A's searches remembered too: what a new machine had before
   builds were kept (`Store.keep`). Were it to retrace A, it would make next to no new
   search.
@@ -11,7 +11,7 @@ quarter of its time and the new inner searches it made.
   `Builder.disproven_inside`): the lemmas and disproofs a new machine now has for the
   positions whose build it does not have.
 
-    PYTHONPATH=src nice -n 10 .venv/bin/python bench/qubic_rebuild.py 0000002004200080-0000040002008010 [--seconds 240]
+    nice -n 10 .venv/bin/python tools/qubic_proof/bench_rebuild.py 0000002004200080-0000040002008010 [--seconds 240]
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import time
 from collections.abc import Mapping
 
 from noughts.ai.compiled import prepare
-from noughts.ai.qubic_build import INF, LOST, Builder
-from noughts.ai.qubic_frontier import DATA, Key, Store, parse
 from noughts.ai.qubic_proof import Budget, Strategy
+from qubic_build import INF, LOST, Builder
+from qubic_frontier import Key, Store, default_folder, parse
 
 
 def build(
@@ -71,7 +71,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=240.0, help="each build's time")
     args = parser.parse_args()
     prepare()
-    store = Store(DATA)
+    store = Store(default_folder())
     budget = store.book().budget
     known = store.leaves(budget)
     first, fresh = build("A (first)", args.position, budget, known, args.seconds)

@@ -1,4 +1,4 @@
-"""Building Qubic's proof (`noughts.ai.qubic_proof`): a proof-number search over the
+"""Building Qubic's proof (`noughts.ai.qubic_proof` checks and plays it): a proof-number search over the
 positions up to symmetry whose leaves are settled by the compiled searches (PN², as
 Allis 1994 solved Qubic, with the threat-space search inside the inner search).
 
@@ -31,7 +31,7 @@ then renamed), and a build started again with the same checkpoint goes on from i
 ``--report`` says how far a checkpoint got (x's positions near the start whose win is
 proven, each extracted and checked):
 
-    python -m noughts.ai.qubic_build CHECKPOINT [--minutes M] [--out FILE] [--report]
+    .venv/bin/python tools/qubic_proof/qubic_build.py CHECKPOINT [--minutes M] [--out FILE] [--report]
 
 When the root is proven, the strategy is extracted (at x's positions a proven move,
 the one whose proof is smallest; at o's every reply) and checked before it is written.
@@ -272,7 +272,7 @@ class Builder:
         if node.kind == SHALLOW:
             # Picked: its later levels first, its moves next time. Expanding it at once
             # instead (all, or those of proof number above 8) was no faster: 1.09 and
-            # 1.05 times on bench/qubic_proof_build.py's four harder positions, two of
+            # 1.05 times on tools/qubic_proof/bench_build.py's four harder positions, two of
             # four slower each time (the bench's --deepen, at 808e3da).
             self._deepen(key, node)
             return
@@ -531,12 +531,17 @@ class Builder:
         ]
 
 
+#: Where checkpoints may say this module's classes live: a run of this file as a script
+#: (``__main__``), or the package the builder was in before it became a tool.
+_OLD_NAMES = ("__main__", "noughts.ai.qubic_build")
+
+
 class _Unpickler(pickle.Unpickler):
-    """Reads checkpoints written by ``python -m`` runs, whose classes were pickled as
-    those of ``__main__``, as this module's."""
+    """Reads checkpoints whose classes were pickled under another name of this module
+    (`_OLD_NAMES`) as this module's."""
 
     def find_class(self, module: str, name: str) -> object:
-        return super().find_class(__name__ if module == "__main__" else module, name)
+        return super().find_class(__name__ if module in _OLD_NAMES else module, name)
 
 
 def _by_marks(x: int, o: int) -> Node | None:
@@ -613,7 +618,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Through the module's own name, so that checkpoints pickle its classes under it.
-    from noughts.ai.qubic_build import main as _main
+    # Through the module's own name (this folder is on sys.path when run as a script), so
+    # that checkpoints pickle its classes under it.
+    from qubic_build import main as _main
 
     sys.exit(_main())

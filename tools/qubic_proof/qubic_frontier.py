@@ -1,8 +1,9 @@
 """Qubic's proof (`noughts.ai.qubic_proof`) split into sub-proofs that accumulate
-across sessions: a book of x's first moves, and each position past it proven on its own.
+across runs and machines: a book of x's first moves, and each position past it proven
+on its own.
 
-One build from the empty board cannot finish in a session, and a checkpoint that is not
-committed is lost with the machine. So the proof is decomposed:
+One build from the empty board does not finish in one run, and a checkpoint is lost
+with its machine. So the proof is decomposed:
 
 * the *book* (``book.json``): x's chosen move at a few positions near the root (x to
   move, canonical keys, moves in the key's frame), each with the measurements that
@@ -13,42 +14,34 @@ committed is lost with the machine. So the proof is decomposed:
   after which x completes a line at once, or that the null-move sequence beats,
   `open_replies`, need nothing), not themselves in the book;
 * one *sub-proof* per frontier position (``proofs/X-O.npz``, a `Strategy` from that
-  position, built by `noughts.ai.qubic_build.Builder`), stored only after `check`
-  passed on it from that position, and checked again by ``verify``;
+  position, built by `qubic_build.Builder`), stored only after `check` passed on it
+  from that position, and checked again by ``verify``;
 * ``builds/X-O.ckpt.xz``: the build of each open frontier position, compressed
-  (`Store.keep`), so that the next machine goes on from it;
+  (`Store.keep`), so that another machine goes on from it;
 * ``lemmas/X-O.npz``: for a frontier position still open, every position its builds
   proved on the way, with its proof (`Builder.proven_inside`), which every later
   build takes as proven (`Builder.lemmas`); dropped once the position is proven;
 * ``progress.json``: the work spent on each frontier position (seconds, the build's
-  size, its root's numbers) and a log of the runs, so the next session knows what was
+  size, its root's numbers) and a log of the runs, so that the next run knows what was
   tried and at what rate.
 
 When every frontier position is proven, ``assemble`` merges the book and the
 sub-proofs into one strategy and checks it from the root: that, and only that, is a
-proof of the win. All parts share the book's `Budget` (the checker re-proves leaves
-with one budget).
+proof of the win (the library ships it, `qubic_proof.SHIPPED`). All parts share the
+book's `Budget` (the checker re-proves leaves with one budget). ``unpack`` writes a
+book and its proven parts back from such a whole proof (the shipped one by default).
 
-    python -m noughts.ai.qubic_frontier status
-    python -m noughts.ai.qubic_frontier choose --plies P [--candidates K] [--limit N]
-    python -m noughts.ai.qubic_frontier work --minutes M [--per-position S] [--width W] [--branch X-O] [--position X-O]
-        [--by-replies]
-    python -m noughts.ai.qubic_frontier builds
-    python -m noughts.ai.qubic_frontier split X-O [--move M]
-    python -m noughts.ai.qubic_frontier join X-O
-    python -m noughts.ai.qubic_frontier verify
-    python -m noughts.ai.qubic_frontier compact
-    python -m noughts.ai.qubic_frontier merge OTHER_FOLDER
-    python -m noughts.ai.qubic_frontier assemble [--out FILE]
+    .venv/bin/python tools/qubic_proof/qubic_frontier.py COMMAND ...   (--help: the commands)
 
-(``--data DIR`` before the command: the folder, data/qubic-proof in the repository by
-default.) A build runs on one core; to use more, start a worker per core, with the
-same arguments or not: workers on one machine share the folder and make their passes
-together, each position built by one of them at a time (`Store.claim`) and given one
-turn a pass. A turn's new searches go to a shard of its own in work/, merged into
-the committed files when a worker's time ends (or by ``compact``, before committing):
-leaves.npz, and a file in leaves/ per compaction with what it added or changed.
-Every read-modify-write of progress.json and the searches' files holds the
+(``--data DIR`` before the command: the folder, `default_folder` by default, in the
+cache folder: nothing of it is in git.) A build runs on one core; to use more, start a
+worker per core, with the same arguments or not: workers on one machine share the
+folder and make their passes together, each position built by one of them at a time
+(`Store.claim`) and given one turn a pass. A turn's new searches go to a shard of its
+own in work/, merged into the folder's files of remembered searches when a worker's
+time ends (or by ``compact``): leaves.npz, and a file in leaves/ per compaction with
+what it added or changed, so that a copy of the folder kept elsewhere takes only
+that. Every read-modify-write of progress.json and the searches' files holds the
 folder's lock (`Store.locked`), and every file is written under a temporary name of
 the process's own first, then renamed. A copy worked on elsewhere (``--data COPY``, on
 another machine) comes back with ``merge COPY``: its checked parts, progress and
@@ -78,7 +71,7 @@ from typing import Any
 
 import numpy as np
 
-from noughts.ai.qubic_build import INF, LOST, SHALLOW, Builder, lines_score
+from noughts.ai.exact import cache_dir
 from noughts.ai.qubic_proof import (
     MASK64,
     Budget,
@@ -91,14 +84,21 @@ from noughts.ai.qubic_proof import (
     key_of,
     leaf_proven,
     open_replies,
+    shipped,
+    subtree,
     threat_cells,
 )
+from qubic_build import INF, LOST, SHALLOW, Builder, lines_score
 
-__all__ = ["Book", "Store", "frontier", "measure", "name", "parents", "status", "work"]
+__all__ = ["Book", "Store", "default_folder", "frontier", "measure", "name", "parents", "status", "unpack", "work"]
 
 Key = tuple[int, int]
-#: The committed folder, when run from the repository.
-DATA = Path(__file__).resolve().parents[3] / "data" / "qubic-proof"
+
+
+def default_folder() -> Path:
+    """The work folder when none is named: qubic-proof in the cache folder
+    (`noughts.ai.exact.cache_dir`: ``$NOUGHTS_CACHE_DIR``, else ``~/.cache/noughts``)."""
+    return cache_dir() / "qubic-proof"
 
 
 def name(key: Key) -> str:
@@ -348,7 +348,7 @@ class Store:
 
     def keep(self, key: Key) -> None:
         """Copies the checkpoint of `key`'s build (work/, this machine's) into builds/,
-        compressed (a tenth of the size), to be committed. A build started again, even
+        compressed (a tenth of the size), to be carried to another machine. A build started again, even
         with every inner search of the first remembered, does not retrace it (a lazy
         build meets the deepened results where the first met shallow ones, and goes
         another way): on 0000002004200080-0000040002008010, a first build made 26,250
@@ -372,28 +372,28 @@ class Store:
 
     @property
     def leaves_path(self) -> Path:
-        """The first of the committed files of remembered searches (`leaves_files`)."""
+        """The first of the folder's files of remembered searches (`leaves_files`)."""
         return self.folder / "leaves.npz"
 
     @property
     def leaves_files(self) -> list[Path]:
-        """The committed files of remembered searches, in the order they are read:
-        leaves.npz, then the additions of later compactions (leaves/, by date), each
-        holding only what changed. Committing all of leaves.npz again each session grew
-        the repository by its whole size (38.8 MB at 7 million searches) for a few
-        percent of new entries."""
+        """The folder's files of remembered searches (not a worker's shards), in the
+        order they are read: leaves.npz, then the additions of later compactions
+        (leaves/, by date), each holding only what changed, so that a copy of the folder
+        kept elsewhere takes the new file, not the whole of leaves.npz again (38.8 MB at
+        7 million searches) for a few percent of new entries."""
         added = sorted(p for p in (self.folder / "leaves").glob("*.npz") if not p.name.endswith(".part.npz"))
         return [p for p in [self.leaves_path, *added] if p.exists()]
 
     def leaves(self, budget: Budget) -> dict[Key, tuple[int, int, int]]:
         """The inner search's results at x's positions from earlier work
-        (`Builder.known`), if they were found with `budget`; else none: the committed
+        (`Builder.known`), if they were found with `budget`; else none: the folder's
         files (`leaves_files`) with the shards workers have added since they were last
         compacted (`save_leaves`)."""
         with self.locked():
-            committed = self._read(self.leaves_files, budget)
-            _keep(committed, self._read(self._shards(), budget))
-            return committed
+            stored = self._read(self.leaves_files, budget)
+            _keep(stored, self._read(self._shards(), budget))
+            return stored
 
     def _shards(self) -> list[Path]:
         # Not a shard still being written (`_save_leaves`), nor one left half written.
@@ -444,10 +444,10 @@ class Store:
         """Keeps `leaves` with those already stored (another worker's too; where both
         hold a position, the deeper search: a worker's `SHALLOW` entry does not replace
         another's finished one): 25 bytes a position, against the 0.1-1 s its search
-        costs, so that the next session's builds of unproven positions go through what
+        costs, so that the next run's builds of unproven positions go through what
         was searched before at once. Written as a shard of their own in work/ (a turn's
         new searches: a fraction of a second, where rewriting the whole of leaves.npz
-        took 24 s at 5.8 million), merged into the committed files by `compact_leaves`."""
+        took 24 s at 5.8 million), merged into the folder's files by `compact_leaves`."""
         if not leaves:
             return
         shard = self.work_folder / f"leaves-{os.getpid()}-{uuid.uuid4().hex[:8]}.npz"
@@ -456,16 +456,16 @@ class Store:
             _save_leaves(shard, leaves, budget)
 
     def compact_leaves(self, budget: Budget) -> int:
-        """Merges the shards of `save_leaves` into the committed files and deletes
-        them; the number merged. What they add to or change in the committed searches
+        """Merges the shards of `save_leaves` into the folder's files and deletes
+        them; the number merged. What they add to or change in the folder's searches
         goes to a new file in leaves/ (leaves.npz itself, the first time), so that a
-        commit adds only that."""
+        copy kept elsewhere takes only that."""
         with self.locked():
             shards = self._shards()
-            committed = self._read(self.leaves_files, budget)
-            merged = dict(committed)
+            stored = self._read(self.leaves_files, budget)
+            merged = dict(stored)
             _keep(merged, self._read(shards, budget))
-            added = {key: value for key, value in merged.items() if committed.get(key) != value}
+            added = {key: value for key, value in merged.items() if stored.get(key) != value}
             if not self.leaves_path.exists():
                 _save_leaves(self.leaves_path, merged, budget)
             elif added:
@@ -664,11 +664,11 @@ def work(
     (book positions) only the positions first reached from them; with `only`, only
     those frontier positions. `lazy`: the builder's inner search deepens only the
     positions it picks (`Builder.lazy`; 1.3-1.5 times faster to the same proofs,
-    bench/qubic_proof_build.py --lazy). When `stop` is set, the turn under way ends
+    tools/qubic_proof/bench_build.py --lazy). When `stop` is set, the turn under way ends
     after its step, as at the end of its time (checkpoint, searches and row kept), and
     no other begins. `mixed`: x's moves tried half by the replies they leave, half by
     the lines evaluation, and o's forced replies charged (`Builder.mixed`,
-    `Builder.forced_cost`; 1.47 times as fast on six hard parts, bench/qubic_proof_build.py
+    `Builder.forced_cost`; 1.47 times as fast on six hard parts, tools/qubic_proof/bench_build.py
     --mixed; the command's default); a kept build made without it is started again
     that way."""
     book = store.book()
@@ -998,27 +998,192 @@ def join(store: Store, key: Key) -> list[Key]:
     return dropped
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=DATA, help="the folder of book, sub-proofs and progress")
-    commands = parser.add_subparsers(dest="command", required=True)
+def unpack(store: Store, strategy: Strategy, plies: int, root: Key = (0, 0)) -> list[Key]:
+    """Writes a book and its proven parts from `strategy`, a whole proof from `root`
+    (the shipped one, `qubic_proof.shipped`), into the empty folder of `store`: the
+    book holds the strategy's moves at x's positions of fewer than `plies` marks that
+    the walk from `root` reaches, and each frontier position past it gets the
+    strategy's subtree there as its sub-proof, checked as it is stored (`Store.store`).
+    So a new machine starts from the proven state without the work that found it, and
+    ``assemble`` proves the whole again. The frontier positions; ProofError when the
+    folder holds a book already or the strategy does not answer a reply."""
+    if store.book_path.exists():
+        raise ProofError(f"{store.folder} holds a book already")
+    book = Book(root, strategy.budget)
+    start, _ = key_of(*root)
+    todo, seen = [start], set()
+    while todo:
+        key = todo.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        code = strategy.entries.get(key)
+        if code is None:
+            raise ProofError(f"the proof does not answer {name(key)}")
+        x, o = key
+        if code < 0 or x.bit_count() + o.bit_count() >= plies:
+            continue  # a leaf, or a frontier position
+        book.moves[key] = code
+        if not completes(x | 1 << code):
+            todo.extend(answers(x | 1 << code, o, book.budget))
+    book.save(store.book_path)
+    positions = frontier(book)
+    for key in positions:
+        store.store(key, subtree(strategy, [key]), book.budget)
+    with store.updating_progress() as progress:
+        for key in positions:
+            progress["positions"].setdefault(name(key), {"seconds": 0.0}).update(status="proven", unpacked=True)
+        progress["runs"].append(_new_run(unpacked=len(positions)))
+    return positions
+
+
+# The commands: each takes the folder's store and its arguments and returns the exit code.
+
+
+def _status(store: Store, args: argparse.Namespace) -> int:
+    status(store, args.verbose)
+    return 0
+
+
+def _builds(store: Store, args: argparse.Namespace) -> int:
+    builds(store)
+    return 0
+
+
+def _choose(store: Store, args: argparse.Namespace) -> int:
+    choose(store, args.plies, args.candidates, args.limit)
+    return 0
+
+
+def _split_command(store: Store, args: argparse.Namespace) -> int:
+    move, done, left = split(store, args.position, args.move)
+    print(
+        f"{name(args.position)}: x's move {move} is in the book; "
+        f"{len(done)} positions after it proven, {len(left)} to prove:"
+    )
+    for key in left:
+        print(f"  {name(key)}")
+    return 0
+
+
+def _join(store: Store, args: argparse.Namespace) -> int:
+    dropped = join(store, args.position)
+    print(
+        f"{name(args.position)}: no longer a book position, a frontier position again; "
+        f"{len(dropped)} positions below it off the frontier (their proofs kept as lemmas)"
+    )
+    return 0
+
+
+def _work(store: Store, args: argparse.Namespace) -> int:
+    # A worker asked to stop (kill, Ctrl-C) ends its turn as if its time were up: what
+    # it searched is kept, where a kill would lose the turn since its last checkpoint
+    # and its row.
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    work(
+        store,
+        args.minutes * 60,
+        args.per_position,
+        args.width,
+        branches=args.branch,
+        lazy=not args.eager,
+        only=args.position,
+        stop=stop,
+        mixed=not args.by_replies,
+    )
+    status(store)
+    return 0
+
+
+def _compact(store: Store, args: argparse.Namespace) -> int:
+    print(f"{store.compact_leaves(store.book().budget)} shards merged into the searches of {store.folder}")
+    return 0
+
+
+def _verify(store: Store, args: argparse.Namespace) -> int:
+    book = store.book()
+    for key in frontier(book):
+        if store.proven(key):
+            started = time.perf_counter()
+            try:
+                report = store.verify(key, book.budget)
+            except ProofError as error:
+                print(f"{name(key)}: the stored sub-proof fails: {error}")
+                return 1
+            print(f"{name(key)}: checked in {time.perf_counter() - started:.1f} s ({report})", flush=True)
+    return 0
+
+
+def _merge(store: Store, args: argparse.Namespace) -> int:
+    try:
+        added, refused = store.merge(Store(args.other))
+    except ProofError as error:
+        print(f"not merged: {error}")
+        return 1
+    for key, why in refused.items():
+        print(f"{name(key)}: refused, {why}")
+    print(f"{len(added)} sub-proofs added (each checked), {len(refused)} refused")
+    status(store)
+    return 1 if refused else 0
+
+
+def _assemble(store: Store, args: argparse.Namespace) -> int:
+    try:
+        strategy, report = store.assemble(store.book())
+    except ProofError as error:
+        print(f"not a proof: {error}")
+        return 1
+    print(f"the whole proof passes the check: {len(strategy.entries):,} entries, {report}")
+    if args.out is not None:
+        strategy.save(args.out)
+    return 0
+
+
+def _unpack(store: Store, args: argparse.Namespace) -> int:
+    strategy = Strategy.load(args.proof) if args.proof is not None else shipped()
+    if strategy is None:
+        print("no proof to unpack: none is shipped, and none was named (--proof)")
+        return 1
+    try:
+        positions = unpack(store, strategy, args.plies)
+    except ProofError as error:
+        print(f"not unpacked: {error}")
+        return 1
+    print(f"{store.folder}: a book of {len(store.book().moves)} positions, {len(positions)} parts proven")
+    return 0
+
+
+def _add_book_commands(commands: Any) -> None:
+    """The commands that read or change the book: status, choose, builds, split, join."""
     shown = commands.add_parser("status", help="the frontier and which positions are proven")
     shown.add_argument("--verbose", action="store_true", help="a line per frontier position")
+    shown.set_defaults(run=_status)
     picked = commands.add_parser("choose", help="add x's measured best move at frontier positions to the book")
     picked.add_argument("--plies", type=int, required=True, help="at the frontier positions of this many marks")
     picked.add_argument("--candidates", type=int, default=8, help="x's moves probed (by the lines evaluation)")
     picked.add_argument("--limit", type=int, help="at most this many positions")
+    picked.set_defaults(run=_choose)
+    commands.add_parser("builds", help="how far the builds kept on this machine got, move by move").set_defaults(
+        run=_builds
+    )
     divided = commands.add_parser(
         "split", help="make the best move of a frontier position's build a book move, keeping what it proved"
     )
     divided.add_argument("position", type=parse, help="the frontier position (X-O, hex), built on this machine")
     divided.add_argument("--move", type=int, help="x's move (default: the one the build would expand next)")
+    divided.set_defaults(run=_split_command)
     undone = commands.add_parser(
         "join",
         help="take x's move at a book position out of the book (the reverse of split): a frontier position again",
     )
     undone.add_argument("position", type=parse, help="the book position (X-O, hex)")
-    commands.add_parser("builds", help="how far the builds kept on this machine got, move by move")
+    undone.set_defaults(run=_join)
+
+
+def _add_work_command(commands: Any) -> None:
+    """`work`, the builds, with their settings."""
     worked = commands.add_parser("work", help="build sub-proofs of unproven frontier positions")
     worked.add_argument("--minutes", type=float, default=60.0)
     worked.add_argument("--per-position", type=float, default=60.0, help="seconds per position per turn")
@@ -1042,96 +1207,46 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="x's moves by the replies they leave alone, threats free (the way before `Builder.mixed`)",
     )
-    commands.add_parser("verify", help="check every stored sub-proof again")
-    commands.add_parser("compact", help="merge the searches workers saved since into leaves/ (to commit it)")
+    worked.set_defaults(run=_work)
+
+
+def _add_proof_commands(commands: Any) -> None:
+    """The commands on the proven parts: verify, compact, merge, assemble, unpack."""
+    commands.add_parser("verify", help="check every stored sub-proof again").set_defaults(run=_verify)
+    commands.add_parser("compact", help="merge the searches workers saved since into leaves/").set_defaults(
+        run=_compact
+    )
     merged = commands.add_parser("merge", help="take in another worker's folder (its parts checked first)")
     merged.add_argument("other", type=Path, help="the other folder (a copy of this one, worked on elsewhere)")
+    merged.set_defaults(run=_merge)
     built = commands.add_parser("assemble", help="merge book and sub-proofs, check from the root")
     built.add_argument("--out", type=Path, help="where to write the checked whole")
+    built.set_defaults(run=_assemble)
+    unpacked = commands.add_parser(
+        "unpack", help="write a book and its proven parts from a whole proof (the shipped one) into an empty folder"
+    )
+    unpacked.add_argument("--proof", type=Path, help="the whole proof's file (default: the shipped one)")
+    unpacked.add_argument("--plies", type=int, default=4, help="the book's moves at positions of fewer marks")
+    unpacked.set_defaults(run=_unpack)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, help="the folder of book, sub-proofs and progress (default: in the cache)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    _add_book_commands(commands)
+    _add_work_command(commands)
+    _add_proof_commands(commands)
     args = parser.parse_args(argv)
     from noughts.ai.compiled import prepare
 
     prepare()
-    store = Store(args.data)
-    if args.command == "status":
-        status(store, args.verbose)
-    elif args.command == "builds":
-        builds(store)
-    elif args.command == "choose":
-        choose(store, args.plies, args.candidates, args.limit)
-    elif args.command == "split":
-        move, done, left = split(store, args.position, args.move)
-        print(
-            f"{name(args.position)}: x's move {move} is in the book; "
-            f"{len(done)} positions after it proven, {len(left)} to prove:"
-        )
-        for key in left:
-            print(f"  {name(key)}")
-    elif args.command == "join":
-        dropped = join(store, args.position)
-        print(
-            f"{name(args.position)}: no longer a book position, a frontier position again; "
-            f"{len(dropped)} positions below it off the frontier (their proofs kept as lemmas)"
-        )
-    elif args.command == "work":
-        # A worker asked to stop (kill, Ctrl-C) ends its turn as if its time were up:
-        # what it searched is kept, where a kill would lose the turn since its last
-        # checkpoint and its row.
-        stop = threading.Event()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: stop.set())
-        work(
-            store,
-            args.minutes * 60,
-            args.per_position,
-            args.width,
-            branches=args.branch,
-            lazy=not args.eager,
-            only=args.position,
-            stop=stop,
-            mixed=not args.by_replies,
-        )
-        status(store)
-    elif args.command == "compact":
-        print(f"{store.compact_leaves(store.book().budget)} shards merged into the searches of {store.folder}")
-    elif args.command == "verify":
-        book = store.book()
-        for key in frontier(book):
-            if store.proven(key):
-                started = time.perf_counter()
-                try:
-                    report = store.verify(key, book.budget)
-                except ProofError as error:
-                    print(f"{name(key)}: the stored sub-proof fails: {error}")
-                    return 1
-                print(f"{name(key)}: checked in {time.perf_counter() - started:.1f} s ({report})", flush=True)
-    elif args.command == "merge":
-        try:
-            added, refused = store.merge(Store(args.other))
-        except ProofError as error:
-            print(f"not merged: {error}")
-            return 1
-        for key, why in refused.items():
-            print(f"{name(key)}: refused, {why}")
-        print(f"{len(added)} sub-proofs added (each checked), {len(refused)} refused")
-        status(store)
-        return 1 if refused else 0
-    else:
-        book = store.book()
-        try:
-            strategy, report = store.assemble(book)
-        except ProofError as error:
-            print(f"not a proof: {error}")
-            return 1
-        print(f"the whole proof passes the check: {len(strategy.entries):,} entries, {report}")
-        if args.out is not None:
-            strategy.save(args.out)
-    return 0
+    return int(args.run(Store(args.data or default_folder()), args))
 
 
 if __name__ == "__main__":
-    # Through the module's own name, so that checkpoints pickle the builder's classes
-    # under it.
-    from noughts.ai.qubic_frontier import main as _main
+    # Through the module's own name (this folder is on sys.path when run as a script), so
+    # that checkpoints pickle the builder's classes under it.
+    from qubic_frontier import main as _main
 
     sys.exit(_main())
