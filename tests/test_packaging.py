@@ -58,6 +58,11 @@ def test_the_wheel_holds_the_web_app_the_weights_and_the_command(dist: Path) -> 
     weights = [p.name for p in (PACKAGE / "ai" / "weights").glob("*.json")]
     assert all(f"noughts/ai/weights/{name}" in names for name in weights)
     assert "noughts = noughts.cli:main" in entry_points
+    # No builder: the programs that build the shipped results stay in tools/ (the proof's
+    # builder and frontier were in the package before).
+    tools = {p.name for p in (ROOT / "tools").rglob("*.py")}
+    assert {"qubic_build.py", "qubic_frontier.py"} <= tools
+    assert [name for name in names if name.startswith("tools/") or Path(name).name in tools] == []
     # The core's requirements: nothing compiled; the rest only with an extra.
     requires = metadata.get_all("Requires-Dist") or []
     assert [r for r in requires if "extra ==" not in r] == ["rich==15.0.0"]
@@ -68,9 +73,12 @@ def test_the_wheel_holds_the_web_app_the_weights_and_the_command(dist: Path) -> 
 def test_the_sdist_builds_tests_and_documents(dist: Path) -> None:
     (sdist,) = dist.glob("noughts-*.tar.gz")
     with tarfile.open(sdist) as archive:
-        top = {Path(name).parts[1] for name in archive.getnames() if len(Path(name).parts) > 1}
-    assert {"src", "tests", "docs", "pyproject.toml", "README.md", "mkdocs.yml"} <= top
+        names = archive.getnames()
+    top = {Path(name).parts[1] for name in names if len(Path(name).parts) > 1}
+    assert {"src", "tests", "tools", "docs", "pyproject.toml", "README.md", "mkdocs.yml"} <= top
     assert "bench" not in top
+    # The qubic proof's work data lives in the cache folder, never in the source.
+    assert [name for name in names if "qubic-proof" in name] == []
 
 
 CHECK = """
