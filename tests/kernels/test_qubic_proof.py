@@ -377,6 +377,7 @@ def test_past_a_leaf_x_follows_the_leafs_proof() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # about 2 min of one idle core (tools/qubic_proof/README.md), more under load
 def test_the_shipped_proof_holds() -> None:
     """The issue's checker over the whole shipped tree, every leaf proven again."""
     strategy = qubic_proof.shipped()
