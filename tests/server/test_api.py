@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import typing
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +12,7 @@ from fastapi.testclient import TestClient
 from noughts.ai.levels import LEVELS
 from noughts.registry import GAMES, parse_spec
 from noughts.server import Settings, create_app
-from noughts.server.models import MAX_MOVES, MIN_THINK_SECONDS, Level
+from noughts.server.models import MAX_MOVES, MIN_THINK_SECONDS
 
 from support import SPECS, playout, post
 
@@ -48,8 +47,12 @@ def test_games_lists_every_game_with_options_rules_and_levels(client: TestClient
     assert [level["name"] for level in data["levels"]] == list(LEVELS)
 
 
-def test_the_api_levels_are_the_ai_levels() -> None:
-    assert typing.get_args(Level) == LEVELS
+def test_the_schema_offers_the_ai_levels(client: TestClient) -> None:
+    """The levels the API's schema accepts and answers are the core's, in its order."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("ThinkRequest", "ReviewRequest", "AnalysisView", "LevelInfo"):
+        field = schemas[model]["properties"]["level" if model != "LevelInfo" else "name"]
+        assert field["enum"] == list(LEVELS), model
 
 
 def test_health(client: TestClient) -> None:

@@ -21,7 +21,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal, get_args
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, parse_player, register_player, require_moves
 from noughts.ai.capabilities import capabilities
@@ -34,13 +34,17 @@ __all__ = [
     "LEVEL_TABLE",
     "ExactOrSearch",
     "FalliblePlayer",
+    "Level",
     "LevelRow",
     "level_player",
     "level_row",
     "level_spec",
 ]
 
-LEVELS = ("easy", "medium", "hard", "max")
+Level = Literal["easy", "medium", "hard", "max"]
+"""A level's name: the only place the names are written. The terminal, the engine, the
+server's schema (and through its catalogue, /api/games, the web page) take them from here."""
+LEVELS: tuple[Level, ...] = get_args(Level)
 """The levels of the app, weakest first (`level_player`)."""
 
 #: easy's chance, per move, of ignoring its search and playing another move.

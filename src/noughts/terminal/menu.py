@@ -64,6 +64,6 @@ def choose(console: Console, read: Reader) -> Choice:
     side = Player.from_text(_ask(console, read, side_question, {"x": "x", "o": "o"}, "x"))
     level = "medium"
     if not two_humans:
-        levels = {name: name for name in LEVELS} | {str(n): name for n, name in enumerate(LEVELS, 1)}
+        levels: dict[str, str] = {name: name for name in LEVELS} | {str(n): name for n, name in enumerate(LEVELS, 1)}
         level = _ask(console, read, f"level ({', '.join(LEVELS)})", levels, "medium")
     return Choice(spec, two_humans, side, level)
