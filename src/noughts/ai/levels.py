@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
-from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, parse_player, register_player, require_moves
+from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, register_player, require_moves, seeded_player
 from noughts.ai.capabilities import capabilities
 from noughts.core import Game, InvalidOptionError, State
 from noughts.games.mnk import Mnk
@@ -36,6 +36,7 @@ __all__ = [
     "FalliblePlayer",
     "Level",
     "LevelRow",
+    "as_level",
     "level_player",
     "level_row",
     "level_spec",
@@ -285,10 +286,17 @@ LEVEL_TABLE: tuple[LevelRow, ...] = (
 )
 
 
+def as_level(text: str) -> Level:
+    """`text` as a level's name; InvalidOptionError, naming the levels, for any other text."""
+    for level in LEVELS:
+        if text == level:
+            return level
+    raise InvalidOptionError(f"unknown level {text!r}; the levels are: {', '.join(LEVELS)}")
+
+
 def level_row(game: Game[Any, Any], level: str) -> LevelRow:
     """The row of `LEVEL_TABLE` that says what `level` is in `game`, and why."""
-    if level not in LEVELS:
-        raise InvalidOptionError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}")
+    level = as_level(level)
     return next(row for row in LEVEL_TABLE if row.level == level and GAME_KINDS[row.kind](game))
 
 
@@ -302,15 +310,13 @@ def level_player(game: Game[Any, Any], level: str, seed: int | None = None, mist
     tie-breaks reproducible. ``mistakes=False`` gives the level's search without its
     deliberate slips: the advisor behind a hint, which must never mislead on purpose."""
     spec = level_spec(game, level)
-    if seed is not None and not spec.startswith("perfect"):
-        spec += f":seed={seed}"
-    player = parse_player(spec)
+    player = seeded_player(spec, seed)
     if mistakes and level == "easy":
         return FalliblePlayer(player, EASY_MISTAKES, seed)
     if mistakes and level in SOLVED_GAME_MISTAKES and _exact_available(game):
         return FalliblePlayer(player, SOLVED_GAME_MISTAKES[level], seed)
     if spec == "perfect":
-        fallback = parse_player("alphabeta:time=3" + (f":seed={seed}" if seed is not None else ""))
+        fallback = seeded_player("alphabeta:time=3", seed)
         return ExactOrSearch(player, fallback)
     return player
 
