@@ -29,6 +29,7 @@ from noughts.core import Game, InvalidOptionError, State
 from noughts.games.mnk import Mnk
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "GAME_KINDS",
     "LEVELS",
     "LEVEL_TABLE",
@@ -47,6 +48,8 @@ Level = Literal["easy", "medium", "hard", "max"]
 server's schema (and through its catalogue, /api/games, the web page) take them from here."""
 LEVELS: tuple[Level, ...] = get_args(Level)
 """The levels of the app, weakest first (`level_player`)."""
+DEFAULT_LEVEL: Level = "medium"
+"""The level a game against the computer starts at when nobody chose one."""
 
 #: easy's chance, per move, of ignoring its search and playing another move.
 EASY_MISTAKES = 0.35

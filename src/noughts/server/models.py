@@ -371,7 +371,11 @@ class LevelInfo(_Model):
 
 class Catalogue(_Model):
     games: list[GameInfo]
-    levels: list[LevelInfo]
+    levels: list[LevelInfo] = Field(
+        description="the computer's levels, weakest first: the last is the strongest, the one that gives hints, "
+        "analyses and reviews"
+    )
+    default_level: Level = Field(description="the level a game against the computer starts at unless one is chosen")
 
 
 class ErrorBody(_Model):
