@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from noughts.ai.levels import LEVELS
+from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.registry import GAMES, parse_spec
 from noughts.server import Settings, create_app
 from noughts.server.models import MAX_MOVES, MIN_THINK_SECONDS
@@ -45,6 +45,7 @@ def test_games_lists_every_game_with_options_rules_and_levels(client: TestClient
     forget = {g["key"] for g in data["games"] if any(o["name"] == "forget" for o in g["options"])}
     assert forget == {"classic", "mnk", "nine-board", "ultimate"}
     assert [level["name"] for level in data["levels"]] == list(LEVELS)
+    assert data["default_level"] == DEFAULT_LEVEL
 
 
 def test_the_schema_offers_the_ai_levels(client: TestClient) -> None:
