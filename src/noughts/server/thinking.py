@@ -141,7 +141,7 @@ def _exit_with_the_server(server_pid: int) -> None:
     os._exit(0)
 
 
-def _table_build(game: Game[Any, Any], level: str) -> float:
+def _table_build(game: Game[Any, Any], level: Level) -> float:
     """The extra seconds a request of `level` may need to build the game's table first."""
     from noughts.ai.capabilities import capabilities
     from noughts.ai.solve import is_cached
