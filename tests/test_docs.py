@@ -4,6 +4,7 @@ of the OpenSpiel page played in the arena), and the site builds with warnings as
 
 from __future__ import annotations
 
+import argparse
 import doctest
 import os
 import re
@@ -81,3 +82,32 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "site" / "reference" / "players" / "index.html").exists()
+
+
+_SESSION = re.compile(r"^```text\n\$ noughts engine\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def test_the_engine_sessions_on_their_page_answer_as_shown() -> None:
+    # docs/engine.md's sessions, each exchange a command and its answer up to the empty
+    # line, played through the protocol; `...` stands for what varies (times, long lists).
+    from noughts.engine import EngineSession
+
+    sessions = _SESSION.findall((DOCS / "engine.md").read_text(encoding="utf-8"))
+    assert len(sessions) >= 2
+    checker = doctest.OutputChecker()
+    for text in sessions:
+        session = EngineSession()
+        for exchange in text.strip("\n").split("\n\n"):
+            command, *shown = exchange.split("\n")
+            answer = session.handle(command)
+            assert answer is not None and answer.endswith("\n\n"), (command, answer)
+            assert checker.check_output("\n".join(shown) + "\n", answer[:-1], doctest.ELLIPSIS), (command, answer)
+
+
+def test_the_commands_page_names_every_command() -> None:
+    from noughts.cli import _parser
+
+    page = (DOCS / "commands.md").read_text(encoding="utf-8")
+    (sub,) = [action for action in _parser()._actions if isinstance(action, argparse._SubParsersAction)]
+    missing = [name for name in sub.choices if f"noughts {name} " not in page and f"noughts {name}\n" not in page]
+    assert missing == []
