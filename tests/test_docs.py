@@ -111,3 +111,25 @@ def test_the_commands_page_names_every_command() -> None:
     (sub,) = [action for action in _parser()._actions if isinstance(action, argparse._SubParsersAction)]
     missing = [name for name in sub.choices if f"noughts {name} " not in page and f"noughts {name}\n" not in page]
     assert missing == []
+
+
+def test_every_test_the_security_table_names_exists() -> None:
+    # docs/security.md: each row names the tests that show its defence (`file.py::test`,
+    # `::test` in the file named before it, files in tests/online/ unless a path is given).
+    page = (DOCS / "security.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| ") and line.count(" | ") == 2]
+    rows = [row for row in rows if not row.startswith("| what |")]
+    assert len(rows) >= 20
+    named = 0
+    for row in rows:
+        cell = row.rstrip(" |").rsplit(" | ", 1)[1]
+        path = None
+        for ref in re.findall(r"`([^`]+)`", cell):
+            file, _, test = ref.partition("::")
+            if file:
+                path = ROOT / file if file.startswith("tests/") else ROOT / "tests" / "online" / file
+            assert path is not None and path.is_file(), (row[:40], ref)
+            if test:
+                assert re.search(rf"^(async )?def {re.escape(test)}\(", path.read_text(encoding="utf-8"), re.M), ref
+                named += 1
+    assert named >= 40
