@@ -65,6 +65,17 @@ def test_the_openspiel_bot_module_plays_in_the_arena(tmp_path: Path, monkeypatch
         assert record.moves[0] == first
 
 
+def test_the_readmes_examples_run() -> None:
+    # The README's tour (the page on PyPI and the repository's front page) is tested as
+    # the site's pages are.
+    readme = ROOT / "README.md"
+    test = examples(readme)
+    assert len(test.examples) >= 4
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
 def test_the_tutorial_has_examples() -> None:
     # A page whose fences are not recognised would pass the test above without running.
     assert len(examples(DOCS / "tutorial.md").examples) >= 20
@@ -87,15 +98,15 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
 _SESSION = re.compile(r"^```text\n\$ noughts engine\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
-def test_the_engine_sessions_on_their_page_answer_as_shown() -> None:
-    # docs/engine.md's sessions, each exchange a command and its answer up to the empty
+def test_the_engine_sessions_answer_as_shown() -> None:
+    # The sessions of docs/engine.md and the README, each exchange a command and its answer up to the empty
     # line, played through the protocol; `...` stands for what varies (times, long lists).
     from noughts.engine import EngineSession
 
-    sessions = _SESSION.findall((DOCS / "engine.md").read_text(encoding="utf-8"))
-    assert len(sessions) >= 2
+    sessions = [_SESSION.findall(page.read_text(encoding="utf-8")) for page in (DOCS / "engine.md", ROOT / "README.md")]
+    assert [len(found) >= 1 for found in sessions] == [True, True]
     checker = doctest.OutputChecker()
-    for text in sessions:
+    for text in [text for found in sessions for text in found]:
         session = EngineSession()
         for exchange in text.strip("\n").split("\n\n"):
             command, *shown = exchange.split("\n")
