@@ -144,3 +144,29 @@ def test_every_test_the_security_table_names_exists() -> None:
                 assert re.search(rf"^(async )?def {re.escape(test)}\(", path.read_text(encoding="utf-8"), re.M), ref
                 named += 1
     assert named >= 40
+
+
+def test_the_engine_pages_own_engine_plays_whole_games(tmp_path: Path) -> None:
+    # docs/engine.md's myengine.py, run as a program through the arena's engine player
+    # (what `noughts arena --engine` and `noughts bot` run it with), plays to the end.
+    from noughts import Limits, parse_player, parse_spec, play_game
+    from noughts.arena.external import EnginePlayer
+
+    (source,) = [m for m in modules(DOCS / "engine.md") if "def main(" in m]
+    (tmp_path / "myengine.py").write_text(source, encoding="utf-8")
+    engine = EnginePlayer("mine", f"{sys.executable} {tmp_path / 'myengine.py'}", options=("level=max",))
+    try:
+        for spec in ("classic", "ultimate", "gobblet"):
+            for first in (True, False):
+                other = parse_player("random:seed=3")
+                x, o = (engine, other) if first else (other, engine)
+                record = play_game(parse_spec(spec), x, o, Limits(time=1), [])
+                assert record.replay()[-1].is_over, (spec, record.termination)
+                assert record.termination == "normal"
+        # It wins at once when it can: x to move with two in a row.
+        state = parse_spec("classic").initial()
+        for text in ("1", "4", "2", "5"):
+            state = state.play_text(text)
+        assert state.move_text(engine.choose(state, Limits(time=1))) == "3"
+    finally:
+        engine.stop()
