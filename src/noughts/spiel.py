@@ -217,7 +217,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def history(self) -> list[int]:
         return [action for _, _, action in self.taken]
 
-    def full_history(self) -> list[Any]:
+    def full_history(self) -> Any:
         # pyspiel.PlayerAction has no constructor in Python: a fresh state's C++ history
         # of the same actions gives them.
         replay = self.get_game().new_initial_state()
