@@ -22,8 +22,17 @@ The encoding is `noughts.encoding.Encoding`, the same for both classes:
 * rewards: +1 for a win, -1 for a loss, 0 for a draw, at the end of the game. An
   action the position does not allow loses the game for the agent who took it (-1, and
   ``infos[agent]["illegal"]`` says why), as PettingZoo's classic games do.
-* ``render_mode``: ``"ansi"`` (the text diagram) or ``"rgb_array"`` (a picture, 24
-  pixels a cell).
+* ``render_mode``: ``"ansi"`` (the text diagram), ``"rgb_array"`` (a picture, 24
+  pixels a cell) or ``"human"`` (the diagram printed to standard output at every reset
+  and step; ``render()`` then returns None).
+
+The names follow PettingZoo's and Gymnasium's conventions, with `VERSION` (raised
+whenever observations, actions or rewards change): `env` (the environment with
+PettingZoo's standard wrappers) and `raw_env` build the PettingZoo environment, named
+``noughts_KEY_v0`` in its metadata (``noughts_nine_board_v0``); importing this module
+registers the Gymnasium id ``noughts/KEY-v0`` of every registry key for
+`SingleAgentEnv` (Gymnasium 1.x loads no plugins by entry point, so
+``gymnasium.make("noughts.rl:noughts/classic-v0")`` imports it for you).
 
 >>> env = NoughtsEnv("classic")
 >>> env.reset(seed=1)
@@ -37,26 +46,46 @@ The encoding is `noughts.encoding.Encoding`, the same for both classes:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import AgentSelector  # type: ignore[import-untyped]
+from pettingzoo.utils import AgentSelector, wrappers  # type: ignore[import-untyped]
 
 from noughts.ai import AIPlayer, Limits, seeded_player
 from noughts.ai.levels import LEVELS, level_player
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.encoding import Array, Encoding
-from noughts.registry import parse_spec
+from noughts.registry import GAMES, parse_spec
 
-__all__ = ["NoughtsEnv", "SingleAgentEnv"]
+__all__ = ["RENDER_FPS", "VERSION", "NoughtsEnv", "SingleAgentEnv", "env", "gymnasium_id", "pettingzoo_name", "raw_env"]
 
+#: The environments' version, in their names: raised whenever the observations, the
+#: actions or the rewards change meaning.
+VERSION = 0
+#: Frames a second for recorders of ``rgb_array`` frames (a game's moves, slowly).
+RENDER_FPS = 2
 #: The agents, named as PettingZoo recommends: X (who moves first) and O.
 _AGENTS = {Player.X: "player_0", Player.O: "player_1"}
-_RENDER_MODES = ("ansi", "rgb_array")
+_RENDER_MODES = ("ansi", "rgb_array", "human")
+
+
+def pettingzoo_name(key: str) -> str:
+    """The PettingZoo name of a registry key's environment: ``noughts_nine_board_v0``."""
+    return f"noughts_{key.replace('-', '_')}_v{VERSION}"
+
+
+def gymnasium_id(key: str) -> str:
+    """The Gymnasium id of a registry key's `SingleAgentEnv`: ``noughts/nine-board-v0``."""
+    return f"noughts/{key}-v{VERSION}"
+
+
+def _metadata(key: str) -> dict[str, Any]:
+    return {"render_modes": list(_RENDER_MODES), "render_fps": RENDER_FPS, "name": pettingzoo_name(key)}
 
 
 class NoughtsEnv(AECEnv):  # type: ignore[misc]
@@ -66,20 +95,14 @@ class NoughtsEnv(AECEnv):  # type: ignore[misc]
     `game` is a spec or a Game; `max_plies` truncates a game that goes on that long
     (None: the rules end every game, by repetition where the game can cycle)."""
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": list(_RENDER_MODES),
-        "name": "noughts_v0",
-        "is_parallelizable": False,
-    }
-
     def __init__(
         self, game: str | Game[Any, Any] = "classic", render_mode: str | None = None, max_plies: int | None = None
     ):
         super().__init__()
         self.game = parse_spec(game) if isinstance(game, str) else game
-        if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise InvalidOptionError(f"render_mode is one of {', '.join(_RENDER_MODES)}, not {render_mode!r}")
-        self.render_mode = render_mode
+        # The game's own name: an instance's metadata, since one class serves every game.
+        self.metadata = {**_metadata(self.game.key), "is_parallelizable": False}
+        self.render_mode = _render_mode(render_mode)
         self.max_plies = max_plies
         self.encoding = Encoding(self.game)
         self.possible_agents = list(_AGENTS.values())
@@ -108,6 +131,7 @@ class NoughtsEnv(AECEnv):  # type: ignore[misc]
         self.state_now = self.game.initial()
         self.agents = list(self.possible_agents)
         self._reset_bookkeeping()
+        _show(self.render_mode, self.state_now)
 
     def _reset_bookkeeping(self) -> None:
         self.plies = 0
@@ -151,6 +175,7 @@ class NoughtsEnv(AECEnv):  # type: ignore[misc]
                 self.truncations = dict.fromkeys(self.agents, True)
         self.agent_selection = self._selector.next()
         self._accumulate_rewards()
+        _show(self.render_mode, self.state_now)
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         return _render(self.render_mode, self.encoding, self.state_now)
@@ -176,7 +201,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
     1
     """
 
-    metadata: dict[str, Any] = {"render_modes": list(_RENDER_MODES)}  # noqa: RUF012 - gymnasium's own attribute
+    metadata: dict[str, Any] = {"render_modes": list(_RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012 - gymnasium's own attribute
 
     def __init__(
         self,
@@ -190,9 +215,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.game = parse_spec(game) if isinstance(game, str) else game
         if side not in ("x", "o"):
             raise InvalidOptionError(f"side is x or o, not {side!r}")
-        if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise InvalidOptionError(f"render_mode is one of {', '.join(_RENDER_MODES)}, not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = _render_mode(render_mode)
         self.me = Player.X if side == "x" else Player.O
         self.opponent_spec = opponent
         self.opponent = opponent if isinstance(opponent, AIPlayer) else self._build(opponent, None)
@@ -203,6 +226,9 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.observation_space = _observation_space(self.encoding)
         self.state_now: State[Any] = self.game.initial()
         self.plies = 0
+        # Set once step() has reported the end (terminated or truncated): until reset,
+        # another step is an error, not a move in a game that is over.
+        self.ended = True
 
     def _build(self, spec: str, seed: int | None) -> AIPlayer:
         return level_player(self.game, spec, seed) if spec in LEVELS else seeded_player(spec, seed)
@@ -216,16 +242,19 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.opponent.reset()
         self.state_now = self.game.initial()
         self.plies = 0
+        self.ended = False
         if self.state_now.turn is not self.me:
             self._reply()
+        _show(self.render_mode, self.state_now)
         return self._observation(), {}
 
     def step(self, action: Any) -> tuple[dict[str, Array], float, bool, bool, dict[str, Any]]:
+        if self.ended:
+            raise ResetNeeded("the episode is over (it reported terminated or truncated): call reset() first")
         index = int(action)
         move = self.encoding.moves[index] if 0 <= index < self.encoding.actions else None
-        if self.state_now.is_over:
-            raise InvalidOptionError("the episode is over: call reset()")
         if move is None or move not in self.state_now.legal_moves():
+            self.ended = True
             return self._observation(), -1.0, True, False, {"illegal": f"action {action} is not a legal move here"}
         self.state_now = self.state_now.play(move)
         self.plies += 1
@@ -234,6 +263,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         outcome = self.state_now.outcome
         reward = 0.0 if outcome is None or outcome.winner is None else (1.0 if outcome.winner is self.me else -1.0)
         truncated = outcome is None and self.max_plies is not None and self.plies >= self.max_plies
+        self.ended = outcome is not None or truncated
+        _show(self.render_mode, self.state_now)
         return self._observation(), reward, outcome is not None, truncated, {}
 
     def _reply(self) -> None:
@@ -250,6 +281,41 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return _render(self.render_mode, self.encoding, self.state_now)
 
 
+def raw_env(
+    game: str | Game[Any, Any] = "classic", render_mode: str | None = None, max_plies: int | None = None
+) -> NoughtsEnv:
+    """The PettingZoo environment without wrappers (PettingZoo's ``raw_env``)."""
+    return NoughtsEnv(game, render_mode=render_mode, max_plies=max_plies)
+
+
+def env(game: str | Game[Any, Any] = "classic", render_mode: str | None = None, max_plies: int | None = None) -> Any:
+    """The PettingZoo environment with the standard wrappers of PettingZoo's own games:
+    an action out of range is an error (``AssertOutOfBoundsWrapper``) and so is a step
+    before ``reset`` (``OrderEnforcingWrapper``). An illegal action in range loses the
+    game, in the environment itself (PettingZoo's ``TerminateIllegalWrapper`` does the
+    same).
+
+    >>> game = env("ultimate")
+    >>> game.reset(seed=1)
+    >>> game.metadata["name"], game.agent_selection
+    ('noughts_ultimate_v0', 'player_0')
+    """
+    wrapped = wrappers.AssertOutOfBoundsWrapper(raw_env(game, render_mode=render_mode, max_plies=max_plies))
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def _render_mode(mode: str | None) -> str | None:
+    if mode is not None and mode not in _RENDER_MODES:
+        raise InvalidOptionError(f"render_mode is one of {', '.join(_RENDER_MODES)}, not {mode!r}")
+    return mode
+
+
+def _show(mode: str | None, state: State[Any]) -> None:
+    # The human mode draws by itself at every reset and step, as Gymnasium asks.
+    if mode == "human":
+        print(state.diagram(), end="\n\n")
+
+
 def _observation_space(encoding: Encoding) -> spaces.Dict:
     return spaces.Dict(
         {
@@ -261,8 +327,14 @@ def _observation_space(encoding: Encoding) -> spaces.Dict:
 
 def _render(mode: str | None, encoding: Encoding, state: State[Any]) -> str | npt.NDArray[np.uint8] | None:
     if mode is None:
-        gymnasium.logger.warn("render() called without a render_mode (ansi or rgb_array)")
+        gymnasium.logger.warn("render() called without a render_mode (ansi, rgb_array or human)")
         return None
+    if mode == "human":
+        return None  # shown at each step already
     if mode == "ansi":
         return state.diagram()
     return encoding.image(state)
+
+
+for _key in GAMES:
+    gymnasium.register(gymnasium_id(_key), entry_point="noughts.rl:SingleAgentEnv", kwargs={"game": _key})
