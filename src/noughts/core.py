@@ -26,6 +26,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidOptionError",
     "InvalidPositionError",
+    "MissingExtraError",
     "NoughtsError",
     "Outcome",
     "Player",
@@ -58,6 +59,18 @@ class InvalidOptionError(NoughtsError, ValueError):
 
 class UnknownGameError(NoughtsError, ValueError):
     """A game key the registry does not know."""
+
+
+class MissingExtraError(NoughtsError, ModuleNotFoundError):
+    """A part of Noughts needs an optional dependency that is not installed; the message
+    names the extra that installs it (``pip install 'noughts[rl]'``). Still a
+    ModuleNotFoundError, with the missing module's `name`."""
+
+    def __init__(self, feature: str, missing: ModuleNotFoundError, extra: str) -> None:
+        #: The extra to install: ``rl``, ``openspiel``, ``arena``...
+        self.extra = extra
+        message = f"{feature} needs {missing.name}, which is not installed: pip install 'noughts[{extra}]'"
+        super().__init__(message, name=missing.name)
 
 
 class Player(enum.Enum):
@@ -286,7 +299,32 @@ class State(ABC, Generic[M]):
 
     @abstractmethod
     def to_text(self) -> str:
-        """The canonical position text; ``game.parse_position`` reads it back."""
+        """The canonical position text; `from_text` (or ``game.parse_position``) reads it
+        back."""
+
+    @classmethod
+    def from_text(cls, text: str, game: Game[Any, M] | None = None) -> Self:
+        """The position `text` (as `to_text` writes it) of `game`, by default the family's
+        `standard_game`. Raises InvalidPositionError. A game named by its spec text:
+        ``noughts.parse_position("mnk:m=4:n=4:k=3", text)``.
+
+        >>> from noughts import MnkState, parse_spec
+        >>> MnkState.from_text("o../.x./... x")
+        parse_position('classic', 'o../.x./... x')
+        >>> MnkState.from_text("x.../..../..../...o x", parse_spec("mnk:m=4:n=4:k=3")).turn
+        <Player.X: 'x'>
+        """
+        game = cls.standard_game() if game is None else game
+        state = game.parse_position(text)
+        if not isinstance(state, cls):
+            raise InvalidPositionError(f"a {game.spec} position is a {type(state).__name__}, not a {cls.__name__}")
+        return state
+
+    @classmethod
+    def standard_game(cls) -> Game[Any, M]:
+        """The game of this family with every option at its default (classic for
+        `MnkState`), whose positions `from_text` reads unless told another game."""
+        raise TypeError(f"{cls.__name__} has no standard game: give one (from_text(text, game)) or use a family's")
 
     @abstractmethod
     def diagram(self) -> str:

@@ -31,10 +31,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+from noughts.core import Game, InvalidOptionError, MissingExtraError, Player, State
 
-from noughts.core import Game, InvalidOptionError, Player, State
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as e:  # numpy comes with the rl and openspiel extras
+    raise MissingExtraError("noughts.encoding", e, "rl") from e
+
 from noughts.games.gobblet import CELLS, SIZES, Gobblet, GobbletState, Place, Shift
 from noughts.games.marks import MarksGame, MarksState
 from noughts.games.mnk import Mnk, MnkState

@@ -48,17 +48,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.error import ResetNeeded
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import AgentSelector, wrappers  # type: ignore[import-untyped]
+from noughts.core import Game, InvalidOptionError, MissingExtraError, Player, State
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from gymnasium.error import ResetNeeded
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils import AgentSelector, wrappers  # type: ignore[import-untyped]
+except ModuleNotFoundError as e:
+    raise MissingExtraError("noughts.rl", e, "rl") from e
 
 from noughts.ai import AIPlayer, Limits, seeded_player
 from noughts.ai.levels import LEVELS, level_player
-from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.encoding import Array, Encoding
 from noughts.registry import GAMES, parse_spec
 

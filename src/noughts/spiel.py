@@ -29,11 +29,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import pyspiel  # type: ignore[import-not-found, unused-ignore]
-from open_spiel.python.observation import IIGObserverForPublicInfoGame  # type: ignore[import-untyped]
+from noughts.core import Game, InvalidMoveError, MissingExtraError, NoughtsError, Player, State
 
-from noughts.core import Game, InvalidMoveError, NoughtsError, Player, State
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    from open_spiel.python.observation import IIGObserverForPublicInfoGame  # type: ignore[import-untyped]
+except ModuleNotFoundError as e:
+    raise MissingExtraError("noughts.spiel", e, "openspiel") from e
+
 from noughts.encoding import Encoding
 from noughts.registry import GAMES, make_game, parse_spec
 

@@ -33,6 +33,7 @@ __all__ = [
     "MoveInfo",
     "RandomPlayer",
     "Value",
+    "check_arguments",
     "coerce_option",
     "flag_option",
     "make_player",
@@ -307,7 +308,10 @@ class AIPlayer(ABC):
     name: str = "?"
 
     def choose(self, state: State[Any], limits: Limits = Limits()) -> Any:
-        """A legal move for the player to move in `state`."""
+        """A legal move for the player to move in `state`, within `limits` (a `Limits`:
+        ``Limits(time=0.5)``, ``Limits(depth=4)``; a bare number is refused, since it
+        could be seconds, nodes or plies)."""
+        check_arguments(state, limits)
         return self.decide(state, limits).best
 
     def decide(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
@@ -324,6 +328,14 @@ class AIPlayer(ABC):
 
     def reset(self) -> None:  # noqa: B027 - an optional hook; stateless players keep it empty
         """Forget anything kept between moves (a new game starts)."""
+
+
+def check_arguments(state: object, limits: object) -> None:
+    """TypeError, saying what to pass, unless `state` is a State and `limits` Limits."""
+    if not isinstance(state, State):
+        raise TypeError(f"a player chooses in a State (parse_position(spec, text)...), not in {state!r}")
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits are a Limits (Limits(time=0.5), Limits(depth=4)...), not {limits!r}")
 
 
 def require_moves(state: State[Any]) -> list[Any]:

@@ -27,6 +27,7 @@ from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, parse_player, regi
 from noughts.ai.capabilities import capabilities
 from noughts.core import Game, InvalidOptionError, State
 from noughts.games.mnk import Mnk
+from noughts.registry import parse_spec
 
 __all__ = [
     "GAME_KINDS",
@@ -293,10 +294,12 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
     return level_row(game, level).spec
 
 
-def level_player(game: Game[Any, Any], level: str, seed: int | None = None, mistakes: bool = True) -> AIPlayer:
-    """The player for `level` in `game`; `seed` makes easy's mistakes and any random
-    tie-breaks reproducible. ``mistakes=False`` gives the level's search without its
-    deliberate slips: the advisor behind a hint, which must never mislead on purpose."""
+def level_player(game: Game[Any, Any] | str, level: str, seed: int | None = None, mistakes: bool = True) -> AIPlayer:
+    """The player for `level` in `game` (a Game or its spec text, ``"classic"``); `seed`
+    makes easy's mistakes and any random tie-breaks reproducible. ``mistakes=False``
+    gives the level's search without its deliberate slips: the advisor behind a hint,
+    which must never mislead on purpose."""
+    game = parse_spec(game) if isinstance(game, str) else game
     spec = level_spec(game, level)
     if seed is not None and not spec.startswith("perfect"):
         spec += f":seed={seed}"

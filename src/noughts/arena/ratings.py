@@ -24,7 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-import numpy as np
+from noughts.core import MissingExtraError
+
+try:
+    import numpy as np
+except ModuleNotFoundError as e:
+    raise MissingExtraError("noughts.arena", e, "arena") from e
 
 __all__ = ["Pairing", "Rating", "elo_difference", "elo_ratings", "expected_score"]
 

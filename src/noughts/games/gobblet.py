@@ -230,6 +230,12 @@ class GobbletState(State[GobbletMove]):
     __slots__ = ("board", "history", "o_tops", "x_tops")
 
     game: Gobblet
+
+    @classmethod
+    def standard_game(cls) -> Gobblet:
+        """Gobblet Gobblers (``Gobblet()``)."""
+        return Gobblet()
+
     #: 6 bits per cell, see `_bit`.
     board: int
     #: Cells where x's (o's) figure is on top, as 9-bit masks.

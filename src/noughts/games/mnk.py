@@ -151,6 +151,12 @@ class MnkState(MarksState):
     __slots__ = ("ages", "history")
 
     game: Mnk
+
+    @classmethod
+    def standard_game(cls) -> Mnk:
+        """Classic (``Mnk()``, 3x3, three in a row)."""
+        return Mnk()
+
     x: int
     o: int
     #: Forget mode: each player's cells, oldest first (x's, o's); None otherwise.

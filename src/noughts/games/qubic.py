@@ -191,6 +191,11 @@ class QubicState(MarksState):
     game: Qubic
 
     @classmethod
+    def standard_game(cls) -> Qubic:
+        """Qubic (``Qubic()``, the 4x4x4 cube)."""
+        return Qubic()
+
+    @classmethod
     def _make(cls, game: Qubic, x: int, o: int, turn: Player, outcome: Outcome | None = None) -> QubicState:
         self = object.__new__(cls)
         if outcome is None and (x | o) == game.full:

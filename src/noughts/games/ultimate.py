@@ -212,6 +212,12 @@ class UltimateState(State[int]):
     __slots__ = ("ages", "drawn", "forced", "history", "o", "won_o", "won_x", "x")
 
     game: Ultimate
+
+    @classmethod
+    def standard_game(cls) -> Ultimate:
+        """Ultimate (``Ultimate()``)."""
+        return Ultimate()
+
     #: The cells of each player, bit ``board * 9 + cell``.
     x: int
     o: int
