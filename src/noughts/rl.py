@@ -104,22 +104,35 @@ class NoughtsEnv(AECEnv):  # type: ignore[misc]
     ):
         super().__init__()
         self.game = parse_spec(game) if isinstance(game, str) else game
+        """The game played."""
         # The game's own name: an instance's metadata, since one class serves every game.
         self.metadata = {**_metadata(self.game.key), "is_parallelizable": False}
+        """PettingZoo's metadata: the render modes, ``render_fps`` and this game's versioned
+        ``name``."""
         self.render_mode = _render_mode(render_mode)
+        """``ansi``, ``rgb_array``, ``human`` or None."""
         self.max_plies = max_plies
+        """Plies after which a game is truncated; None: the rules end every game."""
         self.encoding = Encoding(self.game)
+        """Actions and observations (`noughts.encoding.Encoding`)."""
         self.possible_agents = list(_AGENTS.values())
+        """``player_0`` (X) and ``player_1`` (O)."""
         self.agents = list(self.possible_agents)
+        """The agents still in the game (PettingZoo's)."""
         self.action_spaces = {a: spaces.Discrete(self.encoding.actions) for a in self.possible_agents}
+        """Each agent's action space: one action per move the game can ever have."""
         self.observation_spaces = {a: _observation_space(self.encoding) for a in self.possible_agents}
+        """Each agent's observation space: the board's planes and the action mask."""
         self.state_now: State[Any] = self.game.initial()
+        """The position now."""
         self._reset_bookkeeping()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """`agent`'s observation space."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """`agent`'s action space."""
         return self.action_spaces[agent]
 
     def action(self, text: str) -> int:
@@ -131,6 +144,8 @@ class NoughtsEnv(AECEnv):  # type: ignore[misc]
         return self.encoding.moves[action]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game from the initial position (nothing is random: `seed` is accepted, as
+        the API asks)."""
         # Nothing here is random: the seed is accepted, as the API asks, and not needed.
         self.state_now = self.game.initial()
         self.agents = list(self.possible_agents)
@@ -148,12 +163,16 @@ class NoughtsEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self._selector.reset()
 
     def observe(self, agent: str) -> dict[str, Array]:
+        """What `agent` sees: the board's planes from its side, and its action mask (all 0
+        unless it is to move)."""
         me = Player.X if agent == _AGENTS[Player.X] else Player.O
         on_move = agent == self.agent_selection and not self.state_now.is_over
         mask = self.encoding.mask(self.state_now) if on_move else np.zeros(self.encoding.actions, dtype=np.int8)
         return {"observation": self.encoding.planes(self.state_now, me), "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        """The selected agent takes `action`: an illegal one loses it the game (-1,
+        ``infos[agent]["illegal"]`` says why)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -182,9 +201,12 @@ class NoughtsEnv(AECEnv):  # type: ignore[misc]
         _show(self.render_mode, self.state_now)
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board in the `render_mode`: text (``ansi``), a picture (``rgb_array``), or
+        None (``human``, printed at each step already)."""
         return _render(self.render_mode, self.encoding, self.state_now)
 
     def close(self) -> None:
+        """Nothing to release."""
         pass
 
 
@@ -206,6 +228,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """
 
     metadata: dict[str, Any] = {"render_modes": list(_RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012 - gymnasium's own attribute
+    """Gymnasium's metadata: the render modes and ``render_fps``."""
 
     def __init__(
         self,
@@ -217,22 +240,35 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         max_plies: int | None = None,
     ) -> None:
         self.game = parse_spec(game) if isinstance(game, str) else game
+        """The game played."""
         if side not in ("x", "o"):
             raise InvalidOptionError(f"side is x or o, not {side!r}")
         self.render_mode = _render_mode(render_mode)
+        """``ansi``, ``rgb_array``, ``human`` or None."""
         self.me = Player.X if side == "x" else Player.O
+        """The learner's side."""
         self.opponent_spec = opponent
+        """The opponent as given: a level, a player spec or an `AIPlayer`."""
         self.opponent = opponent if isinstance(opponent, AIPlayer) else self._build(opponent, None)
+        """The opponent of this episode (built again at each reset from a text
+        `opponent_spec`)."""
         self.limits = limits
+        """The opponent's budget a move."""
         self.max_plies = max_plies
+        """Plies after which an episode is truncated; None: the rules end every game."""
         self.encoding = Encoding(self.game)
+        """Actions and observations (`noughts.encoding.Encoding`)."""
         self.action_space = spaces.Discrete(self.encoding.actions)
+        """One action per move the game can ever have."""
         self.observation_space = _observation_space(self.encoding)
+        """The board's planes and the action mask."""
         self.state_now: State[Any] = self.game.initial()
+        """The position now."""
         self.plies = 0
+        """Plies played in this episode, both sides'."""
         # Set once step() has reported the end (terminated or truncated): until reset,
         # another step is an error, not a move in a game that is over.
-        self.ended = True
+        self._ended = True
 
     def _build(self, spec: str, seed: int | None) -> AIPlayer:
         return level_player(self.game, spec, seed) if spec in LEVELS else seeded_player(spec, seed)
@@ -240,25 +276,30 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Array], dict[str, Any]]:
+        """A new episode (the opponent moves first when the learner is O): the observation
+        and an empty info."""
         super().reset(seed=seed)
         if isinstance(self.opponent_spec, str):
             self.opponent = self._build(self.opponent_spec, int(self.np_random.integers(2**31)))
         self.opponent.reset()
         self.state_now = self.game.initial()
         self.plies = 0
-        self.ended = False
+        self._ended = False
         if self.state_now.turn is not self.me:
             self._reply()
         _show(self.render_mode, self.state_now)
         return self._observation(), {}
 
     def step(self, action: Any) -> tuple[dict[str, Array], float, bool, bool, dict[str, Any]]:
-        if self.ended:
+        """Play `action` and the opponent's answer: observation, reward (+1, -1, 0 at the
+        end; -1 for an illegal action, which ends the episode), terminated, truncated,
+        info. ResetNeeded once the episode has ended."""
+        if self._ended:
             raise ResetNeeded("the episode is over (it reported terminated or truncated): call reset() first")
         index = int(action)
         move = self.encoding.moves[index] if 0 <= index < self.encoding.actions else None
         if move is None or move not in self.state_now.legal_moves():
-            self.ended = True
+            self._ended = True
             return self._observation(), -1.0, True, False, {"illegal": f"action {action} is not a legal move here"}
         self.state_now = self.state_now.play(move)
         self.plies += 1
@@ -267,7 +308,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         outcome = self.state_now.outcome
         reward = 0.0 if outcome is None or outcome.winner is None else (1.0 if outcome.winner is self.me else -1.0)
         truncated = outcome is None and self.max_plies is not None and self.plies >= self.max_plies
-        self.ended = outcome is not None or truncated
+        self._ended = outcome is not None or truncated
         _show(self.render_mode, self.state_now)
         return self._observation(), reward, outcome is not None, truncated, {}
 
@@ -282,6 +323,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         }
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board in the `render_mode`: text (``ansi``), a picture (``rgb_array``), or
+        None (``human``, printed at each step already)."""
         return _render(self.render_mode, self.encoding, self.state_now)
 
 

@@ -182,14 +182,20 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self.noughts: Game[Any, Any] = game.noughts
+        """The Noughts game."""
         self.encoding: Encoding = game.encoding
+        """Actions and observations (`noughts.encoding.Encoding`)."""
         self.max_length: int = game.max_length
+        """Plies after which the game is a draw (`MAX_GAME_LENGTH` where it can cycle)."""
         self.state_now: State[Any] = self.noughts.initial()
+        """The Noughts state now."""
         self.plies = 0
+        """Plies played."""
         # The states before each action, with who took it: what undo_action restores.
-        self.taken: list[tuple[State[Any], int, int]] = []
+        self._taken: list[tuple[State[Any], int, int]] = []
 
     def current_player(self) -> int:
+        """0 for X, 1 for O, ``pyspiel.PlayerId.TERMINAL`` once the game is over."""
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
         return 0 if self.state_now.turn is Player.X else 1
@@ -206,22 +212,24 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         except NoughtsError as e:
             # OpenSpiel's algorithms and tests expect its own error type, whatever the game.
             raise pyspiel.SpielError(f"action {action}: {e}") from None
-        self.taken.append((self.state_now, player, action))
+        self._taken.append((self.state_now, player, action))
         self.state_now = after
         self.plies += 1
 
     def undo_action(self, player: int, action: int) -> None:
         """Take back the last action, which `player` took (OpenSpiel's signature)."""
-        if not self.taken or self.taken[-1][1:] != (player, action):
-            last = f"player {self.taken[-1][1]}'s action {self.taken[-1][2]}" if self.taken else "nothing"
+        if not self._taken or self._taken[-1][1:] != (player, action):
+            last = f"player {self._taken[-1][1]}'s action {self._taken[-1][2]}" if self._taken else "nothing"
             raise pyspiel.SpielError(f"cannot undo player {player}'s action {action}: the last action was {last}")
-        self.state_now = self.taken.pop()[0]
+        self.state_now = self._taken.pop()[0]
         self.plies -= 1
 
     def history(self) -> list[int]:
-        return [action for _, _, action in self.taken]
+        """The actions taken, in order (those undone left out)."""
+        return [action for _, _, action in self._taken]
 
     def full_history(self) -> Any:
+        """The actions taken with who took them, as ``pyspiel.PlayerAction`` values."""
         # pyspiel.PlayerAction has no constructor in Python: a fresh state's C++ history
         # of the same actions gives them.
         replay = self.get_game().new_initial_state()
@@ -230,10 +238,12 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return pyspiel.State.full_history(replay)
 
     def history_str(self) -> str:
+        """`history` as text: ``4, 0``."""
         return ", ".join(str(action) for action in self.history())
 
     def move_number(self) -> int:
-        return len(self.taken)
+        """How many actions were taken (and not undone)."""
+        return len(self._taken)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.noughts.move_text(self.encoding.moves[action]))
@@ -245,9 +255,12 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(str(e)) from None
 
     def is_terminal(self) -> bool:
+        """Whether the game is over, by the rules or by `max_length`."""
         return self.state_now.is_over or self.plies >= self.max_length
 
     def returns(self) -> list[float]:
+        """Each player's return: +1 to the winner, -1 to the loser, 0 each for a draw or a
+        game going on."""
         return list(_returns(self.state_now))
 
     def __str__(self) -> str:
