@@ -238,11 +238,6 @@ class GobbletState(State[GobbletMove]):
 
     game: Gobblet
 
-    @classmethod
-    def standard_game(cls) -> Gobblet:
-        """Gobblet Gobblers (``Gobblet()``)."""
-        return Gobblet()
-
     board: int
     """Every cell's stack of figures, 6 bits a cell."""
     x_tops: int
@@ -252,6 +247,11 @@ class GobbletState(State[GobbletMove]):
     history: tuple[object, ...]
     """The keys of the earlier positions since the last placement, for threefold
     repetition."""
+
+    @classmethod
+    def standard_game(cls) -> Gobblet:
+        """Gobblet Gobblers (``Gobblet()``)."""
+        return Gobblet()
 
     @classmethod
     def _make(cls, game: Gobblet, board: int, turn: Player, history: tuple[object, ...]) -> GobbletState:

@@ -162,18 +162,17 @@ class MnkState(MarksState):
     __slots__ = ("ages", "history")
 
     game: Mnk
-
-    @classmethod
-    def standard_game(cls) -> Mnk:
-        """Classic (``Mnk()``, 3x3, three in a row)."""
-        return Mnk()
-
     x: int
     o: int
     ages: tuple[tuple[int, ...], tuple[int, ...]] | None
     """Forget mode: each player's cells, oldest first (x's, o's); None otherwise."""
     history: tuple[object, ...]
     """Forget mode: the keys of the earlier positions, for threefold repetition."""
+
+    @classmethod
+    def standard_game(cls) -> Mnk:
+        """Classic (``Mnk()``, 3x3, three in a row)."""
+        return Mnk()
 
     @classmethod
     def _make(

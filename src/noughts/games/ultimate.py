@@ -220,11 +220,6 @@ class UltimateState(State[int]):
 
     game: Ultimate
 
-    @classmethod
-    def standard_game(cls) -> Ultimate:
-        """Ultimate (``Ultimate()``)."""
-        return Ultimate()
-
     x: int
     """X's cells, bit ``board * 9 + cell``."""
     o: int
@@ -241,6 +236,11 @@ class UltimateState(State[int]):
     """Forget mode: each player's moves per local board, oldest first; None otherwise."""
     history: tuple[object, ...]
     """Forget mode: the keys of the earlier positions, for threefold repetition."""
+
+    @classmethod
+    def standard_game(cls) -> Ultimate:
+        """Ultimate (``Ultimate()``)."""
+        return Ultimate()
 
     @classmethod
     def _make(
