@@ -27,6 +27,7 @@ from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, register_player, r
 from noughts.ai.capabilities import capabilities
 from noughts.core import Game, InvalidOptionError, State
 from noughts.games.mnk import Mnk
+from noughts.registry import parse_spec
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -308,10 +309,12 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
     return level_row(game, level).spec
 
 
-def level_player(game: Game[Any, Any], level: str, seed: int | None = None, mistakes: bool = True) -> AIPlayer:
-    """The player for `level` in `game`; `seed` makes easy's mistakes and any random
-    tie-breaks reproducible. ``mistakes=False`` gives the level's search without its
-    deliberate slips: the advisor behind a hint, which must never mislead on purpose."""
+def level_player(game: Game[Any, Any] | str, level: str, seed: int | None = None, mistakes: bool = True) -> AIPlayer:
+    """The player for `level` in `game` (a Game or its spec text, ``"classic"``); `seed`
+    makes easy's mistakes and any random tie-breaks reproducible. ``mistakes=False``
+    gives the level's search without its deliberate slips: the advisor behind a hint,
+    which must never mislead on purpose."""
+    game = parse_spec(game) if isinstance(game, str) else game
     spec = level_spec(game, level)
     player = seeded_player(spec, seed)
     if mistakes and level == "easy":
