@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from noughts.ai.capabilities import capabilities
-from noughts.ai.levels import LEVELS
+from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.registry import GAMES, parse_spec
 from noughts.server.models import Catalogue, GameAbilities, GameInfo, LevelInfo, OptionInfo
 
@@ -154,4 +154,4 @@ def catalogue() -> Catalogue:
             )
         )
     levels = [LevelInfo.model_validate({"name": level, "description": LEVEL_TEXT[level]}) for level in LEVELS]
-    return Catalogue(games=games, levels=levels)
+    return Catalogue(games=games, levels=levels, default_level=DEFAULT_LEVEL)

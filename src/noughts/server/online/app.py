@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 
 from noughts.ai.base import win_chance
+from noughts.ai.levels import as_level
 from noughts.server.guards import MAX_BODY
 from noughts.server.models import ErrorBody
 from noughts.server.online import ws
@@ -21,7 +22,9 @@ from noughts.server.online.actions import ActionError
 from noughts.server.online.config import default_database_url
 from noughts.server.online.routes import accounts, analysis, bots, games, pairing, players, puzzles, tournaments
 from noughts.server.online.service import Online
+from noughts.server.replay import replay
 from noughts.server.settings import Settings
+from noughts.server.thinking import ThinkJob
 
 __all__ = ["install"]
 
@@ -42,13 +45,14 @@ def install(app: FastAPI, settings: Settings) -> Online:
 
     async def think(spec: str, moves: list[str], level: str, seconds: float | None) -> str:
         """A bot's move, from the app's worker pool (seeded by nothing: bots vary)."""
-        analysis = await app.state.thinking.analyze(spec, None, moves, level, seconds, None)
+        analysis = await app.state.thinking.analyze(ThinkJob(replay(spec, None, moves).state, as_level(level), seconds))
         return str(analysis.moves[0].text)
 
     async def assess(spec: str, moves: list[str], level: str, seconds: float) -> float | None:
         """How a bot sees the position (for a draw offer): its level's search without
         the deliberate slips, as the expected result for the player to move."""
-        analysis = await app.state.thinking.analyze(spec, None, moves, level, seconds, None, mistakes=False)
+        job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds, mistakes=False)
+        analysis = await app.state.thinking.analyze(job)
         return win_chance(analysis.value, analysis.scale)
 
     online.bots.think, online.bots.assess = think, assess
