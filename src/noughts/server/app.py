@@ -81,17 +81,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit)
     app.add_middleware(JsonOnly)
     app.add_middleware(OriginGuard)
+    online_api = (accounts, games, players, analysis, puzzles, pairing, bots, tournaments)
+    api = (*(m.router for m in online_api), bots.engines, *(m.router for m in (catalogue, play, computer, study)))
     # The body limit is set per router, not on the app: FastAPI's app-wide limit answers in plain text.
-    for router in (
-        *(m.router for m in (accounts, games, players, analysis, puzzles, pairing, bots)),
-        tournaments.router,
-        bots.engines,
-    ):
+    for router in api:
         app.include_router(router, max_body_size=MAX_BODY)
     app.include_router(sockets.router)
     app.include_router(pages.router)
-    for module in (catalogue, play, computer, study):
-        app.include_router(module.router, max_body_size=MAX_BODY)
 
     made = app.openapi
 
