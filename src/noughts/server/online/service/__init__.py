@@ -40,7 +40,6 @@ class Online:
 
     def __init__(self, database_url: str, redis_url: str | None, config: OnlineConfig) -> None:
         self.config = config
-        self.database_url = database_url
         self.store = Store(database_url)
         self.puzzles = PuzzleBook(self.store, unprovable_here())
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)

@@ -48,22 +48,22 @@ class LiveGames:
     ) -> None:
         self.store, self.fanout, self.presence = store, fanout, presence
         self._flag, self._publish_presence = flag, publish_presence
-        self.games: dict[str, LiveGame] = {}
+        self._games: dict[str, LiveGame] = {}
 
     def get(self, game_id: str) -> LiveGame | None:
-        return self.games.get(game_id)
+        return self._games.get(game_id)
 
     def stop(self) -> None:
         """Stops the clocks' timers."""
-        for live in self.games.values():
+        for live in self._games.values():
             if live.timer:
                 live.timer.cancel()
 
     async def attach(self, row: GameRow, listener: Listener) -> LiveGame:
         """A socket of this process starts listening to the game of `row`."""
-        live = self.games.get(row.id)
+        live = self._games.get(row.id)
         if live is None:
-            live = self.games[row.id] = LiveGame(row.id)
+            live = self._games[row.id] = LiveGame(row.id)
             live.clock_listener = lambda message: self._clock_event(row.id, message)
             await self.fanout.subscribe(game_channel(row.id), live.clock_listener)
             self.watch_clock(row.id, row.deadline())
@@ -79,7 +79,7 @@ class LiveGames:
                 live.timer.cancel()
             if live.clock_listener:
                 await self.fanout.unsubscribe(game_channel(live.id), live.clock_listener)
-            self.games.pop(live.id, None)
+            self._games.pop(live.id, None)
 
     def _clock_event(self, game_id: str, message: str) -> None:
         # Every event of every game passes here: its head is enough, no need to parse
@@ -124,7 +124,7 @@ class LiveGames:
     def watch_clock(self, game_id: str, deadline: int | None) -> None:
         """Ends the game on time at `deadline` unless a move comes first (every process
         with sockets on the game watches; the store lets one of them win)."""
-        live = self.games.get(game_id)
+        live = self._games.get(game_id)
         if live is None:
             return
         if live.timer is not None:
