@@ -35,7 +35,7 @@ run: $(STAMP)
 	$(BIN)/noughts prepare
 	$(BIN)/noughts serve $(SERVE_ARGS)
 
-# The suite without the exhaustive checks (README: its time on two cores).
+# The suite without the exhaustive checks (docs/development.md: its time on two cores).
 test: $(STAMP)
 	@# Three things at once before the tests, each on one core: compiling the fast engine
 	@# (a minute, once per machine; the test processes would each compile it otherwise),

@@ -1,4 +1,4 @@
-"""Lighthouse scores of the home page and a game page, as a table for the README.
+"""Lighthouse scores of the home page and a game page, as a table for docs/web.md.
 
     .venv/bin/python bench/lighthouse.py [--url http://127.0.0.1:8000] [--preset desktop]
 

@@ -4,6 +4,7 @@ of the OpenSpiel page played in the arena), and the site builds with warnings as
 
 from __future__ import annotations
 
+import argparse
 import doctest
 import os
 import re
@@ -64,6 +65,17 @@ def test_the_openspiel_bot_module_plays_in_the_arena(tmp_path: Path, monkeypatch
         assert record.moves[0] == first
 
 
+def test_the_readmes_examples_run() -> None:
+    # The README's tour (the page on PyPI and the repository's front page) is tested as
+    # the site's pages are.
+    readme = ROOT / "README.md"
+    test = examples(readme)
+    assert len(test.examples) >= 4
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
 def test_the_tutorial_has_examples() -> None:
     # A page whose fences are not recognised would pass the test above without running.
     assert len(examples(DOCS / "tutorial.md").examples) >= 20
@@ -81,3 +93,80 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "site" / "reference" / "players" / "index.html").exists()
+
+
+_SESSION = re.compile(r"^```text\n\$ noughts engine\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def test_the_engine_sessions_answer_as_shown() -> None:
+    # The sessions of docs/engine.md and the README, each exchange a command and its answer up to the empty
+    # line, played through the protocol; `...` stands for what varies (times, long lists).
+    from noughts.engine import EngineSession
+
+    sessions = [_SESSION.findall(page.read_text(encoding="utf-8")) for page in (DOCS / "engine.md", ROOT / "README.md")]
+    assert [len(found) >= 1 for found in sessions] == [True, True]
+    checker = doctest.OutputChecker()
+    for text in [text for found in sessions for text in found]:
+        session = EngineSession()
+        for exchange in text.strip("\n").split("\n\n"):
+            command, *shown = exchange.split("\n")
+            answer = session.handle(command)
+            assert answer is not None and answer.endswith("\n\n"), (command, answer)
+            assert checker.check_output("\n".join(shown) + "\n", answer[:-1], doctest.ELLIPSIS), (command, answer)
+
+
+def test_the_commands_page_names_every_command() -> None:
+    from noughts.cli import _parser
+
+    page = (DOCS / "commands.md").read_text(encoding="utf-8")
+    (sub,) = [action for action in _parser()._actions if isinstance(action, argparse._SubParsersAction)]
+    missing = [name for name in sub.choices if f"noughts {name} " not in page and f"noughts {name}\n" not in page]
+    assert missing == []
+
+
+def test_every_test_the_security_table_names_exists() -> None:
+    # docs/security.md: each row names the tests that show its defence (`file.py::test`,
+    # `::test` in the file named before it, files in tests/online/ unless a path is given).
+    page = (DOCS / "security.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| ") and line.count(" | ") == 2]
+    rows = [row for row in rows if not row.startswith("| what |")]
+    assert len(rows) >= 20
+    named = 0
+    for row in rows:
+        cell = row.rstrip(" |").rsplit(" | ", 1)[1]
+        path = None
+        for ref in re.findall(r"`([^`]+)`", cell):
+            file, _, test = ref.partition("::")
+            if file:
+                path = ROOT / file if file.startswith("tests/") else ROOT / "tests" / "online" / file
+            assert path is not None and path.is_file(), (row[:40], ref)
+            if test:
+                assert re.search(rf"^(async )?def {re.escape(test)}\(", path.read_text(encoding="utf-8"), re.M), ref
+                named += 1
+    assert named >= 40
+
+
+def test_the_engine_pages_own_engine_plays_whole_games(tmp_path: Path) -> None:
+    # docs/engine.md's myengine.py, run as a program through the arena's engine player
+    # (what `noughts arena --engine` and `noughts bot` run it with), plays to the end.
+    from noughts import Limits, parse_player, parse_spec, play_game
+    from noughts.arena.external import EnginePlayer
+
+    (source,) = [m for m in modules(DOCS / "engine.md") if "def main(" in m]
+    (tmp_path / "myengine.py").write_text(source, encoding="utf-8")
+    engine = EnginePlayer("mine", f"{sys.executable} {tmp_path / 'myengine.py'}", options=("level=max",))
+    try:
+        for spec in ("classic", "ultimate", "gobblet"):
+            for first in (True, False):
+                other = parse_player("random:seed=3")
+                x, o = (engine, other) if first else (other, engine)
+                record = play_game(parse_spec(spec), x, o, Limits(time=1), [])
+                assert record.replay()[-1].is_over, (spec, record.termination)
+                assert record.termination == "normal"
+        # It wins at once when it can: x to move with two in a row.
+        state = parse_spec("classic").initial()
+        for text in ("1", "4", "2", "5"):
+            state = state.play_text(text)
+        assert state.move_text(engine.choose(state, Limits(time=1))) == "3"
+    finally:
+        engine.stop()

@@ -175,7 +175,7 @@ def test_the_real_program_over_pipes() -> None:
     assert len(answers) == 9, "nothing is answered after quit"
 
 
-#: Every player with every option the README lists for it (time= is the engine's own,
+#: Every player with every option docs/players.md lists for it (time= is the engine's own,
 #: handed to the player as its limit), in a game it plays.
 PLAYER_OPTIONS = [
     ("classic", "random", ""),

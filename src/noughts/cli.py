@@ -92,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     prepare.set_defaults(run=_prepare)
 
-    engine = sub.add_parser("engine", help="speak the engine protocol on stdin/stdout (see README)")
+    engine = sub.add_parser("engine", help="speak the engine protocol on stdin/stdout (docs/engine.md)")
     engine.set_defaults(run=_engine)
 
     show = sub.add_parser("show", help="draw a position")

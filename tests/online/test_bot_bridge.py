@@ -267,7 +267,8 @@ def test_noughts_bot_exits_non_zero_when_its_program_cannot_start(site: str) -> 
     ann.close()
 
 
-def test_the_readmes_example_passes_the_check_with_noughts_engine() -> None:
+def test_the_online_pages_example_passes_the_check_with_noughts_engine() -> None:
+    # docs/online.md's `noughts bot ... --level max -- noughts engine`.
     # Ultimate at level max loads compiled code on its first genmove: seconds more than
     # the 0.5 s asked on a busy machine, which the first move's warm-up allows.
     said: list[str] = []
@@ -360,3 +361,44 @@ def test_bad_bot_options_are_refused_before_anything_starts(
     monkeypatch.setenv("NOUGHTS_BOT_TOKEN", "token")
     with pytest.raises(SystemExit, match=says):
         main(["bot", "--server", "http://127.0.0.1:9", *options, "--", "/nonexistent/engine"])
+
+
+@pytest.mark.parametrize("spec", ["classic", "ultimate"])
+def test_the_engine_written_from_the_docs_plays_online(site: str, tmp_path: Path, spec: str) -> None:
+    # docs/engine.md's myengine.py, put online as the docs say (a bot account, its token,
+    # `noughts bot ... -- python myengine.py`), plays a whole game against a person.
+    page = (Path(__file__).parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
+    (source,) = [block for block in page.split("```python\n")[1:] if "def main(" in block]
+    (tmp_path / "myengine.py").write_text(source.split("\n```")[0], encoding="utf-8")
+    ann = Person(site).sign_up()
+    name = unique("docs")
+    token = ann.http.post("/api/online/me/bots", json={"name": name}).json()["token"]
+    bridge = subprocess.Popen(
+        [sys.executable, "-m", "noughts.cli", "bot", "--server", site, "--games", spec, "--poll", "0.2",
+         "--", sys.executable, str(tmp_path / "myengine.py")],
+        env={**os.environ, "NOUGHTS_BOT_TOKEN": token},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        answer = ann.http.post(f"/api/online/bots/{name}/challenge", json={"spec": spec, "side": "x"})
+        sock = ann.socket(answer.json()["game"]["id"])
+        if sock.state["state"] == "open":
+            sock.event("start", timeout=15)
+        game = parse_spec(spec)
+        while sock.state["state"] == "playing":
+            state = game.initial()
+            for move in sock.state["moves"]:
+                state = state.play_text(move)
+            if state.turn.value == "x":
+                assert sock.move(state.legal_move_texts()[0])["type"] == "ack"
+            else:
+                sock.expect("event", timeout=15)
+        final = sock.state
+        assert final["state"] == "over" and final["o"]["name"] == name, final
+        # Played to its end on the board: nobody resigned, timed out or left.
+        assert (final["termination"], len(final["moves"]) >= 5) == ("normal", True), final
+    finally:
+        bridge.terminate()
+        output, _ = bridge.communicate(timeout=10)
+        ann.close()
+    assert "checked the program: it plays" in output, output

@@ -124,7 +124,9 @@ def test_qubics_proof_is_shown_as_a_bound_not_a_distance(tab: Tab) -> None:
     page = tab.page
     # The server's thinking process may still be loading the compiled engine (a minute
     # on a busy machine) when this test comes first.
-    page.wait_for_function("() => document.querySelector('#verdict')?.textContent.startsWith('X wins')", timeout=120_000)
+    page.wait_for_function(
+        "() => document.querySelector('#verdict')?.textContent.startsWith('X wins')", timeout=120_000
+    )
     assert page.locator("#verdict").inner_text() == "X wins, proven, in at most 64 plies"
     first = page.locator("#engine-lines li .line-value").first
     assert first.inner_text() == "win in at most 64"

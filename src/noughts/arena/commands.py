@@ -46,6 +46,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="a program speaking the engine protocol as a player, e.g. 'mine=noughts engine'",
     )
     arena.add_argument(
+        "--ugi",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="a program speaking UGI (UCI for other games) as a player; ultimate only, squares a1-i9",
+    )
+    arena.add_argument(
         "--openspiel",
         action="append",
         default=[],
@@ -115,12 +122,16 @@ def _cores() -> int:
 
 
 def _entrants(args: argparse.Namespace) -> list[Any]:
+    from noughts.arena import ugi
     from noughts.arena.entrants import Entrant, check_entrant, parse_engine_option
     from noughts.registry import parse_spec
 
     game = parse_spec(args.game)
     entrants = [Entrant(spec, "ai", spec) for spec in args.players]
     entrants += [parse_engine_option(text) for text in args.engine]
+    entrants += [parse_engine_option(text, "ugi") for text in args.ugi]
+    if args.ugi and game.spec not in ugi.GAMES:
+        raise InvalidOptionError(f"--ugi: a UGI program plays {', '.join(ugi.GAMES)} here, not {args.game}")
     if args.openspiel:
         from noughts.arena import openspiel
 

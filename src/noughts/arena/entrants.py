@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from noughts.ai import AIPlayer, seeded_player
 from noughts.arena.external import engine_player
 from noughts.arena.openspiel import openspiel_player
+from noughts.arena.ugi import UgiPlayer
 from noughts.core import InvalidOptionError, NoughtsError
 
 __all__ = ["Entrant", "build_player", "check_entrant", "parse_engine_option"]
@@ -26,19 +27,19 @@ class Entrant:
 
     def describe(self) -> str:
         """The entrant as a user would write it on the command line."""
-        if self.kind == "engine":
-            return f"--engine {self.name}={self.spec}"
+        if self.kind in ("engine", "ugi"):
+            return f"--{self.kind} {self.name}={self.spec}"
         if self.kind == "openspiel":
             return f"--openspiel {self.spec}"
         return self.spec
 
 
-def parse_engine_option(text: str) -> Entrant:
-    """``NAME=command line`` (the `--engine` option) as an entrant."""
+def parse_engine_option(text: str, kind: str = "engine") -> Entrant:
+    """``NAME=command line`` (the `--engine` or `--ugi` option) as an entrant of `kind`."""
     name, eq, command = text.partition("=")
     if not eq or not name.strip() or not command.strip():
-        raise InvalidOptionError(f"--engine takes NAME=COMMAND, e.g. 'mine=noughts engine', not {text!r}")
-    return Entrant(name.strip(), "engine", command.strip())
+        raise InvalidOptionError(f"--{kind} takes NAME=COMMAND, e.g. 'mine=noughts engine', not {text!r}")
+    return Entrant(name.strip(), kind, command.strip())
 
 
 def build_player(entrant: Entrant, seed: int, default_time: float | None) -> AIPlayer:
@@ -47,6 +48,8 @@ def build_player(entrant: Entrant, seed: int, default_time: float | None) -> AIP
     at random); `default_time` is the arena's time per move, if any."""
     if entrant.kind == "engine":
         return engine_player(entrant.name, entrant.spec)
+    if entrant.kind == "ugi":
+        return engine_player(entrant.name, entrant.spec, UgiPlayer)
     if entrant.kind == "openspiel":
         return openspiel_player(entrant.spec, seed, default_time)
     return seeded_player(entrant.spec, seed)

@@ -33,11 +33,13 @@ UNTIMED_GENMOVE = 60.0
 _RUNNING: dict[str, EnginePlayer] = {}
 
 
-def engine_player(name: str, command: str) -> EnginePlayer:
-    """The worker's player for `name`, started on first use and reused by later games."""
+def engine_player(name: str, command: str, kind: type[EnginePlayer] | None = None) -> EnginePlayer:
+    """The worker's player for `name` (an `EnginePlayer`, or `kind`, a protocol's subclass),
+    started on first use and reused by later games."""
+    kind = kind or EnginePlayer
     player = _RUNNING.get(name)
-    if player is None or player.command != command:
-        player = _RUNNING[name] = EnginePlayer(name, command)
+    if player is None or player.command != command or type(player) is not kind:
+        player = _RUNNING[name] = kind(name, command)
     return player
 
 

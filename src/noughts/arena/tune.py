@@ -14,7 +14,7 @@ and the history) is written after every generation, so a run can be stopped and
 resumed; the weights at the distribution's mean (CMA-ES's best estimate, played
 each generation for its score) also go to ``STATE.weights.json``, which
 ``noughts arena --weights NAME=FILE`` loads to test them properly, and which becomes
-the shipped file once it has beaten the base in the arena (see the README).
+the shipped file once it has beaten the base in the arena (docs/arena.md).
 """
 
 from __future__ import annotations
