@@ -142,3 +142,43 @@ def test_games_and_states_pickle() -> None:
     assert again.new_initial_state().legal_actions() == list(range(16))
     state = play(game, ["a1", "b2"])
     assert str(pickle.loads(pickle.dumps(state))) == str(state)
+
+
+def test_an_illegal_action_raises_openspiels_error_as_its_own_games_do() -> None:
+    for game in (load("classic"), pyspiel.load_game("tic_tac_toe")):
+        state = game.new_initial_state()
+        state.apply_action(4)
+        with pytest.raises(pyspiel.SpielError):
+            state.apply_action(4)  # taken
+        with pytest.raises(pyspiel.SpielError):
+            state.apply_action(9)  # no such cell
+        assert state.history() == [4]  # untouched
+
+
+@pytest.mark.parametrize("spec", ["classic", "ultimate", "gobblet", "classic:forget"])
+def test_undo_action_takes_back_the_last_action(spec: str) -> None:
+    # Random games played to the end, then undone action by action: every state seen on
+    # the way in comes back, with its history, on the way out.
+    rng = np.random.default_rng(5)
+    game = load(spec)
+    for _ in range(3):
+        state, seen = game.new_initial_state(), []
+        while not state.is_terminal():
+            seen.append((str(state), state.history(), state.current_player(), state.legal_actions()))
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        while seen:
+            action, player = state.history()[-1], seen[-1][2]
+            state.undo_action(player, action)
+            assert (str(state), state.history(), state.current_player(), state.legal_actions()) == seen.pop()
+            assert state.move_number() == len(state.history())
+            assert [step.action for step in state.full_history()] == state.history()
+
+
+def test_undo_action_refuses_an_action_that_was_not_the_last() -> None:
+    state = play(load("classic"), ["5", "1"])
+    with pytest.raises(pyspiel.SpielError, match="last action was player 1's action 0"):
+        state.undo_action(0, 4)
+    state.undo_action(1, 0)
+    state.undo_action(0, 4)
+    with pytest.raises(pyspiel.SpielError, match="last action was nothing"):
+        state.undo_action(0, 4)

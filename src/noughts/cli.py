@@ -159,13 +159,15 @@ def _start(args: argparse.Namespace) -> State[Any]:
 
 def _perft(args: argparse.Namespace) -> int:
     from noughts import perft as readable
-    from noughts.kernels import SUPPORTED, supports
+    from noughts.ai.capabilities import capabilities
+    from noughts.kernels import SUPPORTED
 
     state = _start(args)
     if args.depth < 0:
         raise SystemExit("noughts perft: DEPTH must be 0 or more")
-    use_kernels = args.engine == "kernels" or (args.engine == "auto" and supports(state.game))
-    if use_kernels and not supports(state.game):
+    compiled = capabilities(state.game).compiled
+    use_kernels = args.engine == "kernels" or (args.engine == "auto" and compiled)
+    if use_kernels and not compiled:
         raise SystemExit(f"noughts perft: the kernels count {SUPPORTED}, not {state.game.spec}")
     if use_kernels:
         from noughts.kernels.games import perft

@@ -26,6 +26,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidOptionError",
     "InvalidPositionError",
+    "MissingExtraError",
     "NoughtsError",
     "Outcome",
     "Player",
@@ -60,18 +61,34 @@ class UnknownGameError(NoughtsError, ValueError):
     """A game key the registry does not know."""
 
 
+class MissingExtraError(NoughtsError, ModuleNotFoundError):
+    """A part of Noughts needs an optional dependency that is not installed; the message
+    names the extra that installs it (``pip install 'noughts[rl]'``). Still a
+    ModuleNotFoundError, with the missing module's `name`."""
+
+    def __init__(self, feature: str, missing: ModuleNotFoundError, extra: str) -> None:
+        self.extra = extra
+        """The extra to install: ``rl``, ``openspiel``, ``arena``..."""
+        message = f"{feature} needs {missing.name}, which is not installed: pip install 'noughts[{extra}]'"
+        super().__init__(message, name=missing.name)
+
+
 class Player(enum.Enum):
     """The two sides. X always moves first."""
 
     X = "x"
+    """X, who moves first."""
     O = "o"  # noqa: E741 - the letter is the name of the side
+    """O, who moves second."""
 
     @property
     def other(self) -> Player:
+        """The opponent: ``Player.X.other is Player.O``."""
         return Player.O if self is Player.X else Player.X
 
     @classmethod
     def from_text(cls, text: str) -> Player:
+        """The side named ``x`` or ``o`` (any case); ValueError for anything else."""
         try:
             return cls(text.strip().lower())
         except ValueError:
@@ -84,11 +101,16 @@ class Player(enum.Enum):
 class Reason(enum.Enum):
     """Why a game ended."""
 
-    LINE = "line"  # the winner made a line (or, in gobblet, the loser uncovered one)
-    FULL = "full"  # no empty cell / no legal move left, no line
-    REPETITION = "repetition"  # the same position for the third time
-    STALEMATE = "stalemate"  # the player to move has no legal move (matryoshka, gobblet)
-    BOARDS = "boards"  # ultimate's tie-break: more won local boards
+    LINE = "line"
+    """The winner made a line (or, in gobblet, the loser uncovered one)."""
+    FULL = "full"
+    """No empty cell or no legal move left, and no line: a draw."""
+    REPETITION = "repetition"
+    """The same position for the third time: a draw."""
+    STALEMATE = "stalemate"
+    """The player to move has no legal move (matryoshka, gobblet): a draw."""
+    BOARDS = "boards"
+    """Ultimate's tie-break on a full board: more won local boards."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +118,13 @@ class Outcome:
     """The result of a finished game: a winner, or None for a draw, and why."""
 
     winner: Player | None
+    """The side that won, None for a draw."""
     reason: Reason = Reason.LINE
+    """Why the game ended."""
 
     @property
     def is_draw(self) -> bool:
+        """True when nobody won."""
         return self.winner is None
 
     @property
@@ -139,8 +164,8 @@ class Game(ABC, Generic[S, M]):
     """A rule set with its options; subclasses are frozen dataclasses whose fields are
     the options, so ``repr(game)`` is valid code and equal options mean equal games."""
 
-    #: Human-readable name of the family, for menus.
     title: ClassVar[str]
+    """Human-readable name of the family, for menus."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         # Frozen: a game is its own copy (see State.__deepcopy__).
@@ -157,12 +182,11 @@ class Game(ABC, Generic[S, M]):
         with ``init=False``, are not options)."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.init}  # type: ignore[arg-type]
 
-    #: Per registry key this class serves, the options the key pins (classic is mnk
-    #: with m=n=k=3): a spec never writes them, and a user cannot set them.
     pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
-    #: Per key, options a spec writes even at their defaults ("mnk:m=5:n=3:k=3" reads
-    #: better than "mnk:m=5").
+    """Per registry key this class serves, the options the key pins (classic is mnk with m=n=k=3): a spec never
+    writes them, and a user cannot set them."""
     shown_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Per key, options a spec writes even at their defaults ("mnk:m=5:n=3:k=3" reads better than "mnk:m=5")."""
 
     @property
     def spec_options(self) -> dict[str, Any]:
@@ -202,26 +226,39 @@ class Game(ABC, Generic[S, M]):
         """Read a position text. Raises InvalidPositionError."""
 
     def parse_moves(self, texts: Sequence[str]) -> list[M]:
+        """Read several moves (`parse_move` on each); InvalidMoveError at the first that is not a move."""
         return [self.parse_move(t) for t in texts]
 
 
 class State(ABC, Generic[M]):
-    """One position. Immutable, hashable, compared by position (not by history).
+    """One position. Immutable, hashable, compared by position (not by history): two
+    states are equal when the positions are equal, whatever way led to them (repetition
+    history, where a game has one, is not part of the position, as in chess's FEN).
 
-    Subclasses set their slots once in ``__init__``-free constructors via ``_init`` and
-    implement the hooks ``_check`` and ``_apply``; ``play`` adds the shared checks.
-    Equality and hashing use ``_key``: two states are equal when the positions are equal,
-    whatever way led to them (repetition history, where a game has one, is not part of
-    the position, as in chess's FEN).
+    There is no undo: `play` returns a new state and leaves this one as it was, so going
+    back is keeping the earlier state (a list of the states played through is a game's
+    history; `GameRecord.replay` rebuilds it from a record, and a record without its last
+    moves is the game taken back).
+
+    >>> from noughts import parse_spec
+    >>> start = parse_spec("classic").initial()
+    >>> after = start.play_text("5")
+    >>> start.to_text(), after.to_text(), after.turn
+    ('.../.../... x', '.../.x./... o', <Player.O: 'o'>)
     """
+
+    # For the families: a subclass sets its slots once, in a constructor without
+    # __init__, through _init, and implements the hooks _check and _apply; play adds
+    # the checks every game shares. Equality and hashing read _key.
 
     __slots__ = ("_key", "game", "outcome", "turn")
 
     game: Game[Any, M]
-    #: The player to move (in a finished game: the one who would move next).
+    """The game (rules and options) this is a position of."""
     turn: Player
-    #: None while the game goes on.
+    """The player to move (in a finished game: the one who would move next)."""
     outcome: Outcome | None
+    """How the game ended; None while it goes on."""
     _key: Hashable
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -254,6 +291,7 @@ class State(ABC, Generic[M]):
 
     @property
     def is_over(self) -> bool:
+        """True once the game has an `outcome`."""
         return self.outcome is not None
 
     @property
@@ -279,14 +317,41 @@ class State(ABC, Generic[M]):
         return self.play(self.game.parse_move(text))
 
     def move_text(self, move: M) -> str:
+        """The canonical text of `move` in this game's notation (``game.move_text``)."""
         return self.game.move_text(move)
 
     def legal_move_texts(self) -> list[str]:
+        """The texts of the `legal_moves`, in the same order."""
         return [self.game.move_text(m) for m in self.legal_moves()]
 
     @abstractmethod
     def to_text(self) -> str:
-        """The canonical position text; ``game.parse_position`` reads it back."""
+        """The canonical position text; `from_text` (or ``game.parse_position``) reads it
+        back."""
+
+    @classmethod
+    def from_text(cls, text: str, game: Game[Any, M] | None = None) -> Self:
+        """The position `text` (as `to_text` writes it) of `game`, by default the family's
+        `standard_game`. Raises InvalidPositionError. A game named by its spec text:
+        ``noughts.parse_position("mnk:m=4:n=4:k=3", text)``.
+
+        >>> from noughts import MnkState, parse_spec
+        >>> MnkState.from_text("o../.x./... x")
+        parse_position('classic', 'o../.x./... x')
+        >>> MnkState.from_text("x.../..../..../...o x", parse_spec("mnk:m=4:n=4:k=3")).turn
+        <Player.X: 'x'>
+        """
+        game = cls.standard_game() if game is None else game
+        state = game.parse_position(text)
+        if not isinstance(state, cls):
+            raise InvalidPositionError(f"a {game.spec} position is a {type(state).__name__}, not a {cls.__name__}")
+        return state
+
+    @classmethod
+    def standard_game(cls) -> Game[Any, M]:
+        """The game of this family with every option at its default (classic for
+        `MnkState`), whose positions `from_text` reads unless told another game."""
+        raise TypeError(f"{cls.__name__} has no standard game: give one (from_text(text, game)) or use a family's")
 
     @abstractmethod
     def diagram(self) -> str:

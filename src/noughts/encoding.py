@@ -31,10 +31,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+from noughts.core import Game, InvalidOptionError, MissingExtraError, Player, State
 
-from noughts.core import Game, InvalidOptionError, Player, State
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as e:  # numpy comes with the rl and openspiel extras
+    raise MissingExtraError("noughts.encoding", e, "rl") from e
+
 from noughts.games.gobblet import CELLS, SIZES, Gobblet, GobbletState, Place, Shift
 from noughts.games.marks import MarksGame, MarksState
 from noughts.games.mnk import Mnk, MnkState
@@ -53,11 +57,14 @@ class Encoding:
 
     def __init__(self, game: Game[Any, Any]) -> None:
         self.game = game
+        """The game encoded."""
         if isinstance(game, Gobblet):
             places: list[Any] = [Place(size, cell) for size in SIZES for cell in range(CELLS)]
             shifts = [Shift(src, dst) for src in range(CELLS) for dst in range(CELLS)] if game.moves else []
             self.moves: list[Any] = places + shifts
+            """Every move the game can ever have, in action order: action i is ``moves[i]``."""
             self.shape: tuple[int, int, int] = (3, 3, 2 * len(SIZES))
+            """The observation's shape: (rows, columns, planes)."""
         elif isinstance(game, Ultimate):
             self.moves = list(range(81))
             self.shape = (9, 9, 3)
@@ -71,16 +78,19 @@ class Encoding:
         # Forget mode: the marks' ages decide which ones vanish, so they are part of the
         # position (a learner without them would not see a Markov state).
         self.keep: int = game.keep if isinstance(game, Mnk | Ultimate) and game.forget else 0
+        """Forget mode's `keep` (its marks' age planes, 2 * keep); 0 outside Forget mode."""
         if self.keep:
             rows, cols, planes = self.shape
             self.shape = (rows, cols, planes + 2 * self.keep)
         # Where positions recur, the threefold-repetition draw makes how often the position
         # stood before part of it too: two planes, once before and twice before.
         self.repeats: bool = bool(self.keep) or (isinstance(game, Gobblet) and game.moves)
+        """Whether positions can recur, and two planes count the earlier occurrences."""
         if self.repeats:
             rows, cols, planes = self.shape
             self.shape = (rows, cols, planes + 2)
         self.index = {move: i for i, move in enumerate(self.moves)}
+        """The action number of each move (the inverse of `moves`)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         # Tables fixed at construction: shared, not copied, when OpenSpiel clones a state.
@@ -88,6 +98,7 @@ class Encoding:
 
     @property
     def actions(self) -> int:
+        """How many actions there are: ``len(moves)``."""
         return len(self.moves)
 
     def mask(self, state: State[Any]) -> Array:

@@ -24,6 +24,7 @@ class ForfeitError(NoughtsError):
     def __init__(self, message: str, termination: str = "abandoned") -> None:
         super().__init__(message)
         self.termination = termination
+        """The record's word for how the game ended: ``abandoned`` or ``time``."""
 
 
 def play_game(

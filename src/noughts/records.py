@@ -70,15 +70,36 @@ class RecordError(NoughtsError, ValueError):
 
 @dataclass
 class GameRecord:
+    """One game: its rules and options, the players, the result and the moves as text,
+    from the initial position or a given one. Written and read as PGN-like text
+    (`to_text`, `from_text`) or JSON (`to_json`, `from_json`); reading replays and
+    validates every move.
+
+    >>> from noughts import parse_spec
+    >>> record = GameRecord(parse_spec("classic"), ["5", "1", "9"], x="alice", o="bob")
+    >>> GameRecord.from_text(record.to_text()) == record
+    True
+    >>> record.replay()[-1].to_text()
+    'o../.x./..x o'
+    """
+
     game: Game[Any, Any]
+    """The rules and options the game was played under."""
     moves: list[str] = field(default_factory=list)
+    """The moves as texts in the game's notation, in order."""
     x: str = "?"
+    """Who played X (a name; ``?`` when unknown)."""
     o: str = "?"
+    """Who played O."""
     date: str = ""
+    """When the game was played, ``YYYY-MM-DD``; empty when unknown."""
     result: str = "ongoing"
+    """``ongoing``, ``x-wins``, ``o-wins`` or ``draw`` (`RESULTS`)."""
     termination: str = "normal"
-    #: Position text to start from; None for the game's initial position.
+    """How the game ended: ``normal`` (on the board), ``resignation``, ``time``, ``agreement``, ``abandoned``, or
+    ``unterminated`` while it goes on (`TERMINATIONS`)."""
     start: str | None = None
+    """Position text to start from; None for the game's initial position."""
 
     def __post_init__(self) -> None:
         # A game still going on has not ended normally: "normal" is only the default.
@@ -132,6 +153,8 @@ class GameRecord:
     # -- text -------------------------------------------------------------------
 
     def to_text(self) -> str:
+        """The PGN-like text form: headers, then the numbered moves and the result (see the module's docstring);
+        `from_text` reads it back."""
         game = self.game
         spec = game.spec
         key, _, options = spec.partition(":")
@@ -155,6 +178,8 @@ class GameRecord:
 
     @classmethod
     def from_text(cls, text: str) -> GameRecord:
+        """The record in a text form, every move replayed: RecordError (naming the move) for one that does not
+        read or replay, a result the board contradicts, or a text longer than `MAX_RECORD_SIZE`."""
         _check_size(text)
         headers: dict[str, str] = {}
         # Header lines are taken one at a time while the next word opens with "[";
@@ -219,6 +244,8 @@ class GameRecord:
     # -- JSON -------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        """The JSON form as a dict: ``game`` (the key), ``options``, ``players`` ``{x, o}``, ``date``,
+        ``result``, ``termination``, ``start`` and ``moves``; `from_json` reads it back."""
         return {
             "game": self.game.key,
             "options": spec_options(self.game),
@@ -231,10 +258,12 @@ class GameRecord:
         }
 
     def to_json_text(self, indent: int | None = 2) -> str:
+        """`to_json` as JSON text, indented by `indent` (None: one line)."""
         return json.dumps(self.to_json(), indent=indent) + "\n"
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> GameRecord:
+        """The record in a JSON form (a dict, or its text), every move replayed; RecordError as `from_text`."""
         if isinstance(data, str):
             _check_size(data)
             try:

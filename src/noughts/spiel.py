@@ -3,7 +3,11 @@ alpha-beta, CFR where it applies, the Python AlphaZero) run on them. Needs
 ``noughts[openspiel]`` (and numpy).
 
 Importing this module registers ``noughts_KEY`` for every registry key (``-`` as
-``_``: ``noughts_nine_board``), with the game's options as OpenSpiel parameters:
+``_``: ``noughts_nine_board``), with the game's options as OpenSpiel parameters. Import
+it before ``pyspiel.load_game("noughts_...")``: OpenSpiel 2.0.2 has no hook through
+which an installed package registers its games (no entry point; ``load_game`` looks
+the name up in C++ and says only "Unknown game"), so until then the names are unknown.
+`load` imports it for you.
 
 >>> import pyspiel
 >>> game = load("ultimate")  # the same as pyspiel.load_game("noughts_ultimate")
@@ -25,11 +29,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import pyspiel  # type: ignore[import-not-found, unused-ignore]
-from open_spiel.python.observation import IIGObserverForPublicInfoGame  # type: ignore[import-untyped]
+from noughts.core import Game, InvalidMoveError, MissingExtraError, NoughtsError, Player, State
 
-from noughts.core import Game, InvalidMoveError, Player, State
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    from open_spiel.python.observation import IIGObserverForPublicInfoGame  # type: ignore[import-untyped]
+except ModuleNotFoundError as e:
+    raise MissingExtraError("noughts.spiel", e, "openspiel") from e
+
 from noughts.encoding import Encoding
 from noughts.registry import GAMES, make_game, parse_spec
 
@@ -161,17 +169,33 @@ def _game_class(key: str) -> tuple[Any, type]:
 
 
 class SpielState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state holding a Noughts state (`state_now`)."""
+    """An OpenSpiel state holding a Noughts state (`state_now`).
+
+    An action the position does not allow raises ``pyspiel.SpielError``, as OpenSpiel's
+    own games do. ``undo_action(player, action)`` takes back the last action: OpenSpiel
+    2.0.2 gives Python games no undo hook, so this class keeps its own history and
+    answers ``history()``, ``full_history()``, ``history_str()`` and ``move_number()``
+    from it; OpenSpiel's C++ code (``pyspiel.serialize_game_and_state``) still sees
+    the actions taken back, so serialize a state only if nothing was undone.
+    """
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self.noughts: Game[Any, Any] = game.noughts
+        """The Noughts game."""
         self.encoding: Encoding = game.encoding
+        """Actions and observations (`noughts.encoding.Encoding`)."""
         self.max_length: int = game.max_length
+        """Plies after which the game is a draw (`MAX_GAME_LENGTH` where it can cycle)."""
         self.state_now: State[Any] = self.noughts.initial()
+        """The Noughts state now."""
         self.plies = 0
+        """Plies played."""
+        # The states before each action, with who took it: what undo_action restores.
+        self._taken: list[tuple[State[Any], int, int]] = []
 
     def current_player(self) -> int:
+        """0 for X, 1 for O, ``pyspiel.PlayerId.TERMINAL`` once the game is over."""
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
         return 0 if self.state_now.turn is Player.X else 1
@@ -180,8 +204,46 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.encoding.index[move] for move in self.state_now.legal_moves())
 
     def _apply_action(self, action: int) -> None:
-        self.state_now = self.state_now.play(self.encoding.moves[action])
+        if not 0 <= action < self.encoding.actions:
+            raise pyspiel.SpielError(f"action {action} is not an action of {self.noughts.spec}")
+        player = self.current_player()
+        try:
+            after = self.state_now.play(self.encoding.moves[action])
+        except NoughtsError as e:
+            # OpenSpiel's algorithms and tests expect its own error type, whatever the game.
+            raise pyspiel.SpielError(f"action {action}: {e}") from None
+        self._taken.append((self.state_now, player, action))
+        self.state_now = after
         self.plies += 1
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last action, which `player` took (OpenSpiel's signature)."""
+        if not self._taken or self._taken[-1][1:] != (player, action):
+            last = f"player {self._taken[-1][1]}'s action {self._taken[-1][2]}" if self._taken else "nothing"
+            raise pyspiel.SpielError(f"cannot undo player {player}'s action {action}: the last action was {last}")
+        self.state_now = self._taken.pop()[0]
+        self.plies -= 1
+
+    def history(self) -> list[int]:
+        """The actions taken, in order (those undone left out)."""
+        return [action for _, _, action in self._taken]
+
+    def full_history(self) -> Any:
+        """The actions taken with who took them, as ``pyspiel.PlayerAction`` values."""
+        # pyspiel.PlayerAction has no constructor in Python: a fresh state's C++ history
+        # of the same actions gives them.
+        replay = self.get_game().new_initial_state()
+        for action in self.history():
+            replay.apply_action(action)
+        return pyspiel.State.full_history(replay)
+
+    def history_str(self) -> str:
+        """`history` as text: ``4, 0``."""
+        return ", ".join(str(action) for action in self.history())
+
+    def move_number(self) -> int:
+        """How many actions were taken (and not undone)."""
+        return len(self._taken)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.noughts.move_text(self.encoding.moves[action]))
@@ -193,9 +255,12 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(str(e)) from None
 
     def is_terminal(self) -> bool:
+        """Whether the game is over, by the rules or by `max_length`."""
         return self.state_now.is_over or self.plies >= self.max_length
 
     def returns(self) -> list[float]:
+        """Each player's return: +1 to the winner, -1 to the loser, 0 each for a draw or a
+        game going on."""
         return list(_returns(self.state_now))
 
     def __str__(self) -> str:

@@ -6,6 +6,7 @@ and the levels, the solver, the puzzles and the catalogue say the same."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -224,3 +225,26 @@ def test_the_docs_table_is_the_one_in_the_code() -> None:
         assert (claims, plays.strip("`")) == (capabilities(game).claims(), level_spec(game, "max")), spec
     shown = {parse_spec(row.split("`")[1]).key for row in rows}
     assert shown == set(game_keys())
+
+
+#: The facts `capabilities` is made of, and the modules besides it that may ask them
+#: directly: the code each fact belongs to (the kernels check their own games, gobblet's
+#: table builder its own size, the threat searches their own boards). Anyone else asks
+#: `capabilities`, so that no second answer can drift from it.
+PRIMITIVES = {
+    "supports": {"kernels/__init__.py", "kernels/games.py"},
+    "small": {"ai/gobblet_table.py"},
+    "applies": {"ai/threats.py", "ai/search.py"},
+}
+
+
+def test_only_capabilities_asks_what_a_game_can_do() -> None:
+    package = Path(__file__).parents[2] / "src" / "noughts"
+    askers = set()
+    for path in package.rglob("*.py"):
+        name = path.relative_to(package).as_posix()
+        text = path.read_text(encoding="utf-8")
+        for fact, owners in PRIMITIVES.items():
+            if name != "ai/capabilities.py" and name not in owners and re.search(rf"\b{fact}\(", text):
+                askers.add(f"{name}: {fact}")
+    assert not askers

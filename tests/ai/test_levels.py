@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from noughts import parse_position, parse_spec
-from noughts.ai import Limits, make_player
-from noughts.ai.levels import LEVELS, FalliblePlayer, level_player, level_row, level_spec
+from noughts.ai import Limits, make_player, parse_player
+from noughts.ai.levels import DEFAULT_LEVEL, LEVELS, FalliblePlayer, as_level, level_player, level_row, level_spec
 from noughts.core import InvalidOptionError, Player, State
 
 from support import SPECS
@@ -32,6 +32,24 @@ def test_max_is_exact_where_a_perfect_player_exists() -> None:
 def test_unknown_level() -> None:
     with pytest.raises(InvalidOptionError, match="the levels are: easy, medium, hard, max"):
         level_spec(parse_spec("classic"), "impossible")
+    with pytest.raises(InvalidOptionError, match="unknown level 'Max'"):
+        as_level("Max")
+    assert [as_level(name) for name in LEVELS] == list(LEVELS)
+    assert DEFAULT_LEVEL in LEVELS
+
+
+def test_a_seeded_level_plays_as_its_seeded_spec() -> None:
+    """The seed reaches the level's player (and the exact player, which takes none, is
+    left unseeded): the same seed, the same choices, as the spec with that seed makes."""
+    game = parse_spec("mnk:m=5:n=5:k=4")
+    state = game.initial()
+    for level in ("medium", "hard"):
+        spec = level_spec(game, level)
+        seeded = parse_player(f"{spec}:seed=3")
+        assert level_player(game, level, 3, mistakes=False).decide(state, Limits()).moves[0].text == (
+            seeded.decide(state, Limits()).moves[0].text
+        )
+    assert level_player(parse_spec("classic"), "max", 3, mistakes=False).name == "perfect"
 
 
 def _never_loses(player: Any, side: Player) -> int:

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from noughts import parse_spec
 from noughts.ai import Limits, parse_player
 from noughts.core import Outcome, Reason
-from noughts.rl import NoughtsEnv, SingleAgentEnv
+from noughts.registry import GAMES
+from noughts.rl import RENDER_FPS, NoughtsEnv, SingleAgentEnv, env, gymnasium_id, raw_env
 
 from support import ENCODED_SPECS
 
@@ -37,6 +40,101 @@ def test_pettingzoos_api_test(spec: str) -> None:
 @pytest.mark.parametrize("spec", SPECS)
 def test_pettingzoos_seed_test(spec: str) -> None:
     seed_test(lambda: NoughtsEnv(spec), num_cycles=200)
+
+
+@pytest.mark.parametrize("spec", ["classic", "ultimate:forget", "gobblet"])
+def test_the_wrapped_env_passes_pettingzoos_tests(spec: str) -> None:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Observation")  # as in test_pettingzoos_api_test
+        api_test(env(spec), num_cycles=100)
+    seed_test(lambda: env(spec), num_cycles=100)
+
+
+def test_env_wraps_raw_env_as_pettingzoos_games_do() -> None:
+    wrapped = env("classic")
+    assert type(wrapped.unwrapped) is type(raw_env("classic")) is NoughtsEnv
+    wrapped.reset()
+    with pytest.raises(AssertionError):  # AssertOutOfBoundsWrapper
+        wrapped.step(9)
+    with pytest.raises(AssertionError, match="reset"):  # OrderEnforcingWrapper: no step before reset
+        env("classic").step(0)
+
+
+def test_every_game_has_its_own_versioned_name() -> None:
+    # A spec names its game by the key it reads back as ("mnk" alone is classic).
+    names = {parse_spec(key).key: NoughtsEnv(key).metadata["name"] for key in GAMES}
+    assert names["classic"] == "noughts_classic_v0" and names["nine-board"] == "noughts_nine_board_v0"
+    assert len(set(names.values())) == len(names) > 5
+    assert NoughtsEnv("mnk:m=4:n=4:k=4").metadata["name"] == "noughts_mnk_v0"
+
+
+def test_the_metadata_gives_the_frame_rate_and_the_render_modes() -> None:
+    for metadata in (NoughtsEnv("classic").metadata, SingleAgentEnv.metadata):
+        assert metadata["render_fps"] == RENDER_FPS > 0
+        assert set(metadata["render_modes"]) == {"ansi", "rgb_array", "human"}
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_every_game_is_a_gymnasium_id(key: str) -> None:
+    made = gymnasium.make(gymnasium_id(key), opponent="random:seed=1")
+    assert made.spec is not None and made.spec.id == f"noughts/{key}-v0"
+    assert made.unwrapped.game == parse_spec(key)
+    observation, _ = made.reset(seed=1)
+    assert observation["action_mask"].any()
+
+
+def test_the_gymnasium_id_imports_the_module_itself() -> None:
+    # In a fresh interpreter: gymnasium.make("noughts.rl:...") imports noughts.rl first.
+    import subprocess
+    import sys
+
+    code = "import gymnasium; print(gymnasium.make('noughts.rl:noughts/classic-v0').unwrapped.game.spec)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "classic"
+
+
+def test_the_human_mode_prints_the_board_at_each_step(capsys: pytest.CaptureFixture[str]) -> None:
+    aec = NoughtsEnv("classic", render_mode="human")
+    aec.reset()
+    aec.step(aec.action("5"))
+    assert aec.render() is None
+    assert capsys.readouterr().out.split("\n\n")[:2] == [
+        parse_spec("classic").initial().diagram(),
+        parse_spec("classic").initial().play_text("5").diagram(),
+    ]
+    single = SingleAgentEnv("classic", opponent="random:seed=1", side="x", render_mode="human")
+    single.reset(seed=1)
+    single.step(4)
+    shown = capsys.readouterr().out
+    assert shown.count("\n\n") == 2 and single.state_now.diagram() in shown
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*alternative render modes")  # checked above, by hand
+        check_env(SingleAgentEnv("classic", opponent="random", render_mode="human"))
+    capsys.readouterr()
+
+
+def test_the_single_agent_env_refuses_a_step_after_an_illegal_action() -> None:
+    single = SingleAgentEnv("classic", opponent="random:seed=1", side="o")
+    observation, _ = single.reset(seed=1)
+    taken = int(np.flatnonzero(observation["observation"][:, :, 1])[0])
+    _, reward, terminated, _, info = single.step(taken)
+    assert (reward, terminated) == (-1.0, True) and "illegal" in info
+    free = int(np.flatnonzero(observation["action_mask"])[0])
+    with pytest.raises(ResetNeeded, match="call reset"):
+        single.step(free)
+    single.reset(seed=1)
+    single.step(free)  # a new episode takes steps again
+
+
+def test_the_single_agent_env_refuses_a_step_after_a_truncation_or_the_end() -> None:
+    single = SingleAgentEnv("gobblet", opponent="random:seed=1", side="x", max_plies=2)
+    observation, _ = single.reset(seed=1)
+    *_, terminated, truncated, _ = single.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert truncated and not terminated
+    with pytest.raises(ResetNeeded):
+        single.step(int(np.flatnonzero(single._observation()["action_mask"])[0]))
+    with pytest.raises(ResetNeeded):
+        SingleAgentEnv("classic").step(0)  # before the first reset
 
 
 def play(env: NoughtsEnv, texts: list[str]) -> None:

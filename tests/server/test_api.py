@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import re
-import typing
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from noughts.ai.levels import LEVELS
+from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.registry import GAMES, parse_spec
 from noughts.server import Settings, create_app
-from noughts.server.models import MAX_MOVES, MIN_THINK_SECONDS, Level
+from noughts.server.models import MAX_MOVES, MIN_THINK_SECONDS
 
 from support import SPECS, playout, post
 
@@ -46,10 +45,15 @@ def test_games_lists_every_game_with_options_rules_and_levels(client: TestClient
     forget = {g["key"] for g in data["games"] if any(o["name"] == "forget" for o in g["options"])}
     assert forget == {"classic", "mnk", "nine-board", "ultimate"}
     assert [level["name"] for level in data["levels"]] == list(LEVELS)
+    assert data["default_level"] == DEFAULT_LEVEL
 
 
-def test_the_api_levels_are_the_ai_levels() -> None:
-    assert typing.get_args(Level) == LEVELS
+def test_the_schema_offers_the_ai_levels(client: TestClient) -> None:
+    """The levels the API's schema accepts and answers are the core's, in its order."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("ThinkRequest", "ReviewRequest", "AnalysisView", "LevelInfo"):
+        field = schemas[model]["properties"]["level" if model != "LevelInfo" else "name"]
+        assert field["enum"] == list(LEVELS), model
 
 
 def test_health(client: TestClient) -> None:

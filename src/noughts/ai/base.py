@@ -33,6 +33,7 @@ __all__ = [
     "MoveInfo",
     "RandomPlayer",
     "Value",
+    "check_arguments",
     "coerce_option",
     "flag_option",
     "make_player",
@@ -63,9 +64,12 @@ class Limits:
     noughts.core.InvalidOptionError: time must be 1e-06 to 1e+06 seconds, not 4.94066e-324
     """
 
-    time: float | None = None  # seconds of wall-clock time
+    time: float | None = None
+    """Seconds of wall-clock time for the decision."""
     nodes: int | None = None
+    """Positions the search may visit (MCTS: playouts)."""
     depth: int | None = None
+    """Plies the search may look ahead."""
 
     def __post_init__(self) -> None:
         # Past these bounds a budget is no budget: a time of 5e-324 s made the kernels'
@@ -105,16 +109,26 @@ class Deadline:
 class Kind(enum.Enum):
     """What a `Value` is: exact (a win or loss in some plies, a draw), an estimate, unknown."""
 
-    WIN = "win"  # a forced win in `plies` (at most `plies` where `Value.bound`)
-    LOSS = "loss"  # a forced loss in `plies` (at most `plies` where `Value.bound`)
-    DRAW = "draw"  # a proven draw
-    SCORE = "score"  # a heuristic estimate: `score`, higher is better, 0 is even
-    UNKNOWN = "unknown"  # not evaluated (the random player)
+    WIN = "win"
+    """A forced win in `Value.plies` (at most that many where `Value.bound`)."""
+    LOSS = "loss"
+    """A forced loss in `Value.plies` (at most that many where `Value.bound`)."""
+    DRAW = "draw"
+    """A proven draw."""
+    SCORE = "score"
+    """A heuristic estimate: `Value.score`, higher is better, 0 is even."""
+    UNKNOWN = "unknown"
+    """Not evaluated (the random player)."""
 
 
 @dataclass(frozen=True)
 class Value:
     """How good a move (or position) is for the player who makes it (is to move).
+
+    Exact values (a win, a loss, a draw) mean the same from every player. Estimates do
+    not: each player scores on its own scale (an alpha-beta evaluator in its units,
+    MCTS as a mean result in [-1, 1]), said by its `Analysis.scale`. Compare values of
+    different players, or show them, as win chances: `Analysis.chance` (`win_chance`).
 
     A win or a loss is proven; its `plies` are the distance to the end with best play on
     both sides where the search looked at every move (solved tables, full-width
@@ -129,27 +143,36 @@ class Value:
     """
 
     kind: Kind
-    plies: int | None = None  # for WIN / LOSS: plies until the game ends
-    score: float = 0.0  # for SCORE; MCTS uses the mean result in [-1, 1]
-    #: WIN / LOSS only: `plies` is an upper bound on the distance, not the distance.
+    """Exact (win, loss, draw), an estimate, or unknown."""
+    plies: int | None = None
+    """For a win or a loss: plies until the game ends (an upper bound where `bound`)."""
+    score: float = 0.0
+    """For an estimate: the evaluator's score, on its own scale (MCTS: the mean result in [-1, 1]); 1, -1 and 0
+    for a win, a loss and a draw. Compare scores of different players by `win_chance` (`Analysis.chance`), not
+    directly."""
     bound: bool = False
+    """A win or loss only: `plies` is an upper bound on the distance, not the distance."""
 
     @classmethod
     def win(cls, plies: int, bound: bool = False) -> Value:
+        """A forced win in `plies` (at most `plies` with `bound`)."""
         # A bound of one ply (or none) is exact: no game ends sooner.
         return cls(Kind.WIN, plies, 1.0, bound and plies > 1)
 
     @classmethod
     def loss(cls, plies: int, bound: bool = False) -> Value:
+        """A forced loss in `plies` (at most `plies` with `bound`)."""
         # One ply is the least: in gobblet the mover can uncover the opponent's line.
         return cls(Kind.LOSS, plies, -1.0, bound and plies > 1)
 
     @classmethod
     def draw(cls) -> Value:
+        """A proven draw."""
         return cls(Kind.DRAW, None, 0.0)
 
     @classmethod
     def estimate(cls, score: float) -> Value:
+        """A heuristic estimate, `score` on its evaluator's scale (higher is better, 0 even)."""
         return cls(Kind.SCORE, None, score)
 
     @property
@@ -229,14 +252,19 @@ class MoveInfo:
     """One legal move in an analysis."""
 
     move: Any
+    """The move, as the game's moves are (an int, a `Place`, a `Shift`)."""
     text: str
+    """The move in the game's notation."""
     value: Value
-    visits: int | None = None  # MCTS: how often the move was tried
-    note: str | None = None  # why, in a word or two: the rules player's rule ("fork")
-    #: The line this move starts, as the analysis expects it to go on (move texts, this
-    #: move first); given for the best `TOP_LINES` moves by the players that know it.
-    #: Not part of equality: after a stopped search the table may continue it otherwise.
+    """How good the move is for the player making it."""
+    visits: int | None = None
+    """MCTS: how often the move was tried; None for other players."""
+    note: str | None = None
+    """Why, in a word or two: the rules player's rule ("fork"); None when there is none."""
     line: tuple[str, ...] = field(default=(), compare=False)
+    """The line this move starts, as the analysis expects it to go on (move texts, this move first); given for
+    the best `TOP_LINES` moves by the players that know it. Not part of equality: after a stopped search the
+    table may continue it otherwise."""
 
 
 #: How many of the best moves an analysis gives a line for (an analysis board's "top
@@ -251,21 +279,39 @@ def with_lines(infos: list[MoveInfo], line_of: Callable[[Any], list[str]]) -> li
 
 @dataclass
 class Analysis:
-    """A decision with its reasons."""
+    """A decision with its reasons: every legal move with its `Value`, best first.
+
+    The values are from the point of view of the player to move. Their estimates are on
+    this player's own `scale`, so two analyses (two players, or one player on two
+    games) compare by `chance`, the win chance for the side to move, not by score.
+
+    >>> from noughts import make_player, parse_spec
+    >>> state = parse_spec("classic").parse_position("xx./oo./... x")
+    >>> analysis = make_player("perfect").analyze(state)
+    >>> analysis.best, analysis.value.text, analysis.chance()
+    (2, 'win in 1', 1.0)
+    """
 
     player: str
-    moves: list[MoveInfo]  # every legal move, best first
-    pv: list[str] = field(default_factory=list)  # principal line, starting with the best move
-    depth: int | None = None  # the deepest completed search depth, where that means something
+    """The name of the player that made it (``alphabeta``, ``mcts``...)."""
+    moves: list[MoveInfo]
+    """Every legal move, best first (an alpha-beta `decide` gives only the best)."""
+    pv: list[str] = field(default_factory=list)
+    """The principal line, move texts starting with the best move."""
+    depth: int | None = None
+    """The deepest completed search depth, where that means something."""
     nodes: int = 0
-    time: float = 0.0  # seconds
-    #: What the estimates' scores mean, said once by whoever makes them: the score that
-    #: reads as clearly better (an evaluator's scale), or None where a score already is
-    #: a mean result in [-1, 1] (MCTS). `win_chance` puts every value on one scale.
+    """Positions visited (MCTS: playouts)."""
+    time: float = 0.0
+    """Seconds spent."""
     scale: float | None = None
+    """What the estimates' scores mean, said once by whoever makes them: the score that reads as clearly better
+    (an evaluator's scale), or None where a score already is a mean result in [-1, 1] (MCTS). `win_chance`
+    (`chance`) puts every value on one scale."""
 
     @property
     def best(self) -> Any:
+        """The best move: the one `choose` plays."""
         return self.moves[0].move
 
     @property
@@ -291,6 +337,8 @@ class Analysis:
         return out
 
     def summary(self) -> str:
+        """One line for logs and the engine protocol: ``player=... best=... value=... [depth=...] nodes=...
+        time=... [pv=...]``."""
         parts = [f"player={self.player}", f"best={self.moves[0].text}", f"value={self.value.text.replace(' ', '-')}"]
         if self.depth is not None:
             parts.append(f"depth={self.depth}")
@@ -305,9 +353,13 @@ class AIPlayer(ABC):
     (in ``analyze``) naming the games it can."""
 
     name: str = "?"
+    """The player's name, as `make_player` knows it (``alphabeta``, ``mcts``...)."""
 
     def choose(self, state: State[Any], limits: Limits = Limits()) -> Any:
-        """A legal move for the player to move in `state`."""
+        """A legal move for the player to move in `state`, within `limits` (a `Limits`:
+        ``Limits(time=0.5)``, ``Limits(depth=4)``; a bare number is refused, since it
+        could be seconds, nodes or plies)."""
+        check_arguments(state, limits)
         return self.decide(state, limits).best
 
     def decide(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
@@ -324,6 +376,14 @@ class AIPlayer(ABC):
 
     def reset(self) -> None:  # noqa: B027 - an optional hook; stateless players keep it empty
         """Forget anything kept between moves (a new game starts)."""
+
+
+def check_arguments(state: object, limits: object) -> None:
+    """TypeError, saying what to pass, unless `state` is a State and `limits` Limits."""
+    if not isinstance(state, State):
+        raise TypeError(f"a player chooses in a State (parse_position(spec, text)...), not in {state!r}")
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits are a Limits (Limits(time=0.5), Limits(depth=4)...), not {limits!r}")
 
 
 def require_moves(state: State[Any]) -> list[Any]:

@@ -21,27 +21,36 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal, get_args
 
-from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, parse_player, register_player, require_moves
+from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, register_player, require_moves, seeded_player
 from noughts.ai.capabilities import capabilities
 from noughts.core import Game, InvalidOptionError, State
 from noughts.games.mnk import Mnk
+from noughts.registry import parse_spec
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "GAME_KINDS",
     "LEVELS",
     "LEVEL_TABLE",
     "ExactOrSearch",
     "FalliblePlayer",
+    "Level",
     "LevelRow",
+    "as_level",
     "level_player",
     "level_row",
     "level_spec",
 ]
 
-LEVELS = ("easy", "medium", "hard", "max")
+Level = Literal["easy", "medium", "hard", "max"]
+"""A level's name: the only place the names are written. The terminal, the engine, the
+server's schema (and through its catalogue, /api/games, the web page) take them from here."""
+LEVELS: tuple[Level, ...] = get_args(Level)
 """The levels of the app, weakest first (`level_player`)."""
+DEFAULT_LEVEL: Level = "medium"
+"""The level a game against the computer starts at when nobody chose one."""
 
 #: easy's chance, per move, of ignoring its search and playing another move.
 EASY_MISTAKES = 0.35
@@ -281,10 +290,17 @@ LEVEL_TABLE: tuple[LevelRow, ...] = (
 )
 
 
+def as_level(text: str) -> Level:
+    """`text` as a level's name; InvalidOptionError, naming the levels, for any other text."""
+    for level in LEVELS:
+        if text == level:
+            return level
+    raise InvalidOptionError(f"unknown level {text!r}; the levels are: {', '.join(LEVELS)}")
+
+
 def level_row(game: Game[Any, Any], level: str) -> LevelRow:
     """The row of `LEVEL_TABLE` that says what `level` is in `game`, and why."""
-    if level not in LEVELS:
-        raise InvalidOptionError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}")
+    level = as_level(level)
     return next(row for row in LEVEL_TABLE if row.level == level and GAME_KINDS[row.kind](game))
 
 
@@ -293,20 +309,20 @@ def level_spec(game: Game[Any, Any], level: str) -> str:
     return level_row(game, level).spec
 
 
-def level_player(game: Game[Any, Any], level: str, seed: int | None = None, mistakes: bool = True) -> AIPlayer:
-    """The player for `level` in `game`; `seed` makes easy's mistakes and any random
-    tie-breaks reproducible. ``mistakes=False`` gives the level's search without its
-    deliberate slips: the advisor behind a hint, which must never mislead on purpose."""
+def level_player(game: Game[Any, Any] | str, level: str, seed: int | None = None, mistakes: bool = True) -> AIPlayer:
+    """The player for `level` in `game` (a Game or its spec text, ``"classic"``); `seed`
+    makes easy's mistakes and any random tie-breaks reproducible. ``mistakes=False``
+    gives the level's search without its deliberate slips: the advisor behind a hint,
+    which must never mislead on purpose."""
+    game = parse_spec(game) if isinstance(game, str) else game
     spec = level_spec(game, level)
-    if seed is not None and not spec.startswith("perfect"):
-        spec += f":seed={seed}"
-    player = parse_player(spec)
+    player = seeded_player(spec, seed)
     if mistakes and level == "easy":
         return FalliblePlayer(player, EASY_MISTAKES, seed)
     if mistakes and level in SOLVED_GAME_MISTAKES and _exact_available(game):
         return FalliblePlayer(player, SOLVED_GAME_MISTAKES[level], seed)
     if spec == "perfect":
-        fallback = parse_player("alphabeta:time=3" + (f":seed={seed}" if seed is not None else ""))
+        fallback = seeded_player("alphabeta:time=3", seed)
         return ExactOrSearch(player, fallback)
     return player
 

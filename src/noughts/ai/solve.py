@@ -584,9 +584,10 @@ def _gobblet_table(game: Gobblet, limits: Limits) -> ExactTable | None:
     of minutes, it plays by search until ``noughts solve gobblet`` has run."""
     from noughts.ai import gobblet_table
 
+    on_first_use = capabilities(game).table == "first use"
     table = gobblet_table.load(game)
-    if table is None and (gobblet_table.small(game) or limits.time is None):
-        progress = None if gobblet_table.small(game) else gobblet_table.stderr_progress
+    if table is None and (on_first_use or limits.time is None):
+        progress = None if on_first_use else gobblet_table.stderr_progress
         table = gobblet_table.solve(game, progress)
     return table
 

@@ -31,8 +31,11 @@ class Standings:
     """The games of a round-robin and the ratings they give (in the players' order)."""
 
     records: list[GameRecord]
+    """Every game played, in the order played."""
     pairings: list[Pairing]
+    """The results of each pair of players."""
     ratings: list[Rating]
+    """Each player's rating, in the players' order."""
 
     def table(self) -> str:
         """The ratings as a small text table, best first."""

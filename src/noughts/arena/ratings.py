@@ -24,7 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-import numpy as np
+from noughts.core import MissingExtraError
+
+try:
+    import numpy as np
+except ModuleNotFoundError as e:
+    raise MissingExtraError("noughts.arena", e, "arena") from e
 
 __all__ = ["Pairing", "Rating", "elo_difference", "elo_ratings", "expected_score"]
 
@@ -37,13 +42,19 @@ class Pairing:
     """The results of `first` against `second`, counted from `first`'s side."""
 
     first: str
+    """The player the results are counted for."""
     second: str
+    """Its opponent."""
     wins: int = 0
+    """Games `first` won."""
     draws: int = 0
+    """Games drawn."""
     losses: int = 0
+    """Games `first` lost."""
 
     @property
     def games(self) -> int:
+        """Games played between the two."""
         return self.wins + self.draws + self.losses
 
     @property
@@ -58,11 +69,17 @@ class Rating:
     player without any finished game."""
 
     player: str
+    """The player's name."""
     elo: float | None
+    """The rating, in Elo points relative to the field (their mean is 0)."""
     low: float | None
+    """The low end of the rating's confidence interval (95% unless `elo_ratings` was told otherwise)."""
     high: float | None
+    """The high end of the rating's confidence interval."""
     games: int
+    """Finished games played."""
     points: float
+    """Points scored: 1 a win, half a draw."""
 
 
 def expected_score(difference: float) -> float:

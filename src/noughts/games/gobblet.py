@@ -73,7 +73,9 @@ class Place:
     """Put a figure of `size` (1-3) from hand on `cell` (0-8)."""
 
     size: int
+    """The figure's size, 1 (small) to 3 (large)."""
     cell: int
+    """The cell, 0 (top left) to 8, row by row."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +83,9 @@ class Shift:
     """Take the mover's top figure from cell `src` and put it on cell `dst` (0-8)."""
 
     src: int
+    """The cell the figure leaves (0-8)."""
     dst: int
+    """The cell it goes to (0-8)."""
 
 
 GobbletMove = Place | Shift
@@ -121,8 +125,11 @@ class Gobblet(Game["GobbletState", GobbletMove]):
     study variants, small enough for the exact solver's checks to cover every position."""
 
     moves: bool = True
+    """Whether figures on the board may move (gobblet); False is matryoshka, placement only."""
     sizes: int = len(SIZES)
+    """How many sizes of figure each player has, the smallest first (the published game: 3)."""
     copies: int = COPIES
+    """How many figures of each size each player has (the published game: 2)."""
 
     title: ClassVar[str] = "Gobblet Gobblers"
     pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {
@@ -230,13 +237,21 @@ class GobbletState(State[GobbletMove]):
     __slots__ = ("board", "history", "o_tops", "x_tops")
 
     game: Gobblet
-    #: 6 bits per cell, see `_bit`.
+
     board: int
-    #: Cells where x's (o's) figure is on top, as 9-bit masks.
+    """Every cell's stack of figures, 6 bits a cell."""
     x_tops: int
+    """Cells where x's figure is on top, as a 9-bit mask."""
     o_tops: int
-    #: The keys of the earlier positions since the last placement, for threefold repetition.
+    """Cells where o's figure is on top, as a 9-bit mask."""
     history: tuple[object, ...]
+    """The keys of the earlier positions since the last placement, for threefold
+    repetition."""
+
+    @classmethod
+    def standard_game(cls) -> Gobblet:
+        """Gobblet Gobblers (``Gobblet()``)."""
+        return Gobblet()
 
     @classmethod
     def _make(cls, game: Gobblet, board: int, turn: Player, history: tuple[object, ...]) -> GobbletState:

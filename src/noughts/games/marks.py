@@ -36,7 +36,9 @@ class MarksState(State[int]):
 
     game: MarksGame[Any]
     x: int
+    """X's cells, as a bitmask (bit i: cell i)."""
     o: int
+    """O's cells, as a bitmask."""
 
     def _set_marks(self, x: int, o: int) -> None:
         set_ = object.__setattr__

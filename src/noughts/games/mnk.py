@@ -43,10 +43,15 @@ class Mnk(MarksGame["MnkState"]):
     """m columns, n rows, k in a row wins; ``forget`` keeps at most `keep` marks each."""
 
     m: int = 3
+    """Columns."""
     n: int = 3
+    """Rows."""
     k: int = 3
+    """Marks in a line that win."""
     forget: bool = False
+    """Forget mode: a player's oldest mark vanishes when they place one more than `keep`."""
     keep: int = 3
+    """Forget mode: the marks each player keeps on the board (at least `k`)."""
 
     title: ClassVar[str] = "m,n,k-game"
     pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {"classic": {"m": 3, "n": 3, "k": 3}}
@@ -73,9 +78,15 @@ class Mnk(MarksGame["MnkState"]):
 
     # Derived from the options in __post_init__: not options, not compared.
     cells: int = field(init=False, repr=False, compare=False)
+    """Derived: the number of cells, ``m * n``; a move is a cell number, 0 top left, row by
+    row."""
     full: int = field(init=False, repr=False, compare=False)
+    """Derived: the mask of every cell."""
     through: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    """Derived: for every cell, the masks of the lines through it (a move can only complete
+    those)."""
     lines: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Derived: every winning line as a bitmask of its cells."""
 
     @property
     def key(self) -> str:
@@ -153,10 +164,15 @@ class MnkState(MarksState):
     game: Mnk
     x: int
     o: int
-    #: Forget mode: each player's cells, oldest first (x's, o's); None otherwise.
     ages: tuple[tuple[int, ...], tuple[int, ...]] | None
-    #: Forget mode: the keys of the earlier positions, for threefold repetition.
+    """Forget mode: each player's cells, oldest first (x's, o's); None otherwise."""
     history: tuple[object, ...]
+    """Forget mode: the keys of the earlier positions, for threefold repetition."""
+
+    @classmethod
+    def standard_game(cls) -> Mnk:
+        """Classic (``Mnk()``, 3x3, three in a row)."""
+        return Mnk()
 
     @classmethod
     def _make(

@@ -55,7 +55,9 @@ class Qubic(MarksGame["QubicState"]):
     """
 
     n: int = 4
+    """The side of the cube: cells per line, and marks in a line that win."""
     d: int = 3
+    """Dimensions (3: a cube; 2: an n x n board)."""
 
     title: ClassVar[str] = "Qubic"
 
@@ -84,13 +86,17 @@ class Qubic(MarksGame["QubicState"]):
 
     # Derived from the options in __post_init__: not options, not compared.
     cells: int = field(init=False, repr=False, compare=False)
+    """Derived: the number of cells, ``n ** d``, numbered layer by layer."""
     full: int = field(init=False, repr=False, compare=False)
-    #: Every winning line as its cells in order along the line, for UIs that draw it.
+    """Derived: the mask of every cell."""
     line_cells: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    #: `line_cells` as bitmasks, in the same order.
+    """Derived: every winning line as its cells in order along the line, for UIs that draw
+    it."""
     lines: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    #: For every cell, the masks of the lines through it: a move can only complete those.
+    """Derived: `line_cells` as bitmasks, in the same order."""
     through: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    """Derived: for every cell, the masks of the lines through it (a move can only complete
+    those)."""
 
     @property
     def key(self) -> str:
@@ -189,6 +195,11 @@ class QubicState(MarksState):
     __slots__ = ()
 
     game: Qubic
+
+    @classmethod
+    def standard_game(cls) -> Qubic:
+        """Qubic (``Qubic()``, the 4x4x4 cube)."""
+        return Qubic()
 
     @classmethod
     def _make(cls, game: Qubic, x: int, o: int, turn: Player, outcome: Outcome | None = None) -> QubicState:

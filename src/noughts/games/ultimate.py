@@ -92,9 +92,16 @@ class Ultimate(Game["UltimateState", int]):
     """
 
     rule: str = ULTIMATE
+    """``ultimate`` (win three won local boards in a line) or ``nine-board`` (win a line in
+    any local board)."""
     forget: bool = False
+    """Forget mode: at most `keep` marks per player in each local board, the oldest
+    vanishing."""
     keep: int = 3
+    """Forget mode: the marks each player keeps in a local board."""
     tiebreak: str = "none"
+    """Ultimate only: ``none`` (a full board without a line of won boards is a draw) or
+    ``boards`` (more won local boards wins)."""
 
     title: ClassVar[str] = "Ultimate tic-tac-toe and nine-board"
     # The tie-break by won boards is ultimate's: nine-board ends at its first line.
@@ -212,19 +219,28 @@ class UltimateState(State[int]):
     __slots__ = ("ages", "drawn", "forced", "history", "o", "won_o", "won_x", "x")
 
     game: Ultimate
-    #: The cells of each player, bit ``board * 9 + cell``.
+
     x: int
+    """X's cells, bit ``board * 9 + cell``."""
     o: int
-    #: The board the player to move must play in, or -1 when they may choose.
+    """O's cells, bit ``board * 9 + cell``."""
     forced: int
-    #: Bit b set: local board b is won by x / won by o / full without a line.
+    """The local board the player to move must play in, or -1 when they may choose."""
     won_x: int
+    """Bit b set: local board b is won by x."""
     won_o: int
+    """Bit b set: local board b is won by o."""
     drawn: int
-    #: Forget mode: each player's moves per local board, oldest first; None otherwise.
+    """Bit b set: local board b is full without a line."""
     ages: Ages | None
-    #: Forget mode: the keys of the earlier positions, for threefold repetition.
+    """Forget mode: each player's moves per local board, oldest first; None otherwise."""
     history: tuple[object, ...]
+    """Forget mode: the keys of the earlier positions, for threefold repetition."""
+
+    @classmethod
+    def standard_game(cls) -> Ultimate:
+        """Ultimate (``Ultimate()``)."""
+        return Ultimate()
 
     @classmethod
     def _make(

@@ -13,12 +13,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from noughts.ai.base import MIN_TIME
+from noughts.ai.levels import Level
 from noughts.records import MAX_RECORD_SIZE
 from noughts.server.guards import MAX_BODY
 
 Mark = Literal["x", "o"]
-#: noughts.ai.levels.LEVELS, spelled out for the schema (a test keeps them equal).
-Level = Literal["easy", "medium", "hard", "max"]
 
 #: Far more than any game of the family lasts (15x15 has 225 cells; forget-mode games
 #: end by threefold repetition), so only abuse hits it.
@@ -372,7 +371,11 @@ class LevelInfo(_Model):
 
 class Catalogue(_Model):
     games: list[GameInfo]
-    levels: list[LevelInfo]
+    levels: list[LevelInfo] = Field(
+        description="the computer's levels, weakest first: the last is the strongest, the one that gives hints, "
+        "analyses and reviews"
+    )
+    default_level: Level = Field(description="the level a game against the computer starts at unless one is chosen")
 
 
 class ErrorBody(_Model):

@@ -1,10 +1,11 @@
 """The computer's thinking, in a pool of worker processes.
 
 A search holds its CPU for up to the level's time limit; run in the server's process it
-would stall every other request. So each request sends the game as plain text (spec,
-start position, moves) to a worker process, which replays it, builds the level's player
-there (kept per game and level, so that solved tables and caches are built once per
-worker) and sends the analysis back. The event loop only awaits the future.
+would stall every other request. So each request is one `ThinkJob`, built where the
+request arrives from the game replayed there (once: the position is a small value that
+pickles), and sent whole to a worker process, which builds the level's player there
+(kept per game and level, so that solved tables and caches are built once per worker)
+and sends the analysis back. The event loop only awaits the future.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
 from time import sleep
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Limits
-from noughts.ai.levels import level_player
-from noughts.core import Game, InvalidOptionError
-from noughts.server.replay import replay
+from noughts.ai.levels import Level, level_player
+from noughts.core import Game, InvalidOptionError, State
+from noughts.server.replay import Replayed
 from noughts.study.puzzles import Judged
 
 #: Added to the thinking time before a request gives up on its worker: players stop on
@@ -39,31 +41,40 @@ _players: dict[tuple[Game[Any, Any], str, int | None, bool], AIPlayer] = {}
 _MAX_PLAYERS = 64
 
 
-def think(
-    spec: str,
-    start: str | None,
-    moves: list[str],
-    level: str,
-    time: float | None,
-    seed: int | None,
-    mistakes: bool = True,
-    every_move: bool = False,
-) -> Analysis:
-    """Runs in a worker: the analysis of `level` of the position after `moves`: the
-    one behind its move (`AIPlayer.decide`, as strong as the arena measured the level),
-    or with `every_move` the value of every legal move (`AIPlayer.analyze`).
+@dataclass(frozen=True)
+class ThinkJob:
+    """A request to think: what `level` makes of `state`, within `time` seconds (None:
+    the level's own limit), `seed` making its choices reproducible (None: any). The
+    analysis is the one behind its move (`AIPlayer.decide`, as strong as the arena
+    measured the level), or with `every_move` the value of every legal move
+    (`AIPlayer.analyze`); `mistakes=False` leaves out the slips some levels make on
+    purpose (a hint, a review, a bot weighing a draw offer).
+
+    Built once where the request arrives, from the game replayed there, and sent whole
+    to a worker process (it pickles)."""
+
+    state: State[Any]
+    level: Level
+    time: float | None = None
+    seed: int | None = None
+    mistakes: bool = True
+    every_move: bool = False
+
+
+def think(job: ThinkJob) -> Analysis:
+    """Runs in a worker: `job`'s analysis.
 
     The request was validated by the server already; errors here still surface as the
     core's exceptions, which pickle back to the caller."""
-    state = replay(spec, start, moves).state
-    key = (state.game, level, seed, mistakes)
+    state = job.state
+    key = (state.game, job.level, job.seed, job.mistakes)
     player = _players.get(key)
     if player is None:
         if len(_players) >= _MAX_PLAYERS:
             _players.clear()
-        player = _players[key] = level_player(state.game, level, seed, mistakes)
-    limits = Limits(time=time)
-    return player.analyze(state, limits) if every_move else player.decide(state, limits)
+        player = _players[key] = level_player(state.game, job.level, job.seed, job.mistakes)
+    limits = Limits(time=job.time)
+    return player.analyze(state, limits) if job.every_move else player.decide(state, limits)
 
 
 def judge_puzzle(puzzle: dict[str, Any], played: list[str], time: float) -> Judged:
@@ -94,12 +105,11 @@ def _prover_for(game: Game[Any, Any]) -> AIPlayer | None:
     return player
 
 
-def mine_position(spec: str, moves: list[str], time: float, source: str) -> dict[str, Any] | None:
-    """Runs in a worker: the puzzle at the position after `moves`, as JSON, if it is one
+def mine_position(state: State[Any], time: float, source: str) -> dict[str, Any] | None:
+    """Runs in a worker: the puzzle at `state`, as JSON, if it is one
     (`noughts.study.puzzles.puzzle_at`)."""
     from noughts.study.puzzles import puzzle_at
 
-    state = replay(spec, None, moves).state
     player = _prover_for(state.game)
     if player is None or state.is_over:
         return None
@@ -131,15 +141,13 @@ def _exit_with_the_server(server_pid: int) -> None:
     os._exit(0)
 
 
-def _table_build(spec: str, level: str) -> float:
+def _table_build(game: Game[Any, Any], level: Level) -> float:
     """The extra seconds a request of `level` may need to build the game's table first."""
     from noughts.ai.capabilities import capabilities
     from noughts.ai.solve import is_cached
-    from noughts.registry import parse_spec
 
     if level != "max":
         return 0.0
-    game = parse_spec(spec)
     return TABLE_BUILD_SECONDS if capabilities(game).table == "first use" and not is_cached(game) else 0.0
 
 
@@ -175,56 +183,41 @@ class ThinkingPool:
             )
         return self._executor
 
-    async def analyze(
-        self,
-        spec: str,
-        start: str | None,
-        moves: list[str],
-        level: str,
-        time: float | None,
-        seed: int | None,
-        mistakes: bool = True,
-        every_move: bool = False,
-    ) -> Analysis:
-        """`mistakes=False` for a hint: the level's search without its deliberate slips;
-        `every_move` values every legal move (`think`)."""
-        time = None if time is None else self._capped(time)
-        budget = (time if time is not None else 10.0) + GRACE_SECONDS + _table_build(spec, level)
-        work = (think, spec, start, moves, level, time, seed, mistakes, every_move)
-        answer: Analysis = await self._run(work, budget, "the computer did not answer")
+    async def analyze(self, job: ThinkJob, late: str = "the computer did not answer") -> Analysis:
+        """`job`'s analysis (`think`), its time capped at the pool's `max_think`; a
+        ThinkingError that says `late` if it takes longer than that and a grace."""
+        if job.time is not None:
+            job = replace(job, time=self._capped(job.time))
+        budget = (job.time if job.time is not None else 10.0) + GRACE_SECONDS + _table_build(job.state.game, job.level)
+        answer: Analysis = await self._run((think, job), budget, late)
         return answer
 
-    async def review(self, spec: str, start: str | None, moves: list[str], level: str, time: float) -> dict[str, Any]:
-        """`level`'s review of the game (`noughts.study.review`) as JSON: each position
+    async def review(self, game: Replayed, level: Level, time: float) -> dict[str, Any]:
+        """`level`'s review of `game` (`noughts.study.review`) as JSON: each position
         analysed in a worker, `time` seconds each, one task after another, so that the
         computer's moves in other games take their turns in the pool meanwhile."""
         from noughts.ai.levels import level_spec
         from noughts.study.review import review_from_analyses
 
-        time = self._capped(time)
-        replayed = replay(spec, start, moves)
         analyses: list[Analysis | None] = []
-        for ply, state in enumerate(replayed.states):
-            if state.is_over:
-                analyses.append(None)
-                continue
-            work = (think, spec, start, replayed.moves[:ply], level, time, None, False, True)
-            budget = time + GRACE_SECONDS + _table_build(spec, level)
-            analyses.append(await self._run(work, budget, "the review did not finish"))
-        name = f"{level} ({level_spec(replayed.game, level)})"
-        return review_from_analyses(list(replayed.states), replayed.moves, analyses, name).to_json()
+        for state in game.states:
+            job = ThinkJob(state, level, time, mistakes=False, every_move=True)
+            analyses.append(None if state.is_over else await self.analyze(job, "the review did not finish"))
+        name = f"{level} ({level_spec(game.game, level)})"
+        return review_from_analyses(list(game.states), game.moves, analyses, name).to_json()
 
     async def judge(self, puzzle: dict[str, Any], played: list[str], time: float) -> Judged:
         """A puzzle solver's move judged in a worker (`judge_puzzle`)."""
         answer: Judged = await self._run((judge_puzzle, puzzle, played, time), time + GRACE_SECONDS, "no judgement")
         return answer
 
-    async def mine_game(self, spec: str, moves: list[str], time: float, source: str, last: int) -> list[dict[str, Any]]:
-        """The puzzles among the last `last` positions of a game (`mine_position`), one
-        position a task, so that computer moves in other games take their turns."""
+    async def mine_game(self, game: Replayed, time: float, source: str, last: int) -> list[dict[str, Any]]:
+        """The puzzles among the positions before `game`'s last `last` moves
+        (`mine_position`), one position a task, so that computer moves in other games
+        take their turns."""
         found = []
-        for ply in range(max(0, len(moves) - last), len(moves)):
-            work = (mine_position, spec, moves[:ply], time, source)
+        for state in game.states[-1 - last : -1]:
+            work = (mine_position, state, time, source)
             puzzle = await self._run(work, time * 4 + GRACE_SECONDS, "the puzzle search did not finish")
             if puzzle is not None:
                 found.append(puzzle)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from noughts.ai.base import Analysis, Value, win_chance
+from noughts.ai.levels import Level
 from noughts.core import Player, State
 from noughts.games.gobblet import Gobblet, GobbletState, Place, Shift
 from noughts.games.mnk import MnkState
@@ -24,7 +25,6 @@ from noughts.server.models import (
     GameView,
     GobbletBoard,
     GridBoard,
-    Level,
     Mark,
     MoveAnalysis,
     MoveRef,

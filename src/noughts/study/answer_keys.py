@@ -55,10 +55,12 @@ from pathlib import Path
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Kind, Limits, Value
+from noughts.ai.capabilities import capabilities
 from noughts.ai.exact import code_value, value_code
 from noughts.ai.solve import PerfectPlayer
 from noughts.core import Game, IllegalMoveError, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
+from noughts.games.qubic import Qubic
 from noughts.registry import parse_spec
 from noughts.study.puzzles import (
     Judged,
@@ -175,11 +177,8 @@ def keyed_game(game: Game[Any, Any]) -> bool:
     games: their provers are at hand and quick where puzzles are (the small tables,
     the compiled searches near the end of ultimate and nine-board, one search from a
     gomoku move)."""
-    if isinstance(game, Gobblet):
-        from noughts.ai import gobblet_table
-
-        return bool(game.moves) and not gobblet_table.small(game)
-    return game.key == "qubic" and isinstance(_prover_of(game), ThreatProver)
+    found = capabilities(game)
+    return found.table == "command" or (isinstance(game, Qubic) and found.prover == "threats")
 
 
 def _prover_of(game: Game[Any, Any]) -> AIPlayer | None:

@@ -61,16 +61,27 @@ THRESHOLDS: tuple[tuple[Judgement, float], ...] = (
 class MoveReview:
     """One move of the game. Values are the mover's, chances from 0 to 1."""
 
-    ply: int  # 1 for the first move of the record
+    ply: int
+    """The move's number in plies, 1 for the first move of the record."""
     side: Player
+    """Who made the move."""
     move: str
-    best: str  # the reviewer's best move in the position before
-    line: list[str]  # the reviewer's best line from the position before (starts with `best`)
+    """The move's text."""
+    best: str
+    """The reviewer's best move in the position before."""
+    line: list[str]
+    """The reviewer's best line from the position before (starting with `best`)."""
     value_before: Value
+    """The position's value before the move, for the mover (its best move's)."""
     value_after: Value
+    """The value of the move played, for the mover."""
     chance_before: float
+    """`value_before` as the mover's win chance, 0 to 1."""
     chance_after: float
+    """`value_after` as the mover's win chance, 0 to 1."""
     judgement: Judgement
+    """The move's class: best, good, inaccuracy, mistake or blunder, by the chance it gave
+    away."""
 
     @property
     def loss(self) -> float:
@@ -78,6 +89,8 @@ class MoveReview:
         return max(0.0, self.chance_before - self.chance_after)
 
     def to_json(self) -> dict[str, Any]:
+        """The move as JSON: ply, side, move, class, best, line, the values before and after
+        (each with its chance) and the chance lost."""
         return {
             "ply": self.ply,
             "side": self.side.value,
@@ -96,12 +109,17 @@ class Review:
     """A reviewed game: the moves, and each position's value for x (the graph)."""
 
     spec: str
-    reviewer: str  # the player that valued the moves (its spec or level)
+    """The game's spec."""
+    reviewer: str
+    """The player that valued the moves (its spec or level)."""
     start: str | None
+    """The position text the game started from; None for the initial position."""
     moves: list[MoveReview]
-    #: Each position's value (start, then after every move) for x; chance for x.
+    """Every move of the game, reviewed, in order."""
     values: list[Value]
+    """Each position's value for x: the start, then after every move."""
     chances: list[float]
+    """`values` as x's win chances, 0 to 1: the review's graph."""
 
     def accuracy(self, side: Player) -> float | None:
         """`side`'s accuracy in percent: the mean of its moves' `move_accuracy`
@@ -110,9 +128,12 @@ class Review:
         return sum(scores) / len(scores) if scores else None
 
     def count(self, side: Player, judgement: Judgement) -> int:
+        """How many of `side`'s moves were judged `judgement`."""
         return sum(1 for m in self.moves if m.side is side and m.judgement is judgement)
 
     def to_json(self) -> dict[str, Any]:
+        """The review as JSON: the game, the reviewed moves, the graph (x's chances), each
+        side's accuracy and count of each class."""
         accuracy = {p.value: self.accuracy(p) for p in Player}
         return {
             "spec": self.spec,

@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
-from noughts.ai.levels import LEVELS
+from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.core import NoughtsError, Player
 from noughts.records import GameRecord
 from noughts.registry import GAMES, parse_spec
@@ -51,7 +51,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         else:
             flags.add_argument(f"--{name}", dest=f"opt_{name}", metavar=name.upper(), help=argparse.SUPPRESS)
     play.add_argument("--as", dest="side", choices=["x", "o"], default="x", help="your side (x moves first)")
-    play.add_argument("--level", choices=LEVELS, default="medium", help="the computer's strength")
+    play.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help="the computer's strength")
     play.add_argument("--vs", choices=["computer", "human"], default="computer", help="the opponent")
     play.add_argument("--explain", action="store_true", help="show the value the computer saw in every move")
     play.add_argument("--record", type=Path, metavar="FILE", help="write the game record here (.json: JSON)")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
-from noughts.ai.levels import LEVELS
+from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.core import Player
 from noughts.terminal.session import Reader
 
@@ -62,8 +62,8 @@ def choose(console: Console, read: Reader) -> Choice:
     two_humans = mode == "human"
     side_question = "player 1 plays (x moves first)" if two_humans else "you play (x moves first)"
     side = Player.from_text(_ask(console, read, side_question, {"x": "x", "o": "o"}, "x"))
-    level = "medium"
+    level: str = DEFAULT_LEVEL
     if not two_humans:
-        levels = {name: name for name in LEVELS} | {str(n): name for n, name in enumerate(LEVELS, 1)}
-        level = _ask(console, read, f"level ({', '.join(LEVELS)})", levels, "medium")
+        levels: dict[str, str] = {name: name for name in LEVELS} | {str(n): name for n, name in enumerate(LEVELS, 1)}
+        level = _ask(console, read, f"level ({', '.join(LEVELS)})", levels, DEFAULT_LEVEL)
     return Choice(spec, two_humans, side, level)

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from noughts.ai.base import AIPlayer, Analysis, Limits
-from noughts.ai.levels import level_player, level_spec
+from noughts.ai.levels import DEFAULT_LEVEL, level_player, level_spec
 from noughts.core import Game, NoughtsError, Player, State
 from noughts.records import GameRecord
 from noughts.terminal.aliases import read_move
@@ -47,7 +47,7 @@ class PlayConfig:
     two_humans: bool = False
     #: The person's side in the first game (against the computer), or player 1's side.
     side: Player = Player.X
-    level: str = "medium"
+    level: str = DEFAULT_LEVEL
     explain: bool = False
     #: Where the first game's record goes (later games get -2, -3... before the suffix);
     #: None: a file named after the game and the time, in the current directory.

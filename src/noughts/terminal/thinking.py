@@ -41,9 +41,9 @@ def _prepare_kernels(console: Console, state: State[Any]) -> None:
     """Before the first search in a game the compiled players play, their kernels are
     compiled (once per machine, when the set-up did not) or loaded (a second or two),
     saying which, so that neither is taken for thinking."""
-    from noughts.kernels import supports
+    from noughts.ai.capabilities import capabilities
 
-    if not supports(state.game):
+    if not capabilities(state.game).compiled:
         return
     from noughts.ai.compiled import COMPILE_ESTIMATE, is_cached, is_ready, prepare
 

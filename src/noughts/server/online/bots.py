@@ -24,6 +24,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from noughts.ai.levels import LEVELS
 from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
 from noughts.server.online.actions import ActionError, GameRow, turn_of
@@ -35,7 +36,7 @@ __all__ = ["HOUSE", "PRIOR", "Assess", "Bots", "Think", "think_seconds"]
 log = logging.getLogger(__name__)
 
 #: The house bots: each level's account name.
-HOUSE = {"easy": "noughts-easy", "medium": "noughts-medium", "hard": "noughts-hard", "max": "noughts-max"}
+HOUSE: dict[str, str] = {level: f"noughts-{level}" for level in LEVELS}
 #: Where a level's bot stands in a game before it has played rated games in it: the
 #: quick-pairing fill-in picks the bot nearest the player's rating by these until then
 #: (the levels' measured order, docs/strength.md; the Glicko ratings take over).

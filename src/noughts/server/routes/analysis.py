@@ -10,10 +10,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
+from noughts.ai.levels import Level
 from noughts.server.models import GUARDED, ReviewView, error_answers
 from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
 from noughts.server.online.sessions import LoggedIn, online_of
+from noughts.server.replay import replay
 from noughts.server.thinking import ThinkingPool
 
 router = APIRouter(
@@ -24,7 +26,7 @@ router = APIRouter(
 
 #: The reviewer of online games, and its time a position: an ultimate game of 60 plies
 #: takes about half a minute.
-LEVEL = "max"
+LEVEL: Level = "max"
 SECONDS = 0.5
 
 
@@ -60,9 +62,8 @@ async def request_analysis(game_id: str, request: Request, user: LoggedIn) -> Re
         task = running.get(game_id)
         if task is None:
             pool: ThinkingPool = request.app.state.thinking
-            task = running[game_id] = asyncio.create_task(
-                pool.review(row.spec, None, row.moves.split(), LEVEL, SECONDS)
-            )
+            game = replay(row.spec, None, row.moves.split())
+            task = running[game_id] = asyncio.create_task(pool.review(game, LEVEL, SECONDS))
             task.add_done_callback(lambda _: running.pop(game_id, None))
         data = await asyncio.shield(task)
         stored = await online.store.call(online.store.add_review, game_id, LEVEL, json.dumps(data), user.id, now_ms())

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request
 from noughts.core import IllegalMoveError
 from noughts.server.models import GUARDED, AnalysisView, ComputerMove, ThinkRequest, error_answers
 from noughts.server.replay import Replayed, RequestError, replay
-from noughts.server.thinking import ThinkingPool
+from noughts.server.thinking import ThinkingPool, ThinkJob
 from noughts.server.views import analysis_view, game_view
 
 router = APIRouter(
@@ -23,9 +23,8 @@ async def _analyze(request: Request, body: ThinkRequest, hint: bool = False) -> 
         over = IllegalMoveError(f"the game is over ({replayed.state.status}): there is no move to think about")
         raise RequestError("moves", over)
     pool: ThinkingPool = request.app.state.thinking
-    analysis = await pool.analyze(
-        body.spec, body.start, replayed.moves, body.level, body.time, body.seed, mistakes=not hint, every_move=hint
-    )
+    job = ThinkJob(replayed.state, body.level, body.time, body.seed, mistakes=not hint, every_move=hint)
+    analysis = await pool.analyze(job)
     return replayed, analysis_view(analysis, body.level, replayed.state.turn)
 
 

@@ -313,7 +313,7 @@ async def mine_finished_game(pool: ThinkingPool, online: Online, row: GameRow) -
     if len(moves) < 2:
         return
     source = PRIVATE_SOURCE if row.private else f"online game {row.id}"
-    found = await pool.mine_game(row.spec, moves, MINE_SECONDS, source, MINED_PLIES)
+    found = await pool.mine_game(replay(row.spec, None, moves), MINE_SECONDS, source, MINED_PLIES)
     if found:
         puzzles = [Puzzle.from_json(data) for data in found]
         await online.store.call(online.puzzles.add, puzzles, now_ms(), row.id)

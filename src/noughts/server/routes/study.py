@@ -25,7 +25,7 @@ async def review(request: Request, body: ReviewRequest) -> ReviewView:
     (the graph). Moves are checked first: a bad one is a 400 naming it."""
     replayed = replay(body.spec, body.start, body.moves)
     pool: ThinkingPool = request.app.state.thinking
-    data = await pool.review(body.spec, body.start, replayed.moves, body.level, body.time)
+    data = await pool.review(replayed, body.level, body.time)
     return ReviewView.model_validate(data)
 
 

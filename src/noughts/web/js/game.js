@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { BOARDS } from "./boards/index.js";
 import { h } from "./dom.js";
+import { chosenLevel, strongestLevel } from "./levels.js";
 import { dropGame, newGameId, saveGame } from "./saved.js";
 import { effect as playEffect } from "./sound.js";
 import { describeSpec } from "./spec.js";
@@ -23,7 +24,6 @@ function effect(name) {
 
 
 const HINT_SECONDS = 1;
-const LEVELS = ["easy", "medium", "hard", "max"];
 
 export class GamePage {
   constructor(root, catalogue, params, { toast }) {
@@ -34,7 +34,8 @@ export class GamePage {
     this.info = catalogue.games.find((g) => g.key === this.key) || null;
     this.title = this.info ? this.info.title : this.spec;
     this.mode = params.get("mode") === "computer" ? "computer" : "local";
-    this.level = LEVELS.includes(params.get("level")) ? params.get("level") : "medium";
+    this.level = chosenLevel(catalogue, params.get("level"));
+    this.hintLevel = strongestLevel(catalogue);
     this.human = params.get("side") === "o" ? "o" : "x";
     // A game can be opened part-way: #/play?spec=classic&moves=5,1 (links to positions).
     this.initialMoves = (params.get("moves") || "").split(",").filter(Boolean);
@@ -285,7 +286,7 @@ export class GamePage {
     const turn = this.view.turn;
     this.buttons.hint.disabled = true;
     try {
-      const analysis = await api.analysis(this.game, "max", HINT_SECONDS);
+      const analysis = await api.analysis(this.game, this.hintLevel, HINT_SECONDS);
       if (token !== this.token) return;
       this.evaluation = { analysis, turn };
       this.hint = analysis.best;

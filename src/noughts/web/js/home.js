@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { gameArt, miniBoard } from "./art.js";
 import { clockText } from "./clock.js";
 import { h } from "./dom.js";
+import { chosenLevel } from "./levels.js";
 import { prefs } from "./prefs.js";
 import { dropGame, savedGames } from "./saved.js";
 
@@ -30,7 +31,7 @@ export function homePage(root, catalogue) {
     key: catalogue.games.some((g) => g.key === saved.key) ? saved.key : "classic",
     options: saved.options || {},
     mode: saved.mode === "local" ? "local" : "computer",
-    level: saved.level || "medium",
+    level: chosenLevel(catalogue, saved.level),
     side: saved.side || "x",
   };
 
@@ -241,7 +242,7 @@ export function homePage(root, catalogue) {
 
 /** The lobby: continue a saved game, start a common one in a click, or play online. */
 function lobby(catalogue) {
-  let level = ["easy", "medium", "hard", "max"].includes(prefs.get("quickLevel")) ? prefs.get("quickLevel") : "medium";
+  let level = chosenLevel(catalogue, prefs.get("quickLevel"));
   const tiles = h("div", { class: "quick-tiles" });
   const drawTiles = () =>
     tiles.replaceChildren(

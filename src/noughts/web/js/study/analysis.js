@@ -7,6 +7,7 @@
 import { api } from "../api.js";
 import { BOARDS } from "../boards/index.js";
 import { h } from "../dom.js";
+import { strongestLevel } from "../levels.js";
 import { describeSpec } from "../spec.js";
 import { boundTitle, moveValue } from "../values.js";
 import { evaluationGraph } from "./graph.js";
@@ -22,6 +23,7 @@ export class AnalysisPage {
     this.root = root;
     this.toast = toast;
     this.catalogue = catalogue;
+    this.analyst = strongestLevel(catalogue); // the engine lines, the review and "Retry from here"
     this.spec = params.get("spec") || "classic";
     this.start = params.get("start") || null;
     // An online game's id: its review is the stored one, asked for once for everyone.
@@ -298,7 +300,7 @@ export class AnalysisPage {
     for (const seconds of DEEPENING) {
       let analysis;
       try {
-        analysis = await api.analysis(this.game(this.node.path), "max", seconds);
+        analysis = await api.analysis(this.game(this.node.path), this.analyst, seconds);
       } catch (e) {
         if (token === this.engineToken) this.engineInfo.textContent = `The engine stopped: ${e.message}`;
         return;
@@ -336,7 +338,7 @@ export class AnalysisPage {
     this.reviewing = true;
     this.render();
     try {
-      const review = this.online ? await api.requestOnlineAnalysis(this.online) : await api.review(this.game(moves), "max", REVIEW_SECONDS);
+      const review = this.online ? await api.requestOnlineAnalysis(this.online) : await api.review(this.game(moves), this.analyst, REVIEW_SECONDS);
       this.review = { data: review, moves };
     } catch (e) {
       this.toast(e.status === 401 ? "Sign in on the online page to ask for the analysis" : `The review failed: ${e.message}`, "error");
@@ -482,7 +484,7 @@ export class AnalysisPage {
 
   /** Play on against the computer from the position before the move, as its mover. */
   retryLink(move) {
-    const params = new URLSearchParams({ spec: this.spec, mode: "computer", level: "max", side: move.side, moves: this.review.moves.slice(0, move.ply - 1).join(",") });
+    const params = new URLSearchParams({ spec: this.spec, mode: "computer", level: this.analyst, side: move.side, moves: this.review.moves.slice(0, move.ply - 1).join(",") });
     if (this.start) params.set("start", this.start);
     return `#/play?${params.toString()}`;
   }

@@ -1,0 +1,98 @@
+"""What a developer using Noughts as a library trips over first: a spec text where a
+game is asked for, a wrong argument to ``choose``, a position read back by its class, and
+a missing extra named by the error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from noughts import (
+    GobbletState,
+    InvalidPositionError,
+    Limits,
+    MnkState,
+    QubicState,
+    State,
+    UltimateState,
+    level_player,
+    parse_position,
+    parse_spec,
+)
+
+
+def test_level_player_takes_a_spec_text_as_everywhere_else() -> None:
+    state = parse_spec("classic").parse_position("xx./oo./... x")
+    from_text, from_game = level_player("classic", "max"), level_player(parse_spec("classic"), "max")
+    assert from_text.choose(state) == from_game.choose(state) == 2  # the win, cell 3
+    assert level_player("mnk:m=4:n=4:k=3", "hard", seed=1).choose(parse_spec("mnk:m=4:n=4:k=3").initial()) in range(16)
+
+
+@pytest.mark.parametrize("limits", [5, 0.5, "5", None])
+def test_choose_refuses_limits_that_are_not_limits(limits: object) -> None:
+    player = level_player("classic", "medium", seed=1)
+    with pytest.raises(TypeError, match=r"Limits\(time=0.5\)"):
+        player.choose(parse_spec("classic").initial(), limits)  # type: ignore[arg-type]
+
+
+def test_choose_refuses_a_position_text_for_a_state() -> None:
+    with pytest.raises(TypeError, match="chooses in a State"):
+        level_player("classic", "medium").choose("x../.../... o", Limits())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("cls", "spec"),
+    [(MnkState, "classic"), (UltimateState, "ultimate"), (QubicState, "qubic"), (GobbletState, "gobblet")],
+)
+def test_a_state_class_reads_its_standard_games_positions(cls: type[State[object]], spec: str) -> None:
+    state = parse_spec(spec).initial()
+    state = state.play(state.legal_moves()[-1])
+    assert cls.from_text(state.to_text()) == state
+    assert cls.standard_game() == parse_spec(spec)
+
+
+def test_from_text_reads_another_games_position_when_told() -> None:
+    game = parse_spec("mnk:m=4:n=4:k=3")
+    assert MnkState.from_text("x.../..../..../...o x", game) == parse_position(game, "x.../..../..../...o x")
+    with pytest.raises(InvalidPositionError):
+        MnkState.from_text("x.../..../..../...o x")  # not a classic position
+    with pytest.raises(InvalidPositionError, match="not a UltimateState"):
+        UltimateState.from_text("x../.../... o", parse_spec("classic"))
+    with pytest.raises(TypeError, match="no standard game"):
+        State.from_text("x../.../... o")
+
+
+# A fresh interpreter in which the named packages cannot be imported, as if not installed.
+_WITHOUT = """
+import sys
+class Missing:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in {missing!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+sys.meta_path.insert(0, Missing())
+try:
+    import {module}
+except ModuleNotFoundError as e:
+    from noughts import MissingExtraError
+    print(type(e).__name__, isinstance(e, MissingExtraError), e.name, e.extra, str(e), sep="|")
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "missing", "extra"),
+    [
+        ("noughts.rl", ["gymnasium"], "rl"),
+        ("noughts.rl", ["numpy"], "rl"),
+        ("noughts.encoding", ["numpy"], "rl"),
+        ("noughts.spiel", ["pyspiel"], "openspiel"),
+        ("noughts.arena.local", ["numpy"], "arena"),
+    ],
+)
+def test_a_missing_extra_is_named_by_the_error(module: str, missing: list[str], extra: str) -> None:
+    code = _WITHOUT.format(missing=set(missing), module=module)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    kind, is_ours, name, named_extra, message = done.stdout.strip().split("|")
+    assert (kind, is_ours, name, named_extra) == ("MissingExtraError", "True", missing[0], extra)
+    assert f"pip install 'noughts[{extra}]'" in message
