@@ -17,10 +17,12 @@ from fastapi_offline import FastAPIOffline
 
 from noughts import __version__
 from noughts.ai.base import win_chance
+from noughts.ai.levels import as_level
 from noughts.server import errors
 from noughts.server.guards import MAX_BODY, BodyLimit, JsonOnly, NoNulText, OriginGuard, no_nul_in_schema
 from noughts.server.online.config import default_database_url
 from noughts.server.online.service import Online
+from noughts.server.replay import replay
 from noughts.server.routes import (
     accounts,
     analysis,
@@ -38,7 +40,7 @@ from noughts.server.routes import (
     tournaments,
 )
 from noughts.server.settings import Settings
-from noughts.server.thinking import ThinkingPool
+from noughts.server.thinking import ThinkingPool, ThinkJob
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -109,13 +111,14 @@ def _online(settings: Settings, pool: ThinkingPool) -> Online:
 
     async def think(spec: str, moves: list[str], level: str, seconds: float | None) -> str:
         """A bot's move (seeded by nothing: bots vary)."""
-        analysis = await pool.analyze(spec, None, moves, level, seconds, None)
+        analysis = await pool.analyze(ThinkJob(replay(spec, None, moves).state, as_level(level), seconds))
         return str(analysis.moves[0].text)
 
     async def assess(spec: str, moves: list[str], level: str, seconds: float) -> float | None:
         """How a bot sees the position (for a draw offer): its level's search without
         the deliberate slips, as the expected result for the player to move."""
-        analysis = await pool.analyze(spec, None, moves, level, seconds, None, mistakes=False)
+        job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds, mistakes=False)
+        analysis = await pool.analyze(job)
         return win_chance(analysis.value, analysis.scale)
 
     online.bots.think, online.bots.assess = think, assess

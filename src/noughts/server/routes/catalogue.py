@@ -13,7 +13,7 @@ from fastapi import APIRouter
 
 from noughts import __version__
 from noughts.ai.capabilities import capabilities
-from noughts.ai.levels import LEVELS
+from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.registry import GAMES, parse_spec
 from noughts.server.models import Catalogue, GameAbilities, GameInfo, LevelInfo, OptionInfo
 
@@ -158,7 +158,7 @@ def catalogue() -> Catalogue:
             )
         )
     levels = [LevelInfo.model_validate({"name": level, "description": LEVEL_TEXT[level]}) for level in LEVELS]
-    return Catalogue(games=games, levels=levels)
+    return Catalogue(games=games, levels=levels, default_level=DEFAULT_LEVEL)
 
 
 router = APIRouter(prefix="/api", tags=["catalogue"])
