@@ -29,7 +29,7 @@ import httpx2
 from sqlalchemy import Table, create_engine, func, select
 
 from noughts.server.online.config import OnlineConfig
-from noughts.server.online.service import MAX_ENGINE_BOTS
+from noughts.server.online.service.accounts import MAX_ENGINE_BOTS
 from noughts.server.online.storage.db import normalise_url
 from noughts.server.online.storage.tables import Game, Seek, Tournament, User
 from online_load import COOKIE, server_options, servers

@@ -199,7 +199,7 @@ def test_a_claimed_compiled_prover_proves_late_positions(spec: str) -> None:
 
 
 def test_the_catalogue_says_the_same() -> None:
-    from noughts.server.catalog import catalogue
+    from noughts.server.routes.catalogue import catalogue
 
     for info in catalogue().games:
         found = capabilities(parse_spec(info.key))

@@ -309,7 +309,7 @@ def test_at_most_a_few_argon2_hashes_run_at_once(sqlite_url: str, monkeypatch: p
     online = Online(sqlite_url, None, replace(FAST, hashing_at_once=2))
     running, most = 0, 0
     lock = threading.Lock()
-    hash_one = online.passwords.hash
+    hash_one = online.accounts.passwords.hash
 
     def watched(password: str) -> str:
         nonlocal running, most
@@ -323,12 +323,12 @@ def test_at_most_a_few_argon2_hashes_run_at_once(sqlite_url: str, monkeypatch: p
             with lock:
                 running -= 1
 
-    monkeypatch.setattr(online.passwords, "hash", watched)
+    monkeypatch.setattr(online.accounts.passwords, "hash", watched)
 
     async def run() -> None:
         await online.start()
         try:
-            await asyncio.gather(*(online.sign_up(unique("h"), PASSWORD, "1.2.3.4") for _ in range(8)))
+            await asyncio.gather(*(online.accounts.sign_up(unique("h"), PASSWORD, "1.2.3.4") for _ in range(8)))
         finally:
             await online.stop()
 
@@ -348,7 +348,7 @@ def test_passwords_are_argon2id_hashes_and_tokens_are_kept_as_their_sha256(sqlit
         await online.start()
         try:
             name = unique("ann")
-            user, token, _ = await online.sign_up(name, PASSWORD, "1.2.3.4")
+            user, token, _ = await online.accounts.sign_up(name, PASSWORD, "1.2.3.4")
             stored = await online.store.call(online.store.user_by_key, name.lower())
             assert stored is not None and stored.password_hash is not None
             assert stored.password_hash.startswith("$argon2id$") and PASSWORD not in stored.password_hash
@@ -374,7 +374,7 @@ def test_strangers_failures_do_not_lock_an_owner_out_of_a_known_browser_or_addre
 
     async def attempt(name: str, password: str, address: str, device: str | None = None) -> str:
         try:
-            await online.log_in(name, password, address, device)
+            await online.accounts.log_in(name, password, address, device)
         except AccountError as e:
             return e.error
         return "in"
@@ -383,8 +383,8 @@ def test_strangers_failures_do_not_lock_an_owner_out_of_a_known_browser_or_addre
         await online.start()
         try:
             name = unique("ann")
-            _, _, at_school = await online.sign_up(name, PASSWORD, school)
-            _, _, at_home = await online.log_in(name, PASSWORD, home)
+            _, _, at_school = await online.accounts.sign_up(name, PASSWORD, school)
+            _, _, at_home = await online.accounts.log_in(name, PASSWORD, home)
             # 101 failures by strangers at the school on other names, 11 on ann's name
             # from other addresses: the address and the name are braked for strangers.
             for _ in range(101):
@@ -399,7 +399,7 @@ def test_strangers_failures_do_not_lock_an_owner_out_of_a_known_browser_or_addre
             assert await attempt(name, PASSWORD, home) == "in"
             # A browser known for another account is a stranger's here.
             bob = unique("bob")
-            _, _, bobs = await online.sign_up(bob, PASSWORD, elsewhere)
+            _, _, bobs = await online.accounts.sign_up(bob, PASSWORD, elsewhere)
             assert await attempt(name, PASSWORD, elsewhere, bobs) == "too-many-attempts"
             # A known browser is braked by its own failures: three free, as anywhere.
             errors = [await attempt(name, "guess-1234", school, at_school) for _ in range(4)]

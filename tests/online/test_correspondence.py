@@ -12,7 +12,7 @@ from noughts.server import Settings
 from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
 from noughts.server.online.clock import now_ms
-from noughts.server.online.service import room_row
+from noughts.server.online.service.rooms import room_row
 from noughts.server.online.storage.store import Store
 from online.people import FAST, Person
 from online.servers import in_thread

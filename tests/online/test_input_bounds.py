@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 from noughts.server import Settings, create_app
 from noughts.server.online.actions import ActionError
-from noughts.server.online.service import Online
+from noughts.server.online.service.rooms import checked
 from noughts.server.online.storage.store import UserRow
 from online.people import Person, unique
 
@@ -115,7 +115,7 @@ def test_the_service_refuses_a_clock_below_its_least(minutes: float) -> None:
     """Not only the schema: the service that every route (and a bot, a tournament) calls."""
     user = UserRow(id=1, name="ann", guest=False)
     with pytest.raises(ActionError, match="minutes") as refused:
-        Online._checked(user, "classic", False, minutes, 0)
+        checked(user, "classic", False, minutes, 0)
     assert refused.value.error == "invalid-clock"
 
 

@@ -77,7 +77,7 @@ def test_the_window_widens_with_the_wait(database_url: str) -> None:
 
     def start(me: SeekRow, other: SeekRow, me_x: bool) -> Any:
         from noughts.server.online import actions
-        from noughts.server.online.service import room_row
+        from noughts.server.online.service.rooms import room_row
 
         room = room_row(me.spec, False, me.user_id, "x" if me_x else "o", False, None, 0, now)
         return actions.join(room, other.user_id, False, now).row
@@ -120,7 +120,7 @@ def test_x_goes_to_whoever_played_it_less_lately(database_url: str) -> None:
     now = 1_800_000_000_000
 
     from noughts.server.online import actions
-    from noughts.server.online.service import room_row
+    from noughts.server.online.service.rooms import room_row
 
     def start(me: SeekRow, other: SeekRow, me_x: bool) -> Any:
         room = room_row(me.spec, False, me.user_id, "x" if me_x else "o", False, None, 0, now)

@@ -19,7 +19,7 @@ from sqlalchemy import Table, func, select
 
 from noughts.registry import parse_spec
 from noughts.server.online.accounts import name_key
-from noughts.server.online.service import MAX_ENGINE_BOTS
+from noughts.server.online.service.accounts import MAX_ENGINE_BOTS
 from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tables import Seek

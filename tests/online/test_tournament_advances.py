@@ -41,7 +41,7 @@ async def _players(online: Online, n: int) -> list[UserRow]:
 def _counting(online: Online, gate: threading.Event | None = None) -> list[float]:
     """Counts the advances (the time each began); with `gate`, each waits for it first."""
     began: list[float] = []
-    advance = online.tournaments.advance
+    advance = online.tournaments.book.advance
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         began.append(now_ms())
@@ -49,22 +49,22 @@ def _counting(online: Online, gate: threading.Event | None = None) -> list[float
             gate.wait(10)
         return advance(*args, **kwargs)
 
-    online.tournaments.advance = counted  # type: ignore[method-assign]
+    online.tournaments.book.advance = counted  # type: ignore[method-assign]
     return began
 
 
 def test_asks_share_the_next_advance_and_none_is_answered_by_an_earlier_one(database_url: str) -> None:
     async def body(online: Online) -> None:
         (creator,) = await _players(online, 1)
-        t = await online.create_tournament(creator, "arena", "asks", "classic", False, None, 0, 60, None, 0)
+        t = await online.tournaments.create(creator, "arena", "asks", "classic", False, None, 0, 60, None, 0)
         gate = threading.Event()
         began = _counting(online, gate)
         # Twenty asks at once: one advance for all of them.
-        first = [asyncio.create_task(online.advance_tournament(t.id)) for _ in range(20)]
+        first = [asyncio.create_task(online.tournaments.advance(t.id)) for _ in range(20)]
         while not began:
             await asyncio.sleep(0.01)
         # Asked while that advance runs (held at the gate): not answered by it.
-        later = [asyncio.create_task(online.advance_tournament(t.id, changed=False)) for _ in range(5)]
+        later = [asyncio.create_task(online.tournaments.advance(t.id, changed=False)) for _ in range(5)]
         await asyncio.sleep(0.2)
         assert not any(task.done() for task in first + later)
         gate.set()
@@ -78,10 +78,10 @@ def test_asks_share_the_next_advance_and_none_is_answered_by_an_earlier_one(data
 def test_twelve_joins_at_once_pair_everyone_once_with_fewer_advances(database_url: str) -> None:
     async def body(online: Online) -> tuple[list[float], list[tuple[str, bool, str | None]]]:
         players = await _players(online, 12)
-        t = await online.create_tournament(players[0], "arena", "rush", "classic", False, None, 0, 60, None, 0)
+        t = await online.tournaments.create(players[0], "arena", "rush", "classic", False, None, 0, 60, None, 0)
         began = _counting(online)
-        await asyncio.gather(*(online.join_tournament(t.id, p) for p in players))
-        seen = [await online.store.call(online.tournaments.mine, t.id, p.id) for p in players]
+        await asyncio.gather(*(online.tournaments.join(t.id, p) for p in players))
+        seen = [await online.store.call(online.tournaments.book.mine, t.id, p.id) for p in players]
         return began, seen
 
     began, seen = _with_online(database_url, body)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from noughts.server.online import actions
-from noughts.server.online.service import tournament_game
+from noughts.server.online.service.tournaments import tournament_game
 from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tournaments import (
     ARENA,

@@ -1,4 +1,9 @@
-"""The web app: the API under /api, its docs at /docs, and the page at /."""
+"""The web app: the API under /api (online play under /api/online, with its sockets),
+its docs at /docs, the pages at / and /online. `create_app` builds it all: the routes
+(`noughts.server.routes`, a module per area), the guards, the error answers, the
+computer's worker pool and online play (`Online`), which starts with the app: its
+start-up brings the database schema up to date and connects the fan-out (Redis when
+`Settings.redis` is set)."""
 
 from __future__ import annotations
 
@@ -7,17 +12,35 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from noughts import __version__
+from noughts.ai.base import win_chance
+from noughts.ai.levels import as_level
 from noughts.server import errors
 from noughts.server.guards import MAX_BODY, BodyLimit, JsonOnly, NoNulText, OriginGuard, no_nul_in_schema
-from noughts.server.online import app as online
-from noughts.server.routes import catalogue, computer, play, study
+from noughts.server.online.config import default_database_url
+from noughts.server.online.service import Online
+from noughts.server.replay import replay
+from noughts.server.routes import (
+    accounts,
+    analysis,
+    bots,
+    catalogue,
+    computer,
+    games,
+    pages,
+    pairing,
+    play,
+    players,
+    puzzles,
+    sockets,
+    study,
+    tournaments,
+)
 from noughts.server.settings import Settings
-from noughts.server.thinking import ThinkingPool
+from noughts.server.thinking import ThinkingPool, ThinkJob
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -30,12 +53,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """
     settings = settings or Settings()
     pool = ThinkingPool(settings.ai_workers, warm_kernels=settings.warm_kernels, max_think=settings.max_think)
+    online = _online(settings, pool)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.warm_kernels:
             pool.start()  # the workers warm up in the background; requests are served meanwhile
-        yield
+        await online.start()
+        try:
+            yield
+        finally:
+            await online.stop()
         pool.shutdown()
 
     # FastAPIOffline serves the /docs and /redoc assets itself: FastAPI's own pages
@@ -48,15 +76,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.thinking = pool
+    app.state.online = online
     errors.install(app)
     # The origin check runs first: a foreign page's request is refused whatever it holds.
     app.add_middleware(NoNulText)
     app.add_middleware(BodyLimit)
     app.add_middleware(JsonOnly)
     app.add_middleware(OriginGuard)
-    online.install(app, settings)
-    for module in (catalogue, play, computer, study):
-        app.include_router(module.router, max_body_size=MAX_BODY)
+    online_api = (accounts, games, players, analysis, puzzles, pairing, bots, tournaments)
+    api = (*(m.router for m in online_api), bots.engines, *(m.router for m in (catalogue, play, computer, study)))
+    # The body limit is set per router, not on the app: FastAPI's app-wide limit answers in plain text.
+    for router in api:
+        app.include_router(router, max_body_size=MAX_BODY)
+    app.include_router(sockets.router)
+    app.include_router(pages.router)
 
     made = app.openapi
 
@@ -67,11 +100,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend it
-    index = settings.web_dir / "index.html"
-
-    @app.get("/", include_in_schema=False)
-    def page() -> FileResponse:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
-
     app.mount("/static", StaticFiles(directory=settings.web_dir), name="static")
     return app
+
+
+def _online(settings: Settings, pool: ThinkingPool) -> Online:
+    """Online play, its bots thinking and its finished games mined for puzzles in `pool`."""
+    online = Online(settings.database or default_database_url(), settings.redis, settings.online)
+    online.play.on_finished = lambda row: puzzles.mine_finished_game(pool, online, row)
+
+    async def think(spec: str, moves: list[str], level: str, seconds: float | None) -> str:
+        """A bot's move (seeded by nothing: bots vary)."""
+        analysis = await pool.analyze(ThinkJob(replay(spec, None, moves).state, as_level(level), seconds))
+        return str(analysis.moves[0].text)
+
+    async def assess(spec: str, moves: list[str], level: str, seconds: float) -> float | None:
+        """How a bot sees the position (for a draw offer): its level's search without
+        the deliberate slips, as the expected result for the player to move."""
+        job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds, mistakes=False)
+        analysis = await pool.analyze(job)
+        return win_chance(analysis.value, analysis.scale)
+
+    online.bots.think, online.bots.assess = think, assess
+    return online

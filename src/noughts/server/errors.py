@@ -13,6 +13,8 @@ from starlette.routing import Match
 
 from noughts.server.guards import TOO_LARGE
 from noughts.server.models import ErrorBody
+from noughts.server.online.accounts import AccountError, TooManyAttemptsError
+from noughts.server.online.actions import ActionError
 from noughts.server.replay import RequestError
 from noughts.server.thinking import ThinkingError
 
@@ -33,6 +35,14 @@ def _field(loc: tuple[int | str, ...]) -> str | None:
     return text or None
 
 
+#: HTTP status of each refused online action; the rest are 409 (the game's state forbids it).
+_ACTION_STATUS = {"no-such-game": 404, "not-a-player": 403, "not-yours": 403, "invalid-spec": 400,
+                  "invalid-side": 400, "invalid-clock": 400, "guest-rated": 403, "own-room": 409,
+                  "no-such-puzzle": 404, "no-puzzle-left": 404, "not-seeking": 404, "no-such-bot": 404,
+                  "invalid-wait": 400, "not-invited": 403, "no-such-tournament": 404, "invalid-tournament": 400,
+                  "guest-tournament": 403, "too-many-tournaments": 429}  # fmt: skip
+
+
 def install(app: FastAPI) -> None:
     """Adds the handlers that turn errors into `ErrorBody` answers."""
 
@@ -51,6 +61,15 @@ def install(app: FastAPI) -> None:
         elif first.get("type") == "missing" and field is None:
             message = "a JSON body is required"
         return _answer(422, "invalid-request", f"{field}: {message}" if field else message, field)
+
+    @app.exception_handler(AccountError)
+    async def account_error(request: Request, exc: AccountError) -> JSONResponse:
+        headers = {"Retry-After": str(exc.wait)} if isinstance(exc, TooManyAttemptsError) else None
+        return _answer(exc.status, exc.error, exc.message, exc.field, headers)
+
+    @app.exception_handler(ActionError)
+    async def action_error(request: Request, exc: ActionError) -> JSONResponse:
+        return _answer(_ACTION_STATUS.get(exc.error, 409), exc.error, exc.message)
 
     @app.exception_handler(ThinkingError)
     async def too_slow(request: Request, exc: ThinkingError) -> JSONResponse:

@@ -46,7 +46,7 @@ Think = Callable[[str, list[str], str, float | None], Awaitable[str]]
 #: (spec, moves, level, seconds) -> the expected result for the player to move, 0 to 1
 #: (`noughts.ai.base.win_chance`), None when the analysis cannot tell.
 Assess = Callable[[str, list[str], str, float], Awaitable[float | None]]
-#: Online play's move and action (`Online.move`, `Online.act`): (game, the bot, its
+#: Online play's move and action (`Play.move`, `Play.act`): (game, the bot, its
 #: move, the ply it answers) and (game, the bot, the action).
 Move = Callable[[str, UserRow, str, int], Awaitable[object]]
 Act = Callable[[str, UserRow, str], Awaitable[object]]

@@ -42,6 +42,18 @@ Listener = Callable[[str], None]
 #: reconnect, which sends them the whole state.
 RECONNECT = '{"type": "reconnect"}'
 
+#: The channels: the lobby's (its open rooms), each game's and each tournament's.
+LOBBY = "lobby"
+
+
+def game_channel(game_id: str) -> str:
+    return f"game:{game_id}"
+
+
+def tournament_channel(tournament_id: str) -> str:
+    return f"tournament:{tournament_id}"
+
+
 #: Errors of a Redis that is away: refused, reset, timed out.
 REDIS_DOWN = (RedisError, OSError)
 

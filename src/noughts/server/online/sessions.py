@@ -55,7 +55,7 @@ async def current_user(request: Request) -> UserRow | None:
     """The logged-in user (or guest), None for a visitor."""
     online = online_of(request)
     await online.start()
-    return await online.user_for(request.cookies.get(COOKIE))
+    return await online.accounts.user_for(request.cookies.get(COOKIE))
 
 
 async def require_user(request: Request) -> UserRow:

@@ -24,12 +24,12 @@ from noughts.registry import title
 from noughts.server.models import GUARDED, MAX_MOVES, WHOLE, MoveText, RequestBody, Spec, error_answers
 from noughts.server.online.actions import ActionError, GameRow
 from noughts.server.online.clock import now_ms
-from noughts.server.online.routes.players import PROVISIONAL
 from noughts.server.online.service import Online
 from noughts.server.online.sessions import LoggedIn, current_user, online_of
 from noughts.server.online.storage.puzzles import AttemptRow, PuzzleRow
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay
+from noughts.server.routes.players import PROVISIONAL
 from noughts.server.thinking import ThinkingPool
 from noughts.study.answer_keys import judge_by_key
 from noughts.study.puzzles import Judged, Puzzle, on_line

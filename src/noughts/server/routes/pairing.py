@@ -58,7 +58,7 @@ async def _view(request: Request, seek: SeekRow) -> SeekView:
     now = now_ms()
     same = [
         s
-        for s in await online.store.call(online.pairing.waiting, seek.spec)
+        for s in await online.store.call(online.pairing.book.waiting, seek.spec)
         if (s.rated, s.clock_initial_ms, s.clock_increment_ms)
         == (seek.rated, seek.clock_initial_ms, seek.clock_increment_ms)
     ]
@@ -78,7 +78,8 @@ async def play_now(body: SeekRequest, request: Request, user: LoggedIn) -> SeekV
     fits; with `bot_after`, a bot fills in after that long. While the player's paired
     game goes on, answers it (`paired`) and seeks nothing. 400 invalid-spec; 422 a
     clock outside the schema's bounds; 403 guest-rated."""
-    seek = await online_of(request).seek(user, body.spec, body.rated, body.minutes, body.increment, body.bot_after)
+    pairing = online_of(request).pairing
+    seek = await pairing.seek(user, body.spec, body.rated, body.minutes, body.increment, body.bot_after)
     return await _view(request, seek)
 
 
@@ -86,7 +87,7 @@ async def play_now(body: SeekRequest, request: Request, user: LoggedIn) -> SeekV
 async def pairing(request: Request, user: LoggedIn) -> SeekView:
     """The player's seek, after trying to pair it again: `paired` with the game's id, or
     still `waiting`. 404 not-seeking when the player is not in the pool."""
-    seek = await online_of(request).pairing_status(user)
+    seek = await online_of(request).pairing.status(user)
     if seek is None:
         raise ActionError("not-seeking", "you are not waiting for a game: press play now first")
     return await _view(request, seek)
@@ -95,7 +96,7 @@ async def pairing(request: Request, user: LoggedIn) -> SeekView:
 @router.delete("", status_code=204, responses={200: {"model": SeekView}, **GUARDED})
 async def leave(request: Request, user: LoggedIn) -> Response:
     """Leaves the pool (204). Paired already: 200 with the game, which has started."""
-    seek = await online_of(request).leave_pool(user)
+    seek = await online_of(request).pairing.leave(user)
     if seek is None:
         return Response(status_code=204)
     view = await _view(request, seek)

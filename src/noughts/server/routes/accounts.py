@@ -43,7 +43,7 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> Me
     Retry-After) after many accounts from one address."""
     online = online_of(request)
     await online.start()
-    user, token, device = await online.sign_up(
+    user, token, device = await online.accounts.sign_up(
         body.name, body.password, _address(request), request.cookies.get(DEVICE_COOKIE)
     )
     set_cookie(request, response, token, online.config.session_days)
@@ -59,7 +59,7 @@ async def log_in(body: Credentials, request: Request, response: Response) -> MeA
     online = online_of(request)
     await online.start()
     cookies = request.cookies
-    user, token, device = await online.log_in(
+    user, token, device = await online.accounts.log_in(
         body.name, body.password, _address(request), cookies.get(DEVICE_COOKIE), cookies.get(COOKIE)
     )
     set_cookie(request, response, token, online.config.session_days)
@@ -73,7 +73,7 @@ async def guest(request: Request, response: Response) -> MeAnswer:
     too-many-attempts (429, with Retry-After) after many guests from one address."""
     online = online_of(request)
     await online.start()
-    user, token = await online.guest(_address(request))
+    user, token = await online.accounts.guest(_address(request))
     set_cookie(request, response, token, online.config.session_days)
     return _me(user)
 
@@ -82,7 +82,7 @@ async def guest(request: Request, response: Response) -> MeAnswer:
 async def log_out(request: Request, response: Response) -> None:
     token = request.cookies.get(COOKIE)
     if token:
-        await online_of(request).log_out(token)
+        await online_of(request).accounts.log_out(token)
     clear_cookie(response)
 
 

@@ -53,8 +53,8 @@ from starlette.websockets import WebSocketState
 
 from noughts.server.online.actions import ACTIONS, ActionError, Change
 from noughts.server.online.config import OnlineConfig
-from noughts.server.online.realtime import RECONNECT
-from noughts.server.online.service import LOBBY, Online, tournament_channel
+from noughts.server.online.realtime import LOBBY, RECONNECT, tournament_channel
+from noughts.server.online.service import Online
 from noughts.server.online.sessions import COOKIE
 from noughts.server.online.storage.store import UserRow
 from noughts.server.online.storage.tournaments import TournamentError
@@ -190,27 +190,27 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     if opened is None:
         return
     online, sock = opened
-    user = await online.user_for(websocket.cookies.get(COOKIE))
+    user = await online.accounts.user_for(websocket.cookies.get(COOKIE))
     try:
-        row = await online.game(game_id)
+        row = await online.play.game(game_id)
     except ActionError as e:
         await _refuse(websocket, e, "no such game")
         return
     writer = asyncio.create_task(sock.write())
     sock.send({"type": "hello", "you": row.side_of(user.id) if user else None, "user": user.name if user else None})
-    live = await online.attach(row, sock.push)
+    live = await online.live.attach(row, sock.push)
     try:
         if user is not None:
-            await online.arrived(live, user.id)
-        sock.send({"type": "state", "game": await online.snapshot(await online.game(game_id))})
+            await online.live.arrived(live, user.id)
+        sock.send({"type": "state", "game": await online.play.snapshot(await online.play.game(game_id))})
         while (text := await sock.receive()) is not None:
             message = _parse(sock, text)
             if message is not None:
                 await _handle(online, sock, game_id, user, message)
     finally:
         if user is not None:
-            await online.left(live, user.id)
-        await online.detach(live, sock.push)
+            await online.live.left(live, user.id)
+        await online.live.detach(live, sock.push)
         writer.cancel()
 
 
@@ -227,22 +227,22 @@ async def _handle(online: Online, sock: _Socket, game_id: str, user: UserRow | N
         if kind == "ping":
             sock.send({"type": "pong", "id": ref})
         elif kind == "resync":
-            sock.send({"type": "state", "game": await online.snapshot(await online.game(game_id))})
+            sock.send({"type": "state", "game": await online.play.snapshot(await online.play.game(game_id))})
         elif kind == "move":
             move, ply = message.get("move"), message.get("ply")
             if not isinstance(move, str) or not 0 < len(move) <= 16:
                 raise ActionError("bad-message", 'a move message has "move": the move text, e.g. "5"')
             if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool) or ply < 0):
                 raise ActionError("bad-message", '"ply" is the number of plies played, 0 or more')
-            await online.move(game_id, user, move, ply, acknowledge)
+            await online.play.move(game_id, user, move, ply, acknowledge)
         elif kind in ACTIONS:
-            await online.act(game_id, user, kind, acknowledge)
+            await online.play.act(game_id, user, kind, acknowledge)
         else:
             raise ActionError("unknown-type", f"unknown message type {kind[:40]!r}")
     except ActionError as e:
         sock.error(e.error, e.message, ref)
         if e.error == "stale-ply":
-            sock.send({"type": "state", "game": await online.snapshot(await online.game(game_id))})
+            sock.send({"type": "state", "game": await online.play.snapshot(await online.play.game(game_id))})
 
 
 async def _refuse(websocket: WebSocket, error: ActionError, reason: str) -> None:
@@ -277,7 +277,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if opened is None:
         return
     online, sock = opened
-    sock.push(await online.lobby_message())
+    sock.push(await online.play.lobby_message())
     await _relay(online, sock, LOBBY, "the lobby socket")
 
 
@@ -289,7 +289,7 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
         return
     online, sock = opened
     try:
-        await online.store.call(online.tournaments.get, tournament_id)
+        await online.store.call(online.tournaments.book.get, tournament_id)
     except TournamentError as e:
         await _refuse(websocket, e, "no such tournament")
         return

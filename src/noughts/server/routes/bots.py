@@ -14,9 +14,9 @@ from pydantic import Field
 from noughts.server.models import GUARDED, RequestBody, Spec, error_answers
 from noughts.server.online.clock import now_ms
 from noughts.server.online.ratings import Glicko, current
-from noughts.server.online.routes.games import invite_path
 from noughts.server.online.schemas import Increment, Minutes, RoomAnswer, _Model
 from noughts.server.online.sessions import LoggedIn, online_of
+from noughts.server.routes.games import invite_path
 
 router = APIRouter(
     prefix="/api/online/bots",
@@ -85,8 +85,8 @@ async def challenge(name: str, body: ChallengeRequest, request: Request, user: L
     `name`: a private room only it may join, which its program accepts or declines. 404
     no-such-bot; 400 invalid-spec; 422 a clock outside the schema's bounds; 403 guest-rated."""
     online = online_of(request)
-    row = await online.challenge(user, name[:40], body.spec, body.rated, body.side, body.minutes, body.increment)
-    return RoomAnswer(game=await online.snapshot(row), invite=invite_path(row.id))
+    row = await online.rooms.challenge(user, name[:40], body.spec, body.rated, body.side, body.minutes, body.increment)
+    return RoomAnswer(game=await online.play.snapshot(row), invite=invite_path(row.id))
 
 
 # -- other engines online: a player's bot accounts, and what their programs ask -------
@@ -116,19 +116,19 @@ class Inbox(_Model):
 async def new_bot(body: NewBot, request: Request, user: LoggedIn) -> BotToken:
     """Makes a bot account for one of your programs; its token, shown once. 403 for a
     guest; 409 name-taken or too-many-bots."""
-    bot, token = await online_of(request).create_engine_bot(user, body.name)
+    bot, token = await online_of(request).accounts.create_engine_bot(user, body.name)
     return BotToken(name=bot.name, token=token)
 
 
 @engines.get("/me/bots", response_model=OwnBots)
 async def own_bots(request: Request, user: LoggedIn) -> OwnBots:
-    return OwnBots(bots=[b.name for b in await online_of(request).engine_bots(user)])
+    return OwnBots(bots=[b.name for b in await online_of(request).accounts.engine_bots(user)])
 
 
 @engines.post("/me/bots/{name}/token", response_model=BotToken, responses=GUARDED)
 async def new_token(name: str, request: Request, user: LoggedIn) -> BotToken:
     """A new token for your bot `name`; the earlier ones stop working. 404 no-such-bot."""
-    bot, token = await online_of(request).new_bot_token(user, name[:40])
+    bot, token = await online_of(request).accounts.new_bot_token(user, name[:40])
     return BotToken(name=bot.name, token=token)
 
 
@@ -140,12 +140,12 @@ async def inbox(request: Request, user: LoggedIn) -> Inbox:
     online = online_of(request)
     challenges = await online.store.call(online.store.challenges_to, user.id)
     playing = await online.store.call(online.store.playing, user.id)
-    return Inbox(challenges=await online.summaries(challenges), playing=[g.id for g in playing])
+    return Inbox(challenges=await online.play.summaries(challenges), playing=[g.id for g in playing])
 
 
 @engines.post("/bot/challenges/{game_id}/decline", responses=GUARDED)
 async def decline(game_id: str, request: Request, user: LoggedIn) -> JSONResponse:
     """Turns a challenge down: the room closes. 403 not-invited; 409 room-closed."""
     online = online_of(request)
-    change = await online.decline(game_id, user)
-    return JSONResponse(await online.snapshot(change.row))
+    change = await online.rooms.decline(game_id, user)
+    return JSONResponse(await online.play.snapshot(change.row))

@@ -28,10 +28,10 @@ def invite_path(game_id: str) -> str:
 async def create_room(body: RoomRequest, request: Request, user: LoggedIn) -> RoomAnswer:
     """Opens a room; the creator waits for an opponent on the game's socket."""
     online = online_of(request)
-    row = await online.create_room(
+    row = await online.rooms.create(
         user, body.spec, body.rated, body.side, body.private, body.minutes, body.increment, body.days
     )
-    return RoomAnswer(game=await online.snapshot(row), invite=invite_path(row.id))
+    return RoomAnswer(game=await online.play.snapshot(row), invite=invite_path(row.id))
 
 
 @router.get("/rooms", response_model=RoomList)
@@ -42,7 +42,8 @@ async def rooms(request: Request) -> RoomList:
     await online.start()
     open_rows = await online.store.call(online.store.open_rooms)
     live_rows = await online.store.call(online.store.live_games)
-    return RoomList(rooms=await online.summaries(open_rows), live=await online.summaries(live_rows, boards=True))
+    play = online.play
+    return RoomList(rooms=await play.summaries(open_rows), live=await play.summaries(live_rows, boards=True))
 
 
 @router.get("/games/{game_id}")
@@ -50,21 +51,21 @@ async def game(game_id: str, request: Request) -> JSONResponse:
     """A game's whole public state (what the socket's "state" message holds)."""
     online = online_of(request)
     await online.start()
-    return JSONResponse(await online.snapshot(await online.game(game_id)))
+    return JSONResponse(await online.play.snapshot(await online.play.game(game_id)))
 
 
 @router.post("/games/{game_id}/join", responses=GUARDED)
 async def join(game_id: str, request: Request, user: LoggedIn) -> JSONResponse:
     """Takes the free seat of an open room: the game starts."""
     online = online_of(request)
-    change = await online.join(game_id, user)
-    return JSONResponse(await online.snapshot(change.row))
+    change = await online.rooms.join(game_id, user)
+    return JSONResponse(await online.play.snapshot(change.row))
 
 
 @router.delete("/games/{game_id}", status_code=204, responses=GUARDED)
 async def close_room(game_id: str, request: Request, user: LoggedIn) -> Response:
     """Closes an open room (its creator only)."""
-    await online_of(request).cancel(game_id, user)
+    await online_of(request).rooms.cancel(game_id, user)
     return Response(status_code=204)
 
 
@@ -82,7 +83,7 @@ async def export(game_id: str, request: Request, format: Literal["text", "json"]
     """The game as a game record (see README), to save or import elsewhere."""
     online = online_of(request)
     await online.start()
-    row = await online.game(game_id)
+    row = await online.play.game(game_id)
     users = await online.store.call(online.store.users, {i for i in (row.x_id, row.o_id) if i is not None})
     rec = record(row, users)
     headers = {
@@ -102,5 +103,5 @@ async def turns(request: Request, user: Annotated[UserRow | None, Depends(curren
         return JSONResponse({"games": []})
     online = online_of(request)
     rows = await online.store.call(online.store.turns_of, user.id)
-    games = await online.summaries(rows)
+    games = await online.play.summaries(rows)
     return JSONResponse({"games": [{**g, "deadline": r.deadline()} for g, r in zip(games, rows, strict=True)]})

@@ -65,7 +65,7 @@ async def profile(
             for r in ratings
             for shown in [_now(r, now)]
         ],
-        games=await online.summaries(games),
+        games=await online.play.summaries(games),
     )
 
 

@@ -42,7 +42,7 @@ async def stored_analysis(game_id: str, request: Request) -> StoredAnalysis:
     """The game's analysis, or null if nobody has asked for it yet."""
     online = online_of(request)
     await online.start()
-    await online.game(game_id)
+    await online.play.game(game_id)
     data = await online.store.call(online.store.review, game_id)
     return StoredAnalysis(review=None if data is None else ReviewView.model_validate_json(data))
 
@@ -53,7 +53,7 @@ async def request_analysis(game_id: str, request: Request, user: LoggedIn) -> Re
     review, or answers the stored one. Two requests at once in one process share the
     work; across processes the first stored wins."""
     online = online_of(request)
-    row = await online.game(game_id)
+    row = await online.play.game(game_id)
     if row.state != "over":
         raise ActionError("game-not-over", "a game is analysed once it is over")
     stored = await online.store.call(online.store.review, game_id)

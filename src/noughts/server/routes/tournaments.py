@@ -205,11 +205,11 @@ class Computed:
 
 
 async def _computed(online: Online, tournament_id: str, games: int, fresh: bool) -> Computed:
-    recent = online.tournament_views
+    recent = online.tournaments.views
     cached: Computed | None = recent.get(tournament_id) if games == GAMES else None
     if not fresh and cached is not None and time.monotonic() - cached.at < VIEW_SECONDS:
         return cached
-    t, entries, pairings = await online.store.call(online.tournaments.details, tournament_id)
+    t, entries, pairings = await online.store.call(online.tournaments.book.details, tournament_id)
     names = await online.store.call(online.store.users, {t.creator_id, *(e.user_id for e in entries)})
 
     def name(i: int | None) -> str | None:
@@ -251,7 +251,7 @@ async def create(body: TournamentRequest, request: Request, user: LoggedIn) -> R
     """Creates a tournament (signed-in players, not guests). 400 invalid-spec; 403
     guest-tournament; 429 too-many-tournaments (five not finished at most)."""
     online = online_of(request)
-    t = await online.create_tournament(
+    t = await online.tournaments.create(
         user, body.kind, body.name, body.spec, body.rated, body.minutes, body.increment, body.duration, body.rounds,
         body.starts_in,
     )  # fmt: skip
@@ -268,7 +268,8 @@ async def listing(
     """The upcoming (soonest first), running and finished (newest first) tournaments."""
     online = online_of(request)
     await online.start()
-    found = {s: await online.store.call(online.tournaments.listing, s) if state in (None, s) else [] for s in STATES}
+    book = online.tournaments.book
+    found = {s: await online.store.call(book.listing, s) if state in (None, s) else [] for s in STATES}
     names = await online.store.call(online.store.users, {t.creator_id for rows in found.values() for t, _ in rows})
     lists = {s: [_summary(t, n, names) for t, n in rows] for s, rows in found.items()}
     return TournamentList(upcoming=lists["upcoming"], running=lists["running"], finished=lists["finished"])
@@ -296,7 +297,7 @@ async def mine(tournament_id: str, request: Request, user: MaybeUser) -> Mine:
     swamped the server (bench/tournament_load.py). 404 no-such-tournament."""
     online = online_of(request)
     state, joined, game = await online.store.call(
-        online.tournaments.mine, tournament_id, user.id if user is not None else None
+        online.tournaments.book.mine, tournament_id, user.id if user is not None else None
     )
     return Mine(state=state, joined=joined, my_game=game)  # type: ignore[arg-type]
 
@@ -307,7 +308,7 @@ async def join(tournament_id: str, request: Request, user: LoggedIn) -> Response
     both again after a withdrawal or a pause for leaving a game, paired from the next
     round). 409 joined-already, tournament-started, tournament-over; 403 guest-rated."""
     online = online_of(request)
-    await online.join_tournament(tournament_id, user)
+    await online.tournaments.join(tournament_id, user)
     return await _view(online, tournament_id, user, fresh=True)
 
 
@@ -317,7 +318,7 @@ async def withdraw(tournament_id: str, request: Request, user: LoggedIn) -> Resp
     their results (a game in progress still counts) and is paired no more. 409
     not-joined, tournament-over."""
     online = online_of(request)
-    await online.withdraw_tournament(tournament_id, user)
+    await online.tournaments.withdraw(tournament_id, user)
     return await _view(online, tournament_id, user, fresh=True)
 
 
@@ -327,5 +328,5 @@ async def start(tournament_id: str, request: Request, user: LoggedIn) -> Respons
     Swiss pairs its first round, or ends at once with fewer than two players. 403
     not-yours; 409 tournament-started."""
     online = online_of(request)
-    await online.start_tournament(tournament_id, user)
+    await online.tournaments.start(tournament_id, user)
     return await _view(online, tournament_id, user, fresh=True)

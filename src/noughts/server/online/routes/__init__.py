@@ -1,1 +1,0 @@
-"""Online play's HTTP routes, one module per concern."""

@@ -1,0 +1,137 @@
+"""The games with sockets in this process: who of their players is here, and the timers
+that end them when the clock of the player to move runs out."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from noughts.server.online import actions
+from noughts.server.online.actions import GameRow
+from noughts.server.online.clock import now_ms
+from noughts.server.online.presence import Presence
+from noughts.server.online.realtime import Fanout, Listener, game_channel
+from noughts.server.online.storage.store import Store
+
+#: The head of a game's event, whose second field is its deadline (`Play.publish_change`).
+DEADLINE = re.compile(r'\{"type": "event", "deadline": (null|\d+)')
+
+
+@dataclass
+class LiveGame:
+    """A game with sockets in this process: its listeners, the sockets of each
+    logged-in user here, and the timer that ends it when the clock of the player to move
+    runs out."""
+
+    id: str
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    present: dict[int, int] = field(default_factory=dict)
+    sockets: int = 0
+    timer: asyncio.TimerHandle | None = None
+    clock_listener: Listener | None = None
+    presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class LiveGames:
+    """The games with sockets in this process, by id. `flag` ends a game on time;
+    `publish_presence` tells a game's watchers who of its players is away."""
+
+    def __init__(
+        self,
+        store: Store,
+        fanout: Fanout,
+        presence: Presence,
+        flag: Callable[[str], Awaitable[None]],
+        publish_presence: Callable[[GameRow], Awaitable[None]],
+    ) -> None:
+        self.store, self.fanout, self.presence = store, fanout, presence
+        self._flag, self._publish_presence = flag, publish_presence
+        self._games: dict[str, LiveGame] = {}
+
+    def get(self, game_id: str) -> LiveGame | None:
+        return self._games.get(game_id)
+
+    def stop(self) -> None:
+        """Stops the clocks' timers."""
+        for live in self._games.values():
+            if live.timer:
+                live.timer.cancel()
+
+    async def attach(self, row: GameRow, listener: Listener) -> LiveGame:
+        """A socket of this process starts listening to the game of `row`."""
+        live = self._games.get(row.id)
+        if live is None:
+            live = self._games[row.id] = LiveGame(row.id)
+            live.clock_listener = lambda message: self._clock_event(row.id, message)
+            await self.fanout.subscribe(game_channel(row.id), live.clock_listener)
+            self.watch_clock(row.id, row.deadline())
+        live.sockets += 1
+        await self.fanout.subscribe(game_channel(row.id), listener)
+        return live
+
+    async def detach(self, live: LiveGame, listener: Listener) -> None:
+        await self.fanout.unsubscribe(game_channel(live.id), listener)
+        live.sockets -= 1
+        if live.sockets == 0:
+            if live.timer:
+                live.timer.cancel()
+            if live.clock_listener:
+                await self.fanout.unsubscribe(game_channel(live.id), live.clock_listener)
+            self._games.pop(live.id, None)
+
+    def _clock_event(self, game_id: str, message: str) -> None:
+        # Every event of every game passes here: its head is enough, no need to parse
+        # the whole state.
+        found = DEADLINE.match(message)
+        if found:
+            self.watch_clock(game_id, int(found.group(1)) if found.group(1) != "null" else None)
+
+    async def arrived(self, live: LiveGame, user_id: int) -> None:
+        """A user's socket opened: if they play this game, they are no longer away."""
+        live.present[user_id] = live.present.get(user_id, 0) + 1
+        if live.present[user_id] == 1:
+            await self._presence(live, user_id)
+
+    async def left(self, live: LiveGame, user_id: int) -> None:
+        live.present[user_id] -= 1
+        if live.present[user_id] == 0:
+            del live.present[user_id]
+            await self._presence(live, user_id)
+
+    async def _presence(self, live: LiveGame, user_id: int) -> None:
+        # One change of a game's presence at a time, each written as things stand when
+        # its turn comes: a socket closing while the same player's new one opens (a
+        # reconnect) must not leave them marked away.
+        async with live.presence_lock:
+            here = user_id in live.present
+            await (self.presence.here if here else self.presence.gone)(live.id, user_id)
+            await self._write_presence(live.id, user_id, None if here else now_ms())
+
+    async def _write_presence(self, game_id: str, user_id: int, left_at: int | None) -> None:
+        # Read at the moment of arriving or leaving: the creator of a room gets a side
+        # only when somebody joins.
+        row = await self.store.call(self.store.game, game_id)
+        side = row.side_of(user_id)
+        if side is None or row.state != actions.PLAYING:
+            return
+        if (row.x_left_at if side == "x" else row.o_left_at) == left_at:
+            return
+        await self.store.call(self.store.set_left, game_id, side, left_at)
+        await self._publish_presence(await self.store.call(self.store.game, game_id))
+
+    def watch_clock(self, game_id: str, deadline: int | None) -> None:
+        """Ends the game on time at `deadline` unless a move comes first (every process
+        with sockets on the game watches; the store lets one of them win)."""
+        live = self._games.get(game_id)
+        if live is None:
+            return
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if deadline is None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, (deadline - now_ms()) / 1000) + 0.01
+        live.timer = loop.call_later(delay, lambda: asyncio.ensure_future(self._flag(game_id)))

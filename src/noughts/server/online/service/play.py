@@ -1,0 +1,245 @@
+"""The games in play: every change of a game goes through `Play.change`.
+
+Every change follows one order: the core validates it, the database commits it, the
+actor gets the acknowledgement, then the event goes out to everyone watching. Events
+are stamped with the game's version and ply and hold the whole public state, except
+a move's, which holds what the move changed (clients apply it to the version before).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from noughts.server.online import actions
+from noughts.server.online.actions import ActionError, Change, GameRow
+from noughts.server.online.bots import Bots
+from noughts.server.online.clock import now_ms
+from noughts.server.online.config import OnlineConfig
+from noughts.server.online.presence import Presence
+from noughts.server.online.realtime import LOBBY, Fanout, game_channel
+from noughts.server.online.service.live import LiveGames
+from noughts.server.online.snapshots import move_patch, snapshot, summary
+from noughts.server.online.storage.store import NotFoundError, Store, UserRow
+
+log = logging.getLogger(__name__)
+
+#: Moves of one online game at most: far beyond any real game of the family.
+MAX_PLIES = 2000
+
+
+class Play:
+    """Moves and actions on the games, their events, the lobby's, and the sweep that
+    ends the games nobody will end. `ended` is called with the id of each game that
+    ends in this process (its tournament, if any, goes on), `on_finished` with each
+    game over (the app looks for puzzles in it)."""
+
+    def __init__(
+        self,
+        store: Store,
+        fanout: Fanout,
+        config: OnlineConfig,
+        presence: Presence,
+        bots: Bots,
+        live: LiveGames,
+        ended: Callable[[str], Coroutine[Any, Any, None]],
+    ) -> None:
+        self.store, self.fanout, self.config = store, fanout, config
+        self.presence, self.bots, self.live, self._ended = presence, bots, live, ended
+        #: Called with each game that ends in this process (the app looks for puzzles in it).
+        self.on_finished: Callable[[GameRow], Awaitable[None]] | None = None
+        #: Checks of who arrived at a game that just started (see `Presence.seated`).
+        self._arrivals: set[asyncio.Task[None]] = set()
+        self._after_games: set[asyncio.Task[None]] = set()
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        """The work still running after a change (to cancel when the app stops)."""
+        return [*self._arrivals, *self._after_games]
+
+    async def game(self, game_id: str) -> GameRow:
+        try:
+            return await self.store.call(self.store.game, game_id)
+        except NotFoundError:
+            raise ActionError("no-such-game", f"there is no game {game_id!r}") from None
+
+    async def snapshot(self, row: GameRow) -> dict[str, Any]:
+        ids = {i for i in (row.creator_id, row.x_id, row.o_id) if i is not None}
+        users = self.store.known_users(ids)
+        if users is None:
+            users = await self.store.call(self.store.users, ids)
+        return snapshot(row, users, now_ms())
+
+    async def summaries(self, rows: list[GameRow], boards: bool = False) -> list[dict[str, Any]]:
+        ids = {i for r in rows for i in (r.creator_id, r.x_id, r.o_id) if i is not None}
+        users = await self.store.call(self.store.users, ids)
+        return [summary(r, users, boards) for r in rows]
+
+    async def move(
+        self,
+        game_id: str,
+        user: UserRow | None,
+        text: str,
+        ply: int | None,
+        acknowledge: Callable[[Change], None],
+    ) -> Change:
+        now = now_ms()
+        uid = user.id if user else None
+
+        def play(row: GameRow) -> Change:
+            if row.ply >= MAX_PLIES:
+                raise ActionError("too-long", f"an online game ends after {MAX_PLIES} plies")
+            return actions.move(row, uid, text, ply, now)
+
+        return await self.change(game_id, play, acknowledge, cached=True)
+
+    async def act(
+        self, game_id: str, user: UserRow | None, action: str, acknowledge: Callable[[Change], None] | None = None
+    ) -> Change:
+        now = now_ms()
+        grace = round(self.config.disconnect_grace * 1000)
+        uid = user.id if user else None
+        return await self.change(game_id, lambda row: actions.act(row, uid, action, now, grace), acknowledge)
+
+    async def change(
+        self,
+        game_id: str,
+        action: Callable[[GameRow], Change],
+        acknowledge: Callable[[Change], None] | None = None,
+        cached: bool = False,
+    ) -> Change:
+        """Commits `action`'s change, acknowledges it, then publishes it. Actions on one
+        game in this process take turns; between processes the store's version check
+        and the (game, ply) key settle races."""
+        live = self.live.get(game_id)
+        if live is not None:
+            async with live.lock:
+                change = await self._commit(game_id, action, cached)
+        else:
+            change = await self._commit(game_id, action, cached)
+        if acknowledge is not None:
+            acknowledge(change)
+        await self.publish_change(change)
+        if change.finished and change.row.state == actions.OVER and self.on_finished is not None:
+            self._after(self._after_game(change.row), f"noughts-finished-{game_id}")
+        if change.finished:
+            # Its tournament, if any, pairs the players again or starts the next round.
+            self._after(self._ended(game_id), f"noughts-tournament-{game_id}")
+        started = change.row if change.kind == "start" else change.created
+        if started is not None:
+            self.await_arrivals(started)
+        self.bots.turn(change.row)
+        self.bots.answer(change.row)
+        if change.created is not None:
+            self.bots.turn(change.created)
+        return change
+
+    def _after(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._after_games.add(task)
+        task.add_done_callback(self._after_games.discard)
+
+    async def _after_game(self, row: GameRow) -> None:
+        assert self.on_finished is not None
+        try:
+            await self.on_finished(row)
+        except Exception:
+            log.exception("the work after game %s ended failed", row.id)
+
+    def await_arrivals(self, row: GameRow) -> None:
+        """Marks away, `arrival_wait` from now, the players of the game just started at
+        `row` who have not opened its page by then."""
+
+        async def check() -> None:
+            await asyncio.sleep(self.config.arrival_wait)
+            try:
+                await self.presence.seated(row, since, self.bots.levels.keys())
+            except Exception:
+                log.exception("marking who never arrived at game %s failed", row.id)
+
+        since = now_ms()
+        task = asyncio.create_task(check(), name=f"noughts-arrivals-{row.id}")
+        self._arrivals.add(task)
+        task.add_done_callback(self._arrivals.discard)
+
+    async def sweep_abandoned(self) -> None:
+        """Ends, now and then, the games whose player has been gone for `abandon_after`
+        (whoever is left: an engine bot never claims), those whose first move has not
+        come `first_move_wait` after it was due, and those whose clock ran out with
+        nobody there to see it (every process sweeps; the store's version check lets
+        one end each game)."""
+        after = round(self.config.abandon_after * 1000)
+        wait = round(self.config.first_move_wait * 1000)
+        while True:
+            await asyncio.sleep(max(0.2, min(self.config.abandon_after, self.config.first_move_wait) / 4))
+            try:
+                now = now_ms()
+                end = functools.partial(actions.abandon, now=now, after_ms=after)
+                for row in await self.store.call(self.store.abandoned_games, now - after):
+                    # ActionError: somebody came back, or another process ended it first.
+                    with contextlib.suppress(ActionError):
+                        await self.change(row.id, end)
+                abort = functools.partial(actions.no_show, now=now, wait_ms=wait)
+                for row in await self.store.call(self.store.unstarted_games, now - wait):
+                    with contextlib.suppress(ActionError):  # moved meanwhile, or ended
+                        await self.change(row.id, abort)
+                # Clocks that ran out with nobody connected (a correspondence game's days).
+                for row in await self.store.call(self.store.overdue_games, now):
+                    await self.flag(row.id)
+            except Exception:
+                log.exception("ending abandoned games failed")
+
+    async def flag(self, game_id: str) -> None:
+        """Ends the game on time if its clock has run out."""
+        try:
+            await self.act(game_id, None, "flag")
+        except ActionError:
+            pass  # a move, a resignation or another process got there first
+        except Exception:
+            log.exception("ending game %s on time failed", game_id)
+
+    async def _commit(self, game_id: str, action: Callable[[GameRow], Change], cached: bool) -> Change:
+        try:
+            return await self.store.apply_soon(game_id, action, cached)
+        except NotFoundError:
+            raise ActionError("no-such-game", f"there is no game {game_id!r}") from None
+
+    async def publish_change(self, change: Change) -> None:
+        row = change.row
+        event: dict[str, Any] = {
+            "type": "event",
+            # Second, right after the type: every process reads it with `live.DEADLINE`.
+            "deadline": row.deadline(),
+            "kind": change.kind,
+            "by": change.by,
+            "move": change.move,
+            "version": row.version,
+            "ply": row.ply,
+        }
+        if change.kind == "move" and not change.finished:
+            event["patch"] = move_patch(row, now_ms())
+        else:
+            event["game"] = await self.snapshot(row)
+        await self.fanout.publish(game_channel(row.id), json.dumps(event))
+        if change.kind in ("start", "cancel") and not row.private:
+            await self.publish_lobby()
+
+    async def publish_presence(self, row: GameRow) -> None:
+        event = {
+            "type": "presence",
+            "version": row.version,
+            "ply": row.ply,
+            "away": {"x": row.x_left_at, "o": row.o_left_at},
+        }
+        await self.fanout.publish(game_channel(row.id), json.dumps(event))
+
+    async def lobby_message(self) -> str:
+        rows = await self.store.call(self.store.open_rooms)
+        return json.dumps({"type": "lobby", "rooms": await self.summaries(rows)})
+
+    async def publish_lobby(self) -> None:
+        await self.fanout.publish(LOBBY, await self.lobby_message())
