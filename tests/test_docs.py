@@ -126,7 +126,7 @@ def test_the_commands_page_names_every_command() -> None:
 
 def test_every_test_the_security_table_names_exists() -> None:
     # docs/security.md: each row names the tests that show its defence (`file.py::test`,
-    # `::test` in the file named before it, files in tests/online/ unless a path is given).
+    # `::test` in the file named before it, files in tests/server/online/ unless a path is given).
     page = (DOCS / "security.md").read_text(encoding="utf-8")
     rows = [line for line in page.splitlines() if line.startswith("| ") and line.count(" | ") == 2]
     rows = [row for row in rows if not row.startswith("| what |")]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from online.servers import address_line
+from server.online.servers import address_line
 from web.browsing import DESKTOP, Tab
 
 

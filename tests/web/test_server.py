@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx2
 
-from online.servers import serving
+from server.online.servers import serving
 
 #: Qubic's max as o where x has left the shipped proof (333 is not its move): a search
 #: bound by time only (inside the proof, x's move and o's proven loss come at once).

@@ -9,7 +9,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from online.people import Person
+from server.online.people import Person
 from web.browsing import DESKTOP, PHONE, Tab, serious_violations, wait_for_ply
 
 GOMOKU = "#/play?spec=mnk:m=15:n=15:k=5&mode=local"

@@ -359,7 +359,7 @@ def test_a_compaction_writes_only_what_it_adds_or_changes(tmp_path: Path) -> Non
     assert Store(tmp_path).leaves(Budget()) == {}, "found with another budget: not used"
 
 
-#: tests/kernels/test_qubic_proof.py's first small position: with a book without moves
+#: tests/ai/test_qubic_proof.py's first small position: with a book without moves
 #: it is the frontier, and its build takes about 70 steps.
 SMALL, _ = key_of(1 << 48 | 1 << 22, 1 << 8 | 1 << 16)
 
@@ -698,7 +698,7 @@ def test_the_shipped_proof_unpacks_into_checked_parts_that_make_it_whole(tmp_pat
     unpacked by the command into a work folder, each part checked as it is stored; the
     book and the parts hold the entries of the shipped proof that its walk from the
     empty board reaches, no more and no fewer (so `assemble` would write those again;
-    the whole is checked by tests/kernels/test_qubic_proof.py::test_the_shipped_proof_holds)."""
+    the whole is checked by tests/ai/test_qubic_proof.py::test_the_shipped_proof_holds)."""
     folder = tmp_path / "proof"
     unpacked = subprocess.run(
         [sys.executable, str(TOOL), "--data", str(folder), "unpack"], capture_output=True, text=True, timeout=3500
