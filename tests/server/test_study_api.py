@@ -49,7 +49,8 @@ def test_a_review_classes_the_blunder_and_equals_the_library(client: TestClient)
 
 def test_a_review_of_a_search_level_values_every_position(client: TestClient) -> None:
     moves = ["55", "51", "15", "59"]
-    data = client.post("/api/review", json={"spec": "ultimate", "moves": moves, "level": "hard", "time": 0.2, "wait": 30}).json()
+    body = {"spec": "ultimate", "moves": moves, "level": "hard", "time": 0.2, "wait": 30}
+    data = client.post("/api/review", json=body).json()
     assert len(data["graph"]) == len(moves) + 1
     assert all(0.0 <= c <= 1.0 for c in data["graph"])
     assert [m["move"] for m in data["moves"]] == moves
