@@ -26,21 +26,18 @@ def database_url(sqlite_url: str) -> str:
 def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
     browser: Any, server: str, people: Callable[[], Person]
 ) -> None:
-    """A spectator signed in asks for a finished game's analysis on its page and lands on
-    the analysis board with the review; the player's profile offers the same button."""
+    """A finished game's page shows its analysis, computed when it ended without anyone
+    asking, and opens it on the analysis board; the player's profile asks for it."""
     ann, _, game_id, a, b = start(people)
     alternate(a, b, "5", "1", "3", "7", "2", "4")
     visitor = Visitor(browser, server)
     visitor.sign_up(unique("cat"))
     page = visitor.page
     page.goto(f"{server}/online#/game/{game_id}")
-    page.click(f"[data-analysis='{game_id}']")
+    page.click("#stored-analysis a:has-text('Open the analysis')", timeout=60_000)
     page.wait_for_selector(".tree-move.class-blunder[data-path='5,1,3,7,2']", timeout=60_000)
     assert "online=" + game_id in page.url
     assert "1 blunder" in page.locator("#review").inner_text()
-    # Stored: whoever opens the game sees it on the game's page.
-    page.goto(f"{server}/online#/game/{game_id}")
-    page.wait_for_selector("#stored-analysis:has-text('accuracy X')")
     # The profile's list: the button opens the stored review at once.
     page.goto(f"{server}/online#/u/{ann.name}")
     page.click(f"[data-analysis='{game_id}']")
