@@ -34,6 +34,9 @@ ONLINE_LEVEL: Level = "max"
 ONLINE_SECONDS = 0.5
 #: Games shorter than this are not reviewed when they end (aborted, resigned at once).
 MIN_REVIEWED_MOVES = 2
+#: Failed reviews remembered until someone asks (who is told why), the oldest forgotten
+#: first beyond this many.
+MAX_FAILED = 1000
 
 
 def review_key(spec: str, start: str | None, moves: list[str], level: Level, seconds: float) -> str:
@@ -86,6 +89,7 @@ class Reviews:
         self.pool = pool
         self.online = online
         self.running: dict[str, Running] = {}
+        self.failed: dict[str, BaseException] = {}
         self._started: set[asyncio.Task[None]] = set()  # held: the loop keeps weak references
 
     async def of_page_game(self, game: Replayed, start: str | None, level: Level, seconds: float) -> Answer:
@@ -144,6 +148,9 @@ class Reviews:
                 return await asyncio.wait_for(asyncio.shield(running.task), seconds)
             except TimeoutError:
                 pass
+            except Exception:
+                self.failed.pop(running.key, None)  # told now
+                raise
         return self._finished(running) or running
 
     async def stop(self) -> None:
@@ -154,6 +161,9 @@ class Reviews:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _kept_or_running(self, key: str, kept: Callable[[], Awaitable[str | None]]) -> Answer | None:
+        failure = self.failed.pop(key, None)
+        if failure is not None:
+            raise failure
         running = self.running.get(key)
         if running is not None:
             return self._finished(running) or running
@@ -165,12 +175,10 @@ class Reviews:
         return None if running is None else self._finished(running) or running
 
     def _finished(self, running: Running) -> str | None:
-        """A finished review's result, or None while it runs. A failed one's error is
-        raised to the first to ask after it failed; the next ask starts it anew."""
+        """A finished review's result, or None while it runs (a failed one's error)."""
         if not running.task.done():
             return None
-        if running.task.cancelled() or running.task.exception() is not None:
-            self.running.pop(running.key, None)
+        self.failed.pop(running.key, None)  # told now
         return running.task.result()
 
     def _start(
@@ -184,11 +192,14 @@ class Reviews:
             return await keep(json.dumps(data))
 
         def done(task: asyncio.Task[str]) -> None:
-            if task.cancelled() or task.exception() is None:
-                self.running.pop(key, None)  # kept in the store from now on
-            else:
-                # Kept here until someone asks, who is told why.
-                log.warning("the review %s failed: %s", key, task.exception())
+            self.running.pop(key, None)  # kept in the store from now on, or failed
+            failure = None if task.cancelled() else task.exception()
+            if failure is not None:
+                # Told to the next to ask, once; the ask after that starts it anew.
+                log.warning("the review %s failed: %s", key, failure)
+                self.failed[key] = failure
+                if len(self.failed) > MAX_FAILED:
+                    del self.failed[next(iter(self.failed))]
 
         running.task = asyncio.create_task(compute(), name=f"noughts-review-{key[:16]}")
         running.task.add_done_callback(done)

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from noughts.server.settings import Settings
-from noughts.server.thinking import ThinkingPool
+from noughts.server.thinking import ThinkingError, ThinkingPool
 from server.online.people import FAST, Person
 from server.online.servers import in_thread
 from server.online.test_analysis import analysis
@@ -142,3 +142,32 @@ def test_a_review_survives_a_restart(restartable: Callable[[], Any], reviews_com
         person.close()
     assert again.status_code == 200 and again.json() == first
     assert reviews_computed == ["ultimate"]
+
+
+def test_a_failed_review_is_told_once_then_computed_anew(
+    people: Callable[[], Person], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    review = ThinkingPool.review
+    calls: list[int] = []
+
+    async def failing_once(self: ThinkingPool, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise ThinkingError("the review did not finish within 1 seconds")
+        return await review(self, *args, **kwargs)
+
+    monkeypatch.setattr(ThinkingPool, "review", failing_once)
+    person = people()
+    game = {**GAME, "time": 0.05}
+    first = person.http.post("/api/review", json=game)
+    assert first.status_code == 202
+    deadline = time.monotonic() + 30
+    told = person.http.get(first.headers["Location"])
+    while told.status_code == 202 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        told = person.http.get(first.headers["Location"])
+    assert told.status_code == 503 and "did not finish" in told.json()["message"]
+    # Told once: asked again, it is computed anew.
+    again, _ = reviewed(person, game)
+    assert [m["move"] for m in again["moves"]] == GAME["moves"]
+    assert len(calls) == 2
