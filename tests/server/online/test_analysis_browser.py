@@ -49,6 +49,25 @@ def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
     visitor.context.close()
 
 
+def test_a_finished_games_page_shows_the_analysis_progress_then_the_analysis(
+    browser: Any, server: str, people: Callable[[], Person]
+) -> None:
+    """Nobody asks: an ultimate game resigned after ten moves is reviewed (`max`, half a
+    second a position, eleven positions, on the test server's one worker) while a
+    spectator's page shows how far it has got, then its accuracies."""
+    *_, game_id, a, b = start(people, "ultimate")
+    alternate(a, b, "55", "51", "15", "59", "95", "53", "35", "58", "85", "57")
+    assert a.act("resign")["kind"] == "resign"
+    visitor = Visitor(browser, server)
+    page = visitor.page
+    page.goto(f"{server}/online#/game/{game_id}")
+    page.wait_for_selector("#analysis-progress:has-text('of 11 positions done')")
+    page.wait_for_selector("#stored-analysis:has-text('accuracy X')", timeout=120_000)
+    assert page.locator("#analysis-progress").count() == 0
+    assert visitor.errors == []
+    visitor.context.close()
+
+
 def test_on_a_phone_the_online_header_is_one_row_and_board_turn_and_clocks_fit(
     browser: Any, server: str, people: Callable[[], Person]
 ) -> None:
