@@ -14,6 +14,7 @@ import asyncio
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
@@ -192,10 +193,13 @@ class ThinkingPool:
         answer: Analysis = await self._run((think, job), budget, late)
         return answer
 
-    async def review(self, game: Replayed, level: Level, time: float) -> dict[str, Any]:
+    async def review(
+        self, game: Replayed, level: Level, time: float, progress: Callable[[int], None] | None = None
+    ) -> dict[str, Any]:
         """`level`'s review of `game` (`noughts.study.review`) as JSON: each position
         analysed in a worker, `time` seconds each, one task after another, so that the
-        computer's moves in other games take their turns in the pool meanwhile."""
+        computer's moves in other games take their turns in the pool meanwhile;
+        `progress` hears how many of the game's positions are done after each."""
         from noughts.ai.levels import level_spec
         from noughts.study.review import review_from_analyses
 
@@ -203,6 +207,8 @@ class ThinkingPool:
         for state in game.states:
             job = ThinkJob(state, level, time, mistakes=False, every_move=True)
             analyses.append(None if state.is_over else await self.analyze(job, "the review did not finish"))
+            if progress is not None:
+                progress(len(analyses))
         name = f"{level} ({level_spec(game.game, level)})"
         return review_from_analyses(list(game.states), game.moves, analyses, name).to_json()
 
