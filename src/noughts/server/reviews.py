@@ -65,6 +65,9 @@ class Running:
     total: int
     done: int = 0
     task: asyncio.Task[str] = field(init=False)
+    #: Whether someone was told of its failure already (between the task's end and its
+    #: done callback, an ask reads the failure from the task itself).
+    told: bool = False
 
     def advance(self, done: int) -> None:
         self.done = done
@@ -150,6 +153,7 @@ class Reviews:
                 pass
             except Exception:
                 self.failed.pop(running.key, None)  # told now
+                running.told = True
                 raise
         return self._finished(running) or running
 
@@ -179,6 +183,7 @@ class Reviews:
         if not running.task.done():
             return None
         self.failed.pop(running.key, None)  # told now
+        running.told = not running.task.cancelled() and running.task.exception() is not None
         return running.task.result()
 
     def _start(
@@ -194,7 +199,7 @@ class Reviews:
         def done(task: asyncio.Task[str]) -> None:
             self.running.pop(key, None)  # kept in the store from now on, or failed
             failure = None if task.cancelled() else task.exception()
-            if failure is not None:
+            if failure is not None and not running.told:
                 # Told to the next to ask, once; the ask after that starts it anew.
                 log.warning("the review %s failed: %s", key, failure)
                 self.failed[key] = failure
