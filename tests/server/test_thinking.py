@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import pickle
+import time
+from contextlib import ExitStack
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,7 +17,18 @@ from noughts.ai.base import Analysis, Limits
 from noughts.ai.levels import level_player
 from noughts.registry import parse_spec
 from noughts.server.replay import replay
-from noughts.server.thinking import ThinkingPool, ThinkJob, think
+from noughts.server.thinking import (
+    LANES,
+    SERVER,
+    Asker,
+    AskerGoneError,
+    Lane,
+    LaneFullError,
+    ThinkingPool,
+    ThinkJob,
+    TooManyJobsError,
+    think,
+)
 
 from support import SPECS, playout
 
@@ -50,10 +66,149 @@ def test_a_job_reaches_a_worker_process() -> None:
     state = replay("mnk:m=7:n=7:k=4", None, ["d4"]).state
 
     async def ask() -> Analysis:
-        return await pool.analyze(ThinkJob(state, "medium", seed=5))
+        return await pool.analyze(ThinkJob(state, "medium", seed=5), Lane.MOVE, SERVER)
 
     try:
         analysis = asyncio.run(ask())
     finally:
         pool.shutdown()
     assert analysis.moves[0].text == level_player(state.game, "medium", 5).decide(state, Limits()).moves[0].text
+
+
+def _in_order(pool: ThinkingPool, jobs: list[tuple[Lane, tuple[Any, ...]]]) -> list[Any]:
+    """Every job of `jobs` queued at once in `pool`, in the order given; their answers."""
+
+    async def run() -> list[Any]:
+        return list(await asyncio.gather(*(pool._run(lane, SERVER, work, 30, "late") for lane, work in jobs)))
+
+    return asyncio.run(run())
+
+
+def test_the_most_urgent_lane_starts_first() -> None:
+    """One worker, busy: the jobs queued behind it start most urgent lane first, each
+    lane first come first served, whatever order they came in."""
+    pool = ThinkingPool(workers=1)
+    try:
+        _in_order(pool, [(Lane.MOVE, (time.time,))])  # the worker is up
+        lanes = [Lane.MINING, Lane.REVIEW, Lane.MINING, Lane.ANALYSIS, Lane.REVIEW, Lane.MOVE]
+        started = _in_order(pool, [(Lane.MINING, (time.sleep, 0.3)), *((lane, (time.time,)) for lane in lanes)])[1:]
+    finally:
+        pool.shutdown()
+    by_start = [lane for _, _, lane in sorted(zip(started, range(len(lanes)), lanes, strict=True))]
+    assert by_start == [Lane.MOVE, Lane.ANALYSIS, Lane.REVIEW, Lane.REVIEW, Lane.MINING, Lane.MINING]
+
+
+def test_a_move_never_waits_behind_reviews_and_mining() -> None:
+    """Two workers, reviews and mining queued by the dozen: one worker is kept for moves,
+    so a move starts at once (first come first served, it waited for them all)."""
+    pool = ThinkingPool(workers=2)
+
+    async def run() -> float:
+        await pool.start()
+        low = [pool._run(lane, SERVER, (time.sleep, 0.5), 30, "late") for lane in (Lane.REVIEW, Lane.MINING) * 6]
+        background = asyncio.gather(*low)
+        await asyncio.sleep(0.2)
+        asked = time.monotonic()
+        await pool._run(Lane.MOVE, SERVER, (time.time,), 30, "late")
+        waited = time.monotonic() - asked
+        await background
+        return waited
+
+    try:
+        waited = asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert waited < 0.4  # a single low job would hold it 0.5 s; all of them 3 s
+
+
+def test_a_visitor_holds_at_most_their_quota_of_a_lane() -> None:
+    """Anonymous visitors have the smallest quota, signed-in users more, and the server's
+    own work none; a refusal says when to try again."""
+    pool = ThinkingPool(workers=1)
+    visitor, user = Asker("address 10.0.0.1"), Asker("user 7", signed_in=True)
+    rules = LANES[Lane.REVIEW]
+    with ExitStack() as held:
+        for _ in range(rules.anonymous):
+            held.enter_context(pool._holding(Lane.REVIEW, visitor))
+        with pytest.raises(TooManyJobsError) as refused:
+            held.enter_context(pool._holding(Lane.REVIEW, visitor))
+        assert refused.value.retry_after == rules.retry_after
+        held.enter_context(pool._holding(Lane.ANALYSIS, visitor))  # another lane's quota
+        held.enter_context(pool._holding(Lane.REVIEW, Asker("address 10.0.0.2")))  # another visitor's
+        for _ in range(rules.signed_in):
+            held.enter_context(pool._holding(Lane.REVIEW, user))
+        with pytest.raises(TooManyJobsError):
+            held.enter_context(pool._holding(Lane.REVIEW, user))
+        for _ in range(3 * rules.signed_in):
+            held.enter_context(pool._holding(Lane.REVIEW, SERVER))
+    with pool._holding(Lane.REVIEW, visitor):  # given back when done
+        pass
+    assert rules.anonymous < rules.signed_in
+
+
+def test_a_full_lane_refuses_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LANES, Lane.MINING, replace(LANES[Lane.MINING], waiting=1))
+    pool = ThinkingPool(workers=1)
+
+    async def run() -> None:
+        busy = asyncio.ensure_future(pool._run(Lane.MINING, SERVER, (time.sleep, 0.5), 30, "late"))
+        await asyncio.sleep(0)
+        waiting = asyncio.ensure_future(pool._run(Lane.MINING, SERVER, (time.time,), 30, "late"))
+        await asyncio.sleep(0)
+        with pytest.raises(LaneFullError) as refused:
+            await pool._run(Lane.MINING, SERVER, (time.time,), 30, "late")
+        assert refused.value.retry_after == LANES[Lane.MINING].retry_after
+        await pool._run(Lane.MOVE, SERVER, (time.time,), 30, "late")  # another lane is not full
+        await asyncio.gather(busy, waiting)
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.shutdown()
+
+
+def test_a_queued_job_whose_asker_has_gone_is_dropped(tmp_path: Path) -> None:
+    """The asker hangs up while their job waits: it never runs."""
+    pool = ThinkingPool(workers=1)
+    trace = tmp_path / "ran"
+
+    async def hung_up() -> bool:
+        return True
+
+    async def run() -> None:
+        busy = asyncio.ensure_future(pool._run(Lane.MOVE, SERVER, (time.sleep, 1.0), 30, "late"))
+        await asyncio.sleep(0)
+        asked = time.monotonic()
+        with pytest.raises(AskerGoneError):
+            await pool._run(Lane.MOVE, Asker("address 10.0.0.1", gone=hung_up), (trace.touch,), 30, "late")
+        assert time.monotonic() - asked < 0.9  # dropped while the worker was still busy
+        await busy
+        await pool._run(Lane.MOVE, SERVER, (time.time,), 30, "late")  # the worker is free again
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert not trace.exists()
+
+
+def test_a_review_stops_after_the_position_its_asker_left_during() -> None:
+    pool = ThinkingPool(workers=1)
+    game = replay("classic", None, ["5", "1", "9", "3", "7"])
+    asked = 0
+
+    async def gone() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 1  # still there for the first position, gone after it
+
+    async def run() -> None:
+        await pool.start()  # no wait in the queue: the asker is asked between positions only
+        with pytest.raises(AskerGoneError):
+            await pool.review(game, "easy", 0.1, Asker("address 10.0.0.1", gone=gone))
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert asked == 2  # before the first position and before the second: it stopped there

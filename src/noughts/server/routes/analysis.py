@@ -16,7 +16,7 @@ from noughts.server.online.actions import ActionError
 from noughts.server.online.clock import now_ms
 from noughts.server.online.sessions import LoggedIn, online_of
 from noughts.server.replay import replay
-from noughts.server.thinking import ThinkingPool
+from noughts.server.thinking import Asker, Thinking
 
 router = APIRouter(
     prefix="/api/online",
@@ -61,9 +61,11 @@ async def request_analysis(game_id: str, request: Request, user: LoggedIn) -> Re
         running: dict[str, asyncio.Task[Any]] = request.app.state.__dict__.setdefault("reviews_running", {})
         task = running.get(game_id)
         if task is None:
-            pool: ThinkingPool = request.app.state.thinking
+            pool: Thinking = request.app.state.thinking
             game = replay(row.spec, None, row.moves.split())
-            task = running[game_id] = asyncio.create_task(pool.review(game, LEVEL, SECONDS))
+            # Shared by whoever asks meanwhile and stored for all: it goes on if its asker hangs up.
+            asker = Asker(f"user {user.id}", signed_in=not user.guest)
+            task = running[game_id] = asyncio.create_task(pool.review(game, LEVEL, SECONDS, asker))
             task.add_done_callback(lambda _: running.pop(game_id, None))
         data = await asyncio.shield(task)
         stored = await online.store.call(online.store.add_review, game_id, LEVEL, json.dumps(data), user.id, now_ms())

@@ -8,12 +8,13 @@ from noughts.core import NoughtsError
 from noughts.records import GameRecord
 from noughts.server.models import GUARDED, RecordRequest, RecordView, ReviewRequest, ReviewView, error_answers
 from noughts.server.replay import RequestError, replay
-from noughts.server.thinking import ThinkingPool
+from noughts.server.routes.askers import asker_of
+from noughts.server.thinking import Thinking
 
 router = APIRouter(
     prefix="/api",
     tags=["study"],
-    responses=error_answers(400, 422, 503),
+    responses=error_answers(400, 422, 429, 503),
 )
 
 
@@ -24,8 +25,8 @@ async def review(request: Request, body: ReviewRequest) -> ReviewView:
     better move and its line, each player's accuracy, and x's chance in every position
     (the graph). Moves are checked first: a bad one is a 400 naming it."""
     replayed = replay(body.spec, body.start, body.moves)
-    pool: ThinkingPool = request.app.state.thinking
-    data = await pool.review(replayed, body.level, body.time)
+    pool: Thinking = request.app.state.thinking
+    data = await pool.review(replayed, body.level, body.time, await asker_of(request))
     return ReviewView.model_validate(data)
 
 
