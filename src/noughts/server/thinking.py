@@ -293,8 +293,9 @@ class ThinkingPool:
         self.max_think = max_think
         self._executor: ProcessPoolExecutor | None = None
         # The lanes, the jobs running (all, and those of the lanes below MOVE) and the
-        # jobs each asker holds per lane. The executor's thread finishes jobs: the lock.
-        self._lock = threading.Lock()
+        # jobs each asker holds per lane. The executor's thread finishes jobs: the lock,
+        # reentrant since a job done already when it is started finishes there and then.
+        self._lock = threading.RLock()
         self._waiting: dict[Lane, deque[_Queued]] = {lane: deque() for lane in Lane}
         self._running: dict[Future[Any], Lane] = {}
         self._held: Counter[tuple[Lane, str]] = Counter()
