@@ -7,6 +7,7 @@ start-up brings the database schema up to date and connects the fan-out (Redis w
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -58,8 +59,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.warm_kernels:
-            # Before the server answers anything: no request waits for a cold worker.
-            await pool.start()
+            # Before the server answers anything: no request waits for a cold worker, nor
+            # the first page for the catalogue's imports (a second and a half).
+            await asyncio.gather(pool.start(), asyncio.to_thread(catalogue.catalogue))
         await online.start()
         try:
             yield
