@@ -4,19 +4,23 @@ sent whole to a worker process."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import pickle
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from noughts.ai.base import Analysis, Limits
 from noughts.ai.levels import level_player
 from noughts.registry import parse_spec
-from noughts.server.replay import replay
+from noughts.server import Settings, create_app
+from noughts.server.replay import Replayed, replay
 from noughts.server.thinking import (
     LANES,
     SERVER,
@@ -212,3 +216,92 @@ def test_a_review_stops_after_the_position_its_asker_left_during() -> None:
     finally:
         pool.shutdown()
     assert asked == 2  # before the first position and before the second: it stopped there
+
+
+def _game(spec: str, seed: int, plies: int) -> Replayed:
+    steps = playout(spec, seed, plies)
+    return replay(spec, None, [state.game.move_text(move) for state, move in steps if move is not None])
+
+
+def test_bot_moves_keep_their_pace_while_reviews_and_mining_run() -> None:
+    """Six reviews of ultimate and the puzzle search of a dozen games keep a worker busy;
+    a house bot's moves, each asked when the last is answered, come within a second
+    (first come first served, each waited for the positions queued before it: seconds)."""
+    pool = ThinkingPool(workers=2)
+    bot_state = replay("classic", None, ["5"]).state
+
+    async def run() -> list[float]:
+        await pool.start()
+        reviews = [pool.review(_game("ultimate", seed, 12), "hard", 0.5, SERVER) for seed in range(6)]
+        mining = [pool.mine_game(_game("classic", seed, 7), 0.3, "test", 6) for seed in range(12)]
+        background = asyncio.gather(*reviews, *mining)
+        await asyncio.sleep(1.0)
+        waits = []
+        for _ in range(10):
+            asked = time.monotonic()
+            await pool.analyze(ThinkJob(bot_state, "easy"), Lane.MOVE, SERVER)
+            waits.append(time.monotonic() - asked)
+        assert not background.done()  # the moves were asked while the other work went on
+        background.cancel()
+        return waits
+
+    try:
+        waits = asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert max(waits) < 1.0, waits
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(ai_workers=1))) as c:
+        yield c
+
+
+def test_a_visitor_beyond_their_quota_is_told_when_to_come_back(client: TestClient) -> None:
+    """429 with Retry-After, for that lane only."""
+    pool: ThinkingPool = client.app.state.thinking  # type: ignore[attr-defined]
+    review = {"spec": "classic", "moves": ["5", "1"], "level": "easy", "time": 0.1}
+    with ExitStack() as held:
+        for _ in range(LANES[Lane.REVIEW].anonymous):  # the test client's address is "testclient"
+            held.enter_context(pool._holding(Lane.REVIEW, Asker("address testclient")))
+        answer = client.post("/api/review", json=review)
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["error"] == "too-many-jobs"
+        assert answer.headers["Retry-After"] == str(LANES[Lane.REVIEW].retry_after)
+        assert (
+            client.post("/api/computer", json={"spec": "classic", "moves": ["5"], "level": "easy"}).status_code == 200
+        )
+    assert client.post("/api/review", json=review).status_code == 200
+
+
+def test_a_full_lane_answers_503_and_a_hint_is_in_the_lane_of_moves(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The analysis board's deeper looks wait in the analysis lane; a hint (a second at
+    most) in the moves' lane, which is not full."""
+    monkeypatch.setitem(LANES, Lane.ANALYSIS, replace(LANES[Lane.ANALYSIS], waiting=0))
+    deeper = client.post("/api/analysis", json={"spec": "classic", "moves": ["5"], "level": "easy", "time": 2.5})
+    assert deeper.status_code == 503, deeper.text
+    assert deeper.json()["error"] == "computer-busy"
+    assert deeper.headers["Retry-After"] == str(LANES[Lane.ANALYSIS].retry_after)
+    hint = client.post("/api/analysis", json={"spec": "classic", "moves": ["5"], "level": "easy", "time": 1})
+    assert hint.status_code == 200, hint.text
+
+
+def test_a_dropped_puzzle_search_is_one_warning_line(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After an online game, a full mining lane drops the search: one line saying why,
+    no traceback (the server's log is not flooded)."""
+    from noughts.server.routes.puzzles import mine_finished_game
+    from server.online.test_actions import playing
+
+    monkeypatch.setitem(LANES, Lane.MINING, replace(LANES[Lane.MINING], waiting=0))
+    pool = ThinkingPool(workers=1)
+    row = playing("1", "4", "2", "5", "3")
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(mine_finished_game(pool, None, row))  # type: ignore[arg-type]  # no store: nothing is found
+    assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.WARNING, None)]
+    assert f"game {row.id} dropped" in caplog.records[0].getMessage()
+    assert "mining jobs waiting" in caplog.records[0].getMessage()
