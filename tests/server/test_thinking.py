@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import pickle
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -22,6 +23,7 @@ from noughts.registry import parse_spec
 from noughts.server import Settings, create_app
 from noughts.server.replay import Replayed, replay
 from noughts.server.thinking import (
+    GONE_POLL,
     LANES,
     SERVER,
     Asker,
@@ -305,3 +307,35 @@ def test_a_dropped_puzzle_search_is_one_warning_line(
     assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.WARNING, None)]
     assert f"game {row.id} dropped" in caplog.records[0].getMessage()
     assert "mining jobs waiting" in caplog.records[0].getMessage()
+
+
+@pytest.mark.integration  # a real server: the client hangs up on its socket
+def test_a_request_whose_client_hung_up_leaves_its_lane(tmp_path: Path) -> None:
+    """A review asked while the only worker thinks waits in its lane; its client gives up
+    and closes the connection: the review leaves the lane before any of it runs."""
+    import httpx2
+    import uvicorn
+
+    app = create_app(Settings(database=f"sqlite:///{tmp_path / 'noughts.db'}", ai_workers=1))
+    pool: ThinkingPool = app.state.thinking
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.01)
+        base = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+        think = {"spec": "qubic", "moves": ["111", "222", "333"], "level": "max", "time": 3}
+        thinker = threading.Thread(target=lambda: httpx2.post(f"{base}/api/computer", json=think, timeout=60))
+        thinker.start()
+        time.sleep(1.0)  # the think has the worker
+        review = {"spec": "classic", "moves": ["5", "1"], "level": "easy", "time": 0.1}
+        with pytest.raises(httpx2.TimeoutException):
+            httpx2.post(f"{base}/api/review", json=review, timeout=0.5)
+        assert thinker.is_alive()  # the worker is still busy
+        time.sleep(4 * GONE_POLL)
+        assert not pool._waiting[Lane.REVIEW]
+        thinker.join(60)
+    finally:
+        server.should_exit = True
+        thread.join(10)
