@@ -40,6 +40,10 @@ GRACE_SECONDS = 30.0
 #: answer waits for the table rather than guessing.
 TABLE_BUILD_SECONDS = 180.0
 
+#: The longest `ThinkingPool.start` waits for its workers to warm up: compiling the
+#: kernels anew (numba's cache lost) takes a minute or two on a busy machine.
+WARM_UP_SECONDS = 180.0
+
 #: Players kept per (game, level, seed) in each worker; bounded, since seeds come from
 #: requests.
 _players: dict[tuple[Game[Any, Any], str, int | None, bool], AIPlayer] = {}
@@ -307,7 +311,7 @@ class ThinkingPool:
         pool = self._pool()
         loop = asyncio.get_running_loop()
         ready: set[int] = set()
-        deadline = loop.time() + TABLE_BUILD_SECONDS
+        deadline = loop.time() + WARM_UP_SECONDS
         while len(ready) < self.workers and loop.time() < deadline:
             calls = [loop.run_in_executor(pool, _worker_ready, 0.05) for _ in range(self.workers)]
             ready.update(await asyncio.gather(*calls))
@@ -388,7 +392,7 @@ class ThinkingPool:
     def _holding(self, lane: Lane, asker: Asker) -> Iterator[None]:
         """Counts a job of `asker`'s in `lane` while it lasts; TooManyJobsError beyond
         their quota (the server's own work has none)."""
-        if asker is SERVER or asker.key == SERVER.key:
+        if asker.key == SERVER.key:
             yield
             return
         rules = LANES[lane]
