@@ -6,6 +6,10 @@ request arrives from the game replayed there (once: the position is a small valu
 pickles), and sent whole to a worker process, which builds the level's player there
 (kept per game and level, so that solved tables and caches are built once per worker)
 and sends the analysis back. The event loop only awaits the future.
+
+Jobs wait in lanes (`Lane`: moves, analyses, reviews, puzzle mining), each asker
+(`Asker`) holding a bounded number; the routes and the app call the pool through
+`Thinking`, the interface another backend (a task queue's workers) implements too.
 """
 
 from __future__ import annotations
