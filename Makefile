@@ -15,13 +15,15 @@ WORKERS ?= $(shell $(PYTHON) -c 'import os; print(max(2, 2 * (os.cpu_count() or 
 
 .PHONY: run test test-slow check lint typecheck clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements.lock
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is needed (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	@# --no-compile: the packages' bytecode is written on first import instead, for the
 	@# modules actually used (pip compiling all of them took a third of the install).
-	$(BIN)/pip install --quiet --no-compile -e '.[dev]'
+	@# -c requirements.lock: every package at the version the lock file names (pyproject
+	@# declares ranges, for the library's users; the set-up and CI are reproducible).
+	$(BIN)/pip install --quiet --no-compile -c requirements.lock -e '.[dev]'
 	@# The browser tests drive Debian's Chromium: installed here when root on Debian, else explained.
 	@test -x /usr/bin/chromium || if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo 'installing Debian chromium for the browser tests (apt-get, a minute)'; \

@@ -1,6 +1,6 @@
-"""Lighthouse scores of the home page and a game page, as a table for docs/web.md.
+"""Lighthouse scores of the home page, game pages and a review, as a table for docs/web.md.
 
-    .venv/bin/python bench/lighthouse.py [--url http://127.0.0.1:8000] [--preset desktop]
+    .venv/bin/python bench/lighthouse.py [--url http://127.0.0.1:8000] [--preset desktop] [--only review]
 
 Without --url it starts ``noughts serve --port 0`` and stops it at the end. Lighthouse
 (pinned below) runs through ``npx`` with Debian's Chromium (CHROME_PATH=/usr/bin/chromium
@@ -24,6 +24,9 @@ PAGES = {
     "home": "/#/",
     "ultimate (local, 2 moves)": "/#/play?spec=ultimate&mode=local&moves=55,51",
     "gomoku 15x15 (local, 3 moves)": "/#/play?spec=mnk:m=15:n=15:k=5&mode=local&moves=h8,h9,i8",
+    # Computed while Lighthouse loads it on a fresh server (its progress followed), kept after.
+    "review (ultimate, 25 plies)": "/#/analysis?spec=ultimate&review=1&tree="
+    + "56,63,37,71,12,29,92,26,61,15,51,11,17,78,82,22,21,19,98,81,94,42,24,41,75",
 }
 
 
@@ -61,6 +64,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="a running server (default: start one)")
     parser.add_argument("--preset", choices=["desktop"], help="desktop (default: Lighthouse's phone emulation)")
+    parser.add_argument("--only", help="only the pages whose name holds this text")
     args = parser.parse_args()
     server = None
     base = args.url
@@ -70,6 +74,8 @@ def main() -> None:
         print(f"| page ({args.preset or 'mobile'}) | " + " | ".join(CATEGORIES) + " |")
         print("|---" * (len(CATEGORIES) + 1) + "|")
         for name, route in PAGES.items():
+            if args.only and args.only not in name:
+                continue
             result = scores(base.rstrip("/") + route, args.preset)
             print(f"| {name} | " + " | ".join(str(result[c]) for c in CATEGORIES) + " |", flush=True)
     finally:

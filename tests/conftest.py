@@ -32,7 +32,7 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 #: `make check` (the quick round) leaves out and `make test` runs.
 _INTEGRATION = {
     "web",
-    "online",
+    "server/online",
     "arena/test_arena_command.py",
     "arena/test_external.py",
     "arena/test_tune.py",
@@ -41,11 +41,13 @@ _INTEGRATION = {
     "terminal/test_puzzle_command.py",
     "test_cli.py",
 }
+#: ... but for these modules of those folders, which start nothing.
+_QUICK = {"server/online/test_swiss.py", "server/online/test_arena_rules.py"}
 
 
 #: Modules whose every test is slow and costly to collect (schemathesis builds its tests
 #: at collection, in every test process): not collected when the run leaves slow out.
-_SLOW_MODULES = {"online/test_schema_probe_thorough.py"}
+_SLOW_MODULES = {"server/online/test_schema_probe_thorough.py"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -81,7 +83,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if not item.path.is_relative_to(tests):
             continue  # the doctests in src
         where = item.path.relative_to(tests).as_posix()
-        if where in _INTEGRATION or where.split("/", 1)[0] in _INTEGRATION:
+        if where not in _QUICK and any(where == listed or where.startswith(listed + "/") for listed in _INTEGRATION):
             item.add_marker(pytest.mark.integration)
 
 

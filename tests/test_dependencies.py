@@ -16,6 +16,7 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "noughts"
@@ -89,3 +90,43 @@ def test_the_check_sees_a_package_only_the_developers_get() -> None:
     providers = metadata.packages_distributions()["pytest"]
     assert not {canonicalize_name(d) for d in providers} & installs(("server",))
     assert {canonicalize_name(d) for d in metadata.packages_distributions()["httpx2"]} <= installs(("server",))
+
+
+def requirements() -> list[Requirement]:
+    """pyproject's requirements, of the library and every extra (not dev's own extras)."""
+    texts = [*PROJECT["dependencies"], *(r for reqs in PROJECT["optional-dependencies"].values() for r in reqs)]
+    return [Requirement(t) for t in texts if canonicalize_name(Requirement(t).name) != "noughts"]
+
+
+def locked() -> dict[str, list[Version]]:
+    """requirements.lock: each package's versions for this Python and platform (a
+    package may have one per environment marker)."""
+    found: dict[str, list[Version]] = {}
+    for line in (ROOT / "requirements.lock").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            req = Requirement(line)
+            if req.marker is None or req.marker.evaluate():
+                (pinned,) = req.specifier
+                found.setdefault(canonicalize_name(req.name), []).append(Version(pinned.version))
+    return found
+
+
+def test_the_library_declares_ranges_not_pins() -> None:
+    """A pin (``numpy==2.4.6``) makes noughts uninstallable beside any other version;
+    the set-up's exact versions are requirements.lock's."""
+    pinned = [str(r) for r in requirements() if any(s.operator in ("==", "===") for s in r.specifier)]
+    assert pinned == []
+    assert all(r.specifier for r in requirements()), "each range has its lowest verified version"
+
+
+def test_the_lock_file_holds_every_requirement_within_its_range() -> None:
+    """requirements.lock (``make`` installs with it as constraints) is regenerated when
+    pyproject's requirements change: else a new requirement would install unlocked, or
+    a raised lower bound would conflict with the lock."""
+    lock = locked()
+    wrong = []
+    for req in requirements():
+        versions = lock.get(canonicalize_name(req.name), [])
+        if len(versions) != 1 or versions[0] not in req.specifier:
+            wrong.append(f"{req}: locked {[str(v) for v in versions]}")
+    assert wrong == []

@@ -138,7 +138,7 @@ def test_every_test_the_security_table_names_exists() -> None:
         for ref in re.findall(r"`([^`]+)`", cell):
             file, _, test = ref.partition("::")
             if file:
-                path = ROOT / file if file.startswith("tests/") else ROOT / "tests" / "online" / file
+                path = ROOT / file if file.startswith("tests/") else ROOT / "tests" / "server" / "online" / file
             assert path is not None and path.is_file(), (row[:40], ref)
             if test:
                 assert re.search(rf"^(async )?def {re.escape(test)}\(", path.read_text(encoding="utf-8"), re.M), ref

@@ -4,14 +4,17 @@ where the library, the terminal game and the command work without any extra."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tarfile
+import tomllib
 import zipfile
 from email.parser import Parser
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "noughts"
@@ -64,21 +67,83 @@ def test_the_wheel_holds_the_web_app_the_weights_and_the_command(dist: Path) -> 
     assert {"qubic_build.py", "qubic_frontier.py"} <= tools
     assert [name for name in names if name.startswith("tools/") or Path(name).name in tools] == []
     # The core's requirements: nothing compiled; the rest only with an extra.
-    requires = metadata.get_all("Requires-Dist") or []
-    assert [r for r in requires if "extra ==" not in r] == ["rich==15.0.0"]
+    requires = [Requirement(r) for r in metadata.get_all("Requires-Dist") or []]
+    assert [r.name for r in requires if r.marker is None] == ["rich"]
+    # Ranges, not pins: noughts installs beside other versions of what it needs.
+    assert [str(r) for r in requires if any(s.operator == "==" for s in r.specifier)] == []
     extras = set(metadata.get_all("Provides-Extra") or [])
     assert {"kernels", "server", "arena", "rl", "openspiel", "docs", "dev"} <= extras
+
+
+#: What the sdist holds at its top: the package, its tests and docs, and what building,
+#: setting up (Makefile, requirements.lock) and documenting them takes.
+SDIST_TOP = {
+    "src", "tests", "tools", "docs", "pyproject.toml", "hatch_build.py", "README.md", "Makefile", "mkdocs.yml",
+    "requirements.lock", "PKG-INFO",
+}  # fmt: skip
 
 
 def test_the_sdist_builds_tests_and_documents(dist: Path) -> None:
     (sdist,) = dist.glob("noughts-*.tar.gz")
     with tarfile.open(sdist) as archive:
-        names = archive.getnames()
-    top = {Path(name).parts[1] for name in names if len(Path(name).parts) > 1}
-    assert {"src", "tests", "tools", "docs", "pyproject.toml", "README.md", "mkdocs.yml"} <= top
-    assert "bench" not in top
+        names = [str(Path(*Path(name).parts[1:])) for name in archive.getnames() if len(Path(name).parts) > 1]
+    assert {Path(name).parts[0] for name in names} == SDIST_TOP  # not bench/, data/ or .gitignore
     # The qubic proof's work data lives in the cache folder, never in the source.
     assert [name for name in names if "qubic-proof" in name] == []
+    assert "src/noughts/py.typed" in names and "tests/conftest.py" in names and "docs/index.md" in names
+    # The browser tests' vendored axe-core is the repository's (they skip without it).
+    assert [name for name in names if name.startswith("tests/web/vendor")] == []
+
+
+def test_every_path_the_build_names_exists() -> None:
+    """A pattern in the build's configuration that matches nothing (the shipped weights
+    once: src/noughts/ai/weights/*.json) says the package holds what it does not."""
+    targets = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"]["build"]["targets"]
+    named = [
+        pattern
+        for target in targets.values()
+        for key in ("packages", "include", "only-include", "artifacts", "exclude")
+        for pattern in target.get(key, [])
+    ]
+    assert named
+    assert [p for p in named if not list(ROOT.glob(p.lstrip("/")))] == []
+
+
+#: A link's target in Markdown (inline link or image, reference definition) or HTML.
+LINK = re.compile(
+    r"\]\(\s*<?([^)\s>]+)|^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)|(?:href|src)\s*=\s*[\"']([^\"']+)", re.M
+)
+CODE = re.compile(r"^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$|`[^`\n]+`", re.M | re.S)
+
+
+def links(markdown: str) -> list[str]:
+    """The link targets of `markdown`, outside code.
+
+    >>> links("[a](docs/RULES.md), ![b](https://x.org/b.png), `[c](d)`\\n\\n[e]: #top\\n<a href='f.md'>")
+    ['docs/RULES.md', 'https://x.org/b.png', '#top', 'f.md']
+    """
+    return [next(g for g in m.groups() if g) for m in LINK.finditer(CODE.sub("", markdown))]
+
+
+def test_the_description_links_only_absolute_addresses(dist: Path) -> None:
+    """README.md is the page on PyPI, where a relative link (docs/RULES.md, #a-section)
+    leads nowhere: every link in it is an absolute address."""
+    with zipfile.ZipFile(wheel(dist)) as archive:
+        metadata = Parser().parsestr(archive.read("noughts-0.1.0.dist-info/METADATA").decode())
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    body = metadata.get_payload()
+    assert isinstance(body, str) and body.strip()
+    assert [link for link in links(body) if not re.match(r"[a-z][a-z0-9+.-]*:", link, re.I)] == []
+
+
+def test_the_docs_extra_brings_the_formatter_mkdocstrings_asks_for() -> None:
+    """mkdocstrings-python formats separate signatures with Black or Ruff, and warns
+    (an error under ``mkdocs build --strict``) when neither is installed."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    docs = {Requirement(r).name for r in project["optional-dependencies"]["docs"]}
+    assert "separate_signature: true" in config
+    assert docs & {"ruff", "black"}
 
 
 CHECK = """

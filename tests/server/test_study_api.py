@@ -24,7 +24,7 @@ def client() -> Iterator[TestClient]:
 
 def test_a_review_classes_the_blunder_and_equals_the_library(client: TestClient) -> None:
     moves = ["5", "1", "3", "7", "2", "4"]
-    answer = client.post("/api/review", json={"spec": "classic", "moves": moves, "level": "max"})
+    answer = client.post("/api/review", json={"spec": "classic", "moves": moves, "level": "max", "wait": 30})
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert [m["class"] for m in data["moves"]] == ["best", "best", "best", "best", "blunder", "best"]
@@ -49,7 +49,8 @@ def test_a_review_classes_the_blunder_and_equals_the_library(client: TestClient)
 
 def test_a_review_of_a_search_level_values_every_position(client: TestClient) -> None:
     moves = ["55", "51", "15", "59"]
-    data = client.post("/api/review", json={"spec": "ultimate", "moves": moves, "level": "hard", "time": 0.2}).json()
+    body = {"spec": "ultimate", "moves": moves, "level": "hard", "time": 0.2, "wait": 30}
+    data = client.post("/api/review", json=body).json()
     assert len(data["graph"]) == len(moves) + 1
     assert all(0.0 <= c <= 1.0 for c in data["graph"])
     assert [m["move"] for m in data["moves"]] == moves

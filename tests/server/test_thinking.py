@@ -261,9 +261,10 @@ def client() -> Iterator[TestClient]:
 
 
 def test_a_visitor_beyond_their_quota_is_told_when_to_come_back(client: TestClient) -> None:
-    """429 with Retry-After, for that lane only."""
+    """429 with Retry-After, for that lane only (a review is refused when it would start:
+    to a request that waits for it, else to the next ask)."""
     pool: ThinkingPool = client.app.state.thinking  # type: ignore[attr-defined]
-    review = {"spec": "classic", "moves": ["5", "1"], "level": "easy", "time": 0.1}
+    review = {"spec": "classic", "moves": ["5", "1"], "level": "easy", "time": 0.123, "wait": 10}
     with ExitStack() as held:
         for _ in range(LANES[Lane.REVIEW].anonymous):  # the test client's address is "testclient"
             held.enter_context(pool._holding(Lane.REVIEW, Asker("address testclient")))
@@ -311,8 +312,8 @@ def test_a_dropped_puzzle_search_is_one_warning_line(
 
 @pytest.mark.integration  # a real server: the client hangs up on its socket
 def test_a_request_whose_client_hung_up_leaves_its_lane(tmp_path: Path) -> None:
-    """A review asked while the only worker thinks waits in its lane; its client gives up
-    and closes the connection: the review leaves the lane before any of it runs."""
+    """An analysis asked while the only worker thinks waits in its lane; its client gives
+    up and closes the connection: the analysis leaves the lane before it runs."""
     import httpx2
     import uvicorn
 
@@ -329,12 +330,12 @@ def test_a_request_whose_client_hung_up_leaves_its_lane(tmp_path: Path) -> None:
         thinker = threading.Thread(target=lambda: httpx2.post(f"{base}/api/computer", json=think, timeout=60))
         thinker.start()
         time.sleep(1.0)  # the think has the worker
-        review = {"spec": "classic", "moves": ["5", "1"], "level": "easy", "time": 0.1}
+        deeper = {"spec": "classic", "moves": ["5", "1"], "level": "easy", "time": 2}
         with pytest.raises(httpx2.TimeoutException):
-            httpx2.post(f"{base}/api/review", json=review, timeout=0.5)
+            httpx2.post(f"{base}/api/analysis", json=deeper, timeout=0.5)
         assert thinker.is_alive()  # the worker is still busy
         time.sleep(4 * GONE_POLL)
-        assert not pool._waiting[Lane.REVIEW]
+        assert not pool._waiting[Lane.ANALYSIS]
         thinker.join(60)
     finally:
         server.should_exit = True

@@ -187,6 +187,26 @@ def test_a_pasted_record_opens_on_the_board(tab: Tab) -> None:
     tab.assert_clean(refused=1)
 
 
+def test_a_review_shows_its_progress_then_the_review(tab: Tab) -> None:
+    """The review is computed on the server while the page asks how far it has got (a
+    line of its own: a review kept by another test would be there at once)."""
+    moves = "55,51,15,59,95,53,35,58,85,57,75,19"
+    tab.open(f"#/analysis?spec=ultimate&tree={moves}&review=1")
+    page = tab.page
+    status = page.locator("#review-status")
+    page.wait_for_function(
+        "() => /^Computing: \\d+ of 13 positions done/.test(document.querySelector('#review-status')?.textContent)"
+    )
+    assert page.locator("#review-progress").get_attribute("max") == "13"
+    page.wait_for_selector("#review .graph-box", timeout=120_000)
+    assert status.count() == 0 and page.locator("#review-progress").count() == 0
+    assert page.locator("#review .review-side").count() == 2
+    # Opened again: the kept review, without computing.
+    tab.open(f"#/analysis?spec=ultimate&tree={moves}&at=55&review=1")
+    page.wait_for_selector("#review .graph-box", timeout=5_000)
+    tab.assert_clean()
+
+
 # Pictures to look at, made by make test-slow (CI keeps them); tests/web/test_pages.py
 # takes the pages' screenshots in make test.
 @pytest.mark.slow

@@ -17,13 +17,21 @@ numba is imported on first use, not when this module is (it registers the player
 every ``noughts`` command imports it).
 
 Getting the kernels ready is set-up, never play: numba compiles a kernel the first time
-it is called with new argument types (half a minute or more for all of them) and keeps
+it is called with new argument types (a minute or more for all of them) and keeps
 the machine code in its cache on disk, from which later processes load it (about a
 second). Either way the cost used to fall on a player's first search: a 2-second move
 took 15, and the search inside it had almost no time left. So both players `prepare`
 before they start their clock, ``noughts serve`` and the terminal prepare before the
 first move (saying so when it means compiling), and the set-up (``noughts prepare``,
 which ``make`` runs) fills the cache once for the machine.
+
+Where nothing has filled the cache (a library user's fresh install), a player's first
+decision would wait for the whole compilation. Instead it warns (`CompileWarning`,
+naming ``noughts prepare``), starts compiling in a background thread and, when the
+decision has a time limit, keeps to it with its readable twin (``mcts`` or
+``alphabeta``, named in the `Analysis`) until the kernels are ready. A decision limited
+by iterations, nodes or depth only waits for the compilation: its result does not
+depend on the machine's speed.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import random
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -66,6 +75,7 @@ __all__ = [
     "COMPILE_ESTIMATE",
     "DEFAULT_C",
     "DEFAULT_TIME",
+    "CompileWarning",
     "KernelAlphaBetaPlayer",
     "KernelMCTSPlayer",
     "drop_stale_cache",
@@ -184,9 +194,17 @@ class KernelMCTSPlayer(AIPlayer):
         return self._think(state, limits, exact=False)
 
     def _think(self, state: State[Any], limits: Limits, exact: bool) -> Analysis:
-        prepare()  # compiling or loading the kernels is never charged to the budget
-        started = time.perf_counter()
         seconds = limits.time if limits.time is not None else self.time
+        timed = seconds is not None or (limits.nodes is None and self.iterations is None)
+        if not _kernels_ready(self.name, timed):
+            from noughts.ai.mcts import MCTSPlayer
+
+            twin = MCTSPlayer(seed=self.seed, reuse=False, solver=self.solver)
+            budget = Limits(
+                time=seconds if seconds is not None else DEFAULT_TIME, nodes=limits.nodes or self.iterations
+            )
+            return twin.analyze(state, budget) if exact else twin.decide(state, budget)
+        started = time.perf_counter()
         solved = self._endgame(state, seconds, exact)
         if solved is not None:
             return solved
@@ -448,11 +466,15 @@ class KernelAlphaBetaPlayer(AIPlayer):
         from noughts.kernels.games import encode, game_code
         from noughts.kernels.layout import QUBIC
 
-        prepare()  # compiling or loading the kernels is never charged to the budget
+        limits = limits.over(self.defaults, DEFAULT_TIME)
+        if not _kernels_ready(self.name, limits.time is not None):
+            from noughts.ai.search import AlphaBetaPlayer
+
+            twin = AlphaBetaPlayer(eval="open-lines" if state.game.key == "qubic" else "seed-lines", seed=self.seed)
+            return twin.analyze(state, limits) if exact else twin.decide(state, limits)
         started = time.perf_counter()
         moves = require_moves(state)
         code = game_code(state.game)
-        limits = limits.over(self.defaults, DEFAULT_TIME)
         if self._tables is None:
             self._tables = negamax.Tables()
         tables = self._tables
@@ -700,6 +722,51 @@ _WARM_UP_SPECS = ("ultimate", "ultimate:tiebreak=boards", "nine-board", "qubic")
 _prepare_lock = threading.RLock()
 _ready = False
 _preparing = threading.local()
+#: The background compilation's thread, and the lock over starting it and warning (not
+#: _prepare_lock, which that thread holds for the whole compilation).
+_background: threading.Thread | None = None
+_background_lock = threading.Lock()
+_warned = False
+
+
+class CompileWarning(UserWarning):
+    """A player found the fast engine not compiled on this machine: it is compiling in
+    the background (`COMPILE_ESTIMATE`, once per machine). ``noughts prepare`` does it
+    ahead, as the set-up (``make``) does."""
+
+
+def _kernels_ready(player: str, timed: bool) -> bool:
+    """Whether `player` may search with the kernels now: they are loaded, or get loaded
+    from the cache (about a second, before the clock starts). On an empty cache it warns
+    once and starts compiling in the background; a `timed` decision then does not wait
+    (False: play with the readable twin), the others wait for it."""
+    global _background, _warned
+    if _ready or getattr(_preparing, "active", False):
+        return True  # ready, or the warm-up's own players
+    if is_cached():
+        prepare()
+        return True
+    with _background_lock:
+        if not _warned:
+            _warned = True
+            meanwhile = "playing with its readable twin meanwhile" if timed else "waiting for it (no time limit)"
+            warnings.warn(
+                f"{player}: the fast engine is not compiled on this machine yet: compiling it in the background "
+                f"({COMPILE_ESTIMATE}, once per machine), {meanwhile}. "
+                "Run `noughts prepare` after installing to compile it ahead.",
+                CompileWarning,
+                stacklevel=4,
+            )
+        if _background is None or not _background.is_alive():
+            if _background is not None:
+                timed = False  # it failed: preparing here raises its error
+            else:
+                _background = threading.Thread(target=prepare, name="noughts-prepare", daemon=True)
+                _background.start()
+    if not timed:
+        prepare()
+        return True
+    return False
 
 
 def is_ready() -> bool:

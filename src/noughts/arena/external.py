@@ -154,25 +154,11 @@ class EnginePlayer(AIPlayer):
 
     def ask(self, command: str, patience: float, termination: str = "abandoned") -> str:
         """Send `command`; the text of its ``=`` answer. Anything else forfeits."""
-        process = self.process
-        assert process is not None and process.stdin is not None
-        try:
-            process.stdin.write(command + "\n")
-            process.stdin.flush()
-        except OSError:
-            raise self._failure(f"{self.name} stopped before '{command}'") from None
+        self.send(command)
         deadline = time.monotonic() + patience
         answer: list[str] = []
         while True:
-            try:
-                line = self.lines.get(timeout=max(deadline - time.monotonic(), 0))
-            except queue.Empty:
-                raise self._failure(
-                    f"{self.name} did not answer '{command}' within {patience:g} s", termination
-                ) from None
-            if line is None:
-                raise self._failure(f"{self.name} exited during '{command}'")
-            line = line.rstrip("\n")
+            line = self.read_line(command, deadline, patience, termination).rstrip("\n")
             if not answer and not line.strip():
                 continue  # blank lines between answers
             if line.strip():
@@ -185,6 +171,27 @@ class EnginePlayer(AIPlayer):
         if first.startswith("?"):
             raise self._failure(f"{self.name} refused '{command}': {first[1:].strip()}")
         raise self._failure(f"{self.name} answered '{command}' with {first!r}, not '= ...' or '? ...'")
+
+    def send(self, command: str) -> None:
+        """Write `command` to the program; a program that has stopped forfeits."""
+        process = self.process
+        assert process is not None and process.stdin is not None
+        try:
+            process.stdin.write(command + "\n")
+            process.stdin.flush()
+        except OSError:
+            raise self._failure(f"{self.name} stopped before '{command}'") from None
+
+    def read_line(self, command: str, deadline: float, patience: float, termination: str = "abandoned") -> str:
+        """The program's next line, answering `command`, by `deadline` (a monotonic time,
+        `patience` seconds after it was sent); silence or an exit forfeits."""
+        try:
+            line = self.lines.get(timeout=max(deadline - time.monotonic(), 0))
+        except queue.Empty:
+            raise self._failure(f"{self.name} did not answer '{command}' within {patience:g} s", termination) from None
+        if line is None:
+            raise self._failure(f"{self.name} exited during '{command}'")
+        return line
 
     def _failure(self, message: str, termination: str = "abandoned") -> ForfeitError:
         """A forfeit with the end of the program's error output, the program stopped."""

@@ -13,7 +13,6 @@ decided board plays in any undecided one; no tiebreak), and the variants' rules 
 
 from __future__ import annotations
 
-import queue
 import time
 from typing import Any
 
@@ -129,7 +128,7 @@ class UgiPlayer(EnginePlayer):
             self.tracker.reset()
             path = self.tracker.moves_to(state)
         if self.tracker.last is None:  # a new game
-            self._send("uginewgame")
+            self.send("uginewgame")
             self.moves, self.moves_known = [], True
         if path is None:
             self.moves_known = False
@@ -139,32 +138,16 @@ class UgiPlayer(EnginePlayer):
         self._wait_for("readyok", "isready", STARTUP_TIME)
         if self.moves_known:
             moves = ["moves", *map(square_text, self.moves)] if self.moves else []
-            self._send(" ".join(["position startpos", *moves]))
+            self.send(" ".join(["position startpos", *moves]))
         else:
-            self._send(f"position fen {fen(state)}")
-
-    def _send(self, command: str) -> None:
-        process = self.process
-        assert process is not None and process.stdin is not None
-        try:
-            process.stdin.write(command + "\n")
-            process.stdin.flush()
-        except OSError:
-            raise self._failure(f"{self.name} stopped before '{command}'") from None
+            self.send(f"position fen {fen(state)}")
 
     def _wait_for(self, word: str, command: str, patience: float, termination: str = "abandoned") -> str:
         """Send `command` and wait for the line starting with `word` (UGI's answers come
         after any number of ``info`` lines)."""
-        self._send(command)
+        self.send(command)
         deadline = time.monotonic() + patience
         while True:
-            try:
-                line = self.lines.get(timeout=max(deadline - time.monotonic(), 0))
-            except queue.Empty:
-                raise self._failure(
-                    f"{self.name} did not answer '{command}' within {patience:g} s", termination
-                ) from None
-            if line is None:
-                raise self._failure(f"{self.name} exited during '{command}'")
+            line = self.read_line(command, deadline, patience, termination)
             if line.split()[:1] == [word]:
                 return line.strip()

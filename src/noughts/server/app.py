@@ -21,9 +21,11 @@ from noughts.ai.base import win_chance
 from noughts.ai.levels import as_level
 from noughts.server import errors
 from noughts.server.guards import MAX_BODY, BodyLimit, JsonOnly, NoNulText, OriginGuard, no_nul_in_schema
+from noughts.server.online.actions import GameRow
 from noughts.server.online.config import default_database_url
 from noughts.server.online.service import Online
 from noughts.server.replay import replay
+from noughts.server.reviews import Reviews
 from noughts.server.routes import (
     accounts,
     analysis,
@@ -55,6 +57,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     pool = ThinkingPool(settings.ai_workers, warm_kernels=settings.warm_kernels, max_think=settings.max_think)
     online = _online(settings, pool)
+    reviews = Reviews(pool, online)
+
+    async def finished(row: GameRow) -> None:
+        # Every finished game is reviewed, in the background, then looked at for puzzles.
+        reviews.game_ended(row)
+        await puzzles.mine_finished_game(pool, online, row)
+
+    online.play.on_finished = finished
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -66,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await reviews.stop()
             await online.stop()
         pool.shutdown()
 
@@ -80,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.thinking = pool
     app.state.online = online
+    app.state.reviews = reviews
     errors.install(app)
     # The origin check runs first: a foreign page's request is refused whatever it holds.
     app.add_middleware(NoNulText)
@@ -108,9 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _online(settings: Settings, pool: Thinking) -> Online:
-    """Online play, its bots thinking and its finished games mined for puzzles in `pool`."""
+    """Online play, its bots thinking in `pool`."""
     online = Online(settings.database or default_database_url(), settings.redis, settings.online)
-    online.play.on_finished = lambda row: puzzles.mine_finished_game(pool, online, row)
 
     async def think(spec: str, moves: list[str], level: str, seconds: float | None) -> str:
         """A bot's move (seeded by nothing: bots vary)."""

@@ -40,7 +40,7 @@ _ACTION_STATUS = {"no-such-game": 404, "not-a-player": 403, "not-yours": 403, "i
                   "invalid-side": 400, "invalid-clock": 400, "guest-rated": 403, "own-room": 409,
                   "no-such-puzzle": 404, "no-puzzle-left": 404, "not-seeking": 404, "no-such-bot": 404,
                   "invalid-wait": 400, "not-invited": 403, "no-such-tournament": 404, "invalid-tournament": 400,
-                  "guest-tournament": 403, "too-many-tournaments": 429}  # fmt: skip
+                  "guest-tournament": 403, "too-many-tournaments": 429, "no-such-review": 404}  # fmt: skip
 
 
 def install(app: FastAPI) -> None:

@@ -31,6 +31,9 @@ MIN_THINK_SECONDS = max(0.001, MIN_TIME)
 MAX_SEED = 2**53 - 1
 #: A review thinks this long at most per position (a whole game of ultimate: minutes).
 MAX_REVIEW_SECONDS = 5.0
+#: A review request waits this long at most for a review being computed (a script that
+#: would rather wait than poll); the page never waits.
+MAX_REVIEW_WAIT = 30.0
 
 Spec = Annotated[
     str,
@@ -116,6 +119,14 @@ class ReviewRequest(GameRequest):
         float,
         Field(ge=MIN_THINK_SECONDS, le=MAX_REVIEW_SECONDS, description="seconds of thought per position of the game"),
     ] = 0.5
+    wait: Annotated[
+        float,
+        Field(
+            ge=0,
+            le=MAX_REVIEW_WAIT,
+            description="seconds to wait for a review being computed before answering its progress (202)",
+        ),
+    ] = 0.0
 
 
 class RecordRequest(RequestBody):
@@ -321,6 +332,17 @@ class ReviewView(_Model):
     graph: list[float]
     accuracy: dict[Mark, float | None]
     classes: dict[Mark, dict[str, int]]
+
+
+class ReviewProgress(_Model):
+    """A review being computed: `done` of the game's `total` positions analysed so far.
+    Asked again (`GET /api/review/{key}` for a game sent by a page, the game's analysis
+    for an online game) it answers the review once it is there."""
+
+    status: Literal["computing"] = "computing"
+    key: str
+    done: int
+    total: int
 
 
 class ComputerMove(_Model):

@@ -261,8 +261,16 @@ class Thinking(Protocol):
     async def analyze(self, job: ThinkJob, lane: Lane, asker: Asker, late: str = ...) -> Analysis:
         """`job`'s analysis (`think`)."""
 
-    async def review(self, game: Replayed, level: Level, time: float, asker: Asker) -> dict[str, Any]:
-        """`level`'s review of `game` as JSON (lane REVIEW, a job a position)."""
+    async def review(
+        self,
+        game: Replayed,
+        level: Level,
+        time: float,
+        asker: Asker,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]:
+        """`level`'s review of `game` as JSON (lane REVIEW, a job a position), telling
+        `progress` how many positions are done after each."""
 
     async def judge(self, puzzle: dict[str, Any], played: list[str], time: float, asker: Asker) -> Judged:
         """A puzzle solver's move judged (lane ANALYSIS)."""
@@ -349,10 +357,18 @@ class ThinkingPool:
         answer: Analysis = await self._run(lane, asker, (think, job), budget, late)
         return answer
 
-    async def review(self, game: Replayed, level: Level, time: float, asker: Asker) -> dict[str, Any]:
+    async def review(
+        self,
+        game: Replayed,
+        level: Level,
+        time: float,
+        asker: Asker,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]:
         """`level`'s review of `game` (`noughts.study.review`) as JSON: each position
         analysed in a worker, `time` seconds each, a job a position, so that more urgent
-        work overtakes it between positions. It stops (AskerGoneError) after the current
+        work overtakes it between positions; `progress` hears how many of the game's
+        positions are done after each. It stops (AskerGoneError) after the current
         position once its asker has gone."""
         from noughts.ai.levels import level_spec
         from noughts.study.review import review_from_analyses
@@ -360,13 +376,15 @@ class ThinkingPool:
         analyses: list[Analysis | None] = []
         with self._holding(Lane.REVIEW, asker):
             for state in game.states:
-                if state.is_over:
+                if not state.is_over:
+                    if await _gone(asker):
+                        raise AskerGoneError("the review's asker has gone")
+                    job = ThinkJob(state, level, time, mistakes=False, every_move=True)
+                    analyses.append(await self._analyze(job, Lane.REVIEW, asker, "the review did not finish"))
+                else:
                     analyses.append(None)
-                    continue
-                if await _gone(asker):
-                    raise AskerGoneError("the review's asker has gone")
-                job = ThinkJob(state, level, time, mistakes=False, every_move=True)
-                analyses.append(await self._analyze(job, Lane.REVIEW, asker, "the review did not finish"))
+                if progress is not None:
+                    progress(len(analyses))
         name = f"{level} ({level_spec(game.game, level)})"
         return review_from_analyses(list(game.states), game.moves, analyses, name).to_json()
 

@@ -26,21 +26,18 @@ def database_url(sqlite_url: str) -> str:
 def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
     browser: Any, server: str, people: Callable[[], Person]
 ) -> None:
-    """A spectator signed in asks for a finished game's analysis on its page and lands on
-    the analysis board with the review; the player's profile offers the same button."""
+    """A finished game's page shows its analysis, computed when it ended without anyone
+    asking, and opens it on the analysis board; the player's profile asks for it."""
     ann, _, game_id, a, b = start(people)
     alternate(a, b, "5", "1", "3", "7", "2", "4")
     visitor = Visitor(browser, server)
     visitor.sign_up(unique("cat"))
     page = visitor.page
     page.goto(f"{server}/online#/game/{game_id}")
-    page.click(f"[data-analysis='{game_id}']")
+    page.click("#stored-analysis a:has-text('Open the analysis')", timeout=60_000)
     page.wait_for_selector(".tree-move.class-blunder[data-path='5,1,3,7,2']", timeout=60_000)
     assert "online=" + game_id in page.url
     assert "1 blunder" in page.locator("#review").inner_text()
-    # Stored: whoever opens the game sees it on the game's page.
-    page.goto(f"{server}/online#/game/{game_id}")
-    page.wait_for_selector("#stored-analysis:has-text('accuracy X')")
     # The profile's list: the button opens the stored review at once.
     page.goto(f"{server}/online#/u/{ann.name}")
     page.click(f"[data-analysis='{game_id}']")
@@ -48,6 +45,25 @@ def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
     # Opened by its id alone, the board fetches the game's moves and the stored review.
     page.goto(f"{server}/#/analysis?online={game_id}")
     page.wait_for_selector(".tree-move.class-blunder[data-path='5,1,3,7,2']")
+    assert visitor.errors == []
+    visitor.context.close()
+
+
+def test_a_finished_games_page_shows_the_analysis_progress_then_the_analysis(
+    browser: Any, server: str, people: Callable[[], Person]
+) -> None:
+    """Nobody asks: an ultimate game resigned after ten moves is reviewed (`max`, half a
+    second a position, eleven positions, on the test server's one worker) while a
+    spectator's page shows how far it has got, then its accuracies."""
+    *_, game_id, a, b = start(people, "ultimate")
+    alternate(a, b, "55", "51", "15", "59", "95", "53", "35", "58", "85", "57")
+    assert a.act("resign")["kind"] == "resign"
+    visitor = Visitor(browser, server)
+    page = visitor.page
+    page.goto(f"{server}/online#/game/{game_id}")
+    page.wait_for_selector("#analysis-progress:has-text('of 11 positions done')")
+    page.wait_for_selector("#stored-analysis:has-text('accuracy X')", timeout=120_000)
+    assert page.locator("#analysis-progress").count() == 0
     assert visitor.errors == []
     visitor.context.close()
 

@@ -367,7 +367,7 @@ def test_bad_bot_options_are_refused_before_anything_starts(
 def test_the_engine_written_from_the_docs_plays_online(site: str, tmp_path: Path, spec: str) -> None:
     # docs/engine.md's myengine.py, put online as the docs say (a bot account, its token,
     # `noughts bot ... -- python myengine.py`), plays a whole game against a person.
-    page = (Path(__file__).parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
+    page = (Path(__file__).parents[3] / "docs" / "engine.md").read_text(encoding="utf-8")
     (source,) = [block for block in page.split("```python\n")[1:] if "def main(" in block]
     (tmp_path / "myengine.py").write_text(source.split("\n```")[0], encoding="utf-8")
     ann = Person(site).sign_up()

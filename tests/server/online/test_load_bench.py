@@ -16,7 +16,7 @@ from noughts.server import Settings
 from server.online.people import FAST
 from server.online.servers import in_thread
 
-BENCH = Path(__file__).parents[2] / "bench"
+BENCH = Path(__file__).parents[3] / "bench"
 
 
 def _bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:

@@ -1,22 +1,16 @@
-"""A finished online game's computer analysis: asked for once by anyone signed in,
-computed in the worker pool, stored with the game and shown to everyone who opens it."""
+"""A finished online game's computer analysis: computed in the background when the game
+ends (`noughts.server.reviews`), stored with the game and shown to everyone who opens it."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-from typing import Any
-
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from noughts.ai.levels import Level
-from noughts.server.models import GUARDED, ReviewView, error_answers
-from noughts.server.online.actions import ActionError
-from noughts.server.online.clock import now_ms
+from noughts.server.models import GUARDED, ReviewProgress, ReviewView, error_answers
+from noughts.server.online.actions import ActionError, GameRow
 from noughts.server.online.sessions import LoggedIn, online_of
-from noughts.server.replay import replay
-from noughts.server.thinking import Asker, Thinking
+from noughts.server.reviews import Answer, Reviews, computing
 
 router = APIRouter(
     prefix="/api/online",
@@ -24,49 +18,59 @@ router = APIRouter(
     responses=error_answers(401, 404, 409),
 )
 
-#: The reviewer of online games, and its time a position: an ultimate game of 60 plies
-#: takes about half a minute.
-LEVEL: Level = "max"
-SECONDS = 0.5
-
 
 class StoredAnalysis(BaseModel):
-    """A game's stored analysis; null while nobody has asked for it (not an error: a
-    page asks on every finished game it shows)."""
+    """A game's analysis: the review once computed; its progress while it is; both null
+    while the game goes on (not an error: a page asks on every game it shows)."""
 
     review: ReviewView | None
+    progress: ReviewProgress | None = None
 
 
 @router.get("/games/{game_id}/analysis", response_model=StoredAnalysis)
 async def stored_analysis(game_id: str, request: Request) -> StoredAnalysis:
-    """The game's analysis, or null if nobody has asked for it yet."""
+    """The game's analysis, or its progress. A finished game's is started when the game
+    ends; one that is neither stored nor under way (the server stopped meanwhile) is
+    started now."""
     online = online_of(request)
     await online.start()
-    await online.play.game(game_id)
-    data = await online.store.call(online.store.review, game_id)
-    return StoredAnalysis(review=None if data is None else ReviewView.model_validate_json(data))
+    row = await online.play.game(game_id)
+    answer = await _reviews(request).of_online_game(row, start=row.state == "over")
+    return _analysis(answer)
 
 
-@router.post("/games/{game_id}/analysis", response_model=ReviewView, responses=GUARDED)
-async def request_analysis(game_id: str, request: Request, user: LoggedIn) -> ReviewView:
-    """Analyses a finished game (`max`, half a second a position) and stores the
-    review, or answers the stored one. Two requests at once in one process share the
-    work; across processes the first stored wins."""
+@router.post(
+    "/games/{game_id}/analysis",
+    response_model=ReviewView,
+    responses={**GUARDED, 202: {"model": ReviewProgress, "description": "being computed: ask again"}},
+)
+async def request_analysis(game_id: str, request: Request, user: LoggedIn) -> ReviewView | JSONResponse:
+    """A finished game's analysis (`max`, half a second a position): the stored one, or
+    its progress (202) while it is computed, started now if it was not under way."""
     online = online_of(request)
     row = await online.play.game(game_id)
+    answer = await _over(request, row)
+    if isinstance(answer, str):
+        return ReviewView.model_validate_json(answer)
+    return computing(answer, f"/api/online/games/{game_id}/analysis")
+
+
+async def _over(request: Request, row: GameRow) -> Answer:
     if row.state != "over":
         raise ActionError("game-not-over", "a game is analysed once it is over")
-    stored = await online.store.call(online.store.review, game_id)
-    if stored is None:
-        running: dict[str, asyncio.Task[Any]] = request.app.state.__dict__.setdefault("reviews_running", {})
-        task = running.get(game_id)
-        if task is None:
-            pool: Thinking = request.app.state.thinking
-            game = replay(row.spec, None, row.moves.split())
-            # Shared by whoever asks meanwhile and stored for all: it goes on if its asker hangs up.
-            asker = Asker(f"user {user.id}", signed_in=not user.guest)
-            task = running[game_id] = asyncio.create_task(pool.review(game, LEVEL, SECONDS, asker))
-            task.add_done_callback(lambda _: running.pop(game_id, None))
-        data = await asyncio.shield(task)
-        stored = await online.store.call(online.store.add_review, game_id, LEVEL, json.dumps(data), user.id, now_ms())
-    return ReviewView.model_validate_json(stored)
+    answer = await _reviews(request).of_online_game(row)
+    assert answer is not None  # started if not stored
+    return answer
+
+
+def _reviews(request: Request) -> Reviews:
+    reviews: Reviews = request.app.state.reviews
+    return reviews
+
+
+def _analysis(answer: Answer | None) -> StoredAnalysis:
+    if answer is None:
+        return StoredAnalysis(review=None)
+    if isinstance(answer, str):
+        return StoredAnalysis(review=ReviewView.model_validate_json(answer))
+    return StoredAnalysis(review=None, progress=ReviewProgress(key=answer.key, done=answer.done, total=answer.total))

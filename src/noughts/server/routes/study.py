@@ -1,15 +1,27 @@
-"""Study: a game's review, computed in the worker pool."""
+"""Study: a game's review, computed once in the worker pool and kept (`noughts.server.reviews`)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import JSONResponse
 
 from noughts.core import NoughtsError
 from noughts.records import GameRecord
-from noughts.server.models import GUARDED, RecordRequest, RecordView, ReviewRequest, ReviewView, error_answers
+from noughts.server.models import (
+    GUARDED,
+    RecordRequest,
+    RecordView,
+    ReviewProgress,
+    ReviewRequest,
+    ReviewView,
+    error_answers,
+)
+from noughts.server.online.actions import ActionError
 from noughts.server.replay import RequestError, replay
+from noughts.server.reviews import Answer, Reviews, computing
 from noughts.server.routes.askers import asker_of
-from noughts.server.thinking import Thinking
 
 router = APIRouter(
     prefix="/api",
@@ -18,16 +30,46 @@ router = APIRouter(
 )
 
 
-@router.post("/review", response_model=ReviewView, responses=GUARDED)
-async def review(request: Request, body: ReviewRequest) -> ReviewView:
+_COMPUTING: dict[int | str, dict[str, Any]] = {
+    202: {"model": ReviewProgress, "description": "being computed: ask again for the review"}
+}
+
+
+@router.post("/review", response_model=ReviewView, responses={**GUARDED, **_COMPUTING})
+async def review(request: Request, body: ReviewRequest) -> ReviewView | JSONResponse:
     """Every move of the game valued by `level` (`time` seconds a position) and classed
     best, good, inaccuracy, mistake or blunder by the chance it gave away, with the
     better move and its line, each player's accuracy, and x's chance in every position
-    (the graph). Moves are checked first: a bad one is a 400 naming it."""
+    (the graph). Moves are checked first: a bad one is a 400 naming it.
+
+    Each review is computed once and kept: asked again, it is answered at once. While
+    it is computed (up to `wait` seconds asked for) the answer is its progress, a 202
+    with the address to ask again (this request again does as well)."""
     replayed = replay(body.spec, body.start, body.moves)
-    pool: Thinking = request.app.state.thinking
-    data = await pool.review(replayed, body.level, body.time, await asker_of(request))
-    return ReviewView.model_validate(data)
+    reviews: Reviews = request.app.state.reviews
+    answer = await reviews.of_page_game(replayed, body.start, body.level, body.time, await asker_of(request))
+    if not isinstance(answer, str):
+        answer = await reviews.wait(answer, body.wait)
+    return _answer(answer)
+
+
+@router.get("/review/{key}", response_model=ReviewView, responses={**error_answers(404), **_COMPUTING})
+async def review_by_key(
+    key: Annotated[str, Path(pattern="^[0-9a-f]{64}$")], request: Request
+) -> ReviewView | JSONResponse:
+    """A review asked for with `POST /api/review`, by the key its progress gave: the
+    review once computed, its progress (202) until then."""
+    reviews: Reviews = request.app.state.reviews
+    answer = await reviews.of_page_key(key)
+    if answer is None:
+        raise ActionError("no-such-review", "no review of that key was asked for")
+    return _answer(answer)
+
+
+def _answer(answer: Answer) -> ReviewView | JSONResponse:
+    if isinstance(answer, str):
+        return ReviewView.model_validate_json(answer)
+    return computing(answer, f"/api/review/{answer.key}")
 
 
 @router.post("/record", response_model=RecordView, responses=GUARDED)

@@ -34,7 +34,10 @@ export const api = {
   play: (g, move) => call("/api/play", { ...game(g), move }),
   computer: (g, level, time = null) => call("/api/computer", { ...game(g), level, time }),
   analysis: (g, level, time = null) => call("/api/analysis", { ...game(g), level, time }),
+  // A review answers at once: the review, or its progress ({status: "computing", key,
+  // done, total}) to ask again for by its key.
   review: (g, level, time) => call("/api/review", { ...game(g), level, time }),
+  reviewByKey: (key) => call(`/api/review/${encodeURIComponent(key)}`),
   record: (text) => call("/api/record", { text }),
   // An online game's stored analysis, and asking for it (signed in).
   onlineGame: (id) => call(`/api/online/games/${encodeURIComponent(id)}`),

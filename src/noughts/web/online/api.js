@@ -70,7 +70,8 @@ export function analysisLink(id, spec) {
   return `/#/analysis?${new URLSearchParams({ spec, online: id }).toString()}`;
 }
 
-/** A "Request analysis" button: asks for the game's review (stored for everyone), then opens it. */
+/** A "Request analysis" button: starts the game's review (stored for everyone; the
+ * server answers at once), then opens the analysis board, which follows it. */
 export function analysisButton(h, game, toast) {
   const button = h("button", { class: "button", type: "button", "data-analysis": game.id }, "Request analysis");
   button.addEventListener("click", async () => {

@@ -7,6 +7,8 @@ import { h, markSvg } from "/static/js/dom.js";
 import { analysisButton, analysisLink, botMark, ended, online, socketUrl } from "./api.js";
 import { sound } from "./sound.js";
 
+/** A finished game's analysis being computed is asked for again this often (milliseconds). */
+const ANALYSIS_POLL = 1500;
 const ENDINGS = { normal: "", resignation: " by resignation", time: " on time", agreement: " by agreement", abandoned: ": the opponent left" };
 
 export function resultText(game) {
@@ -329,19 +331,23 @@ export class LivePage {
     return out;
   }
 
-  /** A finished game's stored analysis (its accuracies and a link), or the button that asks for it. */
+  /** A finished game's stored analysis (its accuracies and a link), its progress while
+   * it is computed (from the game's end), or the button that asks for it. */
   analysisPanel(game) {
     if (this.analysis === undefined) {
       this.analysis = null;
-      online.analysis(game.id).then(
-        ({ review }) => {
-          this.analysis = review;
-          if (review) this.render();
-        },
-        () => {}, // the button stays
-      );
+      this.followAnalysis(game.id);
     }
     const link = h("a", { class: "button subtle", href: analysisLink(game.id, game.spec) }, "Analysis board");
+    if (!this.analysis && this.analysisProgress) {
+      const { done, total } = this.analysisProgress;
+      return h(
+        "div",
+        { class: "analysis", id: "analysis-progress" },
+        h("p", {}, h("strong", {}, "Computer analysis: "), `computing, ${done} of ${total} positions done…`),
+        link,
+      );
+    }
     if (!this.analysis) return h("div", { class: "actions analysis" }, analysisButton(h, game, this.context.toast), link);
     const accuracy = (side) => (this.analysis.accuracy[side] === null ? "–" : `${Math.round(this.analysis.accuracy[side])}%`);
     return h(
@@ -350,6 +356,26 @@ export class LivePage {
       h("p", {}, h("strong", {}, "Computer analysis: "), `accuracy X ${accuracy("x")}, O ${accuracy("o")}`),
       h("a", { class: "button", href: analysisLink(game.id, game.spec) }, "Open the analysis"),
     );
+  }
+
+  /** Asks for the game's analysis until it is there (every ANALYSIS_POLL ms while it
+   * is computed), drawing its progress; on an error the button stays. */
+  async followAnalysis(id) {
+    while (!this.destroyed) {
+      let answer;
+      try {
+        answer = await online.analysis(id);
+      } catch {
+        return;
+      }
+      if (this.destroyed || this.game?.id !== id) return;
+      const before = this.analysisProgress?.done;
+      this.analysis = answer.review;
+      this.analysisProgress = answer.progress;
+      if (answer.review || before !== answer.progress?.done) this.render();
+      if (!answer.progress) return;
+      await new Promise((resolve) => setTimeout(resolve, ANALYSIS_POLL));
+    }
   }
 
   tick() {

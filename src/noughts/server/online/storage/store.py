@@ -37,7 +37,7 @@ from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow
 from noughts.server.online.ratings import Glicko, after_game, current
 from noughts.server.online.storage.db import make_engine, migrate
-from noughts.server.online.storage.tables import Game, KnownLogin, Move, Rating, Review, Session, User
+from noughts.server.online.storage.tables import Game, KeptReview, KnownLogin, Move, Rating, Review, Session, User
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -49,6 +49,7 @@ _sessions = cast(Table, Session.__table__)
 _known_logins = cast(Table, KnownLogin.__table__)
 _ratings = cast(Table, Rating.__table__)
 _reviews = cast(Table, Review.__table__)
+_kept_reviews = cast(Table, KeptReview.__table__)
 _ROW_COLUMNS = [_games.c[f.name] for f in fields(GameRow)]
 _FIELDS = [f.name for f in fields(GameRow)]
 #: Presence is written by `set_left` alone, never from a row this process read earlier:
@@ -754,4 +755,22 @@ class Store:
             pass
         stored = self.review(game_id)
         assert stored is not None  # just written, or written by the other request
+        return stored
+
+    def kept_review(self, key: str) -> str | None:
+        """The kept review (JSON) of a game sent by a page, by its key, or None."""
+        with self.engine.connect() as c:
+            return c.execute(select(_kept_reviews.c.data).where(_kept_reviews.c.key == key)).scalar()
+
+    def keep_review(self, key: str, spec: str, level: str, seconds: float, data: str, now: int) -> str:
+        """Keeps a page's game's review unless one is kept under `key` already (another
+        server process finished first): the kept one is answered either way."""
+        try:
+            with self.engine.begin() as c:
+                values = {"key": key, "spec": spec, "level": level, "seconds": seconds, "data": data}
+                c.execute(insert(_kept_reviews).values(**values, created_at=now))
+        except IntegrityError:
+            pass
+        stored = self.kept_review(key)
+        assert stored is not None  # just written, or written by the other process
         return stored

@@ -152,6 +152,22 @@ class Review(Base):
     created_at: Mapped[int] = mapped_column(BigInteger)
 
 
+class KeptReview(Base):
+    """The review of a game sent by a page (`POST /api/review`), computed once and kept:
+    keyed by a hash of what decides it (`noughts.server.reviews.review_key`)."""
+
+    __tablename__ = "kept_reviews"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    spec: Mapped[str] = mapped_column(String(200))
+    level: Mapped[str] = mapped_column(String(8))
+    #: Seconds of thought per position.
+    seconds: Mapped[float] = mapped_column()
+    #: The review as JSON (the shape of POST /api/review's answer).
+    data: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
 class Puzzle(Base):
     """A proved puzzle (`noughts.study.puzzles.Puzzle`) and its Glicko-2 rating, which
     starts at the search's difficulty estimate and moves with every first attempt."""

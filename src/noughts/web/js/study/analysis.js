@@ -16,6 +16,8 @@ import { Tree } from "./tree.js";
 /** The engine thinks this long, in turn, while the position stays on the board. */
 const DEEPENING = [0.3, 1, 2.5, 5];
 const REVIEW_SECONDS = 0.5;
+/** A review being computed is asked for again this often (milliseconds). */
+const REVIEW_POLL = 700;
 const CLASS_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 export class AnalysisPage {
@@ -31,6 +33,8 @@ export class AnalysisPage {
     this.views = new Map(); // path text -> the server's view of that position
     this.review = null; // the server's review of the main line, and the moves it covers
     this.reviewing = false;
+    this.progress = null; // a review being computed: {done, total} positions
+    this.closed = false;
     this.engineOn = true;
     this.engine = null; // the latest analysis of the current position
     this.engineToken = 0;
@@ -60,6 +64,7 @@ export class AnalysisPage {
   }
 
   destroy() {
+    this.closed = true;
     this.engineToken++;
     document.removeEventListener("keydown", this.keys);
   }
@@ -179,8 +184,9 @@ export class AnalysisPage {
 
   async loadStoredReview() {
     try {
-      const { review } = await api.onlineAnalysis(this.online);
+      const { review, progress } = await api.onlineAnalysis(this.online);
       if (review) this.review = { data: review, moves: this.tree.mainLine };
+      else if (progress) this.requestReview(progress); // under way since the game ended: follow it
     } catch (e) {
       this.toast(e.message, "error");
     }
@@ -332,20 +338,39 @@ export class AnalysisPage {
 
   // -- the review --------------------------------------------------------------------
 
-  async requestReview() {
+  /** Asks for the main line's review (an online game's: the stored one), then asks
+   * again while it is computed, showing how far it has got; nothing waits on it.
+   * `started`: the progress of one already under way, to follow. */
+  async requestReview(started = null) {
     const moves = this.tree.mainLine;
     if (!moves.length || this.reviewing) return;
     this.reviewing = true;
+    this.progress = null;
     this.render();
     try {
-      const review = this.online ? await api.requestOnlineAnalysis(this.online) : await api.review(this.game(moves), this.analyst, REVIEW_SECONDS);
-      this.review = { data: review, moves };
+      let answer = started ?? (await (this.online ? api.requestOnlineAnalysis(this.online) : api.review(this.game(moves), this.analyst, REVIEW_SECONDS)));
+      while (answer.status === "computing") {
+        if (this.closed) return;
+        this.progress = answer;
+        this.drawReview();
+        await new Promise((resolve) => setTimeout(resolve, REVIEW_POLL));
+        answer = this.online ? await this.onlineProgress() : await api.reviewByKey(answer.key);
+      }
+      this.review = { data: answer, moves };
     } catch (e) {
       this.toast(e.status === 401 ? "Sign in on the online page to ask for the analysis" : `The review failed: ${e.message}`, "error");
     } finally {
       this.reviewing = false;
-      this.render();
+      this.progress = null;
+      if (!this.closed) this.render();
     }
+  }
+
+  /** An online game's review, or its progress, as `api.review` answers them. */
+  async onlineProgress() {
+    const { review, progress } = await api.onlineAnalysis(this.online);
+    if (!review && !progress) throw new Error("the analysis stopped; ask again");
+    return review || progress;
   }
 
   /** The review of the move that led to `node`, where the review covers it. */
@@ -412,18 +437,12 @@ export class AnalysisPage {
   drawReview() {
     const box = this.reviewBox;
     if (this.reviewing) {
-      // One request does the whole review: the bar runs on the expected time.
-      const n = this.tree.mainLine.length + 1;
-      const expected = n * REVIEW_SECONDS;
-      const bar = h("progress", { id: "review-progress", max: 1, value: 0, "aria-label": "review progress" });
-      const started = performance.now();
-      const advance = () => {
-        if (!bar.isConnected) return;
-        bar.value = Math.min(0.97, (performance.now() - started) / 1000 / expected);
-        requestAnimationFrame(advance);
-      };
-      requestAnimationFrame(advance);
-      box.replaceChildren(h("h2", {}, "Review"), h("p", { class: "muted" }, `Reviewing ${n} positions, about ${Math.ceil(expected)} s…`), bar);
+      const { done = 0, total = this.tree.mainLine.length + 1 } = this.progress || {};
+      box.replaceChildren(
+        h("h2", {}, "Review"),
+        h("p", { class: "muted", id: "review-status" }, this.progress ? `Computing: ${done} of ${total} positions done…` : `Reviewing ${total} positions…`),
+        h("progress", { id: "review-progress", max: total, value: done, "aria-label": "review progress" }),
+      );
       return;
     }
     if (!this.review) {
