@@ -4,15 +4,37 @@ sent whole to a worker process."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import pickle
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from noughts.ai.base import Analysis, Limits
 from noughts.ai.levels import level_player
 from noughts.registry import parse_spec
-from noughts.server.replay import replay
-from noughts.server.thinking import ThinkingPool, ThinkJob, think
+from noughts.server import Settings, create_app
+from noughts.server.replay import Replayed, replay
+from noughts.server.thinking import (
+    GONE_POLL,
+    LANES,
+    SERVER,
+    Asker,
+    AskerGoneError,
+    Lane,
+    LaneFullError,
+    ThinkingPool,
+    ThinkJob,
+    TooManyJobsError,
+    think,
+)
 
 from support import SPECS, playout
 
@@ -50,10 +72,271 @@ def test_a_job_reaches_a_worker_process() -> None:
     state = replay("mnk:m=7:n=7:k=4", None, ["d4"]).state
 
     async def ask() -> Analysis:
-        return await pool.analyze(ThinkJob(state, "medium", seed=5))
+        return await pool.analyze(ThinkJob(state, "medium", seed=5), Lane.MOVE, SERVER)
 
     try:
         analysis = asyncio.run(ask())
     finally:
         pool.shutdown()
     assert analysis.moves[0].text == level_player(state.game, "medium", 5).decide(state, Limits()).moves[0].text
+
+
+def _in_order(pool: ThinkingPool, jobs: list[tuple[Lane, tuple[Any, ...]]]) -> list[Any]:
+    """Every job of `jobs` queued at once in `pool`, in the order given; their answers."""
+
+    async def run() -> list[Any]:
+        return list(await asyncio.gather(*(pool._run(lane, SERVER, work, 30, "late") for lane, work in jobs)))
+
+    return asyncio.run(run())
+
+
+def test_the_most_urgent_lane_starts_first() -> None:
+    """One worker, busy: the jobs queued behind it start most urgent lane first, each
+    lane first come first served, whatever order they came in."""
+    pool = ThinkingPool(workers=1)
+    try:
+        _in_order(pool, [(Lane.MOVE, (time.time,))])  # the worker is up
+        lanes = [Lane.MINING, Lane.REVIEW, Lane.MINING, Lane.ANALYSIS, Lane.REVIEW, Lane.MOVE]
+        started = _in_order(pool, [(Lane.MINING, (time.sleep, 0.3)), *((lane, (time.time,)) for lane in lanes)])[1:]
+    finally:
+        pool.shutdown()
+    by_start = [lane for _, _, lane in sorted(zip(started, range(len(lanes)), lanes, strict=True))]
+    assert by_start == [Lane.MOVE, Lane.ANALYSIS, Lane.REVIEW, Lane.REVIEW, Lane.MINING, Lane.MINING]
+
+
+def test_a_move_never_waits_behind_reviews_and_mining() -> None:
+    """Two workers, reviews and mining queued by the dozen: one worker is kept for moves,
+    so a move starts at once (first come first served, it waited for them all)."""
+    pool = ThinkingPool(workers=2)
+
+    async def run() -> float:
+        await pool.start()
+        low = [pool._run(lane, SERVER, (time.sleep, 0.5), 30, "late") for lane in (Lane.REVIEW, Lane.MINING) * 6]
+        background = asyncio.gather(*low)
+        await asyncio.sleep(0.2)
+        asked = time.monotonic()
+        await pool._run(Lane.MOVE, SERVER, (time.time,), 30, "late")
+        waited = time.monotonic() - asked
+        await background
+        return waited
+
+    try:
+        waited = asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert waited < 0.4  # a single low job would hold it 0.5 s; all of them 3 s
+
+
+def test_a_visitor_holds_at_most_their_quota_of_a_lane() -> None:
+    """Anonymous visitors have the smallest quota, signed-in users more, and the server's
+    own work none; a refusal says when to try again."""
+    pool = ThinkingPool(workers=1)
+    visitor, user = Asker("address 10.0.0.1"), Asker("user 7", signed_in=True)
+    rules = LANES[Lane.REVIEW]
+    with ExitStack() as held:
+        for _ in range(rules.anonymous):
+            held.enter_context(pool._holding(Lane.REVIEW, visitor))
+        with pytest.raises(TooManyJobsError) as refused:
+            held.enter_context(pool._holding(Lane.REVIEW, visitor))
+        assert refused.value.retry_after == rules.retry_after
+        held.enter_context(pool._holding(Lane.ANALYSIS, visitor))  # another lane's quota
+        held.enter_context(pool._holding(Lane.REVIEW, Asker("address 10.0.0.2")))  # another visitor's
+        for _ in range(rules.signed_in):
+            held.enter_context(pool._holding(Lane.REVIEW, user))
+        with pytest.raises(TooManyJobsError):
+            held.enter_context(pool._holding(Lane.REVIEW, user))
+        for _ in range(3 * rules.signed_in):
+            held.enter_context(pool._holding(Lane.REVIEW, SERVER))
+    with pool._holding(Lane.REVIEW, visitor):  # given back when done
+        pass
+    assert rules.anonymous < rules.signed_in
+
+
+def test_a_full_lane_refuses_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LANES, Lane.MINING, replace(LANES[Lane.MINING], waiting=1))
+    pool = ThinkingPool(workers=1)
+
+    async def run() -> None:
+        busy = asyncio.ensure_future(pool._run(Lane.MINING, SERVER, (time.sleep, 0.5), 30, "late"))
+        await asyncio.sleep(0)
+        waiting = asyncio.ensure_future(pool._run(Lane.MINING, SERVER, (time.time,), 30, "late"))
+        await asyncio.sleep(0)
+        with pytest.raises(LaneFullError) as refused:
+            await pool._run(Lane.MINING, SERVER, (time.time,), 30, "late")
+        assert refused.value.retry_after == LANES[Lane.MINING].retry_after
+        await pool._run(Lane.MOVE, SERVER, (time.time,), 30, "late")  # another lane is not full
+        await asyncio.gather(busy, waiting)
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.shutdown()
+
+
+def test_a_queued_job_whose_asker_has_gone_is_dropped(tmp_path: Path) -> None:
+    """The asker hangs up while their job waits: it never runs."""
+    pool = ThinkingPool(workers=1)
+    trace = tmp_path / "ran"
+
+    async def hung_up() -> bool:
+        return True
+
+    async def run() -> None:
+        busy = asyncio.ensure_future(pool._run(Lane.MOVE, SERVER, (time.sleep, 1.0), 30, "late"))
+        await asyncio.sleep(0)
+        asked = time.monotonic()
+        with pytest.raises(AskerGoneError):
+            await pool._run(Lane.MOVE, Asker("address 10.0.0.1", gone=hung_up), (trace.touch,), 30, "late")
+        assert time.monotonic() - asked < 0.9  # dropped while the worker was still busy
+        await busy
+        await pool._run(Lane.MOVE, SERVER, (time.time,), 30, "late")  # the worker is free again
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert not trace.exists()
+
+
+def test_a_review_stops_after_the_position_its_asker_left_during() -> None:
+    pool = ThinkingPool(workers=1)
+    game = replay("classic", None, ["5", "1", "9", "3", "7"])
+    asked = 0
+
+    async def gone() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 1  # still there for the first position, gone after it
+
+    async def run() -> None:
+        await pool.start()  # no wait in the queue: the asker is asked between positions only
+        with pytest.raises(AskerGoneError):
+            await pool.review(game, "easy", 0.1, Asker("address 10.0.0.1", gone=gone))
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert asked == 2  # before the first position and before the second: it stopped there
+
+
+def _game(spec: str, seed: int, plies: int) -> Replayed:
+    steps = playout(spec, seed, plies)
+    return replay(spec, None, [state.game.move_text(move) for state, move in steps if move is not None])
+
+
+def test_bot_moves_keep_their_pace_while_reviews_and_mining_run() -> None:
+    """Six reviews of ultimate and the puzzle search of a dozen games keep a worker busy;
+    a house bot's moves, each asked when the last is answered, come within a second
+    (first come first served, each waited for the positions queued before it: seconds)."""
+    pool = ThinkingPool(workers=2)
+    bot_state = replay("classic", None, ["5"]).state
+
+    async def run() -> list[float]:
+        await pool.start()
+        reviews = [pool.review(_game("ultimate", seed, 12), "hard", 0.5, SERVER) for seed in range(6)]
+        mining = [pool.mine_game(_game("classic", seed, 7), 0.3, "test", 6) for seed in range(12)]
+        background = asyncio.gather(*reviews, *mining)
+        await asyncio.sleep(1.0)
+        waits = []
+        for _ in range(10):
+            asked = time.monotonic()
+            await pool.analyze(ThinkJob(bot_state, "easy"), Lane.MOVE, SERVER)
+            waits.append(time.monotonic() - asked)
+        assert not background.done()  # the moves were asked while the other work went on
+        background.cancel()
+        return waits
+
+    try:
+        waits = asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert max(waits) < 1.0, waits
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(ai_workers=1))) as c:
+        yield c
+
+
+def test_a_visitor_beyond_their_quota_is_told_when_to_come_back(client: TestClient) -> None:
+    """429 with Retry-After, for that lane only (a review is refused when it would start:
+    to a request that waits for it, else to the next ask)."""
+    pool: ThinkingPool = client.app.state.thinking  # type: ignore[attr-defined]
+    review = {"spec": "classic", "moves": ["5", "1"], "level": "easy", "time": 0.123, "wait": 10}
+    with ExitStack() as held:
+        for _ in range(LANES[Lane.REVIEW].anonymous):  # the test client's address is "testclient"
+            held.enter_context(pool._holding(Lane.REVIEW, Asker("address testclient")))
+        answer = client.post("/api/review", json=review)
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["error"] == "too-many-jobs"
+        assert answer.headers["Retry-After"] == str(LANES[Lane.REVIEW].retry_after)
+        assert (
+            client.post("/api/computer", json={"spec": "classic", "moves": ["5"], "level": "easy"}).status_code == 200
+        )
+    assert client.post("/api/review", json=review).status_code == 200
+
+
+def test_a_full_lane_answers_503_and_a_hint_is_in_the_lane_of_moves(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The analysis board's deeper looks wait in the analysis lane; a hint (a second at
+    most) in the moves' lane, which is not full."""
+    monkeypatch.setitem(LANES, Lane.ANALYSIS, replace(LANES[Lane.ANALYSIS], waiting=0))
+    deeper = client.post("/api/analysis", json={"spec": "classic", "moves": ["5"], "level": "easy", "time": 2.5})
+    assert deeper.status_code == 503, deeper.text
+    assert deeper.json()["error"] == "computer-busy"
+    assert deeper.headers["Retry-After"] == str(LANES[Lane.ANALYSIS].retry_after)
+    hint = client.post("/api/analysis", json={"spec": "classic", "moves": ["5"], "level": "easy", "time": 1})
+    assert hint.status_code == 200, hint.text
+
+
+def test_a_dropped_puzzle_search_is_one_warning_line(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After an online game, a full mining lane drops the search: one line saying why,
+    no traceback (the server's log is not flooded)."""
+    from noughts.server.routes.puzzles import mine_finished_game
+    from server.online.test_actions import playing
+
+    monkeypatch.setitem(LANES, Lane.MINING, replace(LANES[Lane.MINING], waiting=0))
+    pool = ThinkingPool(workers=1)
+    row = playing("1", "4", "2", "5", "3")
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(mine_finished_game(pool, None, row))  # type: ignore[arg-type]  # no store: nothing is found
+    assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.WARNING, None)]
+    assert f"game {row.id} dropped" in caplog.records[0].getMessage()
+    assert "mining jobs waiting" in caplog.records[0].getMessage()
+
+
+@pytest.mark.integration  # a real server: the client hangs up on its socket
+def test_a_request_whose_client_hung_up_leaves_its_lane(tmp_path: Path) -> None:
+    """An analysis asked while the only worker thinks waits in its lane; its client gives
+    up and closes the connection: the analysis leaves the lane before it runs."""
+    import httpx2
+    import uvicorn
+
+    app = create_app(Settings(database=f"sqlite:///{tmp_path / 'noughts.db'}", ai_workers=1))
+    pool: ThinkingPool = app.state.thinking
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.01)
+        base = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+        think = {"spec": "qubic", "moves": ["111", "222", "333"], "level": "max", "time": 3}
+        thinker = threading.Thread(target=lambda: httpx2.post(f"{base}/api/computer", json=think, timeout=60))
+        thinker.start()
+        time.sleep(1.0)  # the think has the worker
+        deeper = {"spec": "classic", "moves": ["5", "1"], "level": "easy", "time": 2}
+        with pytest.raises(httpx2.TimeoutException):
+            httpx2.post(f"{base}/api/analysis", json=deeper, timeout=0.5)
+        assert thinker.is_alive()  # the worker is still busy
+        time.sleep(4 * GONE_POLL)
+        assert not pool._waiting[Lane.ANALYSIS]
+        thinker.join(60)
+    finally:
+        server.should_exit = True
+        thread.join(10)

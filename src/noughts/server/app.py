@@ -7,6 +7,7 @@ start-up brings the database schema up to date and connects the fan-out (Redis w
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -42,7 +43,7 @@ from noughts.server.routes import (
     tournaments,
 )
 from noughts.server.settings import Settings
-from noughts.server.thinking import ThinkingPool, ThinkJob
+from noughts.server.thinking import SERVER, Lane, Thinking, ThinkingPool, ThinkJob
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -68,7 +69,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.warm_kernels:
-            pool.start()  # the workers warm up in the background; requests are served meanwhile
+            # Before the server answers anything: no request waits for a cold worker, nor
+            # the first page for the catalogue's imports (a second and a half).
+            await asyncio.gather(pool.start(), asyncio.to_thread(catalogue.catalogue))
         await online.start()
         try:
             yield
@@ -116,20 +119,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _online(settings: Settings, pool: ThinkingPool) -> Online:
+def _online(settings: Settings, pool: Thinking) -> Online:
     """Online play, its bots thinking in `pool`."""
     online = Online(settings.database or default_database_url(), settings.redis, settings.online)
 
     async def think(spec: str, moves: list[str], level: str, seconds: float | None) -> str:
         """A bot's move (seeded by nothing: bots vary)."""
-        analysis = await pool.analyze(ThinkJob(replay(spec, None, moves).state, as_level(level), seconds))
+        job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds)
+        analysis = await pool.analyze(job, Lane.MOVE, SERVER)
         return str(analysis.moves[0].text)
 
     async def assess(spec: str, moves: list[str], level: str, seconds: float) -> float | None:
         """How a bot sees the position (for a draw offer): its level's search without
         the deliberate slips, as the expected result for the player to move."""
         job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds, mistakes=False)
-        analysis = await pool.analyze(job)
+        analysis = await pool.analyze(job, Lane.MOVE, SERVER)
         return win_chance(analysis.value, analysis.scale)
 
     online.bots.think, online.bots.assess = think, assess

@@ -143,7 +143,6 @@ def _bot(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
 
     from noughts.server import Settings, create_app
 
@@ -175,10 +174,31 @@ def _serve(args: argparse.Namespace) -> int:
         database=args.database, ai_workers=args.workers, redis=args.redis, warm_kernels=True, max_think=args.max_think
     )
     app = create_app(settings)
-    print(f"noughts: playing at http://{shown}:{port}  (API docs: /docs; Ctrl-C stops)", flush=True)
     _tune_gc()
-    uvicorn.Server(uvicorn_config(app, settings, args.forwarded_allow_ips)).run(sockets=[sock])
+    address = f"noughts: playing at http://{shown}:{port}  (API docs: /docs; Ctrl-C stops)"
+    ready_server(uvicorn_config(app, settings, args.forwarded_allow_ips), address).run(sockets=[sock])
     return 0
+
+
+def ready_server(config: uvicorn.Config, address: str) -> uvicorn.Server:
+    """uvicorn's server for `config`, which prints `address` once ready."""
+    import uvicorn
+
+    class ReadyServer(uvicorn.Server):
+        """uvicorn's server, which prints the address once the app has started (its
+        thinking workers warmed up: `ThinkingPool.start`): a request sent before then
+        waits in the socket's backlog, and the first move is not charged a cold worker."""
+
+        def __init__(self, config: uvicorn.Config, address: str) -> None:
+            super().__init__(config)
+            self.address = address
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if not self.should_exit:
+                print(self.address, flush=True)
+
+    return ReadyServer(config, address)
 
 
 #: Seconds an idle HTTP connection is kept open for the client's next request. uvicorn's

@@ -16,7 +16,7 @@ from noughts.server.models import ErrorBody
 from noughts.server.online.accounts import AccountError, TooManyAttemptsError
 from noughts.server.online.actions import ActionError
 from noughts.server.replay import RequestError
-from noughts.server.thinking import ThinkingError
+from noughts.server.thinking import ComputerBusyError, ThinkingError, TooManyJobsError
 
 
 def _answer(
@@ -74,6 +74,12 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ThinkingError)
     async def too_slow(request: Request, exc: ThinkingError) -> JSONResponse:
         return _answer(503, "computer-unavailable", str(exc))
+
+    @app.exception_handler(ComputerBusyError)
+    async def busy(request: Request, exc: ComputerBusyError) -> JSONResponse:
+        # Refused before any thinking: the asker's quota (429) or a full lane (503).
+        status, word = (429, "too-many-jobs") if isinstance(exc, TooManyJobsError) else (503, "computer-busy")
+        return _answer(status, word, str(exc), headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:

@@ -14,7 +14,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from fastapi.responses import JSONResponse
 
@@ -24,7 +24,7 @@ from noughts.server.online.actions import GameRow
 from noughts.server.online.clock import now_ms
 from noughts.server.online.service import Online
 from noughts.server.replay import Replayed, replay
-from noughts.server.thinking import ThinkingPool
+from noughts.server.thinking import SERVER, Asker, Thinking
 
 log = logging.getLogger(__name__)
 
@@ -88,16 +88,18 @@ class Reviews:
     """The reviews kept in `online`'s store and computed in `pool`, each once: two asks
     in one process share the computation; across processes the first stored wins."""
 
-    def __init__(self, pool: ThinkingPool, online: Online) -> None:
+    def __init__(self, pool: Thinking, online: Online) -> None:
         self.pool = pool
         self.online = online
         self.running: dict[str, Running] = {}
         self.failed: dict[str, BaseException] = {}
         self._started: set[asyncio.Task[None]] = set()  # held: the loop keeps weak references
 
-    async def of_page_game(self, game: Replayed, start: str | None, level: Level, seconds: float) -> Answer:
-        """A page's game's review if kept, else its progress (started now unless it is
-        under way)."""
+    async def of_page_game(
+        self, game: Replayed, start: str | None, level: Level, seconds: float, asker: Asker = SERVER
+    ) -> Answer:
+        """A page's game's review if kept, else its progress (started now for `asker`,
+        within their quota of reviews, unless it is under way)."""
         spec, moves = game.game.spec, game.moves
         key = review_key(spec, start, moves, level, seconds)
         store = self.online.store
@@ -107,7 +109,7 @@ class Reviews:
 
         await self.online.start()
         answer = await self._kept_or_running(key, lambda: store.call(store.kept_review, key))
-        return answer or self._start(key, game, level, seconds, keep)
+        return answer or self._start(key, game, level, seconds, keep, asker)
 
     async def of_page_key(self, key: str) -> Answer | None:
         """A page's game's review by its key, or its progress; None if it was never asked for."""
@@ -187,13 +189,20 @@ class Reviews:
         return running.task.result()
 
     def _start(
-        self, key: str, game: Replayed, level: Level, seconds: float, keep: Callable[[str], Awaitable[str]]
+        self,
+        key: str,
+        game: Replayed,
+        level: Level,
+        seconds: float,
+        keep: Callable[[str], Awaitable[str]],
+        asker: Asker = SERVER,
     ) -> Running:
         running = self.running[key] = Running(key, len(game.states))
 
         async def compute() -> str:
             # The one place reviews are sent to the pool.
-            data = await self.pool.review(game, level, seconds, progress=running.advance)
+            # Kept for whoever asks next, it goes on if its asker leaves (no `gone`).
+            data = await self.pool.review(game, level, seconds, replace(asker, gone=None), running.advance)
             return await keep(json.dumps(data))
 
         def done(task: asyncio.Task[str]) -> None:

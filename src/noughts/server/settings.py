@@ -17,8 +17,9 @@ class Settings:
     $NOUGHTS_DATABASE_URL, else an SQLite file in the user's data folder). `ai_workers`
     sizes the thinking pool (None: one per core, at most four). `warm_kernels` starts the
     pool with the app and has each worker compile (or load) the compiled players'
-    kernels at once, so that the first ultimate or qubic game at hard or max does not
-    wait 15-30 s for numba; `noughts serve` turns it on, tests leave it off.
+    kernels at once, the app answering once they all have, so that the first ultimate or
+    qubic game at hard or max does not wait 15-30 s for numba; `noughts serve` turns it
+    on, tests leave it off.
     `max_think` caps the seconds the computer thinks for any request that names a time
     (an analysis, a hint, each position of a review): an operator's bound on one
     request's CPU (None: as asked, up to the routes' own limits)."""

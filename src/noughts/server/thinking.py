@@ -6,6 +6,10 @@ request arrives from the game replayed there (once: the position is a small valu
 pickles), and sent whole to a worker process, which builds the level's player there
 (kept per game and level, so that solved tables and caches are built once per worker)
 and sends the analysis back. The event loop only awaits the future.
+
+Jobs wait in lanes (`Lane`: moves, analyses, reviews, puzzle mining), each asker
+(`Asker`) holding a bounded number; the routes and the app call the pool through
+`Thinking`, the interface another backend (a task queue's workers) implements too.
 """
 
 from __future__ import annotations
@@ -14,12 +18,16 @@ import asyncio
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from enum import IntEnum
+from functools import partial
 from time import sleep
-from typing import Any
+from typing import Any, Protocol
 
 from noughts.ai.base import AIPlayer, Analysis, Limits
 from noughts.ai.levels import Level, level_player
@@ -35,6 +43,10 @@ GRACE_SECONDS = 30.0
 #: minute of CPU without numba, several on a busy machine (`noughts.ai.solve`), and an
 #: answer waits for the table rather than guessing.
 TABLE_BUILD_SECONDS = 180.0
+
+#: The longest `ThinkingPool.start` waits for its workers to warm up: compiling the
+#: kernels anew (numba's cache lost) takes a minute or two on a busy machine.
+WARM_UP_SECONDS = 180.0
 
 #: Players kept per (game, level, seed) in each worker; bounded, since seeds come from
 #: requests.
@@ -152,25 +164,169 @@ def _table_build(game: Game[Any, Any], level: Level) -> float:
     return TABLE_BUILD_SECONDS if capabilities(game).table == "first use" and not is_cached(game) else 0.0
 
 
+def _worker_ready(hold: float) -> int:
+    """Runs in a worker once its start-up (`_start_worker`) is done: its process id,
+    after holding the worker `hold` seconds so that the same round's other calls go to
+    the other workers."""
+    sleep(hold)
+    return os.getpid()
+
+
+class Lane(IntEnum):
+    """What a job is for, most urgent first: the pool always starts the next job from
+    the most urgent lane that has one waiting."""
+
+    #: A move someone waits for: a house bot's (on its clock), a computer move, a hint.
+    MOVE = 0
+    #: The analysis board's deeper looks, a puzzle solver's move judged.
+    ANALYSIS = 1
+    #: A game's review, a position at a time.
+    REVIEW = 2
+    #: The puzzle search after an online game ends: nobody waits for it.
+    MINING = 3
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who a job is for: `key` names them for their quota (a user's id, else the
+    visitor's address), `signed_in` gives the larger quota, and `gone` (when given)
+    says whether they have stopped waiting (the HTTP client hung up): their queued
+    jobs are then dropped, and a review stops after its current position."""
+
+    key: str
+    signed_in: bool = False
+    gone: Callable[[], Awaitable[bool]] | None = None
+
+
+#: The server's own work (house bots, draw offers, puzzle mining): no visitor's quota,
+#: only the lanes' bounds.
+SERVER = Asker("server", signed_in=True)
+
+
+@dataclass(frozen=True)
+class LaneRules:
+    """A lane's bounds: the jobs one anonymous visitor or one signed-in user may hold
+    in it at once (a review is one job however many positions it has), the jobs that
+    may wait in it, and the seconds a refused asker is told to wait (Retry-After)."""
+
+    anonymous: int
+    signed_in: int
+    waiting: int
+    retry_after: int
+
+
+LANES: dict[Lane, LaneRules] = {
+    Lane.MOVE: LaneRules(anonymous=4, signed_in=8, waiting=1024, retry_after=1),
+    Lane.ANALYSIS: LaneRules(anonymous=2, signed_in=4, waiting=128, retry_after=2),
+    Lane.REVIEW: LaneRules(anonymous=1, signed_in=2, waiting=64, retry_after=10),
+    Lane.MINING: LaneRules(anonymous=0, signed_in=0, waiting=256, retry_after=30),
+}
+
+
 class ThinkingError(Exception):
     """A worker did not answer within the thinking time and its grace, or died."""
 
 
+class ComputerBusyError(ThinkingError):
+    """The job was refused before it started; try again in `retry_after` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TooManyJobsError(ComputerBusyError):
+    """The asker holds as many jobs of the lane as their quota allows (HTTP 429)."""
+
+
+class LaneFullError(ComputerBusyError):
+    """As many jobs wait in the lane as it holds (HTTP 503)."""
+
+
+class AskerGoneError(ThinkingError):
+    """The asker stopped waiting (hung up) before their job was done: it was dropped."""
+
+
+class Thinking(Protocol):
+    """What the server asks of its thinkers, whatever runs them: `ThinkingPool` (worker
+    processes of this server, the default) or a task queue's workers. Every call names
+    who asks (`Asker`, for the quotas and to drop work nobody waits for); the lane is
+    the caller's for `analyze` and implied by the others.
+    Errors: `TooManyJobsError`, `LaneFullError` (refused at once), `AskerGoneError`,
+    `ThinkingError` (late, or a worker died)."""
+
+    async def start(self) -> None:
+        """Returns once the thinkers can take work without a cold start."""
+
+    async def analyze(self, job: ThinkJob, lane: Lane, asker: Asker, late: str = ...) -> Analysis:
+        """`job`'s analysis (`think`)."""
+
+    async def review(
+        self,
+        game: Replayed,
+        level: Level,
+        time: float,
+        asker: Asker,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]:
+        """`level`'s review of `game` as JSON (lane REVIEW, a job a position), telling
+        `progress` how many positions are done after each."""
+
+    async def judge(self, puzzle: dict[str, Any], played: list[str], time: float, asker: Asker) -> Judged:
+        """A puzzle solver's move judged (lane ANALYSIS)."""
+
+    async def mine_game(self, game: Replayed, time: float, source: str, last: int) -> list[dict[str, Any]]:
+        """The puzzles before `game`'s last `last` moves (lane MINING, the server's)."""
+
+    def shutdown(self) -> None:
+        """Stops the thinkers; work in progress is dropped."""
+
+
+@dataclass(eq=False)
+class _Queued:
+    """A job waiting for a worker: `started` gets the executor's future once it has one."""
+
+    lane: Lane
+    work: tuple[Any, ...]
+    loop: asyncio.AbstractEventLoop
+    started: asyncio.Future[Future[Any]]
+
+
 class ThinkingPool:
-    """A process pool for `think`, started lazily and shut down with the app; no request
-    thinks longer than `max_think` seconds (None: as asked)."""
+    """`Thinking` in this server's worker processes (a process pool, started with the app
+    or with the first job). No job thinks longer than `max_think` seconds (None: as
+    asked).
+
+    Jobs are not handed to the pool's executor as they come: they wait in their lane
+    here, and a job starts only when a worker is free, from the most urgent lane that
+    has one (the executor's own queue, first come first served, stays empty). One worker
+    is kept for the MOVE lane (when there are two or more): reviews and mining never hold
+    every worker, so a move starts at once however much other work waits."""
 
     def __init__(self, workers: int | None = None, warm_kernels: bool = False, max_think: float | None = None) -> None:
         self.workers = workers or max(1, min(4, os.cpu_count() or 1))
         self.warm_kernels = warm_kernels
         self.max_think = max_think
         self._executor: ProcessPoolExecutor | None = None
+        # The lanes, the jobs running (all, and those of the lanes below MOVE) and the
+        # jobs each asker holds per lane. The executor's thread finishes jobs: the lock,
+        # reentrant since a job done already when it is started finishes there and then.
+        self._lock = threading.RLock()
+        self._waiting: dict[Lane, deque[_Queued]] = {lane: deque() for lane in Lane}
+        self._running: dict[Future[Any], Lane] = {}
+        self._held: Counter[tuple[Lane, str]] = Counter()
 
-    def start(self) -> None:
-        """Starts every worker now (each warms up at once) rather than on first use."""
+    async def start(self) -> None:
+        """Starts every worker and returns once each has warmed up (imported the players,
+        and loaded the compiled kernels when `warm_kernels`), so that no request pays for
+        a cold worker. Bounded: a worker that never answers leaves it to the first jobs."""
         pool = self._pool()
-        for _ in range(self.workers):
-            pool.submit(_warm_up)  # a no-op task each, so that every worker process starts
+        loop = asyncio.get_running_loop()
+        ready: set[int] = set()
+        deadline = loop.time() + WARM_UP_SECONDS
+        while len(ready) < self.workers and loop.time() < deadline:
+            calls = [loop.run_in_executor(pool, _worker_ready, 0.05) for _ in range(self.workers)]
+            ready.update(await asyncio.gather(*calls))
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -184,47 +340,69 @@ class ThinkingPool:
             )
         return self._executor
 
-    async def analyze(self, job: ThinkJob, late: str = "the computer did not answer") -> Analysis:
+    async def analyze(
+        self, job: ThinkJob, lane: Lane, asker: Asker, late: str = "the computer did not answer"
+    ) -> Analysis:
         """`job`'s analysis (`think`), its time capped at the pool's `max_think`; a
-        ThinkingError that says `late` if it takes longer than that and a grace."""
+        ThinkingError that says `late` if it takes longer than that and a grace once
+        started."""
+        with self._holding(lane, asker):
+            answer: Analysis = await self._analyze(job, lane, asker, late)
+        return answer
+
+    async def _analyze(self, job: ThinkJob, lane: Lane, asker: Asker, late: str) -> Analysis:
         if job.time is not None:
             job = replace(job, time=self._capped(job.time))
         budget = (job.time if job.time is not None else 10.0) + GRACE_SECONDS + _table_build(job.state.game, job.level)
-        answer: Analysis = await self._run((think, job), budget, late)
+        answer: Analysis = await self._run(lane, asker, (think, job), budget, late)
         return answer
 
     async def review(
-        self, game: Replayed, level: Level, time: float, progress: Callable[[int], None] | None = None
+        self,
+        game: Replayed,
+        level: Level,
+        time: float,
+        asker: Asker,
+        progress: Callable[[int], None] | None = None,
     ) -> dict[str, Any]:
         """`level`'s review of `game` (`noughts.study.review`) as JSON: each position
-        analysed in a worker, `time` seconds each, one task after another, so that the
-        computer's moves in other games take their turns in the pool meanwhile;
-        `progress` hears how many of the game's positions are done after each."""
+        analysed in a worker, `time` seconds each, a job a position, so that more urgent
+        work overtakes it between positions; `progress` hears how many of the game's
+        positions are done after each. It stops (AskerGoneError) after the current
+        position once its asker has gone."""
         from noughts.ai.levels import level_spec
         from noughts.study.review import review_from_analyses
 
         analyses: list[Analysis | None] = []
-        for state in game.states:
-            job = ThinkJob(state, level, time, mistakes=False, every_move=True)
-            analyses.append(None if state.is_over else await self.analyze(job, "the review did not finish"))
-            if progress is not None:
-                progress(len(analyses))
+        with self._holding(Lane.REVIEW, asker):
+            for state in game.states:
+                if not state.is_over:
+                    if await _gone(asker):
+                        raise AskerGoneError("the review's asker has gone")
+                    job = ThinkJob(state, level, time, mistakes=False, every_move=True)
+                    analyses.append(await self._analyze(job, Lane.REVIEW, asker, "the review did not finish"))
+                else:
+                    analyses.append(None)
+                if progress is not None:
+                    progress(len(analyses))
         name = f"{level} ({level_spec(game.game, level)})"
         return review_from_analyses(list(game.states), game.moves, analyses, name).to_json()
 
-    async def judge(self, puzzle: dict[str, Any], played: list[str], time: float) -> Judged:
+    async def judge(self, puzzle: dict[str, Any], played: list[str], time: float, asker: Asker) -> Judged:
         """A puzzle solver's move judged in a worker (`judge_puzzle`)."""
-        answer: Judged = await self._run((judge_puzzle, puzzle, played, time), time + GRACE_SECONDS, "no judgement")
+        with self._holding(Lane.ANALYSIS, asker):
+            work = (judge_puzzle, puzzle, played, time)
+            answer: Judged = await self._run(Lane.ANALYSIS, asker, work, time + GRACE_SECONDS, "no judgement")
         return answer
 
     async def mine_game(self, game: Replayed, time: float, source: str, last: int) -> list[dict[str, Any]]:
         """The puzzles among the positions before `game`'s last `last` moves
-        (`mine_position`), one position a task, so that computer moves in other games
-        take their turns."""
+        (`mine_position`), one position a job in the lowest lane."""
         found = []
         for state in game.states[-1 - last : -1]:
             work = (mine_position, state, time, source)
-            puzzle = await self._run(work, time * 4 + GRACE_SECONDS, "the puzzle search did not finish")
+            late = "the puzzle search did not finish"
+            puzzle = await self._run(Lane.MINING, SERVER, work, time * 4 + GRACE_SECONDS, late)
             if puzzle is not None:
                 found.append(puzzle)
         return found
@@ -232,12 +410,34 @@ class ThinkingPool:
     def _capped(self, time: float) -> float:
         return time if self.max_think is None else min(time, self.max_think)
 
-    async def _run(self, work: tuple[Any, ...], budget: float, late: str) -> Any:
-        """`work` (a function and its arguments) in a worker, within `budget` seconds."""
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool(), *work)
+    @contextmanager
+    def _holding(self, lane: Lane, asker: Asker) -> Iterator[None]:
+        """Counts a job of `asker`'s in `lane` while it lasts; TooManyJobsError beyond
+        their quota (the server's own work has none)."""
+        if asker.key == SERVER.key:
+            yield
+            return
+        rules = LANES[lane]
+        allowed = rules.signed_in if asker.signed_in else rules.anonymous
+        key = (lane, asker.key)
+        if self._held[key] >= allowed:
+            who = "you are" if asker.signed_in else "your address is"
+            message = f"{who} already waiting for {allowed} {lane.name.lower()} job(s) of the computer; wait for them"
+            raise TooManyJobsError(message, rules.retry_after)
+        self._held[key] += 1
         try:
-            return await asyncio.wait_for(future, budget)
+            yield
+        finally:
+            self._held[key] -= 1
+            if not self._held[key]:
+                del self._held[key]
+
+    async def _run(self, lane: Lane, asker: Asker, work: tuple[Any, ...], budget: float, late: str) -> Any:
+        """`work` (a function and its arguments) in a worker once its lane's turn comes,
+        within `budget` seconds of starting there."""
+        future = await self._started(lane, asker, work)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), budget)
         except TimeoutError:
             raise ThinkingError(f"{late} within {budget:.0f} seconds") from None
         except BrokenProcessPool:
@@ -245,7 +445,83 @@ class ThinkingPool:
             self.shutdown()
             raise ThinkingError("the computer's worker process stopped; try again") from None
 
+    async def _started(self, lane: Lane, asker: Asker, work: tuple[Any, ...]) -> Future[Any]:
+        """Queues `work` in `lane` and waits for its worker: the executor's future. The
+        job is dropped if the caller is cancelled or the asker goes meanwhile."""
+        loop = asyncio.get_running_loop()
+        queued = _Queued(lane, work, loop, loop.create_future())
+        with self._lock:
+            if len(self._waiting[lane]) >= LANES[lane].waiting:
+                message = f"the computer has {LANES[lane].waiting} {lane.name.lower()} jobs waiting already; try later"
+                raise LaneFullError(message, LANES[lane].retry_after)
+            self._waiting[lane].append(queued)
+        self._dispatch()
+        try:
+            while True:
+                done, _ = await asyncio.wait([queued.started], timeout=None if asker.gone is None else GONE_POLL)
+                if done:
+                    return queued.started.result()
+                if await _gone(asker):
+                    raise AskerGoneError("the job's asker has gone")
+        except BaseException:
+            with self._lock:
+                if queued in self._waiting[lane]:
+                    self._waiting[lane].remove(queued)
+            if queued.started.done() and not queued.started.cancelled():
+                queued.started.result().cancel()  # too late if it runs already: its answer is dropped
+            raise
+
+    def _dispatch(self) -> None:
+        """Starts waiting jobs, most urgent lane first, while a worker is free for them."""
+        with self._lock:
+            while len(self._running) < self.workers:
+                queued = self._next()
+                if queued is None:
+                    return
+                future = self._pool().submit(*queued.work)
+                self._running[future] = queued.lane
+                future.add_done_callback(partial(self._finished, queued.loop))
+                queued.loop.call_soon_threadsafe(_hand_over, queued.started, future)
+
+    def _next(self) -> _Queued | None:
+        """The next job to start: the first of the most urgent lane that may start one
+        (the lanes below MOVE leave one worker free for moves)."""
+        below_moves = sum(lane is not Lane.MOVE for lane in self._running.values())
+        below_moves_allowed = below_moves < max(1, self.workers - 1)
+        for lane in Lane:
+            if self._waiting[lane] and (lane is Lane.MOVE or below_moves_allowed):
+                return self._waiting[lane].popleft()
+        return None
+
+    def _finished(self, loop: asyncio.AbstractEventLoop, future: Future[Any]) -> None:
+        # Called in the executor's own thread: the next job is started from the event loop.
+        with self._lock:
+            self._running.pop(future, None)
+        try:
+            loop.call_soon_threadsafe(self._dispatch)
+        except RuntimeError:  # that loop has closed (its asker's asyncio.run ended)
+            self._dispatch()
+
     def shutdown(self) -> None:
+        with self._lock:
+            self._running.clear()  # their workers are gone with the executor
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+#: Seconds between looks at whether a queued job's asker has gone.
+GONE_POLL = 0.25
+
+
+async def _gone(asker: Asker) -> bool:
+    return asker.gone is not None and await asker.gone()
+
+
+def _hand_over(started: asyncio.Future[Future[Any]], future: Future[Any]) -> None:
+    """In the asker's loop: the job has its worker (or, if its asker stopped waiting
+    meanwhile, is cancelled when it has not started yet)."""
+    if started.done():
+        future.cancel()
+    else:
+        started.set_result(future)

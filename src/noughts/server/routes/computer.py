@@ -7,14 +7,19 @@ from fastapi import APIRouter, Request
 from noughts.core import IllegalMoveError
 from noughts.server.models import GUARDED, AnalysisView, ComputerMove, ThinkRequest, error_answers
 from noughts.server.replay import Replayed, RequestError, replay
-from noughts.server.thinking import ThinkingPool, ThinkJob
+from noughts.server.routes.askers import asker_of
+from noughts.server.thinking import Lane, Thinking, ThinkJob
 from noughts.server.views import analysis_view, game_view
 
 router = APIRouter(
     prefix="/api",
     tags=["computer"],
-    responses=error_answers(400, 422, 503),
+    responses=error_answers(400, 422, 429, 503),
 )
+
+#: The longest analysis that is a hint (the game page asks for one second), which waits
+#: in the lane of moves; a longer look (the analysis board deepening) in the analysis lane.
+HINT_SECONDS = 1.0
 
 
 async def _analyze(request: Request, body: ThinkRequest, hint: bool = False) -> tuple[Replayed, AnalysisView]:
@@ -22,9 +27,10 @@ async def _analyze(request: Request, body: ThinkRequest, hint: bool = False) -> 
     if replayed.state.is_over:
         over = IllegalMoveError(f"the game is over ({replayed.state.status}): there is no move to think about")
         raise RequestError("moves", over)
-    pool: ThinkingPool = request.app.state.thinking
+    pool: Thinking = request.app.state.thinking
     job = ThinkJob(replayed.state, body.level, body.time, body.seed, mistakes=not hint, every_move=hint)
-    analysis = await pool.analyze(job)
+    lane = Lane.ANALYSIS if hint and body.time is not None and body.time > HINT_SECONDS else Lane.MOVE
+    analysis = await pool.analyze(job, lane, await asker_of(request))
     return replayed, analysis_view(analysis, body.level, replayed.state.turn)
 
 

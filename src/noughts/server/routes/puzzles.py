@@ -29,8 +29,9 @@ from noughts.server.online.sessions import LoggedIn, current_user, online_of
 from noughts.server.online.storage.puzzles import AttemptRow, PuzzleRow
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay
+from noughts.server.routes.askers import asker_of
 from noughts.server.routes.players import PROVISIONAL
-from noughts.server.thinking import ThinkingPool
+from noughts.server.thinking import ComputerBusyError, Thinking, ThinkingError
 from noughts.study.answer_keys import judge_by_key
 from noughts.study.puzzles import Judged, Puzzle, on_line
 
@@ -305,7 +306,7 @@ async def yours(request: Request, user: LoggedIn) -> list[PuzzleView]:
     return [_view(p) for p in await online.store.call(online.puzzles.from_games_of, user.id)]
 
 
-async def mine_finished_game(pool: ThinkingPool, online: Online, row: GameRow) -> None:
+async def mine_finished_game(pool: Thinking, online: Online, row: GameRow) -> None:
     """Looks for puzzles in a game that just ended (its last `MINED_PLIES` positions,
     in the worker pool) and keeps them for its players. Games without an exact prover
     (Forget mode, gobblet for now) have none."""
@@ -313,7 +314,13 @@ async def mine_finished_game(pool: ThinkingPool, online: Online, row: GameRow) -
     if len(moves) < 2:
         return
     source = PRIVATE_SOURCE if row.private else f"online game {row.id}"
-    found = await pool.mine_game(replay(row.spec, None, moves), MINE_SECONDS, source, MINED_PLIES)
+    try:
+        found = await pool.mine_game(replay(row.spec, None, moves), MINE_SECONDS, source, MINED_PLIES)
+    except ThinkingError as e:
+        # Nobody waits for it: a busy or failing pool drops it, in a line (not a traceback).
+        dropped = "dropped" if isinstance(e, ComputerBusyError) else "failed"
+        log.warning("the puzzle search in game %s %s: %s", row.id, dropped, e)
+        return
     if found:
         puzzles = [Puzzle.from_json(data) for data in found]
         await online.store.call(online.puzzles.add, puzzles, now_ms(), row.id)
@@ -340,8 +347,8 @@ async def check(puzzle_id: _ID, body: CheckRequest, request: Request) -> CheckVi
     # The stored line and the answer keys need no search: no trip to the pool.
     judged = on_line(puzzle, list(body.moves)) or _by_key(puzzle, list(body.moves))
     if judged is None:
-        pool: ThinkingPool = request.app.state.thinking
-        judged = await pool.judge(puzzle.to_json(), list(body.moves), JUDGE_SECONDS)
+        pool: Thinking = request.app.state.thinking
+        judged = await pool.judge(puzzle.to_json(), list(body.moves), JUDGE_SECONDS, await asker_of(request))
     return CheckView(
         correct=judged.correct, solved=judged.solved, reply=judged.reply, refutation=judged.refutation,
         verdict=judged.verdict,

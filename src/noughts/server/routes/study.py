@@ -21,11 +21,12 @@ from noughts.server.models import (
 from noughts.server.online.actions import ActionError
 from noughts.server.replay import RequestError, replay
 from noughts.server.reviews import Answer, Reviews, computing
+from noughts.server.routes.askers import asker_of
 
 router = APIRouter(
     prefix="/api",
     tags=["study"],
-    responses=error_answers(400, 422, 503),
+    responses=error_answers(400, 422, 429, 503),
 )
 
 
@@ -46,7 +47,7 @@ async def review(request: Request, body: ReviewRequest) -> ReviewView | JSONResp
     with the address to ask again (this request again does as well)."""
     replayed = replay(body.spec, body.start, body.moves)
     reviews: Reviews = request.app.state.reviews
-    answer = await reviews.of_page_game(replayed, body.start, body.level, body.time)
+    answer = await reviews.of_page_game(replayed, body.start, body.level, body.time, await asker_of(request))
     if not isinstance(answer, str):
         answer = await reviews.wait(answer, body.wait)
     return _answer(answer)
