@@ -49,7 +49,7 @@ def test_a_review_values_every_position_exactly(client: TestClient, tmp_path: Pa
         move = rng.choice(state.legal_moves())
         moves.append(state.move_text(move))
         state = state.play(move)
-    data = post(client, "/api/review", {"spec": "matryoshka", "moves": moves, "level": "max", "time": 4})
+    data = post(client, "/api/review", {"spec": "matryoshka", "moves": moves, "level": "max", "time": 4, "wait": 30})
     assert data["reviewer"] == "max (perfect)"
     assert [m["move"] for m in data["moves"]] == moves
     for m in data["moves"]:
