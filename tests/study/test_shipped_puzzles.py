@@ -46,7 +46,7 @@ def test_every_shipped_puzzles_themes_are_derived_as_now() -> None:
     # Half a minute (qubic's "block and win" tries every move): among the slow checks.
     for puzzle in PUZZLES:
         state = parse_spec(puzzle.spec).parse_position(puzzle.position)
-        assert puzzle.themes == themes(state, puzzle.solution), puzzle.id
+        assert puzzle.themes == themes(state, puzzle.solution, puzzle.bound), puzzle.id
 
 
 @pytest.mark.slow
@@ -59,3 +59,15 @@ def test_every_shipped_puzzle_is_proved_again(puzzle: Puzzle, monkeypatch: pytes
     # A new prover each time and a budget of nodes, not seconds: the same answer on a
     # busy machine and a quiet one, whatever was proved before.
     assert verify(puzzle) is None
+
+
+def test_a_shipped_puzzle_states_its_length_as_its_prover_proves_it() -> None:
+    """The line is as long as the puzzle says; a race prover's puzzle (qubic, gomoku:
+    its searches bound the plies) is marked a bound, an exact prover's is not."""
+    from noughts.ai.capabilities import capabilities
+
+    for puzzle in PUZZLES:
+        assert len(puzzle.solution) == puzzle.plies, puzzle.id
+        race = capabilities(parse_spec(puzzle.spec)).prover == "threats"
+        assert puzzle.bound is race, puzzle.id
+        assert puzzle.themes[0] == f"win in {'at most ' if race else ''}{(puzzle.plies + 1) // 2}", puzzle.id

@@ -95,9 +95,13 @@ class Puzzle:
     themes: list[str] = field(default_factory=list)
     difficulty: int = 1500  # a first estimate on the rating scale, until ratings take over
     source: str = ""
+    #: `plies` is an upper bound, not the shortest win: a race prover's searches
+    #: (`ThreatProver`) prove that the win comes no later, not that none comes sooner.
+    #: False: `plies` is the shortest forced win, as an exact prover values it.
+    bound: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "spec": self.spec,
             "position": self.position,
             "solution": self.solution,
@@ -106,6 +110,8 @@ class Puzzle:
             "difficulty": self.difficulty,
             "source": self.source,
         }
+        # Written only when set, so that the exact puzzles' lines stay as they were.
+        return {**data, "bound": True} if self.bound else data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
@@ -334,8 +340,13 @@ def puzzle_at(state: State[Any], player: AIPlayer, limits: Limits, source: str =
         # A search's plies bound the win; the puzzle's count must be its line's, so
         # that "win in N" is both shown and proved.
         return None
-    puzzle = Puzzle(state.game.spec, state.to_text(), line, wins[0].value.plies or len(line), source=source)
-    return replace(puzzle, themes=themes(state, line), difficulty=difficulty(state, puzzle, analysis))
+    # A race prover's count is its searches' bound (another move on the way may win
+    # sooner: the first tree a search finds is not the shortest), and the puzzle says so.
+    bound = isinstance(player, ThreatProver)
+    puzzle = Puzzle(
+        state.game.spec, state.to_text(), line, wins[0].value.plies or len(line), source=source, bound=bound
+    )
+    return replace(puzzle, themes=themes(state, line, bound), difficulty=difficulty(state, puzzle, analysis))
 
 
 def _solution(state: State[Any], first: MoveInfo, player: AIPlayer, limits: Limits) -> list[str] | None:
@@ -516,7 +527,11 @@ VERIFY_LIMITS = Limits(nodes=5_000_000)
 
 def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERIFY_LIMITS) -> str | None:
     """Prove `puzzle` again: None when it holds, else what fails (its first move does
-    not win, another move wins too, a value is not proven, the line is not legal).
+    not win, another move wins too, a value is not proven, the line is not legal, the
+    stated length is not the win's). The length: the line is `plies` long; where the
+    prover counts plies exactly, `plies` is the first move's shortest win (a puzzle
+    marked `bound` may state more); where it bounds them (`ThreatProver`), the puzzle
+    must be marked `bound` and `plies` is the searches' bound.
     Without `player`, a new prover: nothing learnt from other positions helps, so the
     answer is the same whatever was proved before."""
     game = _game(puzzle)
@@ -528,6 +543,15 @@ def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERI
     wins = _wins(analysis)
     if [w.text for w in wins] != [puzzle.solution[0]]:
         return f"the winning moves are {[w.text for w in wins]}, not only {puzzle.solution[0]}"
+    if len(puzzle.solution) != puzzle.plies:
+        return f"the line is {len(puzzle.solution)} plies long, the puzzle says {puzzle.plies}"
+    value = wins[0].value
+    if value.bound and not puzzle.bound:
+        return f"the win's {value.plies} plies are a search's bound, but the puzzle states them as the shortest"
+    if puzzle.bound and (value.plies or 0) > puzzle.plies:
+        return f"the proved bound is {value.plies} plies, more than the {puzzle.plies} stated"
+    if not puzzle.bound and value.plies != puzzle.plies:
+        return f"the shortest win is {value.plies} plies, the puzzle says {puzzle.plies}"
     for text in puzzle.solution:
         if state.is_over:
             return "the line goes on after the end"
@@ -542,13 +566,15 @@ def refresh(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VER
     derives them now (after a change to `themes` or `difficulty`)."""
     state = _game(puzzle).parse_position(puzzle.position)
     analysis = (player or prover(state.game)).analyze(state, limits)
-    return replace(puzzle, themes=themes(state, puzzle.solution), difficulty=difficulty(state, puzzle, analysis))
+    found = themes(state, puzzle.solution, puzzle.bound)
+    return replace(puzzle, themes=found, difficulty=difficulty(state, puzzle, analysis))
 
 
-def themes(state: State[Any], line: list[str]) -> list[str]:
+def themes(state: State[Any], line: list[str], bound: bool = False) -> list[str]:
     """What the puzzle is about, from the position and the line:
 
-    * ``win in N``: N moves of the winner;
+    * ``win in N``: N moves of the winner, the shortest forced win; ``win in at most
+      N`` where the count is a bound (`bound`: a race prover's puzzle, `Puzzle.bound`);
     * ``double threat``: a win in two: the first move leaves wins in one that no reply
       stops all of;
     * ``forcing sequence``: longer, and every reply of the defender was its only move
@@ -559,7 +585,7 @@ def themes(state: State[Any], line: list[str]) -> list[str]:
     """
     game = state.game
     first = game.parse_move(line[0])
-    found = [f"win in {(len(line) + 1) // 2}"]
+    found = [f"win in {'at most ' if bound else ''}{(len(line) + 1) // 2}"]
     if len(line) == 3:
         found.append("double threat")
     if len(line) >= 5 and _forced(state, line):
