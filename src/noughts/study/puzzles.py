@@ -79,7 +79,7 @@ __all__ = [
     "verify",
 ]
 
-#: The puzzles that come with Noughts: mined by `noughts puzzles make`, proved by
+#: The puzzles that come with Noughts: mined by tools/puzzles (`noughts puzzles make` by a recipe), proved by
 #: `noughts puzzles verify` (and by the slow tests, every one of them).
 SHIPPED = Path(__file__).resolve().parent / "data" / "puzzles.jsonl"
 
