@@ -402,3 +402,50 @@ def test_verify_goes_on_past_a_failure_checks_gobblet_by_its_keys_and_sums_up(
     assert f"the answer key answers {strayed.solution[0]} (move 1) with" in capsys.readouterr().err
     out.write_text("".join(json.dumps(p.to_json()) + "\n" for p in [good, gobblet[0], unkeyed]))
     assert main(["puzzles", "verify", str(out)]) == 0
+
+
+def _themes_of(spec: str, position: str, line: list[str]) -> list[str]:
+    return themes(parse_spec(spec).parse_position(position), line)
+
+
+def test_a_double_threat_is_two_wins_no_reply_stops_both() -> None:
+    # x's 3 threatens 2 (1-2-3) and 6 (3-6-9), and blocks o's 3-5-7.
+    assert _themes_of("classic", "x../.o./o.x x", ["3", "2", "6"]) == [
+        "win in 2", "double threat", "block and win",
+    ]  # fmt: skip
+    from noughts.study.puzzles import _double
+
+    game = parse_spec("classic")
+    assert _double(game.parse_position("x.x/.o./o.x o"))  # threats on 2 and 6
+    assert not _double(game.parse_position("x.x/.o./ox. o"))  # only 2: o blocks it
+
+
+def test_a_forced_block_then_a_fork() -> None:
+    """x's 9 blocks o's 3-6-9 and threatens 7-8-9: o's 8 is its only move that does not
+    lose at once (a forced block); then x's 1 threatens 1-4-7 and 1-5-9 (a fork)."""
+    found = _themes_of("classic", ".xo/..o/x.. x", ["9", "8", "1", "4", "5"])
+    assert {"fork", "forced block", "block and win"} <= set(found) and "double threat" not in found
+    # A longer line whose end is no double threat is no fork.
+    assert "fork" not in _themes_of("classic:forget", "x../ox./xoo x x=7,1,5 o=8,4,9", ["2", "3", "8"])
+
+
+def test_sending_to_a_won_board_in_ultimate() -> None:
+    """o's 58 sends x to board 8, which o has won: x may play anywhere, and loses."""
+    position = "oxoxxoxo./xxoo.xoxo/o.x.oxoxx/oxoxx..ox/xoxooxx../.o.xo..o./xxxoo.x.o/ooo....xx/x.x.x.ooo o -"
+    found = _themes_of("ultimate", position, ["58", "25", "19"])
+    assert "send to a won board" in found and "send to board" not in found
+
+
+def test_a_sacrifice_in_nine_board_gives_the_defender_a_threat() -> None:
+    """o's 47 sends x to board 7, where x can make two in a line with the third cell
+    empty (a threat of its own); o wins all the same."""
+    position = "x.oooxxxo/o.o.xx.../oxoxxoxox/x.xo.x..o/x.x.oo.../ooxo....x/x.ox..ox./..x...o.o/oxox..o.x o 4"
+    assert "sacrifice" in _themes_of("nine-board", position, ["47", "75", "54"])
+    # Ultimate's rules have no such theme: the same cells there are another game.
+    assert "sacrifice" not in _themes_of("ultimate", "........./" * 8 + "......... x -", ["55", "51", "15"])
+
+
+def test_tempo_in_forget_mode_takes_the_cell_the_defenders_reply_forgot() -> None:
+    """o's 3 makes its oldest mark, on 8, vanish; x wins on 8 (2-5-8)."""
+    assert "tempo" in _themes_of("classic:forget", "x../ox./xoo x x=7,1,5 o=8,4,9", ["2", "3", "8"])
+    assert "tempo" not in _themes_of("classic", "x../.o./o.x x", ["3", "2", "6"])

@@ -79,7 +79,7 @@ __all__ = [
     "verify",
 ]
 
-#: The puzzles that come with Noughts: mined by tools/puzzles (`noughts puzzles make` by a recipe), proved by
+#: The puzzles that come with Noughts: mined by tools/puzzles/build.py (a recipe of seeded self-play), proved by
 #: `noughts puzzles verify` (and by the slow tests, every one of them).
 SHIPPED = Path(__file__).resolve().parent / "data" / "puzzles.jsonl"
 
@@ -575,26 +575,139 @@ def themes(state: State[Any], line: list[str], bound: bool = False) -> list[str]
 
     * ``win in N``: N moves of the winner, the shortest forced win; ``win in at most
       N`` where the count is a bound (`bound`: a race prover's puzzle, `Puzzle.bound`);
-    * ``double threat``: a win in two: the first move leaves wins in one that no reply
-      stops all of;
+    * ``double threat``: a win in two whose first move threatens two wins at once: after
+      every reply of the defender the winner wins at once, and not always with the same
+      move (`_double`), so no single block saves the defender;
+    * ``fork``: a longer win that ends in a double threat: the winner's second-to-last
+      move of the line is one (`_double`), reached by the moves before it;
+    * ``forced block``: a win of five plies or more whose first move threatens a win at
+      once that the defender has exactly one move to stop: the line's reply is its
+      only move after which the winner cannot win at once;
     * ``forcing sequence``: longer, and every reply of the defender was its only move
       that did not lose at once;
     * ``block and win``: the first move is also where the opponent would have won next;
     * ``send to board`` (ultimate, nine-board): the first move wins nothing itself, no
-      local board, no game: it wins by the one board it sends the opponent to.
+      local board, no game: it wins by the one board it sends the opponent to;
+    * ``send to a won board`` (ultimate): the first move's cell names a local board that
+      is decided (won or full), so the defender may play in any open board, and still
+      loses: the freedom given is no help;
+    * ``sacrifice`` (nine-board, where the first line on any local board wins): the
+      first move sends the defender to a board where one of its replies makes two of its
+      marks in a line with the third cell empty, a threat of its own, and the winner
+      wins all the same (`_hands_threat`): a tempo given, as a chess sacrifice gives
+      material;
+    * ``tempo`` (Forget mode): a move of the winner in the line takes a cell that one of
+      the defender's marks held earlier in the line and the defender's own move made
+      vanish (`_takes_forgotten`): the defender's reply cost it a mark the win needed
+      gone.
     """
     game = state.game
     first = game.parse_move(line[0])
     found = [f"win in {'at most ' if bound else ''}{(len(line) + 1) // 2}"]
-    if len(line) == 3:
+    if len(line) == 3 and _double(state.play(first)):
         found.append("double threat")
+    if len(line) >= 5 and _double(_after(state, line[:-2])):
+        found.append("fork")
+    if len(line) >= 5 and _forced_block(state.play(first), line[1]):
+        found.append("forced block")
     if len(line) >= 5 and _forced(state, line):
         found.append("forcing sequence")
     if _blocks(state, first):
         found.append("block and win")
     if len(line) >= 3 and _sends(state, first):
         found.append("send to board")
+    if len(line) >= 3 and _to_decided(state, first):
+        found.append("send to a won board")
+    if len(line) >= 3 and _hands_threat(state, first):
+        found.append("sacrifice")
+    if _takes_forgotten(state, line):
+        found.append("tempo")
     return found
+
+
+def _after(state: State[Any], moves: list[str]) -> State[Any]:
+    for text in moves:
+        state = state.play_text(text)
+    return state
+
+
+def _double(state: State[Any]) -> bool:
+    """`state`, the defender to move: every reply leaves the winner a win at once, and
+    the winning moves are not one and the same after every reply."""
+    if state.is_over:
+        return False
+    wins: set[str] = set()
+    for reply in state.legal_moves():
+        after = state.play(reply)
+        if after.is_over:
+            return False  # the reply ended the game: no threat of the winner's decided it
+        now = _wins_now(after)
+        if not now:
+            return False
+        wins.update(after.move_text(m) for m in now)
+    return len(wins) >= 2
+
+
+def _forced_block(state: State[Any], answer: str) -> bool:
+    """`state`, the defender to move after the first move: exactly one reply leaves the
+    winner no win at once, and the line's reply `answer` is that one."""
+    if state.is_over:
+        return False
+    safe = [m for m in state.legal_moves() if (after := state.play(m)).is_over or not _wins_now(after)]
+    return len(safe) == 1 and state.move_text(safe[0]) == answer and len(safe) < len(state.legal_moves())
+
+
+def _to_decided(state: State[Any], first: Any) -> bool:
+    """Ultimate (not nine-board): the first move sends the defender to a decided local
+    board, so the defender may play in any open one."""
+    if not isinstance(state, UltimateState) or state.game.rule != "ultimate":
+        return False
+    after = state.play(first)
+    return not after.is_over and after.board_outcome(first % 9) is not None and len(after.playable_boards()) > 1
+
+
+def _hands_threat(state: State[Any], first: Any) -> bool:
+    """Nine-board: after the first move, some reply of the defender makes two of its
+    marks in a line of a local board with the third cell empty."""
+    if not isinstance(state, UltimateState) or state.game.rule != "nine-board":
+        return False
+    after = state.play(first)
+    if after.is_over:
+        return False
+    for reply in after.legal_moves():
+        board, cell = divmod(reply, 9)
+        x, o = after.x >> (9 * board) & 511, after.o >> (9 * board) & 511  # the board's 9 cells
+        mine = (x if after.turn is Player.X else o) | 1 << cell
+        empty = ~(x | o) & 511 & ~(1 << cell)
+        for mask in _LOCAL_LINES:
+            if mask >> cell & 1 and (mine & mask).bit_count() == 2 and empty & mask:
+                return True
+    return False
+
+
+#: The 8 lines of a 3x3 local board as 9-bit masks.
+_LOCAL_LINES = tuple(
+    sum(1 << c for c in line)
+    for line in ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+)
+
+
+def _takes_forgotten(state: State[Any], line: list[str]) -> bool:
+    """Forget mode (m,n,k): a move of the winner in `line` is on a cell the defender
+    held earlier in the line and emptied by a move of its own (its oldest mark
+    vanished)."""
+    if not isinstance(state, MnkState) or not state.game.forget:
+        return False
+    winner = state.turn
+    held = 0  # cells the defender has held so far in the line
+    for text in line:
+        move = state.game.parse_move(text)
+        defender = state.o if winner is Player.X else state.x
+        held |= defender
+        if state.turn is winner and held >> move & 1 and not defender >> move & 1:
+            return True
+        state = state.play(move)
+    return False
 
 
 def _sends(state: State[Any], first: Any) -> bool:
