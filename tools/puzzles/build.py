@@ -74,6 +74,9 @@ RECIPE = [
     *_chunks("mnk:m=5:n=5:k=4", "medium", 0, 400, 100, nodes=200_000, min_plies=3),
     *_chunks("mnk:m=15:n=15:k=5", "medium", 10_000, 400, nodes=200_000, from_ply=10, min_plies=3),
     *_chunks("qubic", "medium", 10_000, 300, nodes=200_000, min_plies=3),
+    # The first puzzle of a gomoku game of three plies or more is rarely of three: these
+    # games give the wins in two.
+    *_chunks("mnk:m=15:n=15:k=5", "medium", 20_000, 100, nodes=200_000, from_ply=10, min_plies=3, max_plies=3),
     *_chunks("ultimate", "hard", 10_000, 200, 25, nodes=2_000_000, from_ply=45, min_plies=3),
     *_chunks("nine-board", "hard", 10_000, 200, 25, nodes=2_000_000, from_ply=20, min_plies=3),
 ]
