@@ -71,3 +71,12 @@ def test_a_shipped_puzzle_states_its_length_as_its_prover_proves_it() -> None:
         race = capabilities(parse_spec(puzzle.spec)).prover == "threats"
         assert puzzle.bound is race, puzzle.id
         assert puzzle.themes[0] == f"win in {'at most ' if race else ''}{(puzzle.plies + 1) // 2}", puzzle.id
+
+
+def test_at_most_a_share_of_a_games_puzzles_are_wins_in_one() -> None:
+    """tools/puzzles keeps wins in one, the easiest kind, to at most 15% of each game's."""
+    counts = collections.Counter(p.spec for p in PUZZLES)
+    ones = collections.Counter(p.spec for p in PUZZLES if p.plies == 1)
+    for spec, n in counts.items():
+        assert ones[spec] <= 0.15 * n, (spec, ones[spec], n)
+

@@ -3,7 +3,8 @@ each source is a range of seeded self-play games of a level that searches by dep
 count, never by seconds, proved within a budget of nodes, so the same puzzles come out
 on any machine, however busy. New puzzles are added to the shipped file's (a position
 already there is skipped); then at most `ONE_MOVE_SHARE` of each game's puzzles may be
-wins in one (`within_quota`: the later ones in file order go).
+wins in one (`within_quota`: the later ones in file order go), and every puzzle's
+themes are derived again.
 
     .venv/bin/python tools/puzzles/build.py mine [--source N ...] [--jobs J]
     .venv/bin/python tools/puzzles/build.py assemble [--out PATH]
@@ -21,7 +22,7 @@ import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from noughts.ai.base import Limits, split_spec
 from noughts.ai.exact import cache_dir
 from noughts.ai.levels import level_spec
 from noughts.registry import parse_spec
-from noughts.study.puzzles import SHIPPED, Puzzle, mine, read_puzzles
+from noughts.study.puzzles import SHIPPED, Puzzle, mine, read_puzzles, themes
 
 #: The largest share of one game's puzzles that may be wins in one move: the easiest
 #: kind, which self-play of a race game yields most of.
@@ -151,7 +152,11 @@ def _assemble(args: argparse.Namespace) -> int:
             if (puzzle.spec, puzzle.position) not in there:
                 there.add((puzzle.spec, puzzle.position))
                 puzzles.append(puzzle)
-    kept = within_quota(puzzles)
+    # Themes derived anew: a source mined before a change to `themes` gets today's.
+    kept = [
+        replace(p, themes=themes(parse_spec(p.spec).parse_position(p.position), p.solution, p.bound))
+        for p in within_quota(puzzles)
+    ]
     args.out.write_text("".join(json.dumps(p.to_json()) + "\n" for p in kept), encoding="utf-8")
     print(f"wrote {args.out}: {len(kept)} puzzles ({len(puzzles) - len(kept)} wins in one over the quota left out)")
     if missing:
