@@ -79,4 +79,3 @@ def test_at_most_a_share_of_a_games_puzzles_are_wins_in_one() -> None:
     ones = collections.Counter(p.spec for p in PUZZLES if p.plies == 1)
     for spec, n in counts.items():
         assert ones[spec] <= 0.15 * n, (spec, ones[spec], n)
-
