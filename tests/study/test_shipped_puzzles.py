@@ -79,3 +79,14 @@ def test_at_most_a_share_of_a_games_puzzles_are_wins_in_one() -> None:
     ones = collections.Counter(p.spec for p in PUZZLES if p.plies == 1)
     for spec, n in counts.items():
         assert ones[spec] <= 0.15 * n, (spec, ones[spec], n)
+
+
+def test_every_game_has_puzzles_of_three_five_and_seven_plies_or_more() -> None:
+    """Every game of the shipped puzzles, Forget mode and the 4x4 and 5x5 boards among
+    them, has wins of each length class to practise."""
+    assert {"classic:forget=true", "mnk:m=4:n=4:k=3", "mnk:m=5:n=5:k=4"} <= {p.spec for p in PUZZLES}
+    lengths: dict[str, set[int]] = collections.defaultdict(set)
+    for puzzle in PUZZLES:
+        lengths[puzzle.spec].add(min(puzzle.plies, 7))
+    for spec, found in lengths.items():
+        assert {3, 5, 7} <= found, (spec, sorted(found))
