@@ -69,7 +69,9 @@ def test_a_key_judges_every_move_as_its_prover_does(tmp_path: Path, monkeypatch:
 
 #: The shipped games whose puzzles have answer keys (`keyed_game`), and how many of them
 #: at least.
-KEYED = {"gobblet": 30, "qubic": 100}
+#: At least this many shipped puzzles of each keyed game (qubic's wins in one are kept
+#: to 15% of its puzzles: tools/puzzles).
+KEYED = {"gobblet": 30, "qubic": 60}
 
 
 def test_the_games_that_get_keys() -> None:

@@ -28,6 +28,7 @@ from noughts.study.puzzles import (
     prover,
     puzzle_at,
     reply,
+    shipped,
     tempting,
     themes,
     verify,
@@ -153,7 +154,7 @@ def test_the_command_mines_resumes_and_verifies(tmp_path: Path, capsys: pytest.C
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 5 and len({line["position"] for line in lines}) == 5
     assert main(["puzzles", "verify", str(out)]) == 0
-    assert "5 of 5 puzzles proved" in capsys.readouterr().out
+    assert "5 of 5 puzzles proved or checked, 0 failed" in capsys.readouterr().out
     # --refresh derives the themes and difficulties again (after a change to them).
     stale = [{**line, "themes": ["stale"], "difficulty": 1} for line in lines]
     out.write_text("".join(json.dumps(line) + "\n" for line in stale))
@@ -292,7 +293,7 @@ def test_a_qubic_win_that_needs_quiet_moves_is_proved_by_proof_number_search() -
     player = prover(game)
     puzzle = puzzle_at(state, player, Limits())
     assert puzzle is not None and verify(puzzle) is None
-    assert puzzle.plies == len(puzzle.solution) == 7 and puzzle.themes[0] == "win in 4"
+    assert puzzle.plies == len(puzzle.solution) == 7 and puzzle.themes[0] == "win in at most 4"
     analysis = player.analyze(state)
     assert [m.text for m in analysis.moves if m.value.kind.value == "win"] == [puzzle.solution[0]]
     assert all(m.value.kind.value == "loss" for m in analysis.moves[1:])
@@ -338,3 +339,113 @@ def test_make_keeps_only_puzzles_within_the_plies_asked(tmp_path: Path) -> None:
     assert all(json.loads(line)["plies"] == 1 for line in short.read_text().splitlines())
     with pytest.raises(SystemExit, match="--min-plies"):
         main(["puzzles", "make", "classic", "--min-plies", "0", "--out", str(out)])
+
+
+def test_verify_rejects_a_length_that_is_not_the_shortest_win() -> None:
+    """x wins only with 9 here; o's longest resistance, 8, lasts five plies. A line where
+    o gives up at once (1) is legal and won, but "win in 2" is not the position's win:
+    the stated length must be the shortest forced win, and verify says so."""
+    game = parse_spec("classic")
+    position = ".xo/..o/x.. x"
+    good = Puzzle("classic", position, ["9", "8", "1", "4", "5"], 5)
+    assert verify(good) is None
+    state = game.parse_position(position).play_text("9").play_text("1")
+    finish = next(m for m in state.legal_moves() if (o := state.play(m).outcome) and o.winner is state.turn)
+    short = Puzzle("classic", position, ["9", "1", state.move_text(finish)], 3)
+    assert "the shortest win is 5 plies" in (verify(short) or "")
+    assert "the line is 5 plies long, the puzzle says 3" in (verify(Puzzle(**{**good.to_json(), "plies": 3})) or "")
+
+
+def test_a_race_puzzle_states_its_length_as_a_bound() -> None:
+    """The race provers bound a win's plies (their first tree is not the shortest:
+    shipped gomoku puzzle 7speimaq's line won in nine plies where one of seven was
+    there), so a puzzle they prove says "at most", and verify holds it to that."""
+    game = parse_spec("mnk:m=15:n=15:k=5")
+    puzzle = puzzle_at(game.parse_position(RACE_BY_THREES), ThreatProver(), Limits())
+    assert puzzle is not None and puzzle.bound and puzzle.to_json()["bound"] is True
+    assert puzzle.themes[0] == f"win in at most {(puzzle.plies + 1) // 2}"
+    assert verify(puzzle) is None
+    assert "a search's bound" in (verify(Puzzle(**{**puzzle.to_json(), "bound": False})) or "")
+    exact = next(iter(mine(parse_spec("classic"), 1, seed=2)))
+    assert not exact.bound and "bound" not in exact.to_json()
+
+
+def test_verify_goes_on_past_a_failure_checks_gobblet_by_its_keys_and_sums_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without gobblet's table, its shipped puzzles are checked against their answer
+    keys (a line that strays from the key fails), one with no key is skipped with the
+    reason; a failure first in the file does not stop the rest; the summary counts
+    each game; the exit status is 1 for the failure alone, 0 without it."""
+    without_the_gobblet_table(monkeypatch, tmp_path)
+    gobblet = [p for p in shipped() if p.spec == "gobblet"][:2]
+    keyless = gobblet[1]
+    moved = parse_spec("gobblet").parse_position(keyless.position)
+    for text in keyless.solution[:2]:
+        moved = moved.play_text(text)
+    unkeyed = Puzzle("gobblet", moved.to_text(), keyless.solution[2:], keyless.plies - 2)
+    strayed = Puzzle(**{**gobblet[1].to_json(), "solution": gobblet[1].solution[:1], "plies": 1})
+    good = Puzzle("classic", ".xo/..o/x.. x", ["9", "8", "1", "4", "5"], 5)
+    broken = Puzzle(**{**good.to_json(), "solution": ["8", "9", "1"], "plies": 3})
+    out = tmp_path / "p.jsonl"
+    puzzles = [broken, good, gobblet[0], unkeyed]
+    out.write_text("".join(json.dumps(p.to_json()) + "\n" for p in puzzles))
+    assert main(["puzzles", "verify", str(out)]) == 1
+    said = capsys.readouterr()
+    assert "puzzle 1 " in said.err and "winning moves" in said.err
+    assert "classic: 2 checked, 1 passed, 1 failed" in said.out
+    assert "gobblet: 1 checked (from its answer keys: the prover is not here), 1 passed, 0 failed" in said.out
+    assert "1 skipped: no prover here and no answer key" in said.out
+    assert "2 of 4 puzzles proved or checked, 1 failed" in said.out
+    out.write_text("".join(json.dumps(p.to_json()) + "\n" for p in [good, gobblet[0], strayed]))
+    assert main(["puzzles", "verify", str(out)]) == 1
+    assert f"the answer key answers {strayed.solution[0]} (move 1) with" in capsys.readouterr().err
+    out.write_text("".join(json.dumps(p.to_json()) + "\n" for p in [good, gobblet[0], unkeyed]))
+    assert main(["puzzles", "verify", str(out)]) == 0
+
+
+def _themes_of(spec: str, position: str, line: list[str]) -> list[str]:
+    return themes(parse_spec(spec).parse_position(position), line)
+
+
+def test_a_double_threat_is_two_wins_no_reply_stops_both() -> None:
+    # x's 3 threatens 2 (1-2-3) and 6 (3-6-9), and blocks o's 3-5-7.
+    assert _themes_of("classic", "x../.o./o.x x", ["3", "2", "6"]) == [
+        "win in 2", "double threat", "block and win",
+    ]  # fmt: skip
+    from noughts.study.puzzles import _double
+
+    game = parse_spec("classic")
+    assert _double(game.parse_position("x.x/.o./o.x o"))  # threats on 2 and 6
+    assert not _double(game.parse_position("x.x/.o./ox. o"))  # only 2: o blocks it
+
+
+def test_a_forced_block_then_a_fork() -> None:
+    """x's 9 blocks o's 3-6-9 and threatens 7-8-9: o's 8 is its only move that does not
+    lose at once (a forced block); then x's 1 threatens 1-4-7 and 1-5-9 (a fork)."""
+    found = _themes_of("classic", ".xo/..o/x.. x", ["9", "8", "1", "4", "5"])
+    assert {"fork", "forced block", "block and win"} <= set(found) and "double threat" not in found
+    # A longer line whose end is no double threat is no fork.
+    assert "fork" not in _themes_of("classic:forget", "x../ox./xoo x x=7,1,5 o=8,4,9", ["2", "3", "8"])
+
+
+def test_sending_to_a_won_board_in_ultimate() -> None:
+    """o's 58 sends x to board 8, which o has won: x may play anywhere, and loses."""
+    position = "oxoxxoxo./xxoo.xoxo/o.x.oxoxx/oxoxx..ox/xoxooxx../.o.xo..o./xxxoo.x.o/ooo....xx/x.x.x.ooo o -"
+    found = _themes_of("ultimate", position, ["58", "25", "19"])
+    assert "send to a won board" in found and "send to board" not in found
+
+
+def test_a_sacrifice_in_nine_board_gives_the_defender_a_threat() -> None:
+    """o's 47 sends x to board 7, where x can make two in a line with the third cell
+    empty (a threat of its own); o wins all the same."""
+    position = "x.oooxxxo/o.o.xx.../oxoxxoxox/x.xo.x..o/x.x.oo.../ooxo....x/x.ox..ox./..x...o.o/oxox..o.x o 4"
+    assert "sacrifice" in _themes_of("nine-board", position, ["47", "75", "54"])
+    # Ultimate's rules have no such theme: the same cells there are another game.
+    assert "sacrifice" not in _themes_of("ultimate", "........./" * 8 + "......... x -", ["55", "51", "15"])
+
+
+def test_tempo_in_forget_mode_takes_the_cell_the_defenders_reply_forgot() -> None:
+    """o's 3 makes its oldest mark, on 8, vanish; x wins on 8 (2-5-8)."""
+    assert "tempo" in _themes_of("classic:forget", "x../ox./xoo x x=7,1,5 o=8,4,9", ["2", "3", "8"])
+    assert "tempo" not in _themes_of("classic", "x../.o./o.x x", ["3", "2", "6"])

@@ -46,7 +46,7 @@ def test_every_shipped_puzzles_themes_are_derived_as_now() -> None:
     # Half a minute (qubic's "block and win" tries every move): among the slow checks.
     for puzzle in PUZZLES:
         state = parse_spec(puzzle.spec).parse_position(puzzle.position)
-        assert puzzle.themes == themes(state, puzzle.solution), puzzle.id
+        assert puzzle.themes == themes(state, puzzle.solution, puzzle.bound), puzzle.id
 
 
 @pytest.mark.slow
@@ -59,3 +59,34 @@ def test_every_shipped_puzzle_is_proved_again(puzzle: Puzzle, monkeypatch: pytes
     # A new prover each time and a budget of nodes, not seconds: the same answer on a
     # busy machine and a quiet one, whatever was proved before.
     assert verify(puzzle) is None
+
+
+def test_a_shipped_puzzle_states_its_length_as_its_prover_proves_it() -> None:
+    """The line is as long as the puzzle says; a race prover's puzzle (qubic, gomoku:
+    its searches bound the plies) is marked a bound, an exact prover's is not."""
+    from noughts.ai.capabilities import capabilities
+
+    for puzzle in PUZZLES:
+        assert len(puzzle.solution) == puzzle.plies, puzzle.id
+        race = capabilities(parse_spec(puzzle.spec)).prover == "threats"
+        assert puzzle.bound is race, puzzle.id
+        assert puzzle.themes[0] == f"win in {'at most ' if race else ''}{(puzzle.plies + 1) // 2}", puzzle.id
+
+
+def test_at_most_a_share_of_a_games_puzzles_are_wins_in_one() -> None:
+    """tools/puzzles keeps wins in one, the easiest kind, to at most 15% of each game's."""
+    counts = collections.Counter(p.spec for p in PUZZLES)
+    ones = collections.Counter(p.spec for p in PUZZLES if p.plies == 1)
+    for spec, n in counts.items():
+        assert ones[spec] <= 0.15 * n, (spec, ones[spec], n)
+
+
+def test_every_game_has_puzzles_of_three_five_and_seven_plies_or_more() -> None:
+    """Every game of the shipped puzzles, Forget mode and the 4x4 and 5x5 boards among
+    them, has wins of each length class to practise."""
+    assert {"classic:forget=true", "mnk:m=4:n=4:k=3", "mnk:m=5:n=5:k=4"} <= {p.spec for p in PUZZLES}
+    lengths: dict[str, set[int]] = collections.defaultdict(set)
+    for puzzle in PUZZLES:
+        lengths[puzzle.spec].add(min(puzzle.plies, 7))
+    for spec, found in lengths.items():
+        assert {3, 5, 7} <= found, (spec, sorted(found))

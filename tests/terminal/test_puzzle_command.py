@@ -100,3 +100,15 @@ def test_no_puzzle_of_a_filter_is_said(spawn: Callable[..., Any], puzzle_file: t
     child = spawn("puzzle", "--file", str(path), "--theme", "no such theme")
     child.expect_exact("no puzzle matches")
     child.expect(pexpect.EOF)
+
+
+def test_a_race_puzzle_shows_its_themes_and_says_its_length_is_a_bound(spawn: Callable[..., Any]) -> None:
+    """A gomoku puzzle's length is its searches' bound: "in at most N moves"; the
+    themes computed from its solution are shown above it."""
+    puzzle = next(p for p in shipped() if p.spec == "mnk:m=15:n=15:k=5" and p.bound)
+    child = spawn("puzzle", "--id", puzzle.id, "--game", puzzle.spec)
+    child.expect_exact(f"themes: {', '.join(puzzle.themes)}")
+    child.expect_exact(f"wins by force in at most {(puzzle.plies + 1) // 2} move")
+    child.expect_exact("puzzle> ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)

@@ -84,6 +84,7 @@ __all__ = [
     "keyed",
     "keyed_game",
     "unprovable_here",
+    "verify_by_key",
     "write_keys",
 ]
 
@@ -266,6 +267,40 @@ def judge_by_key(puzzle: Puzzle, played: list[str]) -> Judged | None:
     race = isinstance(_prover_of(state.game), ThreatProver)
     value = Value(Kind.UNKNOWN) if entry["value"] is None else code_value(entry["value"], bound=race)
     return Judged(False, False, line[0] if line else None, line, missed(puzzle, played, value, state.turn))
+
+
+def verify_by_key(puzzle: Puzzle, key: Key) -> str | None:
+    """Check `puzzle` against its answer key where its prover is not here (gobblet
+    before its table is built): None when they agree, else what does not. The key was
+    worked out by the exact prover, so this checks the stored puzzle (a line edited or
+    corrupted, a first move the key does not hold the only correct one, a line of
+    another length than the key's win) and the position and line again by the rules;
+    it proves nothing new. Agreement: at each of the solver's turns the line's move
+    is correct in the key (at the first, the only correct move) and the defender's
+    replies are the key's; the line is `plies` long and ends in the solver's win."""
+    state = parse_spec(puzzle.spec).parse_position(puzzle.position)
+    solver = state.turn
+    if len(puzzle.solution) != puzzle.plies:
+        return f"the line is {len(puzzle.solution)} plies long, the puzzle says {puzzle.plies}"
+    correct = [move for move, entry in key.items() if "value" not in entry]
+    if correct != [puzzle.solution[0]]:
+        return f"the answer key's winning moves are {correct}, not only {puzzle.solution[0]}"
+    node: Key | None = key
+    for ply, text in enumerate(puzzle.solution):
+        if state.is_over:
+            return "the line goes on after the end"
+        state = state.play_text(text)
+        if ply % 2 == 1:
+            continue
+        entry = (node or {}).get(text)
+        if entry is None or "value" in entry:
+            return f"the answer key does not hold {text} (move {ply + 1}) correct"
+        if entry.get("reply") != (puzzle.solution[ply + 1] if ply + 1 < len(puzzle.solution) else None):
+            return f"the answer key answers {text} (move {ply + 1}) with {entry.get('reply')}"
+        node = entry.get("next")
+    if state.outcome is None or state.outcome.winner is not solver:
+        return "the line does not end in the winner's win"
+    return None
 
 
 def unprovable_here() -> list[str]:

@@ -79,7 +79,7 @@ __all__ = [
     "verify",
 ]
 
-#: The puzzles that come with Noughts: mined by `noughts puzzles make`, proved by
+#: The puzzles that come with Noughts: mined by tools/puzzles/build.py (a recipe of seeded self-play), proved by
 #: `noughts puzzles verify` (and by the slow tests, every one of them).
 SHIPPED = Path(__file__).resolve().parent / "data" / "puzzles.jsonl"
 
@@ -95,9 +95,13 @@ class Puzzle:
     themes: list[str] = field(default_factory=list)
     difficulty: int = 1500  # a first estimate on the rating scale, until ratings take over
     source: str = ""
+    #: `plies` is an upper bound, not the shortest win: a race prover's searches
+    #: (`ThreatProver`) prove that the win comes no later, not that none comes sooner.
+    #: False: `plies` is the shortest forced win, as an exact prover values it.
+    bound: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "spec": self.spec,
             "position": self.position,
             "solution": self.solution,
@@ -106,6 +110,8 @@ class Puzzle:
             "difficulty": self.difficulty,
             "source": self.source,
         }
+        # Written only when set, so that the exact puzzles' lines stay as they were.
+        return {**data, "bound": True} if self.bound else data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
@@ -334,8 +340,13 @@ def puzzle_at(state: State[Any], player: AIPlayer, limits: Limits, source: str =
         # A search's plies bound the win; the puzzle's count must be its line's, so
         # that "win in N" is both shown and proved.
         return None
-    puzzle = Puzzle(state.game.spec, state.to_text(), line, wins[0].value.plies or len(line), source=source)
-    return replace(puzzle, themes=themes(state, line), difficulty=difficulty(state, puzzle, analysis))
+    # A race prover's count is its searches' bound (another move on the way may win
+    # sooner: the first tree a search finds is not the shortest), and the puzzle says so.
+    bound = isinstance(player, ThreatProver)
+    puzzle = Puzzle(
+        state.game.spec, state.to_text(), line, wins[0].value.plies or len(line), source=source, bound=bound
+    )
+    return replace(puzzle, themes=themes(state, line, bound), difficulty=difficulty(state, puzzle, analysis))
 
 
 def _solution(state: State[Any], first: MoveInfo, player: AIPlayer, limits: Limits) -> list[str] | None:
@@ -516,7 +527,11 @@ VERIFY_LIMITS = Limits(nodes=5_000_000)
 
 def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERIFY_LIMITS) -> str | None:
     """Prove `puzzle` again: None when it holds, else what fails (its first move does
-    not win, another move wins too, a value is not proven, the line is not legal).
+    not win, another move wins too, a value is not proven, the line is not legal, the
+    stated length is not the win's). The length: the line is `plies` long; where the
+    prover counts plies exactly, `plies` is the first move's shortest win (a puzzle
+    marked `bound` may state more); where it bounds them (`ThreatProver`), the puzzle
+    must be marked `bound` and `plies` is the searches' bound.
     Without `player`, a new prover: nothing learnt from other positions helps, so the
     answer is the same whatever was proved before."""
     game = _game(puzzle)
@@ -528,6 +543,15 @@ def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERI
     wins = _wins(analysis)
     if [w.text for w in wins] != [puzzle.solution[0]]:
         return f"the winning moves are {[w.text for w in wins]}, not only {puzzle.solution[0]}"
+    if len(puzzle.solution) != puzzle.plies:
+        return f"the line is {len(puzzle.solution)} plies long, the puzzle says {puzzle.plies}"
+    value = wins[0].value
+    if value.bound and not puzzle.bound:
+        return f"the win's {value.plies} plies are a search's bound, but the puzzle states them as the shortest"
+    if puzzle.bound and (value.plies or 0) > puzzle.plies:
+        return f"the proved bound is {value.plies} plies, more than the {puzzle.plies} stated"
+    if not puzzle.bound and value.plies != puzzle.plies:
+        return f"the shortest win is {value.plies} plies, the puzzle says {puzzle.plies}"
     for text in puzzle.solution:
         if state.is_over:
             return "the line goes on after the end"
@@ -542,33 +566,148 @@ def refresh(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VER
     derives them now (after a change to `themes` or `difficulty`)."""
     state = _game(puzzle).parse_position(puzzle.position)
     analysis = (player or prover(state.game)).analyze(state, limits)
-    return replace(puzzle, themes=themes(state, puzzle.solution), difficulty=difficulty(state, puzzle, analysis))
+    found = themes(state, puzzle.solution, puzzle.bound)
+    return replace(puzzle, themes=found, difficulty=difficulty(state, puzzle, analysis))
 
 
-def themes(state: State[Any], line: list[str]) -> list[str]:
+def themes(state: State[Any], line: list[str], bound: bool = False) -> list[str]:
     """What the puzzle is about, from the position and the line:
 
-    * ``win in N``: N moves of the winner;
-    * ``double threat``: a win in two: the first move leaves wins in one that no reply
-      stops all of;
+    * ``win in N``: N moves of the winner, the shortest forced win; ``win in at most
+      N`` where the count is a bound (`bound`: a race prover's puzzle, `Puzzle.bound`);
+    * ``double threat``: a win in two whose first move threatens two wins at once: after
+      every reply of the defender the winner wins at once, and not always with the same
+      move (`_double`), so no single block saves the defender;
+    * ``fork``: a longer win that ends in a double threat: the winner's second-to-last
+      move of the line is one (`_double`), reached by the moves before it;
+    * ``forced block``: a win of five plies or more whose first move threatens a win at
+      once that the defender has exactly one move to stop: the line's reply is its
+      only move after which the winner cannot win at once;
     * ``forcing sequence``: longer, and every reply of the defender was its only move
       that did not lose at once;
     * ``block and win``: the first move is also where the opponent would have won next;
     * ``send to board`` (ultimate, nine-board): the first move wins nothing itself, no
-      local board, no game: it wins by the one board it sends the opponent to.
+      local board, no game: it wins by the one board it sends the opponent to;
+    * ``send to a won board`` (ultimate): the first move's cell names a local board that
+      is decided (won or full), so the defender may play in any open board, and still
+      loses: the freedom given is no help;
+    * ``sacrifice`` (nine-board, where the first line on any local board wins): the
+      first move sends the defender to a board where one of its replies makes two of its
+      marks in a line with the third cell empty, a threat of its own, and the winner
+      wins all the same (`_hands_threat`): a tempo given, as a chess sacrifice gives
+      material;
+    * ``tempo`` (Forget mode): a move of the winner in the line takes a cell that one of
+      the defender's marks held earlier in the line and the defender's own move made
+      vanish (`_takes_forgotten`): the defender's reply cost it a mark the win needed
+      gone.
     """
     game = state.game
     first = game.parse_move(line[0])
-    found = [f"win in {(len(line) + 1) // 2}"]
-    if len(line) == 3:
+    found = [f"win in {'at most ' if bound else ''}{(len(line) + 1) // 2}"]
+    if len(line) == 3 and _double(state.play(first)):
         found.append("double threat")
+    if len(line) >= 5 and _double(_after(state, line[:-2])):
+        found.append("fork")
+    if len(line) >= 5 and _forced_block(state.play(first), line[1]):
+        found.append("forced block")
     if len(line) >= 5 and _forced(state, line):
         found.append("forcing sequence")
     if _blocks(state, first):
         found.append("block and win")
     if len(line) >= 3 and _sends(state, first):
         found.append("send to board")
+    if len(line) >= 3 and _to_decided(state, first):
+        found.append("send to a won board")
+    if len(line) >= 3 and _hands_threat(state, first):
+        found.append("sacrifice")
+    if _takes_forgotten(state, line):
+        found.append("tempo")
     return found
+
+
+def _after(state: State[Any], moves: list[str]) -> State[Any]:
+    for text in moves:
+        state = state.play_text(text)
+    return state
+
+
+def _double(state: State[Any]) -> bool:
+    """`state`, the defender to move: every reply leaves the winner a win at once, and
+    the winning moves are not one and the same after every reply."""
+    if state.is_over:
+        return False
+    wins: set[str] = set()
+    for reply in state.legal_moves():
+        after = state.play(reply)
+        if after.is_over:
+            return False  # the reply ended the game: no threat of the winner's decided it
+        now = _wins_now(after)
+        if not now:
+            return False
+        wins.update(after.move_text(m) for m in now)
+    return len(wins) >= 2
+
+
+def _forced_block(state: State[Any], answer: str) -> bool:
+    """`state`, the defender to move after the first move: exactly one reply leaves the
+    winner no win at once, and the line's reply `answer` is that one."""
+    if state.is_over:
+        return False
+    safe = [m for m in state.legal_moves() if (after := state.play(m)).is_over or not _wins_now(after)]
+    return len(safe) == 1 and state.move_text(safe[0]) == answer and len(safe) < len(state.legal_moves())
+
+
+def _to_decided(state: State[Any], first: Any) -> bool:
+    """Ultimate (not nine-board): the first move sends the defender to a decided local
+    board, so the defender may play in any open one."""
+    if not isinstance(state, UltimateState) or state.game.rule != "ultimate":
+        return False
+    after = state.play(first)
+    return not after.is_over and after.board_outcome(first % 9) is not None and len(after.playable_boards()) > 1
+
+
+def _hands_threat(state: State[Any], first: Any) -> bool:
+    """Nine-board: after the first move, some reply of the defender makes two of its
+    marks in a line of a local board with the third cell empty."""
+    if not isinstance(state, UltimateState) or state.game.rule != "nine-board":
+        return False
+    after = state.play(first)
+    if after.is_over:
+        return False
+    for reply in after.legal_moves():
+        board, cell = divmod(reply, 9)
+        x, o = after.x >> (9 * board) & 511, after.o >> (9 * board) & 511  # the board's 9 cells
+        mine = (x if after.turn is Player.X else o) | 1 << cell
+        empty = ~(x | o) & 511 & ~(1 << cell)
+        for mask in _LOCAL_LINES:
+            if mask >> cell & 1 and (mine & mask).bit_count() == 2 and empty & mask:
+                return True
+    return False
+
+
+#: The 8 lines of a 3x3 local board as 9-bit masks.
+_LOCAL_LINES = tuple(
+    sum(1 << c for c in line)
+    for line in ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+)
+
+
+def _takes_forgotten(state: State[Any], line: list[str]) -> bool:
+    """Forget mode (m,n,k): a move of the winner in `line` is on a cell the defender
+    held earlier in the line and emptied by a move of its own (its oldest mark
+    vanished)."""
+    if not isinstance(state, MnkState) or not state.game.forget:
+        return False
+    winner = state.turn
+    held = 0  # cells the defender has held so far in the line
+    for text in line:
+        move = state.game.parse_move(text)
+        defender = state.o if winner is Player.X else state.x
+        held |= defender
+        if state.turn is winner and held >> move & 1 and not defender >> move & 1:
+            return True
+        state = state.play(move)
+    return False
 
 
 def _sends(state: State[Any], first: Any) -> bool:

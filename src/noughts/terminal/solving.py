@@ -100,7 +100,8 @@ class Solving:
         )
         self.console.print(f"themes: {', '.join(puzzle.themes)}")
         self.console.print(
-            f"{solver.value.upper()} to move: find the winning move (it wins by force in {moves} "
+            f"{solver.value.upper()} to move: find the winning move (it wins by force in "
+            f"{'at most ' if puzzle.bound else ''}{moves} "
             f"{'move' if moves == 1 else 'moves'})"
         )
         self.score.tried += 1

@@ -245,3 +245,12 @@ def test_a_streak_rises_and_the_best_is_kept(book: PuzzleBook) -> None:
     assert book.record_streak(user, 4, NOW) == 4
     assert book.record_streak(user, 2, NOW) == 4
     assert book.player(user, NOW).best_streak == 4
+
+
+def test_the_catalogue_orders_wins_in_at_most_n_with_the_wins_in_n() -> None:
+    """A race puzzle's length theme ("win in at most 3") sorts with "win in N" by N,
+    after the themes of ideas."""
+    from noughts.server.online.storage.puzzles import _theme_order
+
+    found = [("win in at most 3", 9), ("win in 2", 1), ("fork", 2), ("win in 1", 5)]
+    assert [t for t, _ in sorted(found, key=_theme_order)] == ["fork", "win in 1", "win in 2", "win in at most 3"]

@@ -403,10 +403,12 @@ def _scored(table: Table, rating: Glicko, solved: bool) -> dict[str, Any]:
 
 
 def _theme_order(item: tuple[str, int]) -> tuple[int, int, str]:
-    """The themes of ideas first, the most common first; then "win in N" by N."""
+    """The themes of ideas first, the most common first; then "win in N" and "win in at
+    most N" (a race prover's bound) by N."""
     theme, count = item
-    if theme.startswith("win in ") and theme[7:].isdigit():
-        return (1, int(theme[7:]), theme)
+    moves = theme.removeprefix("win in ").removeprefix("at most ")
+    if theme.startswith("win in ") and moves.isdigit():
+        return (1, int(moves), theme)
     return (0, -count, theme)
 
 
