@@ -231,7 +231,7 @@ def test_screenshots_of_a_bound_on_the_analysis_board(make_tab: object, size: di
     tab = make_tab(size, theme)  # type: ignore[operator]
     tab.open("#/analysis?spec=qubic&tree=111,222")
     tab.page.wait_for_function(
-        "() => document.querySelector('#verdict').textContent.includes('at most')", timeout=120_000
+        "() => document.querySelector('#verdict')?.textContent.includes('at most')", timeout=120_000
     )
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     name = f"analysis-bound-{'phone' if size == PHONE else 'desktop'}-{theme}.png"
