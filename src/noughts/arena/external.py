@@ -14,6 +14,7 @@ import shlex
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from noughts.ai import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value
@@ -82,12 +83,19 @@ class EnginePlayer(AIPlayer):
             patience += self.warm_up
         answer = self.ask(command, patience, termination="time")
         self.warm = True
+        return self.played(state, answer, state.game.parse_move, started, "genmove with ")
+
+    def played(
+        self, state: State[Any], answer: str, read: Callable[[str], Any], started: float, asked: str = ""
+    ) -> Analysis:
+        """The analysis of the program's `answer` in `state`, its move read by `read`; an
+        answer that is no legal move forfeits (the program stopped)."""
         try:
-            move = state.game.parse_move(answer)
+            move = read(answer)
             after = state.play(move)
-        except NoughtsError as e:
+        except (ValueError, NoughtsError) as e:
             self.stop()
-            raise ForfeitError(f"{self.name} answered genmove with {answer!r}: {e}") from None
+            raise ForfeitError(f"{self.name} answered {asked}{answer!r}: {e}") from None
         self.tracker.last = after
         moves = [move, *(m for m in state.legal_moves() if m != move)]
         infos = [MoveInfo(m, state.move_text(m), Value(Kind.UNKNOWN)) for m in moves]

@@ -16,10 +16,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from noughts.ai import Analysis, Kind, Limits, MoveInfo, Value
+from noughts.ai import Analysis, Limits
 from noughts.arena.external import STARTUP_TIME, EnginePlayer
-from noughts.core import InvalidOptionError, NoughtsError, State
-from noughts.match import ForfeitError
+from noughts.core import InvalidOptionError, State
 
 __all__ = ["GAMES", "UgiPlayer", "square_move", "square_text"]
 
@@ -107,17 +106,9 @@ class UgiPlayer(EnginePlayer):
         patience = move_time + MARGIN + (0.0 if self.warm else self.warm_up)
         answer = self._wait_for("bestmove", f"go movetime {max(1, round(move_time * 1000))}", patience, "time")
         self.warm = True
-        try:
-            move = square_move(answer.split()[1] if len(answer.split()) > 1 else "")
-            after = state.play(move)
-        except (ValueError, NoughtsError) as e:
-            self.stop()
-            raise ForfeitError(f"{self.name} answered {answer!r}: {e}") from None
-        self.moves.append(move)
-        self.tracker.last = after
-        moves = [move, *(m for m in state.legal_moves() if m != move)]
-        infos = [MoveInfo(m, state.move_text(m), Value(Kind.UNKNOWN)) for m in moves]
-        return Analysis(self.name, infos, [infos[0].text], None, 0, time.perf_counter() - started)
+        analysis = self.played(state, answer, lambda line: square_move([*line.split(), ""][1]), started)
+        self.moves.append(analysis.moves[0].move)
+        return analysis
 
     def _sync(self, state: State[Any]) -> None:
         if self.process is None or self.process.poll() is not None:
