@@ -21,4 +21,4 @@ def home(request: Request) -> FileResponse:
 
 @router.get("/online")
 def online(request: Request) -> FileResponse:
-    return _page(request, "online", "index.html")
+    return _page(request, "online.html")
