@@ -1,67 +1,137 @@
-// The server's API. Every game request carries the whole game (spec, start, moves):
-// the server replays and validates it and keeps nothing.
+// The server's API, the one client every page uses. A game request carries the whole
+// game (spec, start, moves): the server replays and validates it and keeps nothing.
+// Online play's requests carry the session cookie. Errors carry the server's word,
+// message and field, so that a form can put the message beside its field.
 
 export class ApiError extends Error {
   constructor(message, status, body) {
     super(message);
     this.status = status;
-    this.body = body;
+    this.error = body?.error || null;
+    this.field = body?.field || null;
   }
 }
 
-async function call(path, body) {
+async function call(method, path, body) {
   let response;
   try {
-    response = await fetch(path, body === undefined ? {} : {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
     });
   } catch {
     throw new ApiError("the server cannot be reached", 0, null);
   }
+  if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(data?.message || `the server answered ${response.status}`, response.status, data);
   return data;
 }
 
+const get = (path) => call("GET", path);
+const post = (path, body) => call("POST", path, body);
 const game = (g) => ({ spec: g.spec, start: g.start ?? null, moves: g.moves });
+const id = encodeURIComponent;
 
+/** Games against the computer or on one screen, study and puzzles. */
 export const api = {
-  catalogue: () => call("/api/games"),
-  newGame: (spec, moves = [], start = null) => call("/api/new", { spec, start, moves }),
-  position: (g) => call("/api/position", game(g)),
-  play: (g, move) => call("/api/play", { ...game(g), move }),
-  computer: (g, level, time = null) => call("/api/computer", { ...game(g), level, time }),
-  analysis: (g, level, time = null) => call("/api/analysis", { ...game(g), level, time }),
+  catalogue: () => get("/api/games"),
+  newGame: (spec, moves = [], start = null) => post("/api/new", { spec, start, moves }),
+  position: (g) => post("/api/position", game(g)),
+  play: (g, move) => post("/api/play", { ...game(g), move }),
+  computer: (g, level, time = null) => post("/api/computer", { ...game(g), level, time }),
+  analysis: (g, level, time = null) => post("/api/analysis", { ...game(g), level, time }),
   // A review answers at once: the review, or its progress ({status: "computing", key,
   // done, total}) to ask again for by its key.
-  review: (g, level, time) => call("/api/review", { ...game(g), level, time }),
-  reviewByKey: (key) => call(`/api/review/${encodeURIComponent(key)}`),
-  record: (text) => call("/api/record", { text }),
-  // An online game's stored analysis, and asking for it (signed in).
-  onlineGame: (id) => call(`/api/online/games/${encodeURIComponent(id)}`),
-  onlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`),
-  requestOnlineAnalysis: (id) => call(`/api/online/games/${encodeURIComponent(id)}/analysis`, {}),
-  onlineRooms: () => call("/api/online/rooms"),
-  // The signed-in player's online games where it is their move (none for a visitor).
-  onlineTurns: () => call("/api/online/me/turns"),
-  onlineTournaments: () => call("/api/online/tournaments"),
+  review: (g, level, time) => post("/api/review", { ...game(g), level, time }),
+  reviewByKey: (key) => get(`/api/review/${id(key)}`),
+  record: (text) => post("/api/record", { text }),
   // Puzzles: for everyone; the rating and history for players signed in online.
-  puzzleCatalogue: () => call("/api/puzzles"),
-  puzzle: (id) => call(`/api/puzzles/${encodeURIComponent(id)}`),
-  nextPuzzle: (filters) => call(`/api/puzzles/next?${query(filters)}`),
-  dailyPuzzle: () => call("/api/puzzles/daily"),
-  streakRun: (filters) => call(`/api/puzzles/streak?${query(filters)}`),
-  checkPuzzle: (id, moves) => call(`/api/puzzles/${encodeURIComponent(id)}/check`, { moves }),
-  attemptPuzzle: (id, solved) => call(`/api/puzzles/${encodeURIComponent(id)}/attempt`, { solved }),
-  recordStreak: (score) => call("/api/puzzles/streak", { score }),
-  puzzleProfile: () => call("/api/puzzles/me?limit=20"),
-  yourPuzzles: () => call("/api/puzzles/yours"),
-  onlineMe: () => call("/api/online/me"),
+  puzzleCatalogue: () => get("/api/puzzles"),
+  puzzle: (p) => get(`/api/puzzles/${id(p)}`),
+  nextPuzzle: (filters) => get(`/api/puzzles/next?${query(filters)}`),
+  dailyPuzzle: () => get("/api/puzzles/daily"),
+  streakRun: (filters) => get(`/api/puzzles/streak?${query(filters)}`),
+  checkPuzzle: (p, moves) => post(`/api/puzzles/${id(p)}/check`, { moves }),
+  attemptPuzzle: (p, solved) => post(`/api/puzzles/${id(p)}/attempt`, { solved }),
+  recordStreak: (score) => post("/api/puzzles/streak", { score }),
+  puzzleProfile: () => get("/api/puzzles/me?limit=20"),
+  yourPuzzles: () => get("/api/puzzles/yours"),
+};
+
+/** Online play: accounts, rooms, pairing, bots, tournaments, games and players. */
+export const online = {
+  me: () => get("/api/online/me"),
+  signUp: (name, password) => post("/api/online/signup", { name, password }),
+  logIn: (name, password) => post("/api/online/login", { name, password }),
+  guest: () => post("/api/online/guest"),
+  logOut: () => post("/api/online/logout"),
+  createRoom: (room) => post("/api/online/rooms", room),
+  // The open rooms and the games being played.
+  rooms: () => get("/api/online/rooms"),
+  // The signed-in player's games where it is their move (none for a visitor).
+  turns: () => get("/api/online/me/turns"),
+  // Quick pairing: join the pool, ask again (it pairs), leave.
+  seek: (seek) => post("/api/online/pairing", seek),
+  pairing: () => get("/api/online/pairing"),
+  leavePool: () => call("DELETE", "/api/online/pairing"),
+  // The house bots: their list (with ratings) and a challenge, which starts a game at once.
+  bots: () => get("/api/online/bots"),
+  challenge: (bot, g) => post(`/api/online/bots/${id(bot)}/challenge`, g),
+  // Your own bot accounts, for your programs (noughts bot).
+  ownBots: () => get("/api/online/me/bots"),
+  newBot: (name) => post("/api/online/me/bots", { name }),
+  newBotToken: (name) => post(`/api/online/me/bots/${id(name)}/token`),
+  // Tournaments: list, create, show, join, withdraw, start early (the creator).
+  tournaments: () => get("/api/online/tournaments"),
+  createTournament: (t) => post("/api/online/tournaments", t),
+  tournament: (t) => get(`/api/online/tournaments/${id(t)}`),
+  tournamentMine: (t) => get(`/api/online/tournaments/${id(t)}/me`),
+  joinTournament: (t) => post(`/api/online/tournaments/${id(t)}/join`),
+  withdrawTournament: (t) => post(`/api/online/tournaments/${id(t)}/withdraw`),
+  startTournament: (t) => post(`/api/online/tournaments/${id(t)}/start`),
+  game: (g) => get(`/api/online/games/${id(g)}`),
+  join: (g) => post(`/api/online/games/${id(g)}/join`),
+  close: (g) => call("DELETE", `/api/online/games/${id(g)}`),
+  // A finished game's stored analysis, and asking for it (signed in).
+  analysis: (g) => get(`/api/online/games/${id(g)}/analysis`),
+  requestAnalysis: (g) => post(`/api/online/games/${id(g)}/analysis`, {}),
+  profile: (name) => get(`/api/online/users/${id(name)}`),
+  leaderboard: (spec) => get(`/api/online/leaderboard?game=${id(spec)}`),
 };
 
 /** A query string of the set values of `params`. */
 function query(params) {
   return new URLSearchParams(Object.entries(params).filter(([, v]) => v !== null && v !== undefined && v !== "")).toString();
+}
+
+/** A websocket URL on this server. */
+export function socketUrl(path) {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+}
+
+/** A listen-only socket (the lobby's, a tournament's): each message, parsed, to
+ * `onMessage`; opened again 1.5 s after it drops while `keep()` says so, until closed. */
+export function listen(path, onMessage, keep = () => true) {
+  let socket = null;
+  let closed = false;
+  const open = () => {
+    socket = new WebSocket(socketUrl(path));
+    socket.onmessage = (event) => onMessage(JSON.parse(event.data));
+    socket.onclose = () => {
+      if (!closed && keep()) setTimeout(() => !closed && open(), 1500);
+    };
+  };
+  open();
+  return {
+    close() {
+      closed = true;
+      socket.close();
+    },
+    get isOpen() {
+      return socket.readyState === WebSocket.OPEN;
+    },
+  };
 }

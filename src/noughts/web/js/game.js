@@ -9,18 +9,9 @@ import { BOARDS } from "./boards/index.js";
 import { h } from "./dom.js";
 import { chosenLevel, strongestLevel } from "./levels.js";
 import { dropGame, newGameId, saveGame } from "./saved.js";
-import { effect as playEffect } from "./sound.js";
+import { effect } from "./sound.js";
 import { describeSpec } from "./spec.js";
 import { boundTitle, moveValue } from "./values.js";
-
-/** Sound is a garnish: a failing audio stack must never stop a move. */
-function effect(name) {
-  try {
-    playEffect(name);
-  } catch (e) {
-    console.warn("sound failed:", e);
-  }
-}
 
 
 const HINT_SECONDS = 1;

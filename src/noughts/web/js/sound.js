@@ -52,10 +52,15 @@ const EFFECTS = {
   draw: () => [440, 440].forEach((f, i) => tone(f, i * 0.2, 0.2, { type: "sine", gain: 0.12 })),
 };
 
-/** Play an effect if sound is on. Call from a user gesture or after one. */
+/** Play an effect if sound is on. Call from a user gesture or after one. Sound is a
+ * garnish: a failing audio stack must never stop a move. */
 export function effect(name) {
   if (!prefs.get("sound") || !EFFECTS[name]) return;
-  EFFECTS[name]();
+  try {
+    EFFECTS[name]();
+  } catch (e) {
+    console.warn("sound failed:", e);
+  }
 }
 
 // A slow pentatonic tune: bass on the beat, a random walk on top, quiet.

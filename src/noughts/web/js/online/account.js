@@ -1,7 +1,7 @@
 // Sign up and log in: each mistake is shown next to the field it concerns.
 
-import { h } from "/static/js/dom.js";
-import { online } from "./api.js";
+import { h } from "../dom.js";
+import { online } from "../api.js";
 
 export function accountForm(root, kind, { refreshAccount, navigate, toast }, next) {
   const signUp = kind === "signup";
@@ -20,7 +20,7 @@ export function accountForm(root, kind, { refreshAccount, navigate, toast }, nex
       await (signUp ? online.signUp(name.value, password.value) : online.logIn(name.value, password.value));
       await refreshAccount();
       toast(signUp ? "Welcome!" : "Logged in");
-      navigate(next ? `#${next}` : "#/");
+      navigate(next ? `#${next}` : "#/lobby");
     } catch (e) {
       const box = e.field === "name" ? nameError : e.field === "password" ? passwordError : formError;
       box.textContent = e.message;

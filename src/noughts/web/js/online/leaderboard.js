@@ -1,7 +1,8 @@
 // The leaderboard of one game (a game spec), with a choice of the games that have ratings.
 
-import { h } from "/static/js/dom.js";
-import { botMark, online } from "./api.js";
+import { h } from "../dom.js";
+import { online } from "../api.js";
+import { botMark } from "./views.js";
 
 export async function leaderboardPage(root, spec, { session, navigate }) {
   let board;

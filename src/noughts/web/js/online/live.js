@@ -2,10 +2,11 @@
 // the game's websocket, for players and spectators alike. The server is the authority:
 // the page sends moves and offers and draws whatever state the server sends back.
 
-import { BOARDS } from "/static/js/boards/index.js";
-import { h, markSvg } from "/static/js/dom.js";
-import { analysisButton, analysisLink, botMark, ended, online, socketUrl } from "./api.js";
-import { sound } from "./sound.js";
+import { BOARDS } from "../boards/index.js";
+import { h, markSvg } from "../dom.js";
+import { online, socketUrl } from "../api.js";
+import { analysisButton, analysisLink, botMark, ended } from "./views.js";
+import { effect } from "../sound.js";
 
 /** A finished game's analysis being computed is asked for again this often (milliseconds). */
 const ANALYSIS_POLL = 1500;
@@ -90,7 +91,7 @@ export class LivePage {
     try {
       this.apply(await online.game(this.id));
     } catch (e) {
-      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "No such game"), h("p", { class: "error" }, e.message), h("a", { class: "button", href: "#/" }, "Back to the lobby")));
+      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "No such game"), h("p", { class: "error" }, e.message), h("a", { class: "button", href: "#/lobby" }, "Back to the lobby")));
       return;
     }
     this.connect();
@@ -161,17 +162,17 @@ export class LivePage {
       this.render();
     } else if (message.type === "error") {
       this.context.toast(message.message, "error");
-      sound.play("error");
+      effect("error");
     }
   }
 
   /** The offline page's effects: each move, and the end of the game (won, lost or drawn, for a player). */
   sounds(before, game, event) {
-    if (event.kind === "move" || event.patch) sound.play(game.moves.length % 2 ? "x" : "o");
+    if (event.kind === "move" || event.patch) effect(game.moves.length % 2 ? "x" : "o");
     if (before?.state === "playing" && game.state !== "playing") {
       const side = this.side;
-      if (game.result === "draw" || !side) sound.play("draw");
-      else sound.play(game.result === `${side}-wins` ? "win" : "loss");
+      if (game.result === "draw" || !side) effect("draw");
+      else effect(game.result === `${side}-wins` ? "win" : "loss");
     }
   }
 
@@ -217,9 +218,9 @@ export class LivePage {
 
   waiting(game) {
     const mine = this.me && game.creator === this.me.name;
-    const link = `${location.origin}/online#/game/${game.id}`;
+    const link = `${location.origin}/#/game/${game.id}`;
     if (game.state === "cancelled") {
-      return h("section", { class: "page waiting-room" }, h("h1", {}, "This room was closed"), h("a", { class: "button", href: "#/" }, "Back to the lobby"));
+      return h("section", { class: "page waiting-room" }, h("h1", {}, "This room was closed"), h("a", { class: "button", href: "#/lobby" }, "Back to the lobby"));
     }
     const clock = game.clock?.days_per_move
       ? `correspondence, ${game.clock.days_per_move} ${game.clock.days_per_move === 1 ? "day" : "days"} a move`
@@ -243,7 +244,7 @@ export class LivePage {
         h("p", {}, details, game.private ? " · private" : ""),
         h("p", {}, "Send this link to a friend, or wait for someone from the lobby:"),
         h("div", { class: "invite" }, input, h("button", { class: "button", type: "button", onclick: copy }, "Copy")),
-        h("button", { class: "button subtle", type: "button", onclick: async () => { await online.close(game.id); this.context.navigate("#/"); } }, "Close the room"),
+        h("button", { class: "button subtle", type: "button", onclick: async () => { await online.close(game.id); this.context.navigate("#/lobby"); } }, "Close the room"),
       );
     }
     const join = async () => {
@@ -327,7 +328,7 @@ export class LivePage {
           h("a", { href: `/api/online/games/${game.id}/record?format=json`, download: "" }, "JSON")),
       );
     }
-    out.push(h("p", { class: ["connection", !this.connected && "down"], id: "connection" }, this.connected ? "connected" : "reconnecting…"), h("a", { class: "button subtle", href: "#/" }, "Lobby"));
+    out.push(h("p", { class: ["connection", !this.connected && "down"], id: "connection" }, this.connected ? "connected" : "reconnecting…"), h("a", { class: "button subtle", href: "#/lobby" }, "Lobby"));
     return out;
   }
 
@@ -390,7 +391,7 @@ export class LivePage {
       el.classList.toggle("running", running);
       const low = running && left < 10_000;
       // Once as the player's own clock passes ten seconds.
-      if (low && !el.classList.contains("low") && mark === this.side) sound.play("error");
+      if (low && !el.classList.contains("low") && mark === this.side) effect("error");
       el.classList.toggle("low", low);
     }
   }

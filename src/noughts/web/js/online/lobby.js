@@ -1,9 +1,11 @@
 // The lobby: create a room, the open rooms (live over the lobby socket), games to watch.
 
-import { miniBoard } from "/static/js/art.js";
-import { clockText } from "/static/js/clock.js";
-import { h } from "/static/js/dom.js";
-import { botMark, listen, online } from "./api.js";
+import { miniBoard } from "../art.js";
+import { clockText } from "../clock.js";
+import { h } from "../dom.js";
+import { listen, online } from "../api.js";
+import { prefs } from "../prefs.js";
+import { botMark } from "./views.js";
 import { tournamentTeaser } from "./tournaments.js";
 
 export function roomLine(room) {
@@ -30,7 +32,6 @@ const BOT_WAITS = [
   { value: "30", label: "after 30 seconds" },
   { value: "60", label: "after a minute" },
 ];
-const BOT_WAIT_KEY = "noughts.botAfter";
 /** The clocks a bot is challenged with. */
 const BOT_CLOCKS = [
   { value: "", label: "no clock" },
@@ -141,8 +142,8 @@ export class LobbyPage {
     const name = (spec) => QUICK.find((q) => q.spec === spec && q.title)?.title || games.find((g) => g.key === spec.split(":")[0])?.title || spec;
     this.quickRated = h("input", { type: "checkbox", id: "quick-rated", disabled: user.guest || null, checked: !user.guest || null });
     this.quickStatus = h("div", { class: "quick-status", id: "quick-status", "aria-live": "polite" });
-    const wait = localStorage.getItem(BOT_WAIT_KEY) ?? "30";
-    this.quickBot = h("select", { id: "quick-bot", onchange: (e) => localStorage.setItem(BOT_WAIT_KEY, e.target.value) },
+    const wait = prefs.get("botAfter") ?? "30";
+    this.quickBot = h("select", { id: "quick-bot", onchange: (e) => prefs.set("botAfter", e.target.value) },
       ...BOT_WAITS.map((w) => h("option", { value: w.value, selected: w.value === wait || null }, w.label)));
     return h(
       "section",

@@ -1,8 +1,9 @@
 // A player's profile (rating per game, games with replay and export) and a replay.
 
-import { BOARDS } from "/static/js/boards/index.js";
-import { h } from "/static/js/dom.js";
-import { analysisButton, botMark, ended, online } from "./api.js";
+import { BOARDS } from "../boards/index.js";
+import { h } from "../dom.js";
+import { api, online } from "../api.js";
+import { analysisButton, botMark, ended } from "./views.js";
 import { resultText } from "./live.js";
 import { botChallengeForm, roomLine } from "./lobby.js";
 
@@ -90,7 +91,7 @@ export async function replayPage(root, id, { toast }) {
   const show = async () => {
     const ply = Number(slider.value);
     try {
-      const view = await online.position(game.spec, game.moves.slice(0, ply));
+      const view = await api.position({ spec: game.spec, moves: game.moves.slice(0, ply) });
       // The last position of a game that is over has nothing playable left.
       board.render(ply === game.moves.length && game.state !== "playing" ? ended(view) : view, { interactive: false, hint: null });
       label.textContent = ply ? `after ${ply}. ${game.moves[ply - 1]}` : "start";

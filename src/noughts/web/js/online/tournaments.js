@@ -4,9 +4,9 @@
 // newly paired player to their game at once, as lichess's arenas do; while the socket is
 // down the page asks every couple of seconds instead.
 
-import { clockText } from "/static/js/clock.js";
-import { h } from "/static/js/dom.js";
-import { listen, online } from "./api.js";
+import { clockText } from "../clock.js";
+import { h } from "../dom.js";
+import { listen, online } from "../api.js";
 
 /** How often the small question (the state, your game) is asked with no socket open. */
 const POLL_MS = 2000;

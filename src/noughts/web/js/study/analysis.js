@@ -4,7 +4,7 @@
 // retry from here). Its address holds the game and the tree, so a link shares it:
 // #/analysis?spec=ultimate&tree=55,51(15,53)&at=55,15,53&review=1
 
-import { api } from "../api.js";
+import { api, online } from "../api.js";
 import { BOARDS } from "../boards/index.js";
 import { h } from "../dom.js";
 import { strongestLevel } from "../levels.js";
@@ -150,7 +150,7 @@ export class AnalysisPage {
     if (this.online && !this.tree.root.children.length) {
       // An online game by its id alone (the profile's list): its moves from the server.
       try {
-        const game = await api.onlineGame(this.online);
+        const game = await online.game(this.online);
         this.spec = game.spec;
         this.tree = Tree.line(game.moves);
         this.node = this.endOfLine(this.tree.root);
@@ -184,7 +184,7 @@ export class AnalysisPage {
 
   async loadStoredReview() {
     try {
-      const { review, progress } = await api.onlineAnalysis(this.online);
+      const { review, progress } = await online.analysis(this.online);
       if (review) this.review = { data: review, moves: this.tree.mainLine };
       else if (progress) this.requestReview(progress); // under way since the game ended: follow it
     } catch (e) {
@@ -348,7 +348,7 @@ export class AnalysisPage {
     this.progress = null;
     this.render();
     try {
-      let answer = started ?? (await (this.online ? api.requestOnlineAnalysis(this.online) : api.review(this.game(moves), this.analyst, REVIEW_SECONDS)));
+      let answer = started ?? (await (this.online ? online.requestAnalysis(this.online) : api.review(this.game(moves), this.analyst, REVIEW_SECONDS)));
       while (answer.status === "computing") {
         if (this.closed) return;
         this.progress = answer;
@@ -368,7 +368,7 @@ export class AnalysisPage {
 
   /** An online game's review, or its progress, as `api.review` answers them. */
   async onlineProgress() {
-    const { review, progress } = await api.onlineAnalysis(this.online);
+    const { review, progress } = await online.analysis(this.online);
     if (!review && !progress) throw new Error("the analysis stopped; ask again");
     return review || progress;
   }

@@ -7,7 +7,7 @@
 // attempt at each puzzle moves your puzzle rating and the puzzle's (Glicko-2).
 // #/puzzles?mode=rated|daily|streak&spec=ultimate&theme=double%20threat&id=abcd1234
 
-import { api } from "../api.js";
+import { api, online } from "../api.js";
 import { BOARDS } from "../boards/index.js";
 import { h } from "../dom.js";
 
@@ -104,7 +104,7 @@ export class PuzzlePage {
 
   async start() {
     // Signed in (asked first: a visitor's 401 would be an error in the console)?
-    api.onlineMe().then(
+    online.me().then(
       ({ user }) => (user ? api.puzzleProfile() : null),
     ).then(
       (profile) => {
@@ -369,7 +369,7 @@ export class PuzzlePage {
       h("h2", {}, `Puzzle ${p.id}`),
       h("p", {}, h("strong", {}, p.title), ` · rating ${p.rating} · ${rate}`),
       h("p", { class: "themes" }, p.themes.map((t) => h("a", { class: "theme", href: this.link({ mode: this.mode === "daily" ? "rated" : this.mode, theme: t, id: "" }) }, t))),
-      p.origin_game ? h("p", { class: "muted" }, "From ", h("a", { href: `/online#/game/${encodeURIComponent(p.origin_game)}` }, "an online game"), ".") : h("p", { class: "muted" }, `Found in ${p.source}; proved by exact search.`),
+      p.origin_game ? h("p", { class: "muted" }, "From ", h("a", { href: `#/game/${encodeURIComponent(p.origin_game)}` }, "an online game"), ".") : h("p", { class: "muted" }, `Found in ${p.source}; proved by exact search.`),
     );
   }
 
@@ -426,7 +426,7 @@ export class PuzzlePage {
           ),
         );
     } else {
-      items.push(h("p", { class: "muted", id: "sign-in-note" }, h("a", { href: "/online" }, "Sign in online"), " to get a puzzle rating and keep your history."));
+      items.push(h("p", { class: "muted", id: "sign-in-note" }, h("a", { href: "#/login?next=/puzzles" }, "Sign in online"), " to get a puzzle rating and keep your history."));
     }
     this.ratingBox.replaceChildren(...items);
   }
