@@ -201,8 +201,8 @@ def test_qubic_cube_turns_and_takes_clicks(tab: Tab) -> None:
 
 
 def test_settings_are_remembered(tab: Tab) -> None:
-    """Sound and music are off until turned on; sound is one choice for the offline
-    page and the online one."""
+    """Sound and music are off until turned on; sound is one choice for the games
+    against the computer and online play."""
     tab.open("#/")
     page = tab.page
     for switch in ("#music-toggle", "#sound-toggle"):
@@ -214,8 +214,9 @@ def test_settings_are_remembered(tab: Tab) -> None:
     assert page.locator("#music-toggle").get_attribute("aria-pressed") == "true"
     assert page.inner_text("#sound-toggle") == "Sound on"
     assert page.evaluate("document.documentElement.dataset.theme") == theme
-    page.goto(page.url.split("#")[0].removesuffix("/") + "/online")
-    page.wait_for_selector("#sound-toggle:has-text('Sound on')")
+    tab.open("#/lobby")
+    page.wait_for_selector("#lobby-tournaments")
+    assert page.inner_text("#sound-toggle") == "Sound on"
     page.click("#sound-toggle")
     page.go_back()
     page.wait_for_selector("#sound-toggle:has-text('Sound off')")
@@ -226,12 +227,12 @@ def test_settings_are_remembered(tab: Tab) -> None:
 def test_home_starts_the_chosen_game(tab: Tab) -> None:
     tab.open("#/")
     page = tab.page
-    page.click('[data-game="mnk"]')
+    page.select_option("#custom-game", "mnk")
     page.fill("#opt-m", "4")
     page.fill("#opt-n", "4")
     page.fill("#opt-k", "4")
     page.check("input[value=local]")
-    assert page.locator("a.online-entry").get_attribute("href") == "/online"
+    assert page.locator("a.online-entry").get_attribute("href") == "#/lobby"
     page.click("#start")
     page.wait_for_selector(".grid-board .cell")
     assert page.locator(".grid-board .cell").count() == 16

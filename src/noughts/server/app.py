@@ -1,5 +1,5 @@
 """The web app: the API under /api (online play under /api/online, with its sockets),
-its docs at /docs, the pages at / and /online. `create_app` builds it all: the routes
+its docs at /docs, the site at / (/online sent there). `create_app` builds it all: the routes
 (`noughts.server.routes`, a module per area), the guards, the error answers, the
 computer's worker pool and online play (`Online`), which starts with the app: its
 start-up brings the database schema up to date and connects the fan-out (Redis when

@@ -33,13 +33,13 @@ def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
     visitor = Visitor(browser, server)
     visitor.sign_up(unique("cat"))
     page = visitor.page
-    page.goto(f"{server}/online#/game/{game_id}")
+    page.goto(f"{server}/#/game/{game_id}")
     page.click("#stored-analysis a:has-text('Open the analysis')", timeout=60_000)
     page.wait_for_selector(".tree-move.class-blunder[data-path='5,1,3,7,2']", timeout=60_000)
     assert "online=" + game_id in page.url
     assert "1 blunder" in page.locator("#review").inner_text()
     # The profile's list: the button opens the stored review at once.
-    page.goto(f"{server}/online#/u/{ann.name}")
+    page.goto(f"{server}/#/u/{ann.name}")
     page.click(f"[data-analysis='{game_id}']")
     page.wait_for_selector(".tree-move.class-blunder")
     # Opened by its id alone, the board fetches the game's moves and the stored review.
@@ -60,7 +60,7 @@ def test_a_finished_games_page_shows_the_analysis_progress_then_the_analysis(
     assert a.act("resign")["kind"] == "resign"
     visitor = Visitor(browser, server)
     page = visitor.page
-    page.goto(f"{server}/online#/game/{game_id}")
+    page.goto(f"{server}/#/game/{game_id}")
     page.wait_for_selector("#analysis-progress:has-text('of 11 positions done')")
     page.wait_for_selector("#stored-analysis:has-text('accuracy X')", timeout=120_000)
     assert page.locator("#analysis-progress").count() == 0
@@ -77,7 +77,7 @@ def test_on_a_phone_the_online_header_is_one_row_and_board_turn_and_clocks_fit(
     context = browser.new_context(viewport=PHONE)
     context.add_cookies([{"name": COOKIE, "value": ann.http.cookies[COOKIE], "url": server}])
     page = context.new_page()
-    page.goto(f"{server}/online#/game/{game_id}")
+    page.goto(f"{server}/#/game/{game_id}")
     page.wait_for_selector("#status:has-text('Your move')")
     tops = page.locator(".topbar > *, .toolbar > *, .account > *").evaluate_all(
         "els => els.map(e => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))"
@@ -92,7 +92,7 @@ def test_on_a_phone_the_online_header_is_one_row_and_board_turn_and_clocks_fit(
     # A visitor (not signed in): the header keeps one row too, nothing wider than the phone.
     visitor = browser.new_context(viewport=PHONE)
     page = visitor.new_page()
-    page.goto(f"{server}/online#/")
+    page.goto(f"{server}/#/lobby")
     page.wait_for_selector("#login-link")
     tops = page.locator(".topbar > *, .toolbar > *, .account > :visible").evaluate_all(
         "els => els.map(e => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))"
@@ -147,11 +147,11 @@ def test_an_ultimate_game_ended_by_resignation_frames_no_board_in_the_game_or_it
     assert a.act("resign")["type"] == "ack"
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
-    page.goto(f"{server}/online#/game/{game_id}")
+    page.goto(f"{server}/#/game/{game_id}")
     page.wait_for_selector("#result")
     page.wait_for_selector(".local")
     assert page.locator(".local.playable").count() == 0
-    page.goto(f"{server}/online#/replay/{game_id}")
+    page.goto(f"{server}/#/replay/{game_id}")
     page.wait_for_selector("#replay-label:has-text('after 2.')")
     assert page.locator(".local.playable").count() == 0
     page.click("text=◀")  # one move back: the game went on there, its board is framed

@@ -38,7 +38,7 @@ class Visitor:
         self.page.screenshot(path=str(SCREENSHOTS / f"online-{name}.png"), full_page=True)
 
     def sign_up(self, name: str) -> None:
-        self.page.goto(f"{self.base}/online#/signup")
+        self.page.goto(f"{self.base}/#/signup")
         self.page.fill("#name", name)
         self.page.fill("#password", PASSWORD)
         self.page.click("#submit")
@@ -54,7 +54,7 @@ def test_two_people_play_a_rated_game_in_the_browser(browser: Any, server: str) 
     ann_name, bob_name = unique("ann"), unique("bob")
 
     # A mistake first: each gets its own message next to its field.
-    ann.page.goto(f"{server}/online#/signup")
+    ann.page.goto(f"{server}/#/signup")
     ann.page.fill("#name", "a b")
     ann.page.fill("#password", PASSWORD)
     ann.page.click("#submit")
@@ -68,20 +68,20 @@ def test_two_people_play_a_rated_game_in_the_browser(browser: Any, server: str) 
     ann.sign_up(ann_name)
     bob.sign_up(bob_name)
 
-    bob.page.goto(f"{server}/online#/leaderboard?game=classic")
+    bob.page.goto(f"{server}/#/leaderboard?game=classic")
     bob.page.wait_for_selector("h1:has-text('Leaderboard')")
     before = bob.page.inner_text("main")
     assert ann_name not in before
 
     # Ann creates a rated room and waits; Bob opens the invite link.
-    ann.page.goto(f"{server}/online#/")
+    ann.page.goto(f"{server}/#/lobby")
     ann.page.wait_for_selector("#create-room")
     ann.page.select_option("#room-game", "classic")
     ann.page.check("#room-rated")
     ann.shot("lobby")
     ann.page.click("#create")
     invite = ann.page.wait_for_selector("#invite-link").get_attribute("value")
-    assert invite is not None and "/online#/game/" in invite
+    assert invite is not None and "/#/game/" in invite
     ann.shot("waiting")
     bob.page.goto(invite)
     bob.page.wait_for_selector(f"#invitation:has-text('{ann_name} invites you')")
@@ -103,7 +103,7 @@ def test_two_people_play_a_rated_game_in_the_browser(browser: Any, server: str) 
     bob.shot("result-loser")
     assert "(+" in ann.page.inner_text("#seat-x") and "(-" in ann.page.inner_text("#seat-o")
 
-    bob.page.goto(f"{server}/online#/leaderboard?game=classic")
+    bob.page.goto(f"{server}/#/leaderboard?game=classic")
     bob.page.wait_for_selector(f"#leaderboard:has-text('{ann_name}')")
     rows = bob.page.locator("#leaderboard tbody tr").all_inner_texts()
     names = [row.split("\t")[1] for row in rows]
@@ -111,7 +111,7 @@ def test_two_people_play_a_rated_game_in_the_browser(browser: Any, server: str) 
     bob.shot("leaderboard")
 
     # The profile lists the game with its replay.
-    ann.page.goto(f"{server}/online#/u/{ann_name}")
+    ann.page.goto(f"{server}/#/u/{ann_name}")
     ann.page.wait_for_selector("#history a:has-text('Replay')")
     ann.page.click("#history a:has-text('Replay')")
     ann.page.wait_for_selector("#replay-label:has-text('after 7. 8')")
@@ -131,7 +131,7 @@ def test_a_guest_joins_by_invite_link_and_plays_at_once(browser: Any, server: st
     ann, guest = Visitor(browser, server), Visitor(browser, server)
     ann_name = unique("ann")
     ann.sign_up(ann_name)
-    ann.page.goto(f"{server}/online#/")
+    ann.page.goto(f"{server}/#/lobby")
     ann.page.wait_for_selector("#create-room")
     assert not ann.page.is_visible("#room-minutes")
     ann.page.check("#room-clock")
@@ -159,7 +159,7 @@ def test_a_guest_joins_by_invite_link_and_plays_at_once(browser: Any, server: st
     guest.page.click("[data-action='resign']")
     ann.page.wait_for_selector(f"#result:has-text('{ann_name} wins by resignation')")
 
-    ann.page.goto(f"{server}/online#/u/{ann_name}")
+    ann.page.goto(f"{server}/#/u/{ann_name}")
     ann.page.wait_for_selector(f"#history:has-text('{ann_name} wins by resignation')")
 
     assert ann.page.inner_text("#sound-toggle") == "Sound off"
@@ -197,7 +197,7 @@ def test_sound_online_plays_each_move_and_the_end_for_whoever_turned_it_on(brows
     bob.sign_up(unique("bob"))
     ann.page.click("#sound-toggle")
     ann.page.wait_for_selector("#sound-toggle:has-text('Sound on')")
-    ann.page.goto(f"{ann.base}/online#/")
+    ann.page.goto(f"{ann.base}/#/lobby")
     ann.page.wait_for_selector("#create-room")
     ann.page.select_option("#room-game", "classic")
     ann.page.click("#create")

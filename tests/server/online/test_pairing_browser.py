@@ -25,12 +25,12 @@ def test_two_players_press_play_now_and_land_in_the_same_game(browser: Any, serv
     ann.sign_up(unique("ann"))
     bob.sign_up(unique("bob"))
     tile = ".quick-tile[data-spec='ultimate'][data-clock='3+2']"
-    ann.page.goto(f"{server}/online#/")
+    ann.page.goto(f"{server}/#/lobby")
     ann.page.click(tile)
     ann.page.wait_for_selector("#quick-status:has-text('Looking for an opponent')")
     assert serious_violations(ann.page) == []
     ann.shot("quick-waiting")
-    bob.page.goto(f"{server}/online#/")
+    bob.page.goto(f"{server}/#/lobby")
     bob.page.click(tile)
     for visitor in (ann, bob):
         visitor.page.wait_for_url("**#/game/*")
@@ -44,7 +44,7 @@ def test_two_players_press_play_now_and_land_in_the_same_game(browser: Any, serv
 def test_cancel_leaves_the_pool(browser: Any, server: str) -> None:
     ann = Visitor(browser, server)
     ann.sign_up(unique("ann"))
-    ann.page.goto(f"{server}/online#/")
+    ann.page.goto(f"{server}/#/lobby")
     ann.page.click(".quick-tile[data-spec='qubic']")
     ann.page.wait_for_selector("#quick-cancel")
     ann.page.click("#quick-cancel")
@@ -59,7 +59,7 @@ def test_a_player_plays_a_bot_from_the_lobby_and_it_answers(browser: Any, server
     the BOT mark, and the bot answers the player's move (from the worker pool)."""
     ann = Visitor(browser, server)
     ann.sign_up(unique("ann"))
-    ann.page.goto(f"{server}/online#/")
+    ann.page.goto(f"{server}/#/lobby")
     ann.page.wait_for_selector("#bot-name option[value='noughts-max']", state="attached")
     assert serious_violations(ann.page) == []
     ann.page.select_option("#bot-name", "noughts-max")
@@ -80,7 +80,7 @@ def test_a_player_makes_a_bot_account_and_sees_its_token_once(browser: Any, serv
     ann = Visitor(browser, server)
     name = unique("ann")
     ann.sign_up(name)
-    ann.page.goto(f"{server}/online#/u/{name}")
+    ann.page.goto(f"{server}/#/u/{name}")
     ann.page.wait_for_selector("#your-bots:has-text('No bot yet')")
     bot = unique("eng")
     ann.page.fill("#new-bot-name", bot)
@@ -95,7 +95,7 @@ def test_a_player_makes_a_bot_account_and_sees_its_token_once(browser: Any, serv
     ann.page.fill("#new-bot-name", "a b")  # not a name: said beside the form
     ann.page.click("#new-bot button[type=submit]")
     ann.page.wait_for_selector("#new-bot-error:not(:empty)")
-    ann.page.goto(f"{server}/online#/u/{bot}")
+    ann.page.goto(f"{server}/#/u/{bot}")
     ann.page.wait_for_selector("h1 .bot-mark")
     ann.page.wait_for_selector("#bot-about:has-text('noughts bot')")
     assert ann.errors == ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]
@@ -106,7 +106,7 @@ def test_a_correspondence_game_is_listed_on_the_home_page_of_the_player_to_move(
     ann, bob = Visitor(browser, server), Visitor(browser, server)
     ann.sign_up(unique("ann"))
     bob.sign_up(unique("bob"))
-    ann.page.goto(f"{server}/online#/")
+    ann.page.goto(f"{server}/#/lobby")
     ann.page.check("#room-correspondence")
     assert ann.page.is_disabled("#room-clock")
     ann.page.select_option("#room-days", "3")
@@ -129,7 +129,7 @@ def test_a_correspondence_game_is_listed_on_the_home_page_of_the_player_to_move(
 def test_a_bot_is_challenged_from_its_profile(browser: Any, server: str) -> None:
     ann = Visitor(browser, server)
     ann.sign_up(unique("ann"))
-    ann.page.goto(f"{server}/online#/u/noughts-easy")
+    ann.page.goto(f"{server}/#/u/noughts-easy")
     ann.page.wait_for_selector("h1 .bot-mark")
     ann.page.select_option("#bot-game", "classic")
     ann.page.select_option("#bot-side", "o")
@@ -153,5 +153,5 @@ def test_the_home_page_lists_the_tournaments_running_or_soon(browser: Any, serve
     ann.page.goto(f"{server}/#/")
     ann.page.wait_for_selector("#home-tournaments li:has-text('Friday arena')")
     ann.page.click("#home-tournaments a:has-text('Friday arena')")
-    ann.page.wait_for_url("**/online#/tournament/*")
+    ann.page.wait_for_url("**/#/tournament/*")
     assert ann.errors == []

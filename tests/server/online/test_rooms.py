@@ -34,7 +34,7 @@ def test_create_list_join_and_close(people: Callable[[], Person]) -> None:
     answer = ann.http.post("/api/online/rooms", json={"spec": "ultimate:forget", "side": "o", "minutes": 3})
     assert answer.status_code == 201
     game_id = answer.json()["game"]["id"]
-    assert answer.json()["invite"] == f"/online#/game/{game_id}"
+    assert answer.json()["invite"] == f"/#/game/{game_id}"
     listed = next(r for r in bob.http.get("/api/online/rooms").json()["rooms"] if r["id"] == game_id)
     assert (listed["creator"], listed["creator_side"], listed["spec"]) == (ann.name, "o", "ultimate:forget=true")
     game = bob.join(game_id)
@@ -137,8 +137,13 @@ def test_casual_games_leave_ratings_alone(people: Callable[[], Person]) -> None:
     assert people().http.get(f"/api/online/users/{ann.name}").json()["ratings"] == []
 
 
-def test_the_online_page_is_served(people: Callable[[], Person]) -> None:
-    page = people().http.get("/online")
+def test_the_old_online_address_leads_to_the_site(people: Callable[[], Person]) -> None:
+    """/online was online play's page: its links (/online#/game/ID) reach the same page
+    on the site (the browser keeps the #part; the page maps the old lobby, #/, to #/lobby)."""
+    http = people().http
+    moved = http.get("/online", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == "/?from=online"
+    page = http.get(moved.headers["location"])
     assert page.status_code == 200 and "<title>" in page.text
 
 

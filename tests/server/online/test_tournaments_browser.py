@@ -32,7 +32,7 @@ def test_create_join_and_play_an_arena(browser: Any, server: str) -> None:
         lambda ws: "/tournaments/" in ws.url and ws.on("framereceived", lambda frame: news.append(str(frame))),
     )
     bob.sign_up(unique("bob"))
-    ann.page.goto(f"{server}/online#/")
+    ann.page.goto(f"{server}/#/lobby")
     ann.page.click("#lobby-tournaments")
     ann.page.wait_for_selector("#create-tournament")
     assert serious_violations(ann.page) == []
@@ -46,10 +46,10 @@ def test_create_join_and_play_an_arena(browser: Any, server: str) -> None:
     ann.page.wait_for_selector("#standings")
 
     # The lobby lists it among the running ones; so does the tournaments page.
-    bob.page.goto(f"{server}/online#/")
+    bob.page.goto(f"{server}/#/lobby")
     bob.page.reload()  # bob's lobby dates from his sign-up
     bob.page.wait_for_selector(f"#lobby-tournament-list li:has-text('{name}')")
-    bob.page.goto(f"{server}/online#/tournaments")
+    bob.page.goto(f"{server}/#/tournaments")
     bob.page.wait_for_selector(f"#running-tournaments li:has-text('{name}')")
     bob.shot("tournament-list")
     bob.page.click(f"#running-tournaments li:has-text('{name}') a")

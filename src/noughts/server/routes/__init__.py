@@ -5,5 +5,5 @@
 - accounts, players, games, analysis, pairing, bots, tournaments, puzzles: online play,
   under /api/online (puzzles under /api/puzzles);
 - sockets: online play's websockets (a game's, the lobby's, a tournament's);
-- pages: the HTML pages at / and /online.
+- pages: the site at / (and /online, sent there).
 """

@@ -21,7 +21,7 @@ router = APIRouter(
 
 
 def invite_path(game_id: str) -> str:
-    return f"/online#/game/{game_id}"
+    return f"/#/game/{game_id}"
 
 
 @router.post("/rooms", status_code=201, response_model=RoomAnswer, responses=GUARDED)

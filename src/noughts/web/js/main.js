@@ -1,56 +1,48 @@
-// The page: a hash router over home, rules and the game, and the toolbar toggles.
+// The site: one hash router over every page (home, a game, rules, puzzles, the analysis
+// board, the online lobby, the account forms, a live game, profiles and replays, the
+// leaderboard, tournaments) under one header.
 
-import { api } from "./api.js";
+import { api, online } from "./api.js";
 import { h } from "./dom.js";
 import { GamePage } from "./game.js";
+import { markSection, setUpHeader, showAccount } from "./header.js";
 import { homePage } from "./home.js";
-import { applyTheme, prefs } from "./prefs.js";
+import { accountForm } from "./online/account.js";
+import { leaderboardPage } from "./online/leaderboard.js";
+import { LivePage } from "./online/live.js";
+import { LobbyPage } from "./online/lobby.js";
+import { profilePage, replayPage } from "./online/profile.js";
+import { TournamentPage, tournamentsPage } from "./online/tournaments.js";
+import { applyTheme } from "./prefs.js";
 import { rulesPage } from "./rules.js";
 import { AnalysisPage } from "./study/analysis.js";
 import { PuzzlePage } from "./study/puzzles.js";
-import { resumeMusicOnGesture, setMusic } from "./sound.js";
+import { toast } from "./toast.js";
 
 const view = document.getElementById("view");
-let catalogue = null;
+const session = { user: null, catalogue: null };
 let current = null;
+/** The pages that show who is signed in. */
+const ONLINE_PAGES = new Set(["login", "signup", "lobby", "game", "u", "replay", "tournaments", "tournament", "leaderboard"]);
 
-function toolbar() {
-  const sound = document.getElementById("sound-toggle");
-  const music = document.getElementById("music-toggle");
-  const theme = document.getElementById("theme-toggle");
-  const show = () => {
-    // The labels show on wide screens; on a phone the icons (aria-pressed tells the state).
-    sound.setAttribute("aria-pressed", String(prefs.get("sound")));
-    sound.querySelector(".tool-label").textContent = prefs.get("sound") ? "Sound on" : "Sound off";
-    music.setAttribute("aria-pressed", String(prefs.get("music")));
-    music.querySelector(".tool-label").textContent = prefs.get("music") ? "Music on" : "Music off";
-    const dark = document.documentElement.dataset.theme === "dark";
-    theme.querySelector(".tool-label").textContent = dark ? "Light" : "Dark";
-    theme.setAttribute("aria-label", dark ? "switch to the light theme" : "switch to the dark theme");
-  };
-  sound.addEventListener("click", () => {
-    prefs.set("sound", !prefs.get("sound"));
-    show();
-  });
-  music.addEventListener("click", () => {
-    setMusic(!prefs.get("music"));
-    show();
-  });
-  theme.addEventListener("click", () => {
-    prefs.set("theme", document.documentElement.dataset.theme === "dark" ? "light" : "dark");
-    applyTheme();
-    show();
-    current?.redraw?.();
-  });
-  show();
+async function refreshAccount() {
+  return showAccount(session, logOut);
 }
 
-export function toast(message, kind = "info") {
-  const box = document.getElementById("toast");
-  box.textContent = message;
-  box.className = `show ${kind}`;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (box.className = ""), 3500);
+async function logOut() {
+  await online.logOut();
+  await refreshAccount();
+  if (location.hash === "#/lobby") route();
+  else location.hash = "#/lobby";
+}
+
+/** The pages of the old online address (/online#/game/ID, redirected here as
+ * /?from=online#/game/ID): the same page at its address here; its "#/" was the lobby. */
+function fromOldOnlinePage() {
+  const query = new URLSearchParams(location.search);
+  if (query.get("from") !== "online") return;
+  const hash = !location.hash || location.hash === "#/" ? "#/lobby" : location.hash;
+  history.replaceState(null, "", `/${hash}`);
 }
 
 async function route() {
@@ -58,37 +50,53 @@ async function route() {
   current = null;
   const [path, query] = location.hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(query || "");
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const context = { session, toast, refreshAccount, navigate: (hash) => (location.hash = hash) };
   try {
-    catalogue = catalogue || (await api.catalogue());
+    session.catalogue = session.catalogue || (await api.catalogue());
   } catch (e) {
-    view.replaceChildren(h("p", { class: "error" }, `Cannot load the games: ${e.message}`));
+    view.replaceChildren(h("p", { class: "error" }, `Cannot reach the server: ${e.message}`));
     return;
   }
+  const catalogue = session.catalogue;
   window.scrollTo(0, 0);
-  if (path.startsWith("/play")) {
-    current = new GamePage(view, catalogue, params, { toast });
-    document.title = `${current.title} · Noughts`;
-  } else if (path.startsWith("/analysis")) {
-    current = new AnalysisPage(view, catalogue, params, { toast });
-    document.title = `${current.title} · Noughts`;
-  } else if (path.startsWith("/puzzles")) {
-    current = new PuzzlePage(view, catalogue, params, { toast });
-    document.title = `${current.title} · Noughts`;
-  } else if (path.startsWith("/rules")) {
-    rulesPage(view, catalogue, path.split("/")[2]);
+  const titled = (page, title) => {
+    current = page;
+    document.title = `${title ?? page.title} · Noughts`;
+  };
+  const [page, id] = parts;
+  markSection(page);
+  if (ONLINE_PAGES.has(page)) {
+    await accountShown;
+    // Signed in meanwhile (in another tab): the header and the page learn it here.
+    if (session.user === null) await refreshAccount().catch(() => null);
+  }
+  if (page === "play") titled(new GamePage(view, catalogue, params, { toast }));
+  else if (page === "analysis") titled(new AnalysisPage(view, catalogue, params, { toast }));
+  else if (page === "puzzles") titled(new PuzzlePage(view, catalogue, params, { toast }));
+  else if (page === "rules") {
+    rulesPage(view, catalogue, id);
     document.title = "Rules · Noughts";
-  } else {
+  } else if (page === "login" || page === "signup") {
+    accountForm(view, page, context, params.get("next"));
+    document.title = `${page === "login" ? "Log in" : "Sign up"} · Noughts`;
+  } else if (page === "lobby") titled(new LobbyPage(view, context), "Online");
+  else if (page === "game" && id) current = new LivePage(view, id, context);
+  else if (page === "u" && id) await profilePage(view, id, context);
+  else if (page === "replay" && id) current = await replayPage(view, id, context);
+  else if (page === "tournaments") await tournamentsPage(view, context);
+  else if (page === "tournament" && id) current = new TournamentPage(view, id, context);
+  else if (page === "leaderboard") await leaderboardPage(view, params.get("game") || "classic", context);
+  else {
     homePage(view, catalogue);
     document.title = "Noughts";
   }
 }
 
+fromOldOnlinePage();
 applyTheme();
-toolbar();
-resumeMusicOnGesture();
-matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
-  applyTheme();
-  current?.redraw?.();
-});
+setUpHeader(() => current?.redraw?.());
+// The header's account and the first page load together; the online pages wait for it.
+const accountShown = refreshAccount().catch(() => null);
 window.addEventListener("hashchange", route);
 route();
