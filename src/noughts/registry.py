@@ -64,13 +64,13 @@ class Entry:
 GAMES: dict[str, Entry] = {
     e.key: e
     for e in [
-        Entry("classic", Mnk, "tic-tac-toe: 3x3, three in a row", "Tic-tac-toe"),
-        Entry("mnk", Mnk, "the m,n,k-game: m columns, n rows, k in a row", "m,n,k-game"),
-        Entry("nine-board", Ultimate, "nine boards, a line in any one of them wins", "Nine-board"),
-        Entry("ultimate", Ultimate, "Ultimate tic-tac-toe: win three local boards in a line", "Ultimate tic-tac-toe"),
-        Entry("qubic", Qubic, "4x4x4 tic-tac-toe (n, d parameters)", "Qubic"),
-        Entry("matryoshka", Gobblet, "nesting figures, placement only", "Matryoshka"),
-        Entry("gobblet", Gobblet, "Gobblet Gobblers: nesting figures that can move", "Gobblet Gobblers"),
+        Entry("classic", Mnk, "3x3 board, three in a row wins", "Tic-tac-toe"),
+        Entry("mnk", Mnk, "any board size, k in a row wins", "m,n,k-game"),
+        Entry("nine-board", Ultimate, "nine boards, a line in any one wins", "Nine-board"),
+        Entry("ultimate", Ultimate, "nine boards, win three in a line", "Ultimate tic-tac-toe"),
+        Entry("qubic", Qubic, "4x4x4 cube, four in a line wins", "Qubic"),
+        Entry("matryoshka", Gobblet, "big figures cover small ones", "Matryoshka"),
+        Entry("gobblet", Gobblet, "big figures cover small ones, and move", "Gobblet Gobblers"),
     ]
 }
 """Every game by its stable key, in menu order: its class, a one-line summary, its name

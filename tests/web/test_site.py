@@ -92,7 +92,7 @@ def test_the_form_says_what_is_wrong_and_the_labels_say_what_they_are(tab: Tab) 
     requests: list[str] = []
     page.on("request", lambda r: "/api/new" in r.url and requests.append(r.url))
     tab.open("#/")
-    page.click('[data-game="mnk"]')
+    page.select_option("#custom-game", "mnk")
     assert "qubic" not in page.locator('[data-option="n"]').inner_text()
     page.check("#opt-forget")
     assert page.locator('label[for="opt-keep"]').inner_text() == "marks kept per player"
@@ -227,19 +227,20 @@ def test_the_lobby_starts_common_games_in_one_click(tab: Tab, server_url: str) -
     page = tab.page
     tab.open("#/")
     page.wait_for_selector(".quick-tiles")
-    assert page.locator('[data-quick="online"]').get_attribute("href") == "/online"
+    assert page.locator('[data-quick="online"]').get_attribute("href") == "#/lobby"
     seek = page.locator(f'#seeks [data-room="{room.json()["game"]["id"]}"]')
     assert "Qubic" in seek.inner_text() and "5+3" in seek.inner_text()
-    assert seek.locator("a").get_attribute("href") == f"/online#/game/{room.json()['game']['id']}"
+    assert seek.locator("a").get_attribute("href") == f"#/game/{room.json()['game']['id']}"
     page.click('.level-chip[data-level="hard"]')
     page.click('[data-quick="mnk:m=15:n=15:k=5"]')
     page.wait_for_selector(".grid-board.go")
     assert "level=hard" in page.url and "mode=computer" in page.url
     assert page.locator(".who-o").inner_text() == "O · Computer (hard)"
-    # every game's card has a picture of its own
+    # every game has a tile, once, with a picture of its own
     tab.open("#/")
-    arts = page.locator(".game-card .card-art svg").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
-    assert len(set(arts)) == 7  # m,n,k is not tic-tac-toe, nine-board not ultimate, matryoshka not gobblet
+    tiles = page.locator(".quick-tiles .tile:not(.tile-online)")
+    arts = tiles.locator(".tile-art svg").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(set(arts)) == len(arts) == 7  # m,n,k is not tic-tac-toe, nine-board not ultimate, matryoshka not gobblet
     tab.assert_clean()
 
 
@@ -258,7 +259,7 @@ def test_the_home_page_shows_games_being_played_on_small_boards_that_follow_them
     card.wait_for()
     assert card.locator(".mini-cross").count() == 1 and card.locator(".mini-ring").count() == 0
     assert card.locator(".mini-last").count() == 1
-    assert card.locator("a").get_attribute("href") == f"/online#/game/{game_id}"
+    assert card.locator("a").get_attribute("href") == f"#/game/{game_id}"
     assert f"{bob.name}" in card.inner_text() and "O to move" in (card.locator("a").get_attribute("aria-label") or "")
     second = bob.socket(game_id)
     assert second.move("1")["type"] == "ack"
@@ -267,7 +268,7 @@ def test_the_home_page_shows_games_being_played_on_small_boards_that_follow_them
     page.wait_for_function(f'() => document.querySelectorAll("{rings}").length === 1', timeout=10_000)
     tab.assert_clean()
     # the online lobby's list of games being played shows the same small board
-    page.goto(server_url + "/online#/")
+    page.goto(server_url + "/#/lobby")
     watched = page.locator(f'#live-games [data-live="{game_id}"]')
     watched.wait_for()
     assert watched.locator("svg.mini-board .mini-ring").count() == 1

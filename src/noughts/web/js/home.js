@@ -1,7 +1,7 @@
-// Home, a lobby: your unfinished games, one-click tiles for the common games, online
-// play; below, any game with its options and a mode.
+// Home, a lobby: a one-click tile for each game against the computer, online play,
+// your unfinished games; below, any game with its options and an opponent.
 
-import { api } from "./api.js";
+import { online } from "./api.js";
 import { gameArt, miniBoard } from "./art.js";
 import { clockText } from "./clock.js";
 import { h } from "./dom.js";
@@ -9,14 +9,10 @@ import { chosenLevel } from "./levels.js";
 import { prefs } from "./prefs.js";
 import { dropGame, savedGames } from "./saved.js";
 
-/** The one-click games: [key, spec, title, what it is]. */
-const QUICK = [
-  ["ultimate", "ultimate", "Ultimate tic-tac-toe", "nine boards, one big game"],
-  ["classic", "classic", "Tic-tac-toe", "the classic 3×3"],
-  ["mnk", "mnk:m=15:n=15:k=5", "Gomoku", "15×15, five in a row"],
-  ["qubic", "qubic", "Qubic", "4×4×4 cube"],
-  ["gobblet", "gobblet", "Gobblet Gobblers", "big figures gobble small ones"],
-];
+/** The one-click games, each game once, the most played first: the m,n,k-game as its
+ * best-known size. The others are named and described by the catalogue. */
+const QUICK = ["ultimate", "classic", "mnk", "qubic", "gobblet", "nine-board", "matryoshka"];
+const GOMOKU = { spec: "mnk:m=15:n=15:k=5", title: "Gomoku", summary: "15x15 board, five in a row wins" };
 
 /** m,n,k sizes a click away. */
 const MNK_PRESETS = [
@@ -35,51 +31,26 @@ export function homePage(root, catalogue) {
     side: saved.side || "x",
   };
 
-  const games = h("div", { class: "game-cards", role: "radiogroup", "aria-label": "game" });
+  const games = h("select", { id: "custom-game", name: "game" },
+    catalogue.games.map((g) => h("option", { value: g.key, selected: g.key === state.key }, g.title)));
+  games.addEventListener("change", () => {
+    state.key = games.value;
+    state.options = {};
+    drawOptions();
+  });
   const optionsBox = h("div", { class: "options" });
   const modeBox = h("fieldset", { class: "modes" });
   const start = h("button", { class: "button primary start", type: "submit", id: "start" }, "Play");
   const form = h(
     "form",
     { class: "custom", novalidate: true, "aria-labelledby": "custom-title", onsubmit: (e) => (e.preventDefault(), play()) },
-    h("section", { class: "pick" }, h("h2", { id: "custom-title" }, "Any game, your rules"), games),
-    h(
-      "section",
-      { class: "setup" },
-      h("h2", {}, "Options"),
-      optionsBox,
-      h("h2", {}, "Opponent"),
-      modeBox,
-      start,
-    ),
+    h("section", { class: "pick" },
+      h("h2", { id: "custom-title" }, "Any game, your rules"),
+      h("div", { class: "option" }, h("label", { for: "custom-game" }, "Game"), games),
+      optionsBox),
+    h("section", { class: "setup" }, h("h2", {}, "Opponent"), modeBox, start),
   );
   root.replaceChildren(h("div", { class: "page home" }, lobby(catalogue), form));
-
-  function drawGames() {
-    games.replaceChildren(
-      ...catalogue.games.map((game) =>
-        h(
-          "button",
-          {
-            type: "button",
-            role: "radio",
-            class: ["game-card", state.key === game.key && "chosen"],
-            "aria-checked": String(state.key === game.key),
-            "data-game": game.key,
-            onclick: () => {
-              state.key = game.key;
-              state.options = {};
-              drawGames();
-              drawOptions();
-            },
-          },
-          h("span", { class: "card-art", "aria-hidden": "true" }, gameArt(game.key)),
-          h("span", { class: "card-title" }, game.title),
-          h("span", { class: "card-summary" }, game.summary),
-        ),
-      ),
-    );
-  }
 
   function drawOptions() {
     const game = catalogue.games.find((g) => g.key === state.key);
@@ -190,7 +161,7 @@ export function homePage(root, catalogue) {
         h("label", { for: "side" }, "You play"), side,
         h("small", { class: "muted level-note" }, catalogue.levels.find((l) => l.name === state.level)?.description || "")),
       radio("local", "Two players on this screen"),
-      h("a", { class: "mode online-entry", href: "/online" },
+      h("a", { class: "mode online-entry", href: "#/lobby" },
         h("span", {}, "Online →"),
         h("small", { class: "muted" }, "accounts, rooms, invite links and live games")),
     );
@@ -235,7 +206,6 @@ export function homePage(root, catalogue) {
     location.hash = `#/play?${params}`;
   }
 
-  drawGames();
   drawOptions();
   drawModes();
 }
@@ -246,25 +216,42 @@ function lobby(catalogue) {
   const tiles = h("div", { class: "quick-tiles" });
   const drawTiles = () =>
     tiles.replaceChildren(
-      ...QUICK.map(([key, spec, title, about]) =>
-        h("a", { class: "tile", href: `#/play?${new URLSearchParams({ spec, mode: "computer", level, side: "x" })}`, "data-quick": spec },
+      ...QUICK.map((key) => {
+        const game = catalogue.games.find((g) => g.key === key);
+        const { spec, title, summary } = key === "mnk" ? GOMOKU : { spec: key, ...game };
+        return h("a", { class: "tile", href: `#/play?${new URLSearchParams({ spec, mode: "computer", level, side: "x" })}`, "data-quick": spec },
           h("span", { class: "tile-art", "aria-hidden": "true" }, gameArt(key)),
           h("span", { class: "tile-title" }, title),
-          h("span", { class: "tile-sub" }, about))),
-      h("a", { class: "tile tile-online", href: "/online", "data-quick": "online" },
+          h("span", { class: "tile-sub" }, summary));
+      }),
+      h("a", { class: "tile tile-online", href: "#/lobby", "data-quick": "online" },
         h("span", { class: "tile-art", "aria-hidden": "true" }, onlineArt()),
         h("span", { class: "tile-title" }, "Play online"),
-        h("span", { class: "tile-sub" }, "rooms, invite links and live games")),
+        h("span", { class: "tile-sub" }, "people, bots and tournaments")),
     );
-  const levels = h("div", { class: "level-pick", role: "radiogroup", "aria-label": "the computer's level" },
+  // One tab stop for the four levels; the arrows choose, as in any radio group.
+  const choose = (chip) => {
+    level = chip.dataset.level;
+    prefs.set("quickLevel", level);
+    for (const other of levels.children) {
+      other.setAttribute("aria-checked", String(other === chip));
+      other.tabIndex = other === chip ? 0 : -1;
+    }
+    drawTiles();
+  };
+  const levels = h("div", { class: "level-pick", role: "radiogroup", "aria-labelledby": "level-caption",
+    onkeydown: (e) => {
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (!step) return;
+      e.preventDefault();
+      const chips = [...levels.children];
+      const next = chips[(chips.indexOf(document.activeElement) + step + chips.length) % chips.length];
+      choose(next);
+      next.focus();
+    } },
     catalogue.levels.map((l) =>
-      h("button", { type: "button", role: "radio", class: "level-chip", "data-level": l.name, "aria-checked": String(l.name === level), title: l.description,
-        onclick: (e) => {
-          level = l.name;
-          prefs.set("quickLevel", level);
-          for (const chip of levels.children) chip.setAttribute("aria-checked", String(chip === e.currentTarget));
-          drawTiles();
-        } }, l.name)));
+      h("button", { type: "button", role: "radio", class: "level-chip", "data-level": l.name, "aria-checked": String(l.name === level), tabindex: l.name === level ? 0 : -1, title: l.description,
+        onclick: (e) => choose(e.currentTarget) }, l.name)));
   drawTiles();
   const saved = savedGames();
   const list = h("ul", { class: "continue-list", id: "continue" });
@@ -287,20 +274,20 @@ function lobby(catalogue) {
             } }, "×"))),
     );
   drawSaved();
-  const online = onlineNow();
+  const now = onlineNow();
   return h("section", { class: "lobby", "aria-labelledby": "lobby-title" },
     h("div", { class: "lobby-main" },
       h("div", { class: "lobby-head" }, h("h1", { id: "lobby-title" }, "Play now"),
-        h("span", { class: "level-caption" }, h("span", { class: "muted" }, "against the computer:"), levels)),
+        h("span", { class: "level-caption" }, h("span", { class: "muted", id: "level-caption" }, "against the computer:"), levels)),
       tiles,
-      online.live),
+      now.live),
     h("div", { class: "lobby-side" },
       saved.length
         ? h("section", { class: "continue", "aria-labelledby": "continue-title" }, h("h2", { id: "continue-title" }, "Continue your game"), list)
         : null,
       turns(),
       tournaments(),
-      online.seeks));
+      now.seeks));
 }
 
 /** Time left in words, as correspondence sites say it: "2 days", "5 h", "12 min". */
@@ -314,14 +301,14 @@ function timeLeft(ms) {
  * all); the section shows only when there is one. */
 function turns() {
   const section = h("section", { class: "turns", "aria-labelledby": "turns-title", hidden: true });
-  api.onlineTurns().then(({ games }) => {
+  online.turns().then(({ games }) => {
     if (!games.length) return;
     section.replaceChildren(
       h("h2", { id: "turns-title" }, "Your move online"),
       h("ul", { class: "seek-list", id: "turns" },
         ...games.map((g) =>
           h("li", { class: "seek", "data-game": g.id },
-            h("a", { href: `/online#/game/${encodeURIComponent(g.id)}` },
+            h("a", { href: `#/game/${encodeURIComponent(g.id)}` },
               h("span", { class: "seek-game" }, `${g.title}: ${g.x} – ${g.o}`),
               h("span", { class: "muted" }, [clockText(g.clock),
                 g.deadline ? `${timeLeft(g.deadline - Date.now())} left` : null].filter(Boolean).join(" · ")))))),
@@ -335,7 +322,7 @@ function turns() {
  * section shows only when there is one. */
 function tournaments() {
   const section = h("section", { class: "tournaments", "aria-labelledby": "tournaments-title", hidden: true });
-  api.onlineTournaments().then(({ running, upcoming }) => {
+  online.tournaments().then(({ running, upcoming }) => {
     const soon = [...running, ...upcoming].slice(0, 4);
     if (!soon.length) return;
     section.replaceChildren(
@@ -343,7 +330,7 @@ function tournaments() {
       h("ul", { class: "seek-list", id: "home-tournaments" },
         ...soon.map((t) =>
           h("li", { class: "seek", "data-tournament": t.id },
-            h("a", { href: `/online#/tournament/${encodeURIComponent(t.id)}` },
+            h("a", { href: `#/tournament/${encodeURIComponent(t.id)}` },
               h("span", { class: "seek-game" }, t.name),
               h("span", { class: "muted" }, [t.kind === "arena" ? "arena" : "Swiss", t.title, t.state === "running" ? "running" : "soon", `${t.players} ${t.players === 1 ? "player" : "players"}`].join(" · ")))))),
     );
@@ -371,16 +358,16 @@ function onlineNow() {
       ...(rooms.length
         ? rooms.slice(0, 5).map((room) =>
             h("li", { class: "seek", "data-room": room.id },
-              h("a", { href: `/online#/game/${encodeURIComponent(room.id)}` },
+              h("a", { href: `#/game/${encodeURIComponent(room.id)}` },
                 h("span", { class: "seek-game" }, room.title),
                 h("span", { class: "muted" }, [room.creator, room.rated ? "rated" : "casual", clockText(room.clock)].join(" · ")))))
-        : [h("li", { class: "muted", id: "no-seeks" }, "No open game right now: ", h("a", { href: "/online" }, "create one"), ".")]),
+        : [h("li", { class: "muted", id: "no-seeks" }, "No open game right now: ", h("a", { href: "#/lobby" }, "create one"), ".")]),
     );
     const shown = games.filter((g) => g.board).slice(0, LIVE_SHOWN);
     live.replaceChildren(
       ...shown.map((g) =>
         h("li", { class: "live-game", "data-live": g.id },
-          h("a", { href: `/online#/game/${encodeURIComponent(g.id)}`, "aria-label": `watch ${g.title}: ${g.x} against ${g.o}, ${g.turn.toUpperCase()} to move` },
+          h("a", { href: `#/game/${encodeURIComponent(g.id)}`, "aria-label": `watch ${g.title}: ${g.x} against ${g.o}, ${g.turn.toUpperCase()} to move` },
             miniBoard(g.board, g.last_move ? g.last_move.cell : null),
             h("span", { class: "live-players" },
               h("span", { class: `live-x${g.turn === "x" ? " to-move" : ""}` }, g.bots.includes("x") ? h("span", { class: "bot-mark", title: "a computer player" }, "BOT") : null, g.x),
@@ -389,7 +376,7 @@ function onlineNow() {
     );
     liveSection.hidden = !shown.length;
   };
-  const ask = () => api.onlineRooms().then(draw, () => list.replaceChildren(h("li", { class: "muted" }, "Online play is not available right now.")));
+  const ask = () => online.rooms().then(draw, () => list.replaceChildren(h("li", { class: "muted" }, "Online play is not available right now.")));
   ask();
   // Asked again while the home page is shown; the timer ends itself once the page is gone.
   const timer = setInterval(() => {
@@ -398,7 +385,7 @@ function onlineNow() {
   }, LIVE_EVERY_MS);
   const seeks = h("section", { class: "seeks", "aria-labelledby": "seeks-title" },
     h("h2", { id: "seeks-title" }, "Open games online"), list,
-    h("a", { class: "button subtle all-rooms", href: "/online" }, "All rooms, live games →"),
+    h("a", { class: "button subtle all-rooms", href: "#/lobby" }, "All rooms, live games →"),
     h("h2", { id: "study-title" }, "Study"),
     h("p", { class: "muted study-links" },
       h("a", { href: "#/analysis?spec=ultimate", id: "analysis-board-link" }, "Analysis board"),
