@@ -77,9 +77,14 @@ AXE = Path(__file__).with_name("vendor") / "axe.min.js"
 
 
 def serious_violations(page: Any) -> list[str]:
-    """axe-core (vendored in tests/web/vendor) run in `page`: its serious and critical
-    violations, each as ``rule: the first elements``. Skipped where axe-core is not
-    there: the sdist leaves the vendored copy out."""
+    """axe-core's serious and critical violations in `page` (see `axe_violations`)."""
+    return axe_violations(page, ("serious", "critical"))
+
+
+def axe_violations(page: Any, impacts: tuple[str, ...] = ("minor", "moderate", "serious", "critical")) -> list[str]:
+    """axe-core (vendored in tests/web/vendor) run in `page`: its violations of these
+    impacts, each as ``rule: the first elements``. Skipped where axe-core is not there:
+    the sdist leaves the vendored copy out."""
     if not AXE.is_file():
         pytest.skip("axe-core is vendored in the repository only (tests/web/vendor), not in the sdist")
     # Colours are measured at rest: a banner popping in, or a toast fading out on its
@@ -92,11 +97,13 @@ def serious_violations(page: Any) -> list[str]:
             ".filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)"
             ".map(a => a.finished.catch(() => null)))"
         )
-        page.add_script_tag(path=str(AXE))
+        if not page.evaluate("typeof axe !== 'undefined'"):
+            page.add_script_tag(path=str(AXE))
         found: list[str] = page.evaluate(
-            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-            ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-            ".map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)"
+            "async impacts => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            ".filter(v => impacts.includes(v.impact))"
+            ".map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)",
+            list(impacts),
         )
     finally:
         page.emulate_media(reduced_motion="null")
