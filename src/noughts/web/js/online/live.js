@@ -207,7 +207,7 @@ export class LivePage {
       this.boardBox = h("div", { class: "board-box", id: "board" });
       const Board = BOARDS[game.view.board.kind];
       this.board = new Board(this.boardBox, { onMove: (text) => this.send({ type: "move", move: text, ply: this.game.ply }) });
-      this.sidePanel = h("aside", { class: "panel", id: "side-panel" });
+      this.sidePanel = h("section", { class: "panel", id: "side-panel" });
       this.root.replaceChildren(h("section", { class: "page live" }, h("div", { class: "board-wrap" }, this.boardBox), this.sidePanel));
     }
     const interactive = game.state === "playing" && this.side !== null && game.view.turn === this.side && game.view.status === "ongoing";
@@ -291,7 +291,7 @@ export class LivePage {
   panel(game, interactive) {
     const side = this.side;
     const them = side === "x" ? "o" : "x";
-    const out = [h("h2", {}, game.title, game.rated ? " · rated" : " · casual"), this.seat(game, "x"), this.seat(game, "o")];
+    const out = [h("h1", { class: "panel-title" }, game.title, game.rated ? " · rated" : " · casual"), this.seat(game, "x"), this.seat(game, "o")];
     const status = h("p", { class: "status", id: "status", "data-turn": game.state === "playing" ? game.view.turn : null, "aria-live": "polite" });
     if (game.state === "playing") {
       const mover = game[game.view.turn]?.name;

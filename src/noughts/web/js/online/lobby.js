@@ -127,7 +127,7 @@ export class LobbyPage {
       }
     };
     return h(
-      "aside",
+      "section",
       { class: "panel" },
       h("h2", {}, "Who are you?"),
       h("p", {}, "Log in or sign up to play rated games and appear on the leaderboard; guests play casual games."),

@@ -104,8 +104,8 @@ export async function replayPage(root, id, { toast }) {
   root.replaceChildren(
     h("section", { class: "page live" },
       h("div", { class: "board-wrap" }, box),
-      h("aside", { class: "panel" },
-        h("h2", {}, game.title), h("p", {}, `${game.x?.name ?? "?"} (X) – ${game.o?.name ?? "?"} (O)`),
+      h("section", { class: "panel" },
+        h("h1", { class: "panel-title" }, game.title), h("p", {}, `${game.x?.name ?? "?"} (X) – ${game.o?.name ?? "?"} (O)`),
         h("p", { class: "game-over" }, h("strong", {}, game.state === "playing" ? "being played" : resultText(game))),
         h("div", { class: "row" }, step(-1), slider, step(1)), label,
         h("p", {}, h("a", { href: `/api/online/games/${id}/record`, download: "" }, "Export record"), " · ", h("a", { href: `/api/online/games/${id}/record?format=json`, download: "" }, "JSON")))),

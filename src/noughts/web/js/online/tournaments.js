@@ -68,7 +68,7 @@ export async function tournamentsPage(root, context) {
       "section",
       { class: "page online-home" },
       h("div", {}, h("h1", {}, "Tournaments"), section("Running", "running-tournaments", lists.running, "None is running."), section("Upcoming", "upcoming-tournaments", lists.upcoming, "None is planned: create one!"), section("Finished", "finished-tournaments", lists.finished, "None yet.")),
-      user && !user.guest ? createForm(context) : h("aside", { class: "panel" }, h("p", {}, user ? "Sign up to create tournaments; guests may play in casual ones." : "Log in or sign up to create tournaments and play in them.")),
+      user && !user.guest ? createForm(context) : h("section", { class: "panel" }, h("p", {}, user ? "Sign up to create tournaments; guests may play in casual ones." : "Log in or sign up to create tournaments and play in them.")),
     ),
   );
   document.title = "Tournaments · Noughts";
@@ -259,7 +259,7 @@ export class TournamentPage {
         { class: "page live" },
         h("div", {}, h("h1", {}, t.name), h("p", { id: "tournament-status", "aria-live": "polite" }, status), t.my_game ? h("p", { class: "offer" }, h("strong", {}, "Your game has started."), h("a", { class: "button primary", id: "tournament-my-game", href: `#/game/${t.my_game}` }, "Play")) : null, table),
         h(
-          "aside",
+          "section",
           { class: "panel" },
           h("p", {}, `${t.title} · ${clockText(t.minutes === null ? null : t)} · ${t.rated ? "rated" : "casual"} · ${lengthText(t)}`),
           h("p", { class: "muted" }, `Created by ${t.creator} · ${t.players} ${t.players === 1 ? "player" : "players"}`),

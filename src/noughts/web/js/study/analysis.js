@@ -92,7 +92,7 @@ export class AnalysisPage {
     this.exact = h("section", { class: "tablebase", id: "tablebase", hidden: true, "aria-label": "exact values" });
     this.reviewBox = h("section", { class: "review", id: "review", "aria-label": "review" });
     this.tools = h("div", { class: "node-tools" });
-    this.moveTree = h("div", { class: "move-tree", id: "move-tree", role: "list", "aria-label": "moves and variations" });
+    this.moveTree = h("div", { class: "move-tree", id: "move-tree", role: "group", "aria-label": "moves and variations" });
     this.link = h("input", { id: "share-link", type: "text", readonly: true, "aria-label": "link to this analysis", onfocus: (e) => e.target.select() });
     this.loadText = h("textarea", { id: "load-text", rows: 4, spellcheck: "false", "aria-label": "a position text or a game record", placeholder: "x.o/.x./..o x  or a record: [Game \"classic\"] ..." });
     const nav = (id, label, title, action) => h("button", { class: "button", id, type: "button", title, "aria-label": title, onclick: action }, label);
@@ -118,7 +118,7 @@ export class AnalysisPage {
           this.verdict,
         ),
         h(
-          "aside",
+          "section",
           { class: "panel" },
           h("section", { class: "engine", "aria-label": "engine" }, h("div", { class: "section-head" }, h("h2", {}, "Engine"), this.engineButton), this.lines, this.engineInfo),
           this.exact,
@@ -556,7 +556,6 @@ export class AnalysisPage {
       "button",
       {
         type: "button",
-        role: "listitem",
         class: ["tree-move", node === this.node && "current", mover && `ply-${mover}`, reviewed && `class-${reviewed.class}`, depth && "in-variation"],
         "data-path": node.path.join(","),
         "aria-current": node === this.node ? "true" : null,

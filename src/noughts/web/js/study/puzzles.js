@@ -82,7 +82,7 @@ export class PuzzlePage {
         { class: "page game-page puzzle-page" },
         h("div", { class: "board-column" }, h("div", { class: "game-head" }, this.heading), this.status, h("div", { class: "board-wrap" }, this.boardBox)),
         h(
-          "aside",
+          "section",
           { class: "panel" },
           h("nav", { class: "tabs", "aria-label": "puzzle modes" }, tab("rated", "Puzzles"), tab("daily", "Daily"), tab("streak", "Streak")),
           this.feedback,
