@@ -1,4 +1,5 @@
-"""Lighthouse scores of the home page, game pages and a review, as a table for docs/web.md.
+"""Lighthouse scores of the home page, game pages, a review, puzzles, the online lobby and
+a profile, as a table for docs/web.md.
 
     .venv/bin/python bench/lighthouse.py [--url http://127.0.0.1:8000] [--preset desktop] [--only review]
 
@@ -27,6 +28,10 @@ PAGES = {
     # Computed while Lighthouse loads it on a fresh server (its progress followed), kept after.
     "review (ultimate, 25 plies)": "/#/analysis?spec=ultimate&review=1&tree="
     + "56,63,37,71,12,29,92,26,61,15,51,11,17,78,82,22,21,19,98,81,94,42,24,41,75",
+    "puzzles": "/#/puzzles",
+    "lobby": "/#/lobby",
+    # A house bot's profile: there on every server, with its games once it has played.
+    "profile (noughts-easy)": "/#/u/noughts-easy",
 }
 
 

@@ -7,12 +7,6 @@ import { h } from "./dom.js";
 import { GamePage } from "./game.js";
 import { markSection, setUpHeader, showAccount } from "./header.js";
 import { homePage } from "./home.js";
-import { accountForm } from "./online/account.js";
-import { leaderboardPage } from "./online/leaderboard.js";
-import { LivePage } from "./online/live.js";
-import { LobbyPage } from "./online/lobby.js";
-import { profilePage, replayPage } from "./online/profile.js";
-import { TournamentPage, tournamentsPage } from "./online/tournaments.js";
 import { applyTheme } from "./prefs.js";
 import { rulesPage } from "./rules.js";
 import { AnalysisPage } from "./study/analysis.js";
@@ -22,8 +16,22 @@ import { toast } from "./toast.js";
 const view = document.getElementById("view");
 const session = { user: null, catalogue: null };
 let current = null;
-/** The pages that show who is signed in. */
-const ONLINE_PAGES = new Set(["login", "signup", "lobby", "game", "u", "replay", "tournaments", "tournament", "leaderboard"]);
+/** The online pages by route, each module loaded when first needed: a game against the
+ * computer starts without them. */
+const ONLINE_PAGES = {
+  login: "account",
+  signup: "account",
+  lobby: "lobby",
+  game: "live",
+  u: "profile",
+  replay: "profile",
+  tournaments: "tournaments",
+  tournament: "tournaments",
+  leaderboard: "leaderboard",
+};
+/** Counts the routes begun: one that waited (for the catalogue, a module) gives way to a
+ * newer one. */
+let routing = 0;
 
 async function refreshAccount() {
   return showAccount(session, logOut);
@@ -46,6 +54,7 @@ function fromOldOnlinePage() {
 }
 
 async function route() {
+  const ticket = ++routing;
   current?.destroy?.();
   current = null;
   const [path, query] = location.hash.replace(/^#/, "").split("?");
@@ -58,6 +67,7 @@ async function route() {
     view.replaceChildren(h("p", { class: "error" }, `Cannot reach the server: ${e.message}`));
     return;
   }
+  if (ticket !== routing) return;
   const catalogue = session.catalogue;
   window.scrollTo(0, 0);
   const titled = (page, title) => {
@@ -66,10 +76,14 @@ async function route() {
   };
   const [page, id] = parts;
   markSection(page);
-  if (ONLINE_PAGES.has(page)) {
+  let module = null;
+  if (ONLINE_PAGES[page]) {
+    module = import(`./online/${ONLINE_PAGES[page]}.js`);
     await accountShown;
     // Signed in meanwhile (in another tab): the header and the page learn it here.
     if (session.user === null) await refreshAccount().catch(() => null);
+    module = await module;
+    if (ticket !== routing) return;
   }
   if (page === "play") titled(new GamePage(view, catalogue, params, { toast }));
   else if (page === "analysis") titled(new AnalysisPage(view, catalogue, params, { toast }));
@@ -78,15 +92,15 @@ async function route() {
     rulesPage(view, catalogue, id);
     document.title = "Rules · Noughts";
   } else if (page === "login" || page === "signup") {
-    accountForm(view, page, context, params.get("next"));
+    module.accountForm(view, page, context, params.get("next"));
     document.title = `${page === "login" ? "Log in" : "Sign up"} · Noughts`;
-  } else if (page === "lobby") titled(new LobbyPage(view, context), "Online");
-  else if (page === "game" && id) current = new LivePage(view, id, context);
-  else if (page === "u" && id) await profilePage(view, id, context);
-  else if (page === "replay" && id) current = await replayPage(view, id, context);
-  else if (page === "tournaments") await tournamentsPage(view, context);
-  else if (page === "tournament" && id) current = new TournamentPage(view, id, context);
-  else if (page === "leaderboard") await leaderboardPage(view, params.get("game") || "classic", context);
+  } else if (page === "lobby") titled(new module.LobbyPage(view, context), "Online");
+  else if (page === "game" && id) current = new module.LivePage(view, id, context);
+  else if (page === "u" && id) await module.profilePage(view, id, context);
+  else if (page === "replay" && id) current = await module.replayPage(view, id, context);
+  else if (page === "tournaments") await module.tournamentsPage(view, context);
+  else if (page === "tournament" && id) current = new module.TournamentPage(view, id, context);
+  else if (page === "leaderboard") await module.leaderboardPage(view, params.get("game") || "classic", context);
   else {
     homePage(view, catalogue);
     document.title = "Noughts";
