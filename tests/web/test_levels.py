@@ -15,7 +15,7 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "noughts" / "web"
 #: The level names' words where the page means something else by them.
 NOT_LEVELS = {
     ("js/boards/gobblet.js", "medium"): "a figure's size",
-    ("online/tournaments.js", "medium"): "a date's style",
+    ("js/online/tournaments.js", "medium"): "a date's style",
 }
 
 
