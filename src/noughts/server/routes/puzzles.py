@@ -24,13 +24,14 @@ from noughts.registry import title
 from noughts.server.models import GUARDED, MAX_MOVES, WHOLE, MoveText, RequestBody, Spec, error_answers
 from noughts.server.online.actions import ActionError, GameRow
 from noughts.server.online.clock import now_ms
+from noughts.server.online.ratings import is_provisional
+from noughts.server.online.schemas import PuzzleRating
 from noughts.server.online.service import Online
 from noughts.server.online.sessions import LoggedIn, current_user, online_of
 from noughts.server.online.storage.puzzles import AttemptRow, PuzzleRow
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay
 from noughts.server.routes.askers import asker_of
-from noughts.server.routes.players import PROVISIONAL
 from noughts.server.thinking import ComputerBusyError, Thinking, ThinkingError
 from noughts.study.answer_keys import judge_by_key
 from noughts.study.puzzles import Judged, Puzzle, on_line
@@ -145,15 +146,6 @@ class AttemptView(_Model):
     rating_after: int
     puzzle_rating_before: int
     puzzle_rating_after: int
-
-
-class PuzzleRating(_Model):
-    rating: int
-    deviation: int
-    provisional: bool
-    attempts: int
-    solved: int
-    best_streak: int
 
 
 class HistoryEntry(_Model):
@@ -289,7 +281,7 @@ async def mine(
         rating=PuzzleRating(
             rating=round(row.rating),
             deviation=round(row.deviation),
-            provisional=row.deviation > PROVISIONAL,
+            provisional=is_provisional(row.deviation),
             attempts=row.attempts,
             solved=row.solved,
             best_streak=row.best_streak,
