@@ -107,6 +107,7 @@ class RoomAnswer(_Model):
 class RoomList(_Model):
     rooms: list[dict[str, Any]]
     live: list[dict[str, Any]]
+    online: int = Field(description="people with the lobby or a game open (on the process that answers)")
 
 
 class RatingView(_Model):

@@ -32,6 +32,8 @@ Server to client:
       the newest chat lines the viewer may read, whom they mute, the channel they write in
   {"type": "chat", "line": {"id", "user", "channel", "text", "at"}}   a new chat line
   {"type": "chat-muted", "muted": [names], "id"}, {"type": "chat-reported", "line", "id"}
+  {"type": "spectators", "count"}   how many watch the game (on this process), on
+      opening and whenever it changes
   {"type": "pong"}
 
 On a tournament's socket (``/api/online/tournaments/{id}/ws``), server to client only:
@@ -63,7 +65,7 @@ from noughts.server.online.actions import ACTIONS, ActionError, Change
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.realtime import LOBBY, RECONNECT, tournament_channel
 from noughts.server.online.service import Online
-from noughts.server.online.service.chat import ChatViewer
+from noughts.server.online.service.chat import ChatViewer, players_of
 from noughts.server.online.sessions import COOKIE
 from noughts.server.online.storage.store import UserRow
 from noughts.server.online.storage.tournaments import TournamentError
@@ -216,12 +218,21 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             sock.push(shown)
 
     live = await online.live.attach(row, listener)
+    who = _who(user, sock)
+    online.live.connected(who)
+    # Counted as what they were on opening: a spectator who takes a seat counts as a
+    # spectator until the page opens its socket again.
+    watches = user is None or user.id not in players_of(row)
     try:
         if user is not None:
             await online.live.arrived(live, user.id)
         row = await online.play.game(game_id)
         sock.send({"type": "state", "game": await online.play.snapshot(row)})
         sock.send(await online.chat.backlog(row, viewer))
+        if watches:
+            online.live.watching(live, who, True)
+        else:
+            sock.push(live.spectators_frame())
         while (text := await sock.receive()) is not None:
             message = _parse(sock, text)
             if message is not None:
@@ -230,7 +241,15 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         if user is not None:
             await online.live.left(live, user.id)
         await online.live.detach(live, listener)
+        if watches:
+            online.live.watching(live, who, False)
+        online.live.disconnected(who)
         writer.cancel()
+
+
+def _who(user: UserRow | None, sock: _Socket) -> str:
+    """Whom a socket counts as: a person by their account, a visitor by the socket."""
+    return f"user:{user.id}" if user else f"socket:{id(sock)}"
 
 
 async def _handle(
@@ -306,8 +325,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if opened is None:
         return
     online, sock = opened
-    sock.push(await online.play.lobby_message())
-    await _relay(online, sock, LOBBY, "the lobby socket")
+    who = _who(await online.accounts.user_for(websocket.cookies.get(COOKIE)), sock)
+    online.live.connected(who)
+    try:
+        sock.push(await online.play.lobby_message())
+        await _relay(online, sock, LOBBY, "the lobby socket")
+    finally:
+        online.live.disconnected(who)
 
 
 @router.websocket("/api/online/tournaments/{tournament_id}/ws")
