@@ -129,3 +129,11 @@ export function listen(path, onMessage, keep = () => true) {
     },
   };
 }
+
+// The social pages' calls: the leaderboard with its filters, a page of a profile's games.
+Object.assign(online, {
+  leaderboardOf: (spec, { provisional = false, bots = false } = {}) =>
+    call("GET", `/api/online/leaderboard?${new URLSearchParams({ game: spec, provisional, bots })}`),
+  profilePage: (name, { offset = 0, limit = 20 } = {}) =>
+    call("GET", `/api/online/users/${encodeURIComponent(name)}?${new URLSearchParams({ offset, limit })}`),
+});
