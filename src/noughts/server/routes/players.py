@@ -19,12 +19,12 @@ from noughts.server.online.schemas import (
     LeaderRow,
     OutcomesView,
     Profile,
-    PuzzleRating,
     RatingPointView,
     RatingView,
 )
 from noughts.server.online.sessions import MaybeUser, online_of
 from noughts.server.online.storage.store import RatingRow
+from noughts.server.routes.puzzles import puzzle_rating
 
 router = APIRouter(prefix="/api/online", tags=["players"], responses=error_answers(404))
 
@@ -82,16 +82,7 @@ async def profile(
         ],
         outcomes=[OutcomesView(**asdict(s), title=title(s.spec)) for s in outcomes],
         history=[RatingPointView(spec=p.spec, at=p.at, rating=p.rating) for p in history],
-        puzzles=PuzzleRating(
-            rating=round(puzzles.rating),
-            deviation=round(puzzles.deviation),
-            provisional=is_provisional(puzzles.deviation),
-            attempts=puzzles.attempts,
-            solved=puzzles.solved,
-            best_streak=puzzles.best_streak,
-        )
-        if puzzles is not None and puzzles.attempts
-        else None,
+        puzzles=puzzle_rating(puzzles) if puzzles is not None and puzzles.attempts else None,
         games=[{**line, **_as_seen_by(row, user.id)} for row, line in zip(games, lines, strict=True)],
         games_total=total,
     )
