@@ -241,6 +241,8 @@ export class LivePage {
     this.bottomSeat.replaceChildren(this.seat(game, bottom));
     this.sidePanel.replaceChildren(...this.panel(game, interactive));
     this.showSpectators();
+    // Who took a seat after the socket opened writes in the players' channel from then on.
+    if (this.side) this.chat.channel = "players";
     this.chat.refresh();
     this.tick();
   }
