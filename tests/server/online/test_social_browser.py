@@ -73,7 +73,7 @@ def test_players_and_spectators_chat_apart_and_a_guest_reads(
             page.goto(url)
             page.wait_for_selector("#chat-title")
         ann_page.wait_for_selector("#chat-title:has-text('Chat with your opponent')")
-        carol_page.wait_for_selector("#chat-title:has-text(\"Spectators' chat\")")
+        carol_page.wait_for_selector('#chat-title:has-text("Spectators\' chat")')
         assert guest_page.is_hidden("#chat-form")
         assert "sign up" in guest_page.inner_text("#chat-note")
 
@@ -127,7 +127,8 @@ def test_the_clocks_are_beside_the_board_and_in_view(
             assert mine["y"] >= board["y"] + board["height"] - 1
             # The game's page fits the phone's width (the header is the site's own).
             wide = page.evaluate(
-                "w => [...document.querySelectorAll('#view *')].filter(e => e.getBoundingClientRect().right > w).length",
+                "w => [...document.querySelectorAll('#view *')]"
+                ".filter(e => e.getBoundingClientRect().right > w).length",
                 PHONE["width"],
             )
             assert wide == 0
