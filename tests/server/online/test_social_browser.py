@@ -112,6 +112,7 @@ def test_the_clocks_are_beside_the_board_and_in_view(
     with page_of(browser, server, ann, viewport) as page:
         page.goto(f"{server}/online#/game/{game_id}")
         page.wait_for_selector("[data-clock='o']")
+        assert page.locator("h1").count() == 1 and ann.name in page.inner_text("h1")
         board = page.locator("#board").bounding_box()
         mine, theirs = (page.locator(f"[data-clock='{m}']").bounding_box() for m in ("x", "o"))
         chat = page.locator("#chat").bounding_box()
@@ -185,6 +186,10 @@ def test_a_profile_shows_results_a_rating_chart_and_the_games(
         assert [o.strip() for o in outcomes] == ["Lost", "Drawn", "Won"]
         assert bob.name in page.inner_text("#history tbody tr:first-child")
         assert page.text_content("#games h2") == "Games (4)"
+        # The replay has its heading, as the live game has (one h1 a page).
+        page.click("#history a:has-text('Replay')")
+        page.wait_for_selector("#replay-label")
+        assert page.locator("h1").count() == 1 and "Tic-tac-toe" in page.inner_text("h1")
 
 
 @pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
