@@ -60,7 +60,8 @@ def test_the_house_bots_are_listed_and_play_rated_games_within_their_clock(peopl
     final = _play_out(sock, "o")
     assert final["state"] == "over" and final["termination"] == "normal"  # nobody flagged
     assert final["x"]["rating_after"] is not None and final["o"]["rating_after"] is not None
-    board = ann.http.get("/api/online/leaderboard", params={"game": "classic"}).json()["players"]
+    everyone = {"game": "classic", "provisional": "true", "bots": "true"}
+    board = ann.http.get("/api/online/leaderboard", params=everyone).json()["players"]
     assert {r["name"]: r["bot"] for r in board if r["name"] in (ann.name, HOUSE["medium"])} == {
         ann.name: False,
         HOUSE["medium"]: True,

@@ -103,7 +103,8 @@ def test_two_people_play_a_rated_game_in_the_browser(browser: Any, server: str) 
     bob.shot("result-loser")
     assert "(+" in ann.page.inner_text("#seat-x") and "(-" in ann.page.inner_text("#seat-o")
 
-    bob.page.goto(f"{server}/#/leaderboard?game=classic")
+    # Both ratings are provisional after one game: the leaderboard shows them when asked.
+    bob.page.goto(f"{server}/#/leaderboard?game=classic&provisional=1")
     bob.page.wait_for_selector(f"#leaderboard:has-text('{ann_name}')")
     rows = bob.page.locator("#leaderboard tbody tr").all_inner_texts()
     names = [row.split("\t")[1] for row in rows]

@@ -28,8 +28,8 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'online.db'}"
 
 
-def test_the_newest_migration_is_the_kept_reviews() -> None:
-    assert _head() == "0010"
+def test_the_newest_migration_is_the_chat() -> None:
+    assert _head() == "0011"
 
 
 @pytest.mark.both_databases

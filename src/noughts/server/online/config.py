@@ -89,6 +89,11 @@ class OnlineConfig:
     burst: float = 40.0
     #: Messages refused for the rate beyond which the socket is closed as abusive (1008).
     flood_close_after: int = 20
+    #: Chat lines a player may send in `chat_window` seconds, across sockets and
+    #: processes (counted in the database), and a line's length in characters.
+    chat_burst: int = 5
+    chat_window: float = 10.0
+    chat_length: int = 140
     #: Failed log-ins for one name from one address before each further attempt has to
     #: wait; the wait doubles with each failure, up to `login_max_delay` seconds. The
     #: count starts again `login_forget_after` seconds after the last attempt.

@@ -35,6 +35,9 @@ _MAX_DEVIATION = 350.0
 #: Periods are counted as a real number (as lichess does), so that a deviation grows
 #: smoothly with time instead of jumping at a calendar boundary.
 RATING_PERIOD = 7 * 86_400_000
+#: Above this deviation a rating is provisional, marked "?" (lichess's threshold); the
+#: leaderboard ranks only the others unless asked.
+PROVISIONAL = 110
 _EPSILON = 0.000001
 
 
@@ -45,6 +48,11 @@ class Glicko:
     rating: float = DEFAULT_RATING
     deviation: float = DEFAULT_DEVIATION
     volatility: float = DEFAULT_VOLATILITY
+
+
+def is_provisional(deviation: float) -> bool:
+    """Whether a rating with this (current) deviation is provisional: new, or away long."""
+    return deviation > PROVISIONAL
 
 
 def _g(phi: float) -> float:

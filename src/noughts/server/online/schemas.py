@@ -107,6 +107,7 @@ class RoomAnswer(_Model):
 class RoomList(_Model):
     rooms: list[dict[str, Any]]
     live: list[dict[str, Any]]
+    online: int = Field(description="people with the lobby or a game open (on the process that answers)")
 
 
 class RatingView(_Model):
@@ -118,12 +119,43 @@ class RatingView(_Model):
     provisional: bool = Field(description="deviation above 110: not yet settled (as lichess marks it)")
 
 
+class PuzzleRating(_Model):
+    rating: int
+    deviation: int
+    provisional: bool
+    attempts: int
+    solved: int
+    best_streak: int
+
+
+class OutcomesView(_Model):
+    """Finished games of one game (spec), rated or casual, from the player's side."""
+
+    spec: str
+    title: str
+    wins: int
+    draws: int
+    losses: int
+
+
+class RatingPointView(_Model):
+    spec: str
+    at: int = Field(description="when the rated game ended, milliseconds since 1970")
+    rating: int = Field(description="the player's rating after it")
+
+
 class Profile(_Model):
     name: str
     guest: bool
     bot: str | None = Field(None, description="a bot's level: the computer plays this account")
     ratings: list[RatingView]
-    games: list[dict[str, Any]]
+    outcomes: list[OutcomesView]
+    history: list[RatingPointView] = Field(description="the rating after each rated game, oldest first")
+    puzzles: PuzzleRating | None = Field(description="the puzzle rating, once the player has tried a puzzle")
+    games: list[dict[str, Any]] = Field(
+        description="a page of games, newest first; a finished one says the player's `outcome` (win, draw, loss)"
+    )
+    games_total: int = Field(description="how many games the list pages through")
 
 
 class LeaderRow(_Model):

@@ -43,7 +43,11 @@ async def rooms(request: Request) -> RoomList:
     open_rows = await online.store.call(online.store.open_rooms)
     live_rows = await online.store.call(online.store.live_games)
     play = online.play
-    return RoomList(rooms=await play.summaries(open_rows), live=await play.summaries(live_rows, boards=True))
+    return RoomList(
+        rooms=await play.summaries(open_rows),
+        live=await play.summaries(live_rows, boards=True),
+        online=online.live.online,
+    )
 
 
 @router.get("/games/{game_id}")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import asdict
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
@@ -10,20 +11,28 @@ from noughts.core import NoughtsError
 from noughts.registry import parse_spec, title
 from noughts.server.models import error_answers
 from noughts.server.online.accounts import AccountError, name_key
-from noughts.server.online.actions import ActionError
+from noughts.server.online.actions import OVER, ActionError, GameRow
 from noughts.server.online.clock import now_ms
-from noughts.server.online.ratings import Glicko, current
-from noughts.server.online.schemas import Leaderboard, LeaderRow, Profile, RatingView
+from noughts.server.online.ratings import Glicko, current, is_provisional
+from noughts.server.online.schemas import (
+    Leaderboard,
+    LeaderRow,
+    OutcomesView,
+    Profile,
+    RatingPointView,
+    RatingView,
+)
 from noughts.server.online.sessions import MaybeUser, online_of
 from noughts.server.online.storage.store import RatingRow
+from noughts.server.routes.puzzles import puzzle_rating
 
 router = APIRouter(prefix="/api/online", tags=["players"], responses=error_answers(404))
 
-#: Above this deviation a rating is provisional (lichess's threshold).
-PROVISIONAL = 110
 #: The furthest a profile's game list pages: beyond any real history, and within what
 #: SQLite and PostgreSQL take as an OFFSET (a 64-bit one overflowed both: a 500).
 MAX_OFFSET = 1_000_000
+#: The length of a leaderboard.
+LEADERS = 100
 
 
 def _now(row: RatingRow, now: int) -> Glicko:
@@ -46,9 +55,15 @@ async def profile(
     user = await online.store.call(online.store.user_by_key, name_key(name[:40]))
     if user is None:
         raise AccountError("no-such-player", f"there is no player {name[:40]!r}", None, 404)
+    viewer_id = viewer.id if viewer else None
     ratings = await online.store.call(online.store.ratings_of, user.id)
-    games = await online.store.call(online.store.games_of, user.id, limit, offset, viewer.id if viewer else None)
+    games = await online.store.call(online.store.games_of, user.id, limit, offset, viewer_id)
+    outcomes = await online.store.call(online.profiles.outcomes, user.id)
+    history = await online.store.call(online.profiles.rating_history, user.id)
+    total = await online.store.call(online.profiles.games_count, user.id, viewer_id)
     now = now_ms()
+    puzzles = None if user.bot else await online.store.call(online.puzzles.player, user.id, now)
+    lines = await online.play.summaries(games)
     return Profile(
         name=user.name,
         guest=user.guest,
@@ -60,18 +75,40 @@ async def profile(
                 rating=round(r.rating),
                 deviation=round(shown.deviation),
                 games=r.games,
-                provisional=shown.deviation > PROVISIONAL,
+                provisional=is_provisional(shown.deviation),
             )
             for r in ratings
             for shown in [_now(r, now)]
         ],
-        games=await online.play.summaries(games),
+        outcomes=[OutcomesView(**asdict(s), title=title(s.spec)) for s in outcomes],
+        history=[RatingPointView(spec=p.spec, at=p.at, rating=p.rating) for p in history],
+        puzzles=puzzle_rating(puzzles) if puzzles is not None and puzzles.attempts else None,
+        games=[{**line, **_as_seen_by(row, user.id)} for row, line in zip(games, lines, strict=True)],
+        games_total=total,
     )
 
 
+def _as_seen_by(row: GameRow, user_id: int) -> dict[str, Any]:
+    """A game of a profile's list from its player's side: when it ended, its outcome
+    (win, draw, loss; None unfinished or aborted) and the rating it left them with."""
+    side = row.side_of(user_id)
+    outcome = None
+    if row.state == OVER and side is not None:
+        outcome = "draw" if row.result == "draw" else "win" if row.result == f"{side}-wins" else "loss"
+    before = getattr(row, f"{side}_rating_before") if side else None
+    after = getattr(row, f"{side}_rating_after") if side else None
+    return {"ended_at": row.ended_at, "outcome": outcome, "rating_after": after, "rating_before": before}
+
+
 @router.get("/leaderboard", response_model=Leaderboard, responses=error_answers(400))
-async def leaderboard(request: Request, game: Annotated[str, Query(max_length=200)] = "classic") -> Leaderboard:
-    """The best rated players of `game` (a game spec, as in the rooms). Errors:
+async def leaderboard(
+    request: Request,
+    game: Annotated[str, Query(max_length=200)] = "classic",
+    provisional: Annotated[bool, Query(description="also provisional ratings (marked ?)")] = False,
+    bots: Annotated[bool, Query(description="also the computer's accounts")] = False,
+) -> Leaderboard:
+    """The best rated players of `game` (a game spec, as in the rooms): people with a
+    settled rating, and with `provisional` and `bots` the others too. Errors:
     invalid-spec (400) for a spec that is no game."""
     online = online_of(request)
     await online.start()
@@ -79,9 +116,10 @@ async def leaderboard(request: Request, game: Annotated[str, Query(max_length=20
         spec = parse_spec(game).spec
     except NoughtsError as e:
         raise ActionError("invalid-spec", str(e)) from None
-    rows = await online.store.call(online.store.leaderboard, spec)
+    rows = await online.store.call(online.store.leaderboard, spec, LEADERS, provisional, bots)
     specs = await online.store.call(online.store.rated_specs)
     now = now_ms()
+    shown = [(r, g) for r in rows for g in [_now(r, now)] if provisional or not is_provisional(g.deviation)]
     return Leaderboard(
         spec=spec,
         title=title(spec),
@@ -91,12 +129,11 @@ async def leaderboard(request: Request, game: Annotated[str, Query(max_length=20
                 name=r.name,
                 bot=r.bot is not None,
                 rating=round(r.rating),
-                deviation=round(shown.deviation),
+                deviation=round(g.deviation),
                 games=r.games,
-                provisional=shown.deviation > PROVISIONAL,
+                provisional=is_provisional(g.deviation),
             )
-            for i, r in enumerate(rows, 1)
-            for shown in [_now(r, now)]
+            for i, (r, g) in enumerate(shown, 1)
         ],
         games=[{"spec": s, "title": title(s), "players": n} for s, n in specs],
     )

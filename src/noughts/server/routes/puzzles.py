@@ -24,13 +24,14 @@ from noughts.registry import title
 from noughts.server.models import GUARDED, MAX_MOVES, WHOLE, MoveText, RequestBody, Spec, error_answers
 from noughts.server.online.actions import ActionError, GameRow
 from noughts.server.online.clock import now_ms
+from noughts.server.online.ratings import is_provisional
+from noughts.server.online.schemas import PuzzleRating
 from noughts.server.online.service import Online
 from noughts.server.online.sessions import LoggedIn, current_user, online_of
-from noughts.server.online.storage.puzzles import AttemptRow, PuzzleRow
+from noughts.server.online.storage.puzzles import AttemptRow, PuzzlePlayerRow, PuzzleRow
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay
 from noughts.server.routes.askers import asker_of
-from noughts.server.routes.players import PROVISIONAL
 from noughts.server.thinking import ComputerBusyError, Thinking, ThinkingError
 from noughts.study.answer_keys import judge_by_key
 from noughts.study.puzzles import Judged, Puzzle, on_line
@@ -145,15 +146,6 @@ class AttemptView(_Model):
     rating_after: int
     puzzle_rating_before: int
     puzzle_rating_after: int
-
-
-class PuzzleRating(_Model):
-    rating: int
-    deviation: int
-    provisional: bool
-    attempts: int
-    solved: int
-    best_streak: int
 
 
 class HistoryEntry(_Model):
@@ -286,15 +278,20 @@ async def mine(
     row = await online.store.call(online.puzzles.player, user.id, now_ms())
     history = await online.store.call(online.puzzles.history, user.id, limit, offset)
     return PuzzleProfile(
-        rating=PuzzleRating(
-            rating=round(row.rating),
-            deviation=round(row.deviation),
-            provisional=row.deviation > PROVISIONAL,
-            attempts=row.attempts,
-            solved=row.solved,
-            best_streak=row.best_streak,
-        ),
+        rating=puzzle_rating(row),
         history=[HistoryEntry(attempt=_attempt(a), puzzle=_view(p), at=a.created_at) for a, p in history],
+    )
+
+
+def puzzle_rating(row: PuzzlePlayerRow) -> PuzzleRating:
+    """A player's puzzle rating as shown (here and on their profile)."""
+    return PuzzleRating(
+        rating=round(row.rating),
+        deviation=round(row.deviation),
+        provisional=is_provisional(row.deviation),
+        attempts=row.attempts,
+        solved=row.solved,
+        best_streak=row.best_streak,
     )
 
 

@@ -9,6 +9,10 @@ Client to server, on a game's socket (``/api/online/games/{id}/ws``):
       "takeback-request" | "takeback-accept" | "takeback-decline" | "rematch-offer" |
       "rematch-accept" | "rematch-decline" | "claim" | "flag"}
   {"type": "resync"}   the whole state again;   {"type": "ping"}
+  {"type": "chat", "text": "good luck"}   a line in the game's chat (accounts only, not
+      guests): in the players' channel for a player, the spectators' for anybody else
+  {"type": "chat-mute" | "chat-unmute", "user": name}   hide (show again) a player's lines
+  {"type": "chat-report", "line": 12, "reason": text}   report a line to the moderators
 
 Server to client:
   {"type": "hello", "you": "x" | "o" | null, "user": name | null}   first, once; "you" is
@@ -24,6 +28,12 @@ Server to client:
       the view's ply)
   {"type": "presence", "version", "ply", "away": {"x": ms | null, "o": ms | null}}
   {"type": "error", "error": word, "message": text, "id"}   nothing was changed
+  {"type": "chat-backlog", "lines": [...], "muted": [names], "channel"}   after the state:
+      the newest chat lines the viewer may read, whom they mute, the channel they write in
+  {"type": "chat", "line": {"id", "user", "channel", "text", "at"}}   a new chat line
+  {"type": "chat-muted", "muted": [names], "id"}, {"type": "chat-reported", "line", "id"}
+  {"type": "spectators", "count"}   how many watch the game (on this process), on
+      opening and whenever it changes
   {"type": "pong"}
 
 On a tournament's socket (``/api/online/tournaments/{id}/ws``), server to client only:
@@ -55,6 +65,7 @@ from noughts.server.online.actions import ACTIONS, ActionError, Change
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.realtime import LOBBY, RECONNECT, tournament_channel
 from noughts.server.online.service import Online
+from noughts.server.online.service.chat import ChatViewer, players_of
 from noughts.server.online.sessions import COOKIE
 from noughts.server.online.storage.store import UserRow
 from noughts.server.online.storage.tournaments import TournamentError
@@ -198,23 +209,52 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         return
     writer = asyncio.create_task(sock.write())
     sock.send({"type": "hello", "you": row.side_of(user.id) if user else None, "user": user.name if user else None})
-    live = await online.live.attach(row, sock.push)
+    viewer = await online.chat.viewer(user)
+
+    def listener(text: str) -> None:
+        # A chat line reaches only those who may read it (its channel, their mutes).
+        shown = viewer.frame(text)
+        if shown is not None:
+            sock.push(shown)
+
+    live = await online.live.attach(row, listener)
+    who = _who(user, sock)
+    online.live.connected(who)
+    # Counted as what they were on opening: a spectator who takes a seat counts as a
+    # spectator until the page opens its socket again.
+    watches = user is None or user.id not in players_of(row)
     try:
         if user is not None:
             await online.live.arrived(live, user.id)
-        sock.send({"type": "state", "game": await online.play.snapshot(await online.play.game(game_id))})
+        row = await online.play.game(game_id)
+        sock.send({"type": "state", "game": await online.play.snapshot(row)})
+        sock.send(await online.chat.backlog(row, viewer))
+        if watches:
+            online.live.watching(live, who, True)
+        else:
+            sock.push(live.spectators_frame())
         while (text := await sock.receive()) is not None:
             message = _parse(sock, text)
             if message is not None:
-                await _handle(online, sock, game_id, user, message)
+                await _handle(online, sock, game_id, user, viewer, message)
     finally:
         if user is not None:
             await online.live.left(live, user.id)
-        await online.live.detach(live, sock.push)
+        await online.live.detach(live, listener)
+        if watches:
+            online.live.watching(live, who, False)
+        online.live.disconnected(who)
         writer.cancel()
 
 
-async def _handle(online: Online, sock: _Socket, game_id: str, user: UserRow | None, message: dict[str, Any]) -> None:
+def _who(user: UserRow | None, sock: _Socket) -> str:
+    """Whom a socket counts as: a person by their account, a visitor by the socket."""
+    return f"user:{user.id}" if user else f"socket:{id(sock)}"
+
+
+async def _handle(
+    online: Online, sock: _Socket, game_id: str, user: UserRow | None, viewer: ChatViewer, message: dict[str, Any]
+) -> None:
     kind = message["type"]
     ref = message.get("id")
     if not (ref is None or (isinstance(ref, int | str) and len(str(ref)) <= 40)):
@@ -235,6 +275,14 @@ async def _handle(online: Online, sock: _Socket, game_id: str, user: UserRow | N
             if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool) or ply < 0):
                 raise ActionError("bad-message", '"ply" is the number of plies played, 0 or more')
             await online.play.move(game_id, user, move, ply, acknowledge)
+        elif kind == "chat":
+            await online.chat.say(game_id, user, message.get("text"))
+        elif kind in ("chat-mute", "chat-unmute"):
+            muted = await online.chat.mute(viewer, user, message.get("user"), kind == "chat-mute")
+            sock.send({"type": "chat-muted", "muted": muted, "id": ref})
+        elif kind == "chat-report":
+            await online.chat.report(game_id, viewer, user, message.get("line"), message.get("reason"))
+            sock.send({"type": "chat-reported", "line": message.get("line"), "id": ref})
         elif kind in ACTIONS:
             await online.play.act(game_id, user, kind, acknowledge)
         else:
@@ -277,8 +325,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if opened is None:
         return
     online, sock = opened
-    sock.push(await online.play.lobby_message())
-    await _relay(online, sock, LOBBY, "the lobby socket")
+    who = _who(await online.accounts.user_for(websocket.cookies.get(COOKIE)), sock)
+    online.live.connected(who)
+    try:
+        sock.push(await online.play.lobby_message())
+        await _relay(online, sock, LOBBY, "the lobby socket")
+    finally:
+        online.live.disconnected(who)
 
 
 @router.websocket("/api/online/tournaments/{tournament_id}/ws")

@@ -100,6 +100,10 @@ export const online = {
   requestAnalysis: (g) => post(`/api/online/games/${id(g)}/analysis`, {}),
   profile: (name) => get(`/api/online/users/${id(name)}`),
   leaderboard: (spec) => get(`/api/online/leaderboard?game=${id(spec)}`),
+  // The leaderboard with its filters, a page of a profile's games.
+  leaderboardOf: (spec, { provisional = false, bots = false } = {}) =>
+    get(`/api/online/leaderboard?${new URLSearchParams({ game: spec, provisional, bots })}`),
+  profilePage: (name, { offset = 0, limit = 20 } = {}) => get(`/api/online/users/${id(name)}?${new URLSearchParams({ offset, limit })}`),
 };
 
 /** A query string of the set values of `params`. */

@@ -6,10 +6,11 @@
 - `live` (`LiveGames`): the games with sockets in this process, their players' presence
   and clocks;
 - `pairing` (`QuickPairing`): the quick-pairing pool;
-- `tournaments` (`TournamentRunner`): tournaments, advanced as their games end.
+- `tournaments` (`TournamentRunner`): tournaments, advanced as their games end;
+- `chat` (`Chat`): the games' chat, its mutes and reports.
 
-They share the store, the fan-out (`fanout`), the presence of players between processes
-(`presence`), the house bots (`bots`) and the puzzles (`puzzles`).
+They share the store (and `profiles`, what a profile counts), the fan-out (`fanout`),
+the presence of players between processes (`presence`), the house bots (`bots`) and the puzzles (`puzzles`).
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import make_presence
 from noughts.server.online.realtime import Fanout, make_fanout
 from noughts.server.online.service.accounts import Accounts
+from noughts.server.online.service.chat import Chat
 from noughts.server.online.service.live import LiveGames
 from noughts.server.online.service.pairing import QuickPairing
 from noughts.server.online.service.play import Play
 from noughts.server.online.service.rooms import Rooms
 from noughts.server.online.service.tournaments import TournamentRunner
+from noughts.server.online.storage.profiles import Profiles
 from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import Store
 from noughts.study.answer_keys import unprovable_here
@@ -42,6 +45,7 @@ class Online:
         self.config = config
         self.store = Store(database_url)
         self.puzzles = PuzzleBook(self.store, unprovable_here())
+        self.profiles = Profiles(self.store.engine)
         self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
         self.accounts = Accounts(self.store, redis_url, config)
         # The parts call each other back through these lambdas, made before the parts they call.
@@ -71,6 +75,7 @@ class Online:
         self.rooms = Rooms(self.store, self.play, self.bots)
         self.pairing = QuickPairing(self.store, self.play, self.bots)
         self.tournaments = TournamentRunner(self.store, self.fanout, config, self.play)
+        self.chat = Chat(self.store, self.fanout, config)
         self._started = False
         self._starting = asyncio.Lock()
         self._sweepers: list[asyncio.Task[None]] = []

@@ -1,10 +1,13 @@
-"""The games with sockets in this process: who of their players is here, and the timers
-that end them when the clock of the player to move runs out."""
+"""The games with sockets in this process: who of their players is here, how many
+spectators watch, and the timers that end them when the clock of the player to move
+runs out. Also who is connected to this process at all (players online)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -32,6 +35,18 @@ class LiveGame:
     timer: asyncio.TimerHandle | None = None
     clock_listener: Listener | None = None
     presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The sockets of this process on the game, and of them the spectators' by viewer
+    #: (a person with two tabs open counts once).
+    listeners: list[Listener] = field(default_factory=list)
+    spectators: Counter[str] = field(default_factory=Counter)
+
+    def spectators_frame(self) -> str:
+        return json.dumps({"type": "spectators", "count": len(self.spectators)})
+
+    def tell_spectators(self) -> None:
+        frame = self.spectators_frame()
+        for listener in self.listeners:
+            listener(frame)
 
 
 class LiveGames:
@@ -49,6 +64,31 @@ class LiveGames:
         self.store, self.fanout, self.presence = store, fanout, presence
         self._flag, self._publish_presence = flag, publish_presence
         self._games: dict[str, LiveGame] = {}
+        #: Who has a socket open on this process (a game's or the lobby's), by viewer.
+        self._connected: Counter[str] = Counter()
+
+    def connected(self, viewer: str) -> None:
+        self._connected[viewer] += 1
+
+    def disconnected(self, viewer: str) -> None:
+        self._connected[viewer] -= 1
+        if self._connected[viewer] <= 0:
+            del self._connected[viewer]
+
+    @property
+    def online(self) -> int:
+        """How many people (a visitor: a socket) have a socket open on this process."""
+        return len(self._connected)
+
+    def watching(self, live: LiveGame, viewer: str, watches: bool) -> None:
+        """A spectator's socket opened (`watches`) or closed: every socket here is told the count."""
+        if watches:
+            live.spectators[viewer] += 1
+        else:
+            live.spectators[viewer] -= 1
+            if live.spectators[viewer] <= 0:
+                del live.spectators[viewer]
+        live.tell_spectators()
 
     def get(self, game_id: str) -> LiveGame | None:
         return self._games.get(game_id)
@@ -68,11 +108,13 @@ class LiveGames:
             await self.fanout.subscribe(game_channel(row.id), live.clock_listener)
             self.watch_clock(row.id, row.deadline())
         live.sockets += 1
+        live.listeners.append(listener)
         await self.fanout.subscribe(game_channel(row.id), listener)
         return live
 
     async def detach(self, live: LiveGame, listener: Listener) -> None:
         await self.fanout.unsubscribe(game_channel(live.id), listener)
+        live.listeners.remove(listener)
         live.sockets -= 1
         if live.sockets == 0:
             if live.timer:

@@ -35,7 +35,7 @@ from sqlalchemy.exc import IntegrityError
 
 from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow
-from noughts.server.online.ratings import Glicko, after_game, current
+from noughts.server.online.ratings import PROVISIONAL, Glicko, after_game, current
 from noughts.server.online.storage.db import make_engine, migrate
 from noughts.server.online.storage.tables import Game, KeptReview, KnownLogin, Move, Rating, Review, Session, User
 
@@ -113,7 +113,16 @@ def lock_user(c: Connection, user_id: int) -> None:
     c.execute(select(_users.c.id).where(_users.c.id == user_id).with_for_update(key_share=True))
 
 
-def _visible_to(viewer: int | None) -> Any:
+def games_of_player(user_id: int) -> Any:
+    """The games a profile lists: those `user_id` plays or played, and their open rooms."""
+    return or_(
+        _games.c.x_id == user_id,
+        _games.c.o_id == user_id,
+        and_(_games.c.creator_id == user_id, _games.c.state == actions.OPEN),
+    )
+
+
+def visible_to(viewer: int | None) -> Any:
     """The games `viewer` may find in a list: the public ones, and the private ones they
     play or made. Private means reachable through its invite link only."""
     if viewer is None:
@@ -685,14 +694,7 @@ class Store:
         with self.engine.connect() as c:
             rows = c.execute(
                 select(*_ROW_COLUMNS)
-                .where(
-                    or_(
-                        _games.c.x_id == user_id,
-                        _games.c.o_id == user_id,
-                        and_(_games.c.creator_id == user_id, _games.c.state == actions.OPEN),
-                    ),
-                    _visible_to(viewer),
-                )
+                .where(games_of_player(user_id), visible_to(viewer))
                 .order_by(_games.c.created_at.desc())
                 .limit(limit)
                 .offset(offset)
@@ -714,8 +716,18 @@ class Store:
     def ratings_of(self, user_id: int) -> list[RatingRow]:
         return self._ratings_where(_ratings.c.user_id == user_id, limit=1000)
 
-    def leaderboard(self, spec: str, limit: int = 100) -> list[RatingRow]:
-        return self._ratings_where(_ratings.c.spec == spec, limit=limit)
+    def leaderboard(
+        self, spec: str, limit: int = 100, provisional: bool = False, bots: bool = False
+    ) -> list[RatingRow]:
+        """The best ratings of `spec`: people's settled ones, and with `provisional` and
+        `bots` those too. A stored deviation only grows with time away, so one above
+        `PROVISIONAL` is provisional now; the caller drops those that grew past it since."""
+        where = [_ratings.c.spec == spec]
+        if not provisional:
+            where.append(_ratings.c.deviation <= PROVISIONAL)
+        if not bots:
+            where.append(_users.c.bot.is_(None))
+        return self._ratings_where(and_(*where), limit=limit)
 
     def _ratings_where(self, condition: Any, limit: int) -> list[RatingRow]:
         with self.engine.connect() as c:

@@ -316,3 +316,42 @@ class TournamentGame(Base):
     x_rating: Mapped[float] = mapped_column()
     o_rating: Mapped[float | None] = mapped_column()
     paired_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class ChatMessage(Base):
+    """A line of a game's chat: the players' (seen by the two players) or the
+    spectators' (seen by everyone else, and by the players once the game is over), as
+    lichess keeps the two apart."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_user_at", "user_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    #: players or spectators.
+    channel: Mapped[str] = mapped_column(String(12))
+    text: Mapped[str] = mapped_column(String(400))
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class ChatMute(Base):
+    """`user_id` does not see `muted_id`'s chat, in any game."""
+
+    __tablename__ = "chat_mutes"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    muted_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class ChatReport(Base):
+    """A report of a chat line for the moderators (docs/online.md says how they read them)."""
+
+    __tablename__ = "chat_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(String(400))
+    created_at: Mapped[int] = mapped_column(BigInteger)

@@ -7,6 +7,7 @@ import { h, markSvg } from "../dom.js";
 import { online, socketUrl } from "../api.js";
 import { analysisButton, analysisLink, botMark, ended } from "./views.js";
 import { effect } from "../sound.js";
+import { ChatPanel } from "./chat.js";
 
 /** A finished game's analysis being computed is asked for again this often (milliseconds). */
 const ANALYSIS_POLL = 1500;
@@ -20,6 +21,12 @@ export function resultText(game) {
   // A game's state names its players as {name, ...}; a line of the lobby or a profile, by name.
   const name = typeof winner === "string" ? winner : winner?.name;
   return `${name ?? "?"} wins${ENDINGS[game.termination] || ""}`;
+}
+
+/** The game's record to download, the file formats behind a "details" toggle. */
+export function downloads(id) {
+  return h("details", { class: "downloads" }, h("summary", {}, "Download the game"),
+    h("p", {}, h("a", { href: `/api/online/games/${id}/record`, download: "" }, "Game record (text)"), " · ", h("a", { href: `/api/online/games/${id}/record?format=json`, download: "" }, "JSON")));
 }
 
 /** What an opponent did, as a toast says it after their name. */
@@ -65,6 +72,8 @@ export class LivePage {
     this.destroyed = false;
     this.ref = 0;
     this.retry = 500;
+    this.spectators = null;
+    this.chat = new ChatPanel({ send: (message) => this.send(message), toast: context.toast, me: () => this.me });
     this.ticker = setInterval(() => this.tick(), 200);
     this.start();
   }
@@ -160,6 +169,17 @@ export class LivePage {
     } else if (message.type === "presence" && this.game) {
       this.game.away = message.away;
       this.render();
+    } else if (message.type === "chat-backlog") {
+      this.chat.backlog(message);
+    } else if (message.type === "chat") {
+      this.chat.add(message.line);
+    } else if (message.type === "chat-muted") {
+      this.chat.muted(message.muted);
+    } else if (message.type === "chat-reported") {
+      this.context.toast("Reported: the moderators will read it");
+    } else if (message.type === "spectators") {
+      this.spectators = message.count;
+      this.showSpectators();
     } else if (message.type === "error") {
       this.context.toast(message.message, "error");
       effect("error");
@@ -207,13 +227,30 @@ export class LivePage {
       this.boardBox = h("div", { class: "board-box", id: "board" });
       const Board = BOARDS[game.view.board.kind];
       this.board = new Board(this.boardBox, { onMove: (text) => this.send({ type: "move", move: text, ply: this.game.ply }) });
-      this.sidePanel = h("section", { class: "panel", id: "side-panel" });
-      this.root.replaceChildren(h("section", { class: "page live" }, h("div", { class: "board-wrap" }, this.boardBox), this.sidePanel));
+      this.sidePanel = h("aside", { class: "panel", id: "side-panel" });
+      // Your own seat below the board, your opponent's above (X below for spectators), as
+      // lichess: the clocks stay beside the board on a desktop and above and below it on a phone.
+      this.topSeat = h("div", { class: "seat-box seat-top" });
+      this.bottomSeat = h("div", { class: "seat-box seat-bottom" });
+      this.page = h("section", { class: "page live" }, this.topSeat, h("div", { class: "board-wrap" }, this.boardBox), this.bottomSeat, this.sidePanel, this.chat.el);
+      this.root.replaceChildren(this.page);
     }
     const interactive = game.state === "playing" && this.side !== null && game.view.turn === this.side && game.view.status === "ongoing";
     this.board.render(game.state === "playing" ? game.view : ended(game.view), { interactive, hint: null });
+    const bottom = this.side ?? "x";
+    this.topSeat.replaceChildren(this.seat(game, bottom === "x" ? "o" : "x"));
+    this.bottomSeat.replaceChildren(this.seat(game, bottom));
     this.sidePanel.replaceChildren(...this.panel(game, interactive));
+    this.showSpectators();
+    // Who took a seat after the socket opened writes in the players' channel from then on.
+    if (this.side) this.chat.channel = "players";
+    this.chat.refresh();
     this.tick();
+  }
+
+  showSpectators() {
+    const el = this.sidePanel?.querySelector("#spectators");
+    if (el) el.textContent = this.spectators ? `${this.spectators} ${this.spectators === 1 ? "spectator" : "spectators"}` : "";
   }
 
   waiting(game) {
@@ -291,7 +328,10 @@ export class LivePage {
   panel(game, interactive) {
     const side = this.side;
     const them = side === "x" ? "o" : "x";
-    const out = [h("h1", { class: "panel-title" }, game.title, game.rated ? " · rated" : " · casual"), this.seat(game, "x"), this.seat(game, "o")];
+    const out = [
+      h("h1", { class: "game-title" }, `${game.x?.name ?? "?"} – ${game.o?.name ?? "?"}`, h("small", {}, `${game.title} · ${game.rated ? "rated" : "casual"}`)),
+      h("p", { class: "muted spectators", id: "spectators", "aria-live": "polite" }),
+    ];
     const status = h("p", { class: "status", id: "status", "data-turn": game.state === "playing" ? game.view.turn : null, "aria-live": "polite" });
     if (game.state === "playing") {
       const mover = game[game.view.turn]?.name;
@@ -322,10 +362,8 @@ export class LivePage {
     if (game.state !== "playing") {
       out.push(
         game.state === "over" ? this.analysisPanel(game) : null,
-        h("p", {},
-          h("a", { href: `#/replay/${game.id}` }, "Replay"), " · ",
-          h("a", { href: `/api/online/games/${game.id}/record`, download: "" }, "Export record"), " · ",
-          h("a", { href: `/api/online/games/${game.id}/record?format=json`, download: "" }, "JSON")),
+        h("p", {}, h("a", { href: `#/replay/${game.id}` }, "Replay")),
+        downloads(game.id),
       );
     }
     out.push(h("p", { class: ["connection", !this.connected && "down"], id: "connection" }, this.connected ? "connected" : "reconnecting…"), h("a", { class: "button subtle", href: "#/lobby" }, "Lobby"));
@@ -381,9 +419,9 @@ export class LivePage {
 
   tick() {
     const clock = this.game?.clock;
-    if (!clock || !this.sidePanel) return;
+    if (!clock || !this.page) return;
     for (const mark of ["x", "o"]) {
-      const el = this.sidePanel.querySelector(`[data-clock="${mark}"]`);
+      const el = this.page.querySelector(`[data-clock="${mark}"]`);
       if (!el) continue;
       const running = clock.running === mark && this.game.state === "playing";
       const left = clock[`${mark}_ms`] - (running ? Date.now() - this.receivedAt : 0);

@@ -41,6 +41,9 @@ const BOT_CLOCKS = [
   { value: "10+5", label: "10+5" },
 ];
 
+/** How often the lobby asks for the games being played and the players online (milliseconds). */
+const LIVE_EVERY = 15_000;
+
 export class LobbyPage {
   constructor(root, context) {
     this.root = root;
@@ -48,9 +51,12 @@ export class LobbyPage {
     this.closed = false;
     this.rooms = h("ul", { class: "room-list", id: "rooms", "aria-live": "polite" });
     this.live = h("ul", { class: "room-list", id: "live-games" });
+    this.online = h("p", { class: "muted players-online", id: "players-online" });
     this.render();
     this.socket = listen("/api/online/lobby/ws", (message) => message.type === "lobby" && this.showRooms(message.rooms));
     this.loadLive();
+    // The games being played and the players online, asked again now and then.
+    this.liveTimer = setInterval(() => this.loadLive().catch(() => {}), LIVE_EVERY);
   }
 
   destroy() {
@@ -59,11 +65,13 @@ export class LobbyPage {
     // Leaving the lobby while waiting leaves the pool, as on lichess.
     if (this.seeking) online.leavePool().catch(() => {});
     clearTimeout(this.pollTimer);
+    clearInterval(this.liveTimer);
   }
 
 
   async loadLive() {
-    const { live } = await online.rooms();
+    const { live, online: count } = await online.rooms();
+    this.online.textContent = `${count} ${count === 1 ? "player" : "players"} online`;
     this.live.replaceChildren(
       ...(live.length
         ? live.map((g) => h("li", { class: "room live-room", "data-live": g.id }, g.board ? miniBoard(g.board, g.last_move ? g.last_move.cell : null) : null, h("span", { class: "what" }, h("strong", {}, botMark(h, g.bots.includes("x")), g.x, " – ", botMark(h, g.bots.includes("o")), g.o), h("small", {}, roomLine(g))), h("a", { class: "button", href: `#/game/${g.id}` }, "Watch")))
@@ -110,7 +118,7 @@ export class LobbyPage {
       h(
         "section",
         { class: "page online-home" },
-        h("div", {}, h("h1", {}, "Play online"), user ? this.quickPairing(user) : null, h("h2", {}, "Open rooms"), this.rooms, h("h2", {}, "Being played"), this.live, h("h2", {}, "Tournaments"), tournamentTeaser(), h("p", {}, h("a", { href: "#/tournaments", id: "lobby-tournaments" }, "All tournaments"), ": arenas and Swiss, finished ones with their results; create your own.")),
+        h("div", {}, h("h1", {}, "Play online"), this.online, user ? this.quickPairing(user) : null, h("h2", {}, "Open rooms"), this.rooms, h("h2", {}, "Being played"), this.live, h("h2", {}, "Tournaments"), tournamentTeaser(), h("p", {}, h("a", { href: "#/tournaments", id: "lobby-tournaments" }, "All tournaments"), ": arenas and Swiss, finished ones with their results; create your own.")),
         user ? h("div", { class: "side-forms" }, this.botForm(user), this.createForm(user)) : this.welcome(),
       ),
     );

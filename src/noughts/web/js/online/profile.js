@@ -1,11 +1,13 @@
-// A player's profile (rating per game, games with replay and export) and a replay.
+// A player's profile (rating, wins, draws and losses per game, the rating history, the
+// puzzle rating, the games a page at a time with replay and download) and a replay.
 
 import { BOARDS } from "../boards/index.js";
 import { h } from "../dom.js";
 import { api, online } from "../api.js";
 import { analysisButton, botMark, ended } from "./views.js";
-import { resultText } from "./live.js";
+import { downloads, resultText } from "./live.js";
 import { botChallengeForm, roomLine } from "./lobby.js";
+import { ratingChart } from "./rating_chart.js";
 
 
 /** Your own profile's "Your bots": accounts for your programs, each with a token that
@@ -50,35 +52,117 @@ function botSection(toast) {
     shown);
 }
 
-export async function profilePage(root, name, { toast, session, navigate } = {}) {
+/** How many games a profile's list shows at a time. */
+const PAGE = 20;
+const OUTCOME = { win: "Won", draw: "Drawn", loss: "Lost" };
+const when = (ms) => new Date(ms).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
+
+/** Each game's rating beside its wins, draws and losses (rated or casual). */
+function standings(profile) {
+  const rows = new Map();
+  for (const r of profile.ratings) rows.set(r.spec, { title: r.title, spec: r.spec, rating: r });
+  for (const o of profile.outcomes) rows.set(o.spec, { ...(rows.get(o.spec) || { title: o.title, spec: o.spec }), outcomes: o });
+  if (!rows.size) return h("p", { class: "muted" }, profile.guest ? "Guests play casual games only." : "No finished game yet.");
+  const count = (row, key) => h("td", { class: "num" }, row.outcomes ? row.outcomes[key] : 0);
+  return h("table", { class: "board-table", id: "ratings" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", { class: "num" }, "Rating"), h("th", { class: "num" }, "Won"), h("th", { class: "num" }, "Drawn"), h("th", { class: "num" }, "Lost"))),
+    h("tbody", {}, ...[...rows.values()].map((row) => h("tr", {},
+      h("td", {}, h("a", { href: `#/leaderboard?game=${encodeURIComponent(row.spec)}` }, row.title)),
+      h("td", { class: "num", title: row.rating?.provisional ? "provisional: too few rated games yet, or none for a long time" : null },
+        row.rating ? `${row.rating.rating}${row.rating.provisional ? "?" : ""}` : "–"),
+      count(row, "wins"), count(row, "draws"), count(row, "losses")))));
+}
+
+/** The rating chart, with a choice of game when the player has several. */
+function history(profile) {
+  const specs = [...new Set(profile.history.map((p) => p.spec))];
+  if (!specs.length) return null;
+  const titles = new Map(profile.ratings.map((r) => [r.spec, r.title]));
+  const box = h("div", { class: "chart-box" });
+  const draw = (spec) => box.replaceChildren(ratingChart(profile.history.filter((p) => p.spec === spec), titles.get(spec) ?? spec));
+  // The game played most shows first.
+  const most = specs.sort((a, b) => profile.history.filter((p) => p.spec === b).length - profile.history.filter((p) => p.spec === a).length)[0];
+  draw(most);
+  const choice = specs.length > 1
+    ? h("label", {}, "Game ", h("select", { id: "chart-game", onchange: (e) => draw(e.target.value) }, ...specs.map((spec) => h("option", { value: spec, selected: spec === most || null }, titles.get(spec) ?? spec))))
+    : null;
+  return h("section", { id: "rating-history" }, h("h2", {}, "Rating history"), choice, box);
+}
+
+/** One of the player's games, from their side: when, against whom, the outcome. */
+function gameRow(g, name, toast) {
+  const side = g.x === name ? "x" : g.o === name ? "o" : null;
+  const opponent = side ? g[side === "x" ? "o" : "x"] : null;
+  const change = g.rating_after != null && g.rating_before != null ? g.rating_after - g.rating_before : null;
+  const status = g.state === "playing" ? "being played" : g.state === "open" ? "waiting for an opponent" : resultText(g);
+  return h("tr", { "data-game": g.id },
+    h("td", {}, when(g.ended_at ?? g.created_at)),
+    h("td", {}, opponent ? h("a", { href: `#/u/${encodeURIComponent(opponent)}` }, opponent) : "–", side ? h("small", { class: "muted" }, ` · ${name} as ${side.toUpperCase()}`) : null),
+    h("td", {}, roomLine(g)),
+    // "Won" says it all for a game that ended on the board; an ending by resignation, time... is told.
+    h("td", { class: ["outcome", g.outcome && `outcome-${g.outcome}`] }, g.outcome ? h("strong", {}, OUTCOME[g.outcome], " ") : null,
+      !g.outcome || g.termination !== "normal" ? h("small", {}, status) : null,
+      change !== null ? h("small", { class: "muted" }, ` · ${g.rating_after} (${change >= 0 ? "+" : ""}${change})`) : null),
+    h("td", { class: "links" },
+      g.state === "playing" || g.state === "open" ? h("a", { class: "button", href: `#/game/${g.id}` }, "Open") : h("a", { class: "button", href: `#/replay/${g.id}` }, "Replay"),
+      g.state === "over" ? [" ", analysisButton(h, g, toast)] : null,
+      " ", h("a", { class: "button subtle", href: `/api/online/games/${g.id}/record`, download: "" }, "Download")));
+}
+
+/** The player's games, newest first, a page at a time. */
+function gameList(profile, toast) {
+  const box = h("section", { id: "games" });
+  const show = (page) => {
+    const from = page.offset + 1;
+    const to = page.offset + page.profile.games.length;
+    const pager = page.profile.games_total > PAGE
+      ? h("div", { class: "row pager" },
+          h("button", { class: "button", type: "button", id: "games-newer", disabled: page.offset === 0 || null, onclick: () => load(page.offset - PAGE) }, "Newer"),
+          h("span", { class: "muted" }, `${from}–${to} of ${page.profile.games_total}`),
+          h("button", { class: "button", type: "button", id: "games-older", disabled: to >= page.profile.games_total || null, onclick: () => load(page.offset + PAGE) }, "Older"))
+      : null;
+    box.replaceChildren(h("h2", {}, `Games (${page.profile.games_total})`),
+      page.profile.games.length
+        ? h("div", { class: "table-scroll" }, h("table", { class: "board-table games-table", id: "history" },
+            h("thead", {}, h("tr", {}, h("th", {}, "Date"), h("th", {}, "Opponent"), h("th", {}, "Game"), h("th", {}, "Result"), h("th", {}, h("span", { class: "sr-only" }, "Open")))),
+            h("tbody", {}, ...page.profile.games.map((g) => gameRow(g, profile.name, toast)))))
+        : h("p", { class: "muted" }, "No game yet."),
+      pager ?? "");
+  };
+  const load = async (offset) => {
+    try {
+      show({ offset, profile: await online.profilePage(profile.name, { offset, limit: PAGE }) });
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  };
+  show({ offset: 0, profile });
+  return box;
+}
+
+export async function profilePage(root, name, { toast = () => {}, session, navigate } = {}) {
   let profile;
   try {
-    profile = await online.profile(name);
+    profile = await online.profilePage(name, { limit: PAGE });
   } catch (e) {
     root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "No such player"), h("p", { class: "error" }, e.message)));
     return;
   }
   document.title = `${profile.name} · Noughts`;
-  const ratings = profile.ratings.length
-    ? h("table", { class: "board-table", id: "ratings" },
-        h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Rating"), h("th", {}, "Games"))),
-        h("tbody", {}, ...profile.ratings.map((r) => h("tr", {}, h("td", {}, h("a", { href: `#/leaderboard?game=${encodeURIComponent(r.spec)}` }, r.title)), h("td", { class: "num" }, r.rating, r.provisional ? "?" : "", h("small", { class: "muted" }, ` ±${2 * r.deviation}`)), h("td", { class: "num" }, r.games)))))
-    : h("p", { class: "muted" }, profile.guest ? "Guests play casual games only." : "No rated game yet.");
-  const games = profile.games.length
-    ? h("ul", { class: "room-list", id: "history" }, ...profile.games.map((g) => h("li", { class: "room" },
-        h("span", { class: "what" }, h("strong", {}, `${g.x ?? "?"} – ${g.o ?? "?"}`), h("small", {}, `${roomLine(g)} · ${g.state === "playing" ? "being played" : g.state === "open" ? "waiting" : resultText(g)}`)),
-        h("span", { class: "row" },
-          g.state === "playing" || g.state === "open" ? h("a", { class: "button", href: `#/game/${g.id}` }, "Open") : h("a", { class: "button", href: `#/replay/${g.id}` }, "Replay"),
-          g.state === "over" ? [" ", analysisButton(h, g, toast ?? (() => {}))] : null,
-          " ", h("a", { class: "button subtle", href: `/api/online/games/${g.id}/record`, download: "" }, "Export")))))
-    : h("p", { class: "muted" }, "No game yet.");
   const about = profile.bot === "engine"
     ? h("p", { id: "bot-about" }, "A program its owner connects with noughts bot: it accepts the challenges its owner allows.")
     : profile.bot ? h("p", { id: "bot-about" }, `The computer at level ${profile.bot}: it plays from the server and always accepts a challenge.`) : null;
-  const challenge = profile.bot && session?.user ? botChallengeForm(session.user, { session, toast: toast ?? (() => {}), navigate }, profile.name) : null;
+  const challenge = profile.bot && session?.user ? botChallengeForm(session.user, { session, toast, navigate }, profile.name) : null;
   const me = session?.user;
-  const own = me && me.name === profile.name && !profile.guest && !profile.bot ? botSection(toast ?? (() => {})) : null;
-  root.replaceChildren(h("section", { class: "page" }, h("h1", {}, botMark(h, profile.bot), profile.name, profile.guest ? " (guest)" : ""), about, challenge, h("h2", {}, "Ratings"), ratings, h("h2", {}, "Games"), games, own));
+  const own = me && me.name === profile.name && !profile.guest && !profile.bot ? botSection(toast) : null;
+  const puzzles = profile.puzzles
+    ? h("p", { id: "puzzle-rating" }, h("strong", {}, "Puzzles: "), `${profile.puzzles.rating}${profile.puzzles.provisional ? "?" : ""} · ${profile.puzzles.solved} solved of ${profile.puzzles.attempts} · best streak ${profile.puzzles.best_streak}`)
+    : null;
+  root.replaceChildren(h("section", { class: "page profile" },
+    h("h1", {}, botMark(h, profile.bot), profile.name, profile.guest ? " (guest)" : ""), about, challenge,
+    h("h2", {}, "Ratings and results"), standings(profile), puzzles,
+    history(profile),
+    gameList(profile, toast), own));
 }
 
 /** Step through a finished game: the positions come from the web app's /api/position. */
@@ -86,7 +170,7 @@ export async function replayPage(root, id, { toast }) {
   const game = await online.game(id);
   const box = h("div", { class: "board-box", id: "board" });
   const board = new BOARDS[game.view.board.kind](box, { onMove: () => {} });
-  const slider = h("input", { type: "range", min: 0, max: game.moves.length, value: game.moves.length, id: "replay-ply", "aria-label": "ply" });
+  const slider = h("input", { type: "range", min: 0, max: game.moves.length, value: game.moves.length, id: "replay-ply", "aria-label": "move" });
   const label = h("span", { id: "replay-label" });
   const show = async () => {
     const ply = Number(slider.value);
@@ -104,11 +188,11 @@ export async function replayPage(root, id, { toast }) {
   root.replaceChildren(
     h("section", { class: "page live" },
       h("div", { class: "board-wrap" }, box),
-      h("section", { class: "panel" },
-        h("h1", { class: "panel-title" }, game.title), h("p", {}, `${game.x?.name ?? "?"} (X) – ${game.o?.name ?? "?"} (O)`),
+      h("aside", { class: "panel" },
+        h("h1", { class: "game-title" }, game.title, h("small", {}, ` · ${game.rated ? "rated" : "casual"}`)), h("p", {}, `${game.x?.name ?? "?"} (X) – ${game.o?.name ?? "?"} (O)`),
         h("p", { class: "game-over" }, h("strong", {}, game.state === "playing" ? "being played" : resultText(game))),
         h("div", { class: "row" }, step(-1), slider, step(1)), label,
-        h("p", {}, h("a", { href: `/api/online/games/${id}/record`, download: "" }, "Export record"), " · ", h("a", { href: `/api/online/games/${id}/record?format=json`, download: "" }, "JSON")))),
+        downloads(id))),
   );
   document.title = `Replay · ${game.title} · Noughts`;
   await show();

@@ -235,7 +235,13 @@ export class TournamentPage {
     const status =
       t.state === "upcoming" ? `Starts ${when(t.starts_at)}` : t.state === "running" ? (t.kind === "arena" ? `Running: no new games after ${when(t.ends_at)}` : `Round ${t.round} of ${t.rounds}`) : "Finished: the final standings";
     const swiss = t.kind === "swiss";
-    const headers = ["#", "Player", "Rating", "Score", "Games", ...(swiss ? ["Buchholz", "S-B"] : ["Performance", "Points"])];
+    const headers = ["#", "Player", "Rating", "Score", "Games", ...(swiss ? ["Tie-break 1", "Tie-break 2"] : ["Performance", "Points"])];
+    // The tie-breaks' names are chess jargon: the header says what they count.
+    const explained = {
+      "Tie-break 1": "Buchholz: the sum of your opponents' scores",
+      "Tie-break 2": "Sonneborn-Berger: the scores of the opponents you beat, and half of those you drew",
+      Performance: "the rating your results were worth: your opponents' mean rating, +500 for each win and -500 for each loss",
+    };
     const rows = t.standings.map((s) =>
       h(
         "tr",
@@ -249,7 +255,7 @@ export class TournamentPage {
       ),
     );
     const table = t.standings.length
-      ? h("table", { class: "board-table", id: "standings" }, h("caption", { class: "muted" }, "Standings"), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: x === "Player" || x === "Points" ? null : "num" }, x)))), h("tbody", {}, ...rows))
+      ? h("table", { class: "board-table", id: "standings" }, h("caption", { class: "muted" }, "Standings"), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: x === "Player" || x === "Points" ? null : "num", title: explained[x] ?? null }, x)))), h("tbody", {}, ...rows))
       : h("p", { class: "muted", id: "no-players" }, "Nobody has joined yet.");
     const pairing = (g) =>
       h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, g.o === null ? `${g.x}: bye` : `${g.x} – ${g.o}`), h("small", {}, `${swiss ? `round ${g.round} · ` : ""}${g.o === null ? "1 point" : g.state === "playing" ? "being played" : g.result}`)), g.game_id ? h("a", { class: "button", href: `#/game/${g.game_id}` }, g.state === "playing" ? "Watch" : "Replay") : null);
