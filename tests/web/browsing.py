@@ -80,6 +80,12 @@ def serious_violations(page: Any) -> list[str]:
     """axe-core (vendored in tests/web/vendor) run in `page`: its serious and critical
     violations, each as ``rule: the first elements``. Skipped where axe-core is not
     there: the sdist leaves the vendored copy out."""
+    return violations(page, ("serious", "critical"))
+
+
+def violations(page: Any, impacts: tuple[str, ...] = ("minor", "moderate", "serious", "critical")) -> list[str]:
+    """axe-core's violations of the given impacts in `page` (every impact unless told),
+    each as ``rule: the first elements``."""
     if not AXE.is_file():
         pytest.skip("axe-core is vendored in the repository only (tests/web/vendor), not in the sdist")
     # Colours are measured at rest: a banner popping in, or a toast fading out on its
@@ -94,9 +100,10 @@ def serious_violations(page: Any) -> list[str]:
         )
         page.add_script_tag(path=str(AXE))
         found: list[str] = page.evaluate(
-            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-            ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-            ".map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)"
+            "async impacts => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            ".filter(v => impacts.includes(v.impact))"
+            ".map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')}`)",
+            list(impacts),
         )
     finally:
         page.emulate_media(reduced_motion="null")

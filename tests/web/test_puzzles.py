@@ -112,5 +112,5 @@ def test_a_signed_in_solver_sees_the_rating_move(tab: Tab, server_url: str) -> N
     page.wait_for_selector("#rating-change")
     assert page.locator("#rating-change").inner_text().strip().startswith("+")
     assert int(page.locator("#my-puzzle-rating").inner_text().rstrip("?")) > 1500
-    page.wait_for_selector(f".puzzle-history a.solved >> text={puzzle['id']}")
+    page.wait_for_selector(f".puzzle-history a.solved[href*='id={puzzle['id']}']")
     tab.assert_clean()
