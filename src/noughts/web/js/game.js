@@ -5,7 +5,7 @@
 // it keeps the positions it was given (one per ply) for review and undo.
 
 import { api } from "./api.js";
-import { sideName } from "./boards/common.js";
+import { sideName, stones } from "./boards/common.js";
 import { BOARDS } from "./boards/index.js";
 import { h } from "./dom.js";
 import { chosenLevel, strongestLevel } from "./levels.js";
@@ -360,6 +360,7 @@ export class GamePage {
     const shown = this.reviewing === null ? live : this.views[this.reviewing];
     const interactive = this.reviewing === null && !this.thinking && this.humanToMove();
     this.board.render(shown, { interactive, hint: this.reviewing === null ? this.hint : null });
+    this.root.querySelector(".game-page")?.classList.toggle("stones", stones(shown.board));
     this.boardBox.classList.toggle("waiting", this.thinking);
     this.boardBox.dataset.turn = shown.turn;
 
@@ -495,7 +496,7 @@ export class GamePage {
     const e = this.evaluation?.ply === ply ? this.evaluation.analysis : null;
     const shown = this.views[ply];
     this.evalBox.hidden = this.evalDetails.hidden = !e;
-    this.evalBox.classList.toggle("stones", shown.board.kind === "grid" && this.side("x") === "Black");
+    this.evalBox.classList.toggle("stones", stones(shown.board));
     this.evalBox.title = `${this.side("x")}'s side to the left, ${this.side("o")}'s to the right`;
     if (!e) {
       this.evalText.textContent = shown.status !== "ongoing" ? "" : "No evaluation of this position yet: ask for a hint (h)";

@@ -115,10 +115,11 @@ export function drawMoveMarks(container, marks) {
     const r = mark.el.getBoundingClientRect();
     const centre = { x: r.left + r.width / 2 - box.left, y: r.top + r.height / 2 - box.top, radius: Math.min(r.width, r.height) * 0.44 };
     at[mark.kind] = centre;
-    svg.append(h("circle", { cx: centre.x, cy: centre.y, r: centre.radius, class: `move-ring move-${mark.kind}`, "data-mark": mark.kind, "data-move": mark.move }));
+    svg.append(h("circle", { cx: centre.x, cy: centre.y, r: centre.radius, class: `move-ring move-${mark.kind}`, "stroke-width": Math.max(2.5, centre.radius * 0.09), "data-mark": mark.kind, "data-move": mark.move }));
     if (mark.glyph) {
-      const badge = Math.max(8, centre.radius * 0.55);
-      const x = centre.x + centre.radius * 0.75, y = centre.y - centre.radius * 0.75;
+      // A small badge on the cell's top-right corner, as lichess puts "??" on a square.
+      const badge = Math.max(8, centre.radius * 0.3);
+      const x = centre.x + centre.radius * 0.95, y = centre.y - centre.radius * 0.95;
       svg.append(h("g", { class: `move-glyph move-${mark.kind}` }, h("circle", { cx: x, cy: y, r: badge }), h("text", { x, y, "font-size": badge * 1.1 }, mark.glyph)));
     }
   }
@@ -127,8 +128,10 @@ export function drawMoveMarks(container, marks) {
     const dx = best.x - played.x, dy = best.y - played.y, length = Math.hypot(dx, dy);
     const ux = dx / length, uy = dy / length;
     const head = Math.max(8, best.radius * 0.6);
-    const start = { x: played.x + ux * played.radius, y: played.y + uy * played.radius };
-    const tip = { x: best.x - ux * best.radius, y: best.y - uy * best.radius };
+    // From the played move's centre to inside the better move's ring, as lichess's
+    // arrows run from square to square.
+    const start = { x: played.x + ux * played.radius * 0.3, y: played.y + uy * played.radius * 0.3 };
+    const tip = { x: best.x - ux * best.radius * 0.4, y: best.y - uy * best.radius * 0.4 };
     const base = { x: tip.x - ux * head, y: tip.y - uy * head };
     svg.append(
       h("g", { class: "move-arrow", "data-mark": "arrow" },

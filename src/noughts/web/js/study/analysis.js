@@ -5,7 +5,7 @@
 // #/analysis?spec=ultimate&tree=55,51(15,53)&at=55,15,53&review=1
 
 import { api } from "../api.js";
-import { drawMoveMarks, sideName } from "../boards/common.js";
+import { drawMoveMarks, sideName, stones } from "../boards/common.js";
 import { BOARDS } from "../boards/index.js";
 import { h, patchChildren } from "../dom.js";
 import { strongestLevel } from "../levels.js";
@@ -393,6 +393,7 @@ export class AnalysisPage {
     // The better move of a reviewed mistake is drawn as its own marks, not as the engine's hint.
     const hint = this.better ? null : this.engineOn && this.engine ? this.engine.best : null;
     this.board.render(view, { interactive: view.status === "ongoing", hint });
+    this.root.querySelector(".game-page")?.classList.toggle("stones", stones(view.board));
     const better = this.better;
     drawMoveMarks(this.boardBox, better ? [{ move: better.best, kind: "best" }, { move: better.move, kind: "played", glyph: CLASS_MARKS[better.class] }] : []);
     const turn = this.side(view.turn);
@@ -414,7 +415,7 @@ export class AnalysisPage {
     // The bar shows the engine's judgment (exact where proven) or the result, and nothing
     // (not an even bar) while there is none.
     this.evalBox.hidden = !over && !e;
-    this.evalBox.classList.toggle("stones", this.side("x") === "Black");
+    this.evalBox.classList.toggle("stones", stones(this.view.board));
     this.evalBox.title = `${this.side("x")}'s chance to the left, ${this.side("o")}'s to the right`;
     this.evalFill.style.width = over ? (this.view.status === "draw" ? "50%" : this.view.status[0] === "x" ? "100%" : "0%") : `${50 + 50 * (e ? e.bar : 0)}%`;
     const judged = e ? `${verdict(e.value, this.view.turn, (m) => this.side(m))}${e.value.exact ? "" : ` · the strongest level (${e.level})`}` : "";

@@ -8,7 +8,7 @@
 // #/puzzles?mode=rated|daily|streak&spec=ultimate&theme=double%20threat&id=abcd1234
 
 import { api } from "../api.js";
-import { sideName } from "../boards/common.js";
+import { sideName, stones } from "../boards/common.js";
 import { BOARDS } from "../boards/index.js";
 import { h } from "../dom.js";
 
@@ -337,6 +337,7 @@ export class PuzzlePage {
     const view = this.view;
     const playable = !this.done && !this.busy && view.status === "ongoing" && view.turn === this.solver && !this.refuted;
     this.board.render(view, { interactive: playable, hint: this.hint });
+    this.root.querySelector(".game-page")?.classList.toggle("stones", stones(view.board));
     const side = (mark) => sideName(view.board, mark);
     this.status.dataset.turn = view.status === "ongoing" ? view.turn : "";
     this.status.textContent =
