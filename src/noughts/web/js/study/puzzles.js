@@ -8,12 +8,14 @@
 // #/puzzles?mode=rated|daily|streak&spec=ultimate&theme=double%20threat&id=abcd1234
 
 import { api } from "../api.js";
-import { sideName, stones } from "../boards/common.js";
+import { reducedMotion, sideName, stones } from "../boards/common.js";
 import { BOARDS } from "../boards/index.js";
 import { h } from "../dom.js";
 
 /** How long the defender "thinks" before its reply shows: the eye follows the move. */
 const REPLY_DELAY = 450;
+/** How long the position before the puzzle shows before the move that made it. */
+const CONTEXT_DELAY = 600;
 /** Puzzles a visitor saw lately, not offered again (their attempts are not stored). */
 const SEEN_KEY = "noughts.puzzles.seen";
 const BEST_STREAK_KEY = "noughts.puzzles.bestStreak";
@@ -151,10 +153,14 @@ export class PuzzlePage {
 
   async load(fetchPuzzle) {
     const token = ++this.token;
-    let puzzle, view;
+    let puzzle, view, previous;
     try {
       puzzle = await fetchPuzzle();
-      view = await api.newGame(puzzle.spec, [], puzzle.position);
+      // Where the puzzle's last move is known, the position comes with it (marked as the
+      // last move), after the position before it: as lichess opens a puzzle.
+      if (puzzle.before && puzzle.last_move) {
+        [previous, view] = await Promise.all([api.newGame(puzzle.spec, [], puzzle.before), api.newGame(puzzle.spec, [puzzle.last_move], puzzle.before)]);
+      } else view = await api.newGame(puzzle.spec, [], puzzle.position);
     } catch (e) {
       if (token === this.token) this.nothing(e);
       return;
@@ -175,7 +181,18 @@ export class PuzzlePage {
     this.boardBox.replaceChildren();
     this.boardBox.className = `board-box game-${puzzle.spec.split(/[:\s]/)[0]}`;
     this.board = new Board(this.boardBox, { onMove: (text) => this.move(text), onSelect: () => {} });
-    this.feedback.replaceChildren(h("p", { class: "puzzle-task" }, h("strong", {}, `Your turn: find the winning move for ${sideName(view.board, this.solver)}.`), ` It wins by force in ${Math.ceil(puzzle.plies / 2)} ${Math.ceil(puzzle.plies / 2) === 1 ? "move" : "moves"}.`));
+    const side = (mark) => sideName(view.board, mark);
+    this.feedback.replaceChildren(
+      previous ? h("p", { class: "puzzle-context", id: "puzzle-last-move" }, `${side(previous.turn)} played ${puzzle.last_move}.`) : "",
+      h("p", { class: "puzzle-task" }, h("strong", {}, `Your turn: find the winning move for ${side(this.solver)}.`), ` It wins by force in ${Math.ceil(puzzle.plies / 2)} ${Math.ceil(puzzle.plies / 2) === 1 ? "move" : "moves"}.`),
+    );
+    if (previous && !reducedMotion()) {
+      this.busy = true;
+      this.board.render(previous, { interactive: false });
+      await new Promise((r) => setTimeout(r, CONTEXT_DELAY));
+      this.busy = false;
+      if (token !== this.token) return;
+    }
     this.draw();
   }
 
