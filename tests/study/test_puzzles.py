@@ -6,6 +6,7 @@ by its longest resistance; the command mines, resumes and verifies."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -118,6 +119,7 @@ def test_solving_takes_the_answer_and_any_follow_up_that_wins_in_time() -> None:
     assert not accepts(late, [*late.solution[:2], move], perfect)
     said = judge(late, [*late.solution[:2], move], perfect).verdict
     assert "wins in" in said and "a quicker win was there" in said
+    assert re.search(r"wins in \d+ moves?:", said) and not re.search(r"\bpl(y|ies)\b", said)  # moves, not plies
 
 
 def test_a_game_without_an_exact_prover_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

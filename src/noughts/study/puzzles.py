@@ -515,17 +515,21 @@ _NO_WIN = "no forced win found after it: the searches prove none"
 
 
 def missed(puzzle: Puzzle, played: list[str], value: Value, mover: Player) -> str:
-    """What a wrong move left, in words: `value` belongs to `mover`, the defender, to
-    move after `played`. A win still there but too slow for the puzzle's count says so."""
-    from noughts.study.verdicts import verdict
+    """What a wrong move left, in words a player reads (moves, not plies): `value`
+    belongs to `mover`, the defender, to move after `played`. A win still there but too
+    slow for the puzzle's count says so."""
+    from noughts.study.verdicts import in_moves, verdict
 
     if value.kind is Kind.UNKNOWN:
         # The race provers (`ThreatProver`) prove wins; after this move they prove
         # none: the move may not be lost, but the puzzle's win is no longer shown.
         return _NO_WIN
-    said = verdict(value, mover)
+    if value.kind not in (Kind.WIN, Kind.LOSS):
+        return verdict(value, mover)
+    winner = mover if value.kind is Kind.WIN else mover.other
+    said = f"{winner.value.upper()} wins {in_moves(value)}"
     if value.kind is Kind.LOSS:
-        said += f": more than the {puzzle.plies - len(played)} plies left, a quicker win was there"
+        said += ": a quicker win was there"
     return said
 
 
