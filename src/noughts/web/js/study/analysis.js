@@ -55,9 +55,11 @@ export class AnalysisPage {
   }
 
   get title() {
-    const options = describeSpec(this.spec, this.info);
-    // The game's name from the server once a position is in ("Gomoku"), else the family's.
-    return `Analysis · ${this.view?.title || this.info?.title || this.spec}${options ? ` (${options})` : ""}`;
+    // The game's name from the server once a position is in ("Gomoku"), else the family's;
+    // a game with a name of its own needs no options after it.
+    const name = this.view?.title || this.info?.title || this.spec;
+    const options = name === this.info?.title ? describeSpec(this.spec, this.info) : "";
+    return `Analysis · ${name}${options ? ` (${options})` : ""}`;
   }
 
   get info() {
