@@ -299,5 +299,6 @@ def test_forget_mode_on_a_go_board_fades_the_stone_that_goes(tab: Tab) -> None:
     ready(tab, "#/play?spec=mnk:m=7:n=7:k=4:forget=true:keep=4&mode=local&moves=a1,g7,a2,g6,a3,g5,c1")
     fading = page.locator(".grid-board.go .cell.vanishing")
     assert fading.evaluate_all("els => els.map(e => e.dataset.move || e.getAttribute('aria-label'))") == ["a1: Black"]
+    assert fading.get_attribute("title") == "Black's oldest stone: vanishes on Black's next move in this board"
     assert float(page.evaluate("getComputedStyle(document.querySelector('.cell.vanishing .stone')).opacity")) < 1
     tab.assert_clean()

@@ -431,7 +431,7 @@ export class GamePage {
       spec: live.spec,
       title: this.title,
       details: describeSpec(live.spec, this.info),
-      opponent: this.mode === "computer" ? `the computer (${this.level}), you play ${this.human.toUpperCase()}` : "two players on this screen",
+      opponent: this.mode === "computer" ? `the computer (${this.level}), you play ${this.side(this.human)}` : "two players on this screen",
       moves: live.moves.length,
       turn: live.turn,
       board: live.board,

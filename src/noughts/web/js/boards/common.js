@@ -36,9 +36,10 @@ export function vanishing(view, cell) {
   return null;
 }
 
-export function vanishTitle(mark, soon) {
-  const who = mark.toUpperCase();
-  return soon ? `vanishes when ${who} plays here next (Forget mode)` : `${who}'s oldest mark: vanishes on ${who}'s next move in this board`;
+export function vanishTitle(board, mark, soon) {
+  const who = sideName(board, mark);
+  const what = stones(board) ? "stone" : "mark";
+  return soon ? `vanishes when ${who} plays here next (Forget mode)` : `${who}'s oldest ${what}: vanishes on ${who}'s next move in this board`;
 }
 
 /** Re-render `container` with `build()`, patching the elements in place (the analysis

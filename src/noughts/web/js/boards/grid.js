@@ -58,7 +58,7 @@ export class GridBoard {
             "data-move": move ? move.text : null,
             tabindex: -1,
             "aria-label": `${label}: ${mark ? sideName(view.board, mark) : "empty"}`,
-            title: fading ? vanishTitle(fading.player, fading.next) : label,
+            title: fading ? vanishTitle(view.board, fading.player, fading.next) : label,
             "aria-disabled": move ? null : "true",
             onclick: () => move && this.onMove(move.text),
           },

@@ -479,7 +479,7 @@ export class AnalysisPage {
       h(
         "div",
         { class: `review-side side-${side}` },
-        h("strong", {}, `${side.toUpperCase()}: ${data.accuracy[side] === null ? "no moves" : `${Math.round(data.accuracy[side])}% accuracy`}`),
+        h("strong", {}, `${this.side(side)}: ${data.accuracy[side] === null ? "no moves" : `${Math.round(data.accuracy[side])}% accuracy`}`),
         h("span", { class: "muted" }, ["inaccuracy", "mistake", "blunder"].map((c) => `${data.classes[side][c]} ${c === "inaccuracy" && data.classes[side][c] !== 1 ? "inaccuracies" : c + (data.classes[side][c] === 1 ? "" : "s")}`).join(", ")),
       ),
     );
@@ -489,7 +489,7 @@ export class AnalysisPage {
     const move = this.better ?? this.reviewed(this.node);
     let note = null;
     if (move && CLASS_MARKS[move.class]) {
-      const mover = move.side.toUpperCase();
+      const mover = this.side(move.side);
       note = h(
         "div",
         { class: `review-note class-${move.class}`, id: "review-note" },
