@@ -345,3 +345,16 @@ def test_engine_and_review_details_stay_behind_a_toggle(tab: Tab) -> None:
     page.click(".engine .engine-details summary")
     assert "nodes" in page.locator("#engine-info").inner_text()
     tab.assert_clean()
+
+
+def test_the_gomoku_analysis_board_fits_a_phone(make_tab: object) -> None:
+    """Gomoku's analysis board on a phone: named Gomoku, its sides Black and White, and
+    nothing wider than the screen (the panel's widest row once pushed the board past it)."""
+    tab = make_tab(PHONE, "dark")  # type: ignore[operator]
+    tab.open("#/analysis?spec=mnk:m=15:n=15:k=5&tree=h8,g7,i9")
+    page = tab.page
+    page.wait_for_selector("#engine-lines li")
+    assert page.locator(".game-head h1").inner_text() == "Analysis · Gomoku"
+    assert page.locator("#status").inner_text() == "White to move · move 4"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    tab.assert_clean()
