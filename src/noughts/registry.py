@@ -26,6 +26,7 @@ __all__ = [
     "Entry",
     "game_keys",
     "make_game",
+    "name",
     "option_text",
     "parse_position",
     "parse_spec",
@@ -165,6 +166,24 @@ def parse_position(spec: str | Game[Any, Any], text: str) -> State[Any]:
     return state
 
 
+#: The m,n,k-game's sizes that have a name of their own: (m, n, k) -> the name.
+NAMED_SIZES = {(15, 15, 5): "Gomoku"}
+
+
+def name(spec: str | Game[Any, Any]) -> str:
+    """What players call the game a spec names, as a page's heading shows it: the
+    game's own name where its options make one ("Gomoku" is the m,n,k-game on 15×15,
+    five in a row), else the family's.
+
+    >>> name("mnk:m=15:n=15:k=5"), name("mnk:m=7:n=7:k=4"), name("ultimate")
+    ('Gomoku', 'm,n,k-game', 'Ultimate tic-tac-toe')
+    """
+    game = parse_spec(spec) if isinstance(spec, str) else spec
+    if isinstance(game, Mnk) and not game.forget and game.key == "mnk":
+        return NAMED_SIZES.get((game.m, game.n, game.k), GAMES[game.key].name)
+    return GAMES[game.key].name
+
+
 def title(spec: str | Game[Any, Any]) -> str:
     """A game's name as lists show it: the board's size for an m,n,k-game ("Gomoku 15×15",
     not the spec's "m=15, n=15, k=5"), else the game's name and its options.
@@ -173,10 +192,8 @@ def title(spec: str | Game[Any, Any]) -> str:
     ('m,n,k-game 7×7, 4 in a row', 'Ultimate tic-tac-toe (forget=true)')
     """
     game = parse_spec(spec) if isinstance(spec, str) else spec
-    name = GAMES[game.key].name
     if isinstance(game, Mnk) and not game.forget and game.key == "mnk":
-        if (game.m, game.n, game.k) == (15, 15, 5):
-            return "Gomoku 15×15"
-        return f"{name} {game.m}×{game.n}, {game.k} in a row"
+        named = NAMED_SIZES.get((game.m, game.n, game.k))
+        return f"{named} {game.m}×{game.n}" if named else f"{name(game)} {game.m}×{game.n}, {game.k} in a row"
     options = game.spec.partition(":")[2]
-    return name + (f" ({options.replace(':', ', ')})" if options else "")
+    return name(game) + (f" ({options.replace(':', ', ')})" if options else "")

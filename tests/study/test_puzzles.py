@@ -6,6 +6,7 @@ by its longest resistance; the command mines, resumes and verifies."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,9 @@ from noughts.study.puzzles import (
     prover,
     puzzle_at,
     reply,
+    self_play,
     shipped,
+    shipped_contexts,
     tempting,
     themes,
     verify,
@@ -116,6 +119,7 @@ def test_solving_takes_the_answer_and_any_follow_up_that_wins_in_time() -> None:
     assert not accepts(late, [*late.solution[:2], move], perfect)
     said = judge(late, [*late.solution[:2], move], perfect).verdict
     assert "wins in" in said and "a quicker win was there" in said
+    assert re.search(r"wins in \d+ moves?:", said) and not re.search(r"\bpl(y|ies)\b", said)  # moves, not plies
 
 
 def test_a_game_without_an_exact_prover_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -449,3 +453,26 @@ def test_tempo_in_forget_mode_takes_the_cell_the_defenders_reply_forgot() -> Non
     """o's 3 makes its oldest mark, on 8, vanish; x wins on 8 (2-5-8)."""
     assert "tempo" in _themes_of("classic:forget", "x../ox./xoo x x=7,1,5 o=8,4,9", ["2", "3", "8"])
     assert "tempo" not in _themes_of("classic", "x../.o./o.x x", ["3", "2", "6"])
+
+
+def test_a_mined_puzzle_knows_the_move_that_led_to_it() -> None:
+    """The position before and the move played there, which the puzzle page shows first;
+    the same as self-play played it, and kept through the puzzle's JSON."""
+    game = parse_spec("classic:forget")
+    puzzles = list(mine(game, 3, seed=2))
+    for puzzle in puzzles:
+        assert puzzle.before is not None and puzzle.last_move is not None
+        assert game.parse_position(puzzle.before).play_text(puzzle.last_move).to_text() == puzzle.position
+        number = int(puzzle.source.rsplit(" ", 1)[1])
+        played = {state.to_text(): before for _, state, before in self_play(game, "medium", number)}
+        assert played[puzzle.position] == (puzzle.before, puzzle.last_move)
+        assert Puzzle.from_json(json.loads(json.dumps(puzzle.to_json()))) == puzzle
+
+
+def test_the_shipped_puzzles_last_moves_lead_to_them() -> None:
+    contexts = shipped_contexts()
+    assert contexts  # tools/puzzles/build.py context gave them
+    for puzzle in shipped():
+        if puzzle.id in contexts:
+            before, move = contexts[puzzle.id]
+            assert parse_spec(puzzle.spec).parse_position(before).play_text(move).to_text() == puzzle.position

@@ -6,6 +6,8 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from noughts.registry import parse_spec
 from web.browsing import Tab, plies, wait_for_ply
 
@@ -36,9 +38,10 @@ def test_classic_against_max_never_loses(tab: Tab) -> None:
     while not page.locator("#result").is_visible():
         page.click("#hint")
         page.wait_for_selector(".cell.hint")
+        # The strongest level's exact value, not the opponent's own estimate.
+        assert page.locator("#eval-text").inner_text() == "A draw with best play · exact"
         click_against_computer(tab, ".cell.hint")
     assert page.locator("#result strong").inner_text() == "Draw"
-    assert page.locator("#eval-text").inner_text().startswith("a draw with best play")
 
     # Game 2: new game (you are o now, the computer opens); random clicks.
     rng = random.Random(7)
@@ -245,3 +248,68 @@ def test_a_bad_spec_in_the_address_is_explained(tab: Tab) -> None:
     tab.page.wait_for_selector("#error")
     assert "k must be between" in tab.page.locator("#error").inner_text()
     tab.assert_clean(refused=1)
+
+
+GOMOKU = "#/play?spec=mnk:m=15:n=15:k=5&mode=local&moves=h8,g7"
+
+
+def test_gomoku_is_named_and_drawn_as_gomoku_players_expect(tab: Tab) -> None:
+    """The 15x15 five-in-a-row m,n,k-game is "Gomoku" (the server's name for the spec),
+    with black and white stones, black first, and on its edges the labels its moves are
+    written with (docs/notation.md: a1 is the top-left intersection)."""
+    tab.open(GOMOKU)
+    page = tab.page
+    wait_for_ply(tab, 2)
+    assert page.locator(".game-head h1").inner_text() == "Gomoku"
+    colour = "e => getComputedStyle(e).backgroundImage"
+    assert "rgb(29, 31, 34)" in page.locator(".cell[data-cell='112'] .stone-x").evaluate(colour)  # h8: black
+    assert "rgb(250, 250, 247)" in page.locator(".cell[data-cell='96'] .stone-o").evaluate(colour)  # g7: white
+    assert page.locator("#status").inner_text() == "Player 1's move (Black)"
+    assert page.locator("[data-ply='1']").inner_text() == "1. Black h8"
+    assert page.locator(".who-o").inner_text() == "White · Player 2"
+    columns = page.locator(".coords-cols span").all_inner_texts()
+    rows = page.locator(".coords-rows span").all_inner_texts()
+    assert columns == [chr(ord("a") + c) for c in range(15)] and rows == [str(r) for r in range(1, 16)]
+    # The labels are the move list's: a1 top left, b2 one step right and down.
+    assert page.locator(".cell[data-row='0'][data-col='0']").get_attribute("data-move") == "a1"
+    assert page.locator(".cell[data-row='1'][data-col='1']").get_attribute("data-move") == "b2"
+    tab.assert_clean()
+
+
+@pytest.mark.parametrize("spec", ["ultimate", "nine-board"])
+def test_nine_boards_show_each_cells_move_as_it_is_typed(tab: Tab, spec: str) -> None:
+    """Every empty cell of ultimate and nine-board shows its move text ("56": board 5,
+    cell 6), the way moves are typed and listed."""
+    tab.open(f"#/play?spec={spec}&mode=local&moves=55")
+    page = tab.page
+    wait_for_ply(tab, 1)
+    names = page.evaluate(
+        "() => [...document.querySelectorAll('.local .cell')]"
+        ".map(c => [c.dataset.cell, c.querySelector('.cell-name')?.textContent ?? null])"
+    )
+    assert len(names) == 81
+    for cell, name in names:
+        board, square = divmod(int(cell), 9)
+        assert name == (None if int(cell) == 40 else f"{board + 1}{square + 1}")  # 55 holds X
+    page.click(".cell[data-cell='36']")  # shown as "51"
+    wait_for_ply(tab, 2)
+    assert page.locator("[data-ply='2']").inner_text() == "2. O 51"
+    tab.assert_clean()
+
+
+def test_the_evaluation_is_the_strongest_levels_never_the_opponents(tab: Tab) -> None:
+    """Against a weakened level, its own estimate is not shown: no bar (not an even one)
+    until a hint asks the strongest level, whose judgment is then labelled plainly."""
+    tab.open("#/play?spec=ultimate&mode=computer&level=easy&side=o")
+    page = tab.page
+    wait_for_ply(tab, 1)
+    assert page.locator(".eval-bar").is_hidden()
+    assert page.locator("#eval-text").inner_text() == "No evaluation of this position yet: ask for a hint (h)"
+    page.click("#hint")
+    page.wait_for_selector(".eval-bar:not([hidden])")
+    text = page.locator("#eval-text").inner_text()
+    assert text.startswith("O to move: ") and text.endswith("(an estimate) · the strongest level (max)")
+    # The engine's own words stay behind "Details".
+    assert page.locator(".evaluation details.engine-details:not([open]) #eval-engine").count() == 1
+    assert "mistakes" not in text and ":" not in text.split("·")[-1]
+    tab.assert_clean()

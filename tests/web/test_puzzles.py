@@ -112,5 +112,23 @@ def test_a_signed_in_solver_sees_the_rating_move(tab: Tab, server_url: str) -> N
     page.wait_for_selector("#rating-change")
     assert page.locator("#rating-change").inner_text().strip().startswith("+")
     assert int(page.locator("#my-puzzle-rating").inner_text().rstrip("?")) > 1500
-    page.wait_for_selector(f".puzzle-history a.solved >> text={puzzle['id']}")
+    page.wait_for_selector(f".puzzle-history a.solved[href*='id={puzzle['id']}']")
+    tab.assert_clean()
+
+
+def test_a_puzzle_opens_with_the_move_that_led_to_it(tab: Tab, server_url: str) -> None:
+    """As lichess opens a puzzle: the position before it, then the opponent's move played
+    and marked as the last move, and said in words."""
+    run = httpx2.get(f"{server_url}/api/puzzles/streak", params={"spec": "ultimate", "seed": 7}).json()
+    puzzle = next(p for p in run["puzzles"] if p["last_move"])
+    tab.open(f"#/puzzles?id={puzzle['id']}")
+    page = tab.page
+    page.wait_for_selector(f"#puzzle-info[data-id='{puzzle['id']}']")
+    defender = "O" if puzzle["position"].split()[1] == "x" else "X"  # the position's side to move solves
+    assert page.locator("#puzzle-last-move").inner_text() == f"{defender} played {puzzle['last_move']}."
+    page.wait_for_selector(".cell.playable")
+    assert page.locator(".cell.last").get_attribute("title") == puzzle["last_move"]
+    # The puzzle is played from its own position: the solution's first move is legal.
+    page.click(f".cell[data-move='{puzzle['solution'][0]}']")
+    page.wait_for_selector("#good-move, #solved")
     tab.assert_clean()

@@ -235,7 +235,7 @@ def test_the_lobby_starts_common_games_in_one_click(tab: Tab, server_url: str) -
     page.click('[data-quick="mnk:m=15:n=15:k=5"]')
     page.wait_for_selector(".grid-board.go")
     assert "level=hard" in page.url and "mode=computer" in page.url
-    assert page.locator(".who-o").inner_text() == "O · Computer (hard)"
+    assert page.locator(".who-o").inner_text() == "White · Computer (hard)"  # gomoku: black and white
     # every game has a tile, once, with a picture of its own
     tab.open("#/")
     tiles = page.locator(".quick-tiles .tile:not(.tile-online)")
@@ -299,6 +299,7 @@ def test_forget_mode_on_a_go_board_fades_the_stone_that_goes(tab: Tab) -> None:
     page = tab.page
     ready(tab, "#/play?spec=mnk:m=7:n=7:k=4:forget=true:keep=4&mode=local&moves=a1,g7,a2,g6,a3,g5,c1")
     fading = page.locator(".grid-board.go .cell.vanishing")
-    assert fading.evaluate_all("els => els.map(e => e.dataset.move || e.getAttribute('aria-label'))") == ["a1: X"]
+    assert fading.evaluate_all("els => els.map(e => e.dataset.move || e.getAttribute('aria-label'))") == ["a1: Black"]
+    assert fading.get_attribute("title") == "Black's oldest stone: vanishes on Black's next move in this board"
     assert float(page.evaluate("getComputedStyle(document.querySelector('.cell.vanishing .stone')).opacity")) < 1
     tab.assert_clean()

@@ -8,10 +8,14 @@ themes are derived again.
 
     .venv/bin/python tools/puzzles/build.py mine [--source N ...] [--jobs J]
     .venv/bin/python tools/puzzles/build.py assemble [--out PATH]
+    .venv/bin/python tools/puzzles/build.py context [--level L ...] [--out PATH]
 
 ``mine`` writes each source's puzzles to the work folder (``puzzles/`` in the cache
 folder) as it finishes, and skips a source already there: a stopped run goes on.
-``assemble`` writes the shipped file from it. Then ``noughts puzzles verify`` proves the
+``assemble`` writes the shipped file from it. ``context`` gives the puzzles mined before
+the miner kept it the position before theirs and the move played there (which the puzzle
+page shows first), by playing their source games again, where the level's self-play is
+reproducible. Then ``noughts puzzles verify`` proves the
 file again and ``noughts puzzles keys`` works out the answer keys of the new puzzles.
 """
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +35,7 @@ from noughts.ai.base import Limits, split_spec
 from noughts.ai.exact import cache_dir
 from noughts.ai.levels import level_spec
 from noughts.registry import parse_spec
-from noughts.study.puzzles import SHIPPED, Puzzle, mine, read_puzzles, themes
+from noughts.study.puzzles import SHIPPED, Puzzle, mine, read_puzzles, self_play, themes
 
 #: The largest share of one game's puzzles that may be wins in one move: the easiest
 #: kind, which self-play of a race game yields most of.
@@ -164,6 +169,33 @@ def _assemble(args: argparse.Namespace) -> int:
     return 0
 
 
+#: A mined puzzle's source: "self-play medium, game 1061".
+SOURCE = re.compile(r"self-play (\w+), game (\d+)")
+
+
+def _context(args: argparse.Namespace) -> int:
+    puzzles = read_puzzles(args.out)
+    games: dict[tuple[str, str, int], dict[str, int]] = {}  # a source game -> its puzzles' positions
+    for i, puzzle in enumerate(puzzles):
+        found = SOURCE.fullmatch(puzzle.source)
+        if puzzle.before is not None or not found or (args.level and found[1] not in args.level):
+            continue
+        if deterministic(puzzle.spec, found[1]):
+            games.setdefault((puzzle.spec, found[1], int(found[2])), {})[puzzle.position] = i
+    given = 0
+    for (spec, level, number), positions in games.items():
+        for _, state, before in self_play(parse_spec(spec), level, number):
+            i = positions.pop(state.to_text(), None)
+            if i is not None and before is not None:
+                puzzles[i] = replace(puzzles[i], before=before[0], last_move=before[1])
+                given += 1
+            if not positions:
+                break
+    args.out.write_text("".join(json.dumps(p.to_json()) + "\n" for p in puzzles), encoding="utf-8")
+    print(f"wrote {args.out}: {given} puzzles given their last move, of {len(puzzles)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     what = parser.add_subparsers(dest="command", required=True)
@@ -174,6 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     assemble = what.add_parser("assemble", help="add the mined puzzles to the shipped file, within the quota")
     assemble.add_argument("--out", type=Path, default=SHIPPED)
     assemble.set_defaults(run=_assemble)
+    context = what.add_parser("context", help="give shipped puzzles the move before them, from their source games")
+    context.add_argument("--level", action="append", help="only puzzles of this level's self-play")
+    context.add_argument("--out", type=Path, default=SHIPPED)
+    context.set_defaults(run=_context)
     args = parser.parse_args(argv)
     code: int = args.run(args)
     return code

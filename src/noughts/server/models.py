@@ -223,6 +223,7 @@ class GameView(_Model):
 
     spec: str
     key: str
+    #: What players call the game (`noughts.registry.name`): "Gomoku" for gomoku's spec.
     title: str
     start: str
     position: str

@@ -16,7 +16,7 @@ from noughts.games.gobblet import Gobblet, GobbletState, Place, Shift
 from noughts.games.mnk import MnkState
 from noughts.games.qubic import QubicState
 from noughts.games.ultimate import UltimateState
-from noughts.registry import GAMES
+from noughts.registry import name as game_name
 from noughts.server.models import (
     AnalysisView,
     Board,
@@ -45,7 +45,7 @@ def game_view(replayed: Replayed) -> GameView:
     return GameView(
         spec=game.spec,
         key=game.key,
-        title=GAMES[game.key].name,
+        title=game_name(game),
         start=replayed.start.to_text(),
         position=state.to_text(),
         moves=replayed.moves,

@@ -29,6 +29,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,9 @@ __all__ = [
     "refresh",
     "reply",
     "resistance",
+    "self_play",
     "shipped",
+    "shipped_contexts",
     "tempting",
     "themes",
     "verify",
@@ -99,6 +102,10 @@ class Puzzle:
     #: (`ThreatProver`) prove that the win comes no later, not that none comes sooner.
     #: False: `plies` is the shortest forced win, as an exact prover values it.
     bound: bool = False
+    #: The position the puzzle arose from and the move played there (the defender's), where
+    #: known: the page shows that move first, as lichess shows a puzzle's last move.
+    before: str | None = None
+    last_move: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -111,7 +118,11 @@ class Puzzle:
             "source": self.source,
         }
         # Written only when set, so that the exact puzzles' lines stay as they were.
-        return {**data, "bound": True} if self.bound else data
+        if self.bound:
+            data["bound"] = True
+        if self.before is not None and self.last_move is not None:
+            data.update(before=self.before, last_move=self.last_move)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
@@ -136,6 +147,12 @@ def read_puzzles(path: Path) -> list[Puzzle]:
 def shipped() -> list[Puzzle]:
     """The puzzles that come with Noughts (`SHIPPED`)."""
     return read_puzzles(SHIPPED)
+
+
+@cache
+def shipped_contexts() -> dict[str, tuple[str, str]]:
+    """The shipped puzzles' contexts by id: the position before and the move played there."""
+    return {p.id: (p.before, p.last_move) for p in shipped() if p.before is not None and p.last_move is not None}
 
 
 class ThreatProver(AIPlayer):
@@ -498,17 +515,21 @@ _NO_WIN = "no forced win found after it: the searches prove none"
 
 
 def missed(puzzle: Puzzle, played: list[str], value: Value, mover: Player) -> str:
-    """What a wrong move left, in words: `value` belongs to `mover`, the defender, to
-    move after `played`. A win still there but too slow for the puzzle's count says so."""
-    from noughts.study.verdicts import verdict
+    """What a wrong move left, in words a player reads (moves, not plies): `value`
+    belongs to `mover`, the defender, to move after `played`. A win still there but too
+    slow for the puzzle's count says so."""
+    from noughts.study.verdicts import in_moves, verdict
 
     if value.kind is Kind.UNKNOWN:
         # The race provers (`ThreatProver`) prove wins; after this move they prove
         # none: the move may not be lost, but the puzzle's win is no longer shown.
         return _NO_WIN
-    said = verdict(value, mover)
+    if value.kind not in (Kind.WIN, Kind.LOSS):
+        return verdict(value, mover)
+    winner = mover if value.kind is Kind.WIN else mover.other
+    said = f"{winner.value.upper()} wins {in_moves(value)}"
     if value.kind is Kind.LOSS:
-        said += f": more than the {puzzle.plies - len(played)} plies left, a quicker win was there"
+        said += ": a quicker win was there"
     return said
 
 
@@ -813,21 +834,14 @@ def mine(
     shorter (in gomoku and qubic most games end in a win in one, a line to complete
     while the opponent threatens one too; the longer races are the rarer puzzles)."""
     player = prover(game)
-    move_limits = _self_play_limits(game, level)
     known = set() if known is None else known
     found = 0
     number = seed
     while found < count and (games is None or number < seed + games):
-        rng = random.Random(number)
-        mover = level_player(game, level, seed=number)
-        state: State[Any] = game.initial()
-        for _ in range(opening_plies):
-            if state.is_over:
-                break
-            state = state.play(rng.choice(state.legal_moves()))
-        ply = opening_plies
         in_game = 0
-        while not state.is_over and found < count and (per_game is None or in_game < per_game):
+        for ply, state, before in self_play(game, level, number, opening_plies):
+            if found >= count or (per_game is not None and in_game >= per_game):
+                break
             text = state.to_text()
             if ply >= from_ply and text not in known:
                 puzzle = puzzle_at(state, player, limits, source=f"self-play {level}, game {number}")
@@ -837,10 +851,34 @@ def mine(
                     in_game += 1
                     if progress is not None:
                         progress(found)
-                    yield puzzle
-            state = state.play(mover.choose(state, move_limits))
-            ply += 1
+                    yield puzzle if before is None else replace(puzzle, before=before[0], last_move=before[1])
         number += 1
+
+
+def self_play(
+    game: Game[Any, Any], level: str, number: int, opening_plies: int = 4
+) -> Iterator[tuple[int, State[Any], tuple[str, str] | None]]:
+    """Game `number` of `level`'s seeded self-play, as `mine` plays it: `opening_plies`
+    random plies, then the level's moves. Each position from the opening's end on, with
+    its ply and the position before it with the move played there (None at the start)."""
+    rng = random.Random(number)
+    mover = level_player(game, level, seed=number)
+    move_limits = _self_play_limits(game, level)
+    state: State[Any] = game.initial()
+    before: tuple[str, str] | None = None
+    for _ in range(opening_plies):
+        if state.is_over:
+            break
+        move = rng.choice(state.legal_moves())
+        before = (state.to_text(), state.move_text(move))
+        state = state.play(move)
+    ply = opening_plies
+    while not state.is_over:
+        yield ply, state, before
+        move = mover.choose(state, move_limits)
+        before = (state.to_text(), state.move_text(move))
+        state = state.play(move)
+        ply += 1
 
 
 #: Seconds a move of self-play takes at a level that searches by time (max): its own

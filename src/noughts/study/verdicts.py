@@ -19,7 +19,7 @@ from __future__ import annotations
 from noughts.ai.base import Kind, Value, win_chance
 from noughts.core import Player
 
-__all__ = ["verdict"]
+__all__ = ["in_moves", "verdict"]
 
 
 def verdict(value: Value, mover: Player, scale: float | None = None) -> str:
@@ -35,3 +35,16 @@ def verdict(value: Value, mover: Player, scale: float | None = None) -> str:
     if chance is None:
         return "not evaluated"
     return f"{mover.value.upper()} to move: {chance:.0%} (an estimate)"
+
+
+def in_moves(value: Value) -> str:
+    """A win's or loss's distance as players count it: the winner's own moves, so a win
+    in 3 plies is "in 2 moves" (the web page says it so too); empty for other values.
+
+    >>> in_moves(Value.win(3)), in_moves(Value.loss(2)), in_moves(Value.win(63, bound=True))
+    ('in 2 moves', 'in 1 move', 'in at most 32 moves')
+    """
+    if value.kind not in (Kind.WIN, Kind.LOSS):
+        return ""
+    moves = ((value.plies or 0) + 1) // 2
+    return f"in {'at most ' if value.bound else ''}{moves} {'move' if moves == 1 else 'moves'}"

@@ -1,15 +1,18 @@
 """The puzzle mining tool (tools/puzzles/build.py): its quota on wins in one, its
-refusal of a level that plays by seconds, and its recipe's sources mine the same
-puzzles twice."""
+refusal of a level that plays by seconds, its recipe's sources mine the same
+puzzles twice, and the last moves it gives puzzles mined without them."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
-from noughts.study.puzzles import Puzzle
+from noughts import parse_spec
+from noughts.study.puzzles import Puzzle, mine, read_puzzles
 
 TOOL = Path(__file__).resolve().parents[3] / "tools" / "puzzles" / "build.py"
 
@@ -52,3 +55,15 @@ def test_a_source_mines_the_same_puzzles_again() -> None:
     first = build.mine_source(source)
     assert first and all(p["plies"] >= 3 for p in first)
     assert build.mine_source(source) == first
+
+
+def test_context_gives_puzzles_the_move_that_led_to_them(tmp_path: Path) -> None:
+    """A puzzle mined before the miner kept its last move gets it by its source game
+    played again; one whose source is not reproducible self-play is left as it was."""
+    mined = list(mine(parse_spec("classic:forget"), 2, seed=2))
+    bare = [replace(p, before=None, last_move=None) for p in mined]
+    other = replace(bare[0], position="..x/.o./... x", source="a record")
+    out = tmp_path / "puzzles.jsonl"
+    out.write_text("".join(json.dumps(p.to_json()) + "\n" for p in [*bare, other]), encoding="utf-8")
+    assert _tool().main(["context", "--out", str(out)]) == 0
+    assert read_puzzles(out) == [*mined, other]

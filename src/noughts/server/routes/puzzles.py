@@ -34,7 +34,7 @@ from noughts.server.replay import replay
 from noughts.server.routes.askers import asker_of
 from noughts.server.thinking import ComputerBusyError, Thinking, ThinkingError
 from noughts.study.answer_keys import judge_by_key
-from noughts.study.puzzles import Judged, Puzzle, on_line
+from noughts.study.puzzles import Judged, Puzzle, on_line, shipped_contexts
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,8 @@ class PuzzleView(_Model):
     solved: int
     source: str
     origin_game: str | None = Field(description="the online game it was found in, if any")
+    before: str | None = Field(description="the position the puzzle arose from, where known")
+    last_move: str | None = Field(description="the move played in `before` that made the puzzle's position")
 
 
 class GameCount(_Model):
@@ -168,10 +170,12 @@ class StreakBest(_Model):
 
 
 def _view(row: PuzzleRow) -> PuzzleView:
+    before, last_move = shipped_contexts().get(row.id, (None, None))
     return PuzzleView(
         id=row.id, spec=row.spec, title=title(row.spec), position=row.position, solution=row.solution,
         plies=row.plies, themes=row.themes, rating=round(row.rating), attempts=row.attempts, solved=row.solved,
         source=row.source, origin_game=None if row.source == PRIVATE_SOURCE else row.origin_game,
+        before=before, last_move=last_move,
     )  # fmt: skip
 
 

@@ -1,6 +1,7 @@
 // Small SVG pictures: one per game for the home page's cards (each game looks like
 // itself), and a board in miniature for the "continue your game" list.
 
+import { stones as isStones } from "./boards/common.js";
 import { h } from "./dom.js";
 
 const svg = (viewBox, label, ...children) =>
@@ -78,9 +79,9 @@ export function gameArt(key) {
 export function miniBoard(board, last = null) {
   const parts = [];
   // Marks as the big boards draw them (a cross, a ring), stones on a go board.
-  const stones = board.kind === "grid" && Math.min(board.columns, board.rows) >= 7;
+  const stones = isStones(board);
   const mark = (cx, cy, r, m) => {
-    if (stones) return h("circle", { cx, cy, r: r * 1.05, class: `mini-${m}` });
+    if (stones) return h("circle", { cx, cy, r: r * 1.05, class: `mini-stone-${m}` });
     if (m === "o") return h("circle", { cx, cy, r: r * 0.78, class: "mini-ring", "stroke-width": Math.max(0.8, r * 0.34) });
     const d = r * 0.72;
     return h("path", { d: `M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}`, class: "mini-cross", "stroke-width": Math.max(0.8, r * 0.34) });

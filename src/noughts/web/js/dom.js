@@ -8,7 +8,7 @@ export function h(tag, props = {}, ...children) {
   for (const [key, value] of Object.entries(props || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
-      el.addEventListener(key.slice(2).toLowerCase(), value);
+      listen(el, key.slice(2).toLowerCase(), value);
     } else if (key === "class") {
       el.setAttribute("class", Array.isArray(value) ? value.filter(Boolean).join(" ") : value);
     } else if (key === "style" && typeof value === "object") {
@@ -19,6 +19,47 @@ export function h(tag, props = {}, ...children) {
   }
   append(el, children);
   return el;
+}
+
+const HANDLERS = Symbol("handlers");
+
+/** An element's listeners go through a table on it, so that `patch` can give an element
+ * it keeps the listeners of the one it was rebuilt as. */
+function listen(el, type, handler) {
+  el[HANDLERS] ??= {};
+  if (!el[HANDLERS][type]) el.addEventListener(type, (event) => el[HANDLERS][type]?.(event));
+  el[HANDLERS][type] = handler;
+}
+
+/**
+ * Make `container`'s children look like `nodes` (fresh ones from `h`), keeping every
+ * element whose tag is unchanged: a redraw never replaces an element under the pointer
+ * or the keyboard, so a click that lands during a redraw still counts.
+ */
+export function patchChildren(container, nodes) {
+  const old = [...container.childNodes];
+  nodes.forEach((node, i) => {
+    if (i >= old.length) container.append(node);
+    else patch(old[i], node);
+  });
+  for (const extra of old.slice(nodes.length)) extra.remove();
+}
+
+function patch(old, fresh) {
+  if (old.nodeType !== fresh.nodeType || old.nodeName !== fresh.nodeName || old.namespaceURI !== fresh.namespaceURI) {
+    old.replaceWith(fresh);
+    return;
+  }
+  if (old.nodeType !== Node.ELEMENT_NODE) {
+    if (old.nodeValue !== fresh.nodeValue) old.nodeValue = fresh.nodeValue;
+    return;
+  }
+  for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+  for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  const handlers = fresh[HANDLERS] ?? {};
+  for (const type of Object.keys(old[HANDLERS] ?? {})) if (!handlers[type]) delete old[HANDLERS][type];
+  for (const [type, handler] of Object.entries(handlers)) listen(old, type, handler);
+  patchChildren(old, [...fresh.childNodes]);
 }
 
 function append(el, children) {

@@ -5,13 +5,14 @@
 // it keeps the positions it was given (one per ply) for review and undo.
 
 import { api } from "./api.js";
+import { sideName, stones } from "./boards/common.js";
 import { BOARDS } from "./boards/index.js";
 import { h } from "./dom.js";
 import { chosenLevel, strongestLevel } from "./levels.js";
 import { dropGame, newGameId, saveGame } from "./saved.js";
 import { effect } from "./sound.js";
 import { describeSpec } from "./spec.js";
-import { boundTitle, moveValue } from "./values.js";
+import { boundTitle, moveValue, verdict } from "./values.js";
 
 
 const HINT_SECONDS = 1;
@@ -39,9 +40,13 @@ export class GamePage {
     this.reviewing = null;
     this.thinking = false;
     this.token = 0; // bumped to drop answers that arrive after undo or a new game
-    this.evaluation = null;
+    this.evaluation = null; // the strongest level's analysis of one position: {analysis, ply}
     this.hint = null;
     this.selection = null;
+    // A game with an exact table is judged after every move at the cost of a look-up; other
+    // games when a hint is asked for. A computer opponent's own estimate is never shown:
+    // a weakened level judges badly on purpose.
+    this.exact = this.info?.abilities.table === "first use" && !this.spec.includes(":");
     this.keys = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keys);
     this.layout();
@@ -74,8 +79,12 @@ export class GamePage {
     this.status = h("p", { class: "status", id: "status", "aria-live": "polite" });
     this.players = h("p", { class: "players" });
     this.lastMove = h("p", { class: "last-move", id: "last-move" });
+    this.heading = h("h1", {}, this.title);
     this.evalBar = h("div", { class: "eval-fill" });
-    this.evalText = h("span", { class: "eval-text", id: "eval-text" }, "no evaluation yet: ask for a hint");
+    this.evalBox = h("div", { class: "eval-bar", hidden: true, title: "X's side to the left, O's to the right" }, this.evalBar);
+    this.evalText = h("span", { class: "eval-text", id: "eval-text" });
+    this.evalEngine = h("p", { class: "engine-info muted", id: "eval-engine" });
+    this.evalDetails = h("details", { class: "engine-details", hidden: true }, h("summary", {}, "Details"), this.evalEngine);
     this.hintList = h("ol", { class: "hint-moves" });
     this.moveList = h("ol", { class: "move-list", id: "move-list", "aria-label": "moves" });
     this.moveInput = h("input", { id: "move-input", type: "text", autocomplete: "off", spellcheck: "false", "aria-label": "type a move" });
@@ -94,7 +103,7 @@ export class GamePage {
         h(
           "div",
           { class: "board-column" },
-          h("div", { class: "game-head" }, h("h1", {}, this.title), specLabel ? h("span", { class: "chip" }, specLabel) : null),
+          h("div", { class: "game-head" }, this.heading, specLabel ? h("span", { class: "chip" }, specLabel) : null),
           this.status,
           h("div", { class: "board-wrap" }, this.boardBox),
           this.reviewBar,
@@ -117,9 +126,10 @@ export class GamePage {
             "section",
             { class: "evaluation", "aria-label": "evaluation" },
             h("h2", {}, "Evaluation"),
-            h("div", { class: "eval-bar", title: "X's side to the left, O's to the right" }, this.evalBar),
+            this.evalBox,
             this.evalText,
             this.hintList,
+            this.evalDetails,
           ),
           h("section", { class: "moves" }, h("h2", {}, "Moves"), this.moveList),
           h(
@@ -164,6 +174,9 @@ export class GamePage {
       if (token !== this.token) return;
       this.views = views;
       this.spec = views[0].spec;
+      // The game's name from the server: "Gomoku" for gomoku's spec, not its family's.
+      this.title = views[0].title;
+      this.heading.textContent = this.title;
     } catch (e) {
       this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "This game cannot start"), h("p", { class: "error", id: "error" }, e.message), h("a", { class: "button", href: "#/" }, "Choose a game")));
       return;
@@ -176,6 +189,7 @@ export class GamePage {
     this.hint = null;
     this.moveInput.placeholder = this.view.legal.length ? `e.g. ${this.view.legal[Math.floor(this.view.legal.length / 2)].text}` : "";
     this.render();
+    this.judge();
     this.computerTurn();
   }
 
@@ -228,6 +242,7 @@ export class GamePage {
     this.hintList.replaceChildren();
     const mover = next.turn === "x" ? "o" : "x";
     effect(mover);
+    this.judge();
     if (next.status !== "ongoing") {
       const winner = next.status === "draw" ? null : next.status[0];
       effect(!winner ? "draw" : this.mode === "computer" && winner !== this.human ? "loss" : "win");
@@ -253,7 +268,6 @@ export class GamePage {
     }
     if (token !== this.token) return;
     this.thinking = false;
-    this.evaluation = { analysis: answer.analysis, turn: v.turn };
     this.push(answer.game);
   }
 
@@ -268,18 +282,37 @@ export class GamePage {
     this.hint = null;
     this.hintList.replaceChildren();
     this.render();
+    this.judge();
     this.computerTurn(); // when you play O and undid everything, the computer opens again
+  }
+
+  /** The strongest level's judgment of the live position, where it is a look-up. */
+  async judge() {
+    const ply = this.views.length - 1;
+    if (!this.exact || this.view.status !== "ongoing" || this.evaluation?.ply === ply) return;
+    const game = this.game;
+    const token = this.token;
+    try {
+      const analysis = await api.analysis(game, this.hintLevel, HINT_SECONDS);
+      // Kept only if the game is still at that position (the computer may have moved).
+      if (token === this.token && this.views.length - 1 === ply && this.view.moves.join(",") === game.moves.join(",")) {
+        this.evaluation = { analysis, ply };
+        this.drawEvaluation();
+      }
+    } catch (e) {
+      console.warn("no evaluation:", e);
+    }
   }
 
   async askHint() {
     if (this.view.status !== "ongoing" || this.thinking) return;
     const token = this.token;
-    const turn = this.view.turn;
+    const ply = this.views.length - 1;
     this.buttons.hint.disabled = true;
     try {
       const analysis = await api.analysis(this.game, this.hintLevel, HINT_SECONDS);
       if (token !== this.token) return;
-      this.evaluation = { analysis, turn };
+      this.evaluation = { analysis, ply };
       this.hint = analysis.best;
       // In a solved game every move's exact value, as a tablebase shows them; else the top three.
       const exact = analysis.moves.every((m) => m.value.exact);
@@ -302,6 +335,11 @@ export class GamePage {
 
   // -- drawing -----------------------------------------------------------------------
 
+  /** "X" and "O", or "Black" and "White" on a board of stones. */
+  side(mark) {
+    return sideName(this.view.board, mark);
+  }
+
   playerName(mark) {
     if (this.mode === "computer") return mark === this.human ? "You" : `Computer (${this.level})`;
     const number = mark === "x" ? this.localFirst : 3 - this.localFirst;
@@ -313,22 +351,23 @@ export class GamePage {
     const shown = this.reviewing === null ? live : this.views[this.reviewing];
     const interactive = this.reviewing === null && !this.thinking && this.humanToMove();
     this.board.render(shown, { interactive, hint: this.reviewing === null ? this.hint : null });
+    this.root.querySelector(".game-page")?.classList.toggle("stones", stones(shown.board));
     this.boardBox.classList.toggle("waiting", this.thinking);
     this.boardBox.dataset.turn = shown.turn;
 
     const turnName = this.playerName(live.turn);
     if (live.status !== "ongoing") this.status.textContent = this.resultText(live);
     else if (this.thinking) this.status.textContent = `${turnName} is thinking…`;
-    else this.status.textContent = `${turnName === "You" ? "Your" : `${turnName}'s`} move (${live.turn.toUpperCase()})`;
+    else this.status.textContent = `${turnName === "You" ? "Your" : `${turnName}'s`} move (${this.side(live.turn)})`;
     this.status.dataset.turn = live.status === "ongoing" ? live.turn : live.status === "draw" ? "" : live.status[0];
     this.status.classList.toggle("thinking", this.thinking);
 
     this.players.replaceChildren(
-      h("span", { class: ["who", "who-x", live.status === "ongoing" && live.turn === "x" && "to-move"] }, `X · ${this.playerName("x")}`),
-      h("span", { class: ["who", "who-o", live.status === "ongoing" && live.turn === "o" && "to-move"] }, `O · ${this.playerName("o")}`),
+      h("span", { class: ["who", "who-x", live.status === "ongoing" && live.turn === "x" && "to-move"] }, `${this.side("x")} · ${this.playerName("x")}`),
+      h("span", { class: ["who", "who-o", live.status === "ongoing" && live.turn === "o" && "to-move"] }, `${this.side("o")} · ${this.playerName("o")}`),
     );
     const last = shown.last_move;
-    this.lastMove.textContent = last ? `Last move: ${shown.turn === "x" ? "O" : "X"} ${last.text}` : "No move yet";
+    this.lastMove.textContent = last ? `Last move: ${this.side(shown.turn === "x" ? "o" : "x")} ${last.text}` : "No move yet";
 
     this.banner.hidden = live.status === "ongoing" || this.reviewing !== null;
     if (!this.banner.hidden) {
@@ -383,7 +422,7 @@ export class GamePage {
       spec: live.spec,
       title: this.title,
       details: describeSpec(live.spec, this.info),
-      opponent: this.mode === "computer" ? `the computer (${this.level}), you play ${this.human.toUpperCase()}` : "two players on this screen",
+      opponent: this.mode === "computer" ? `the computer (${this.level}), you play ${this.side(this.human)}` : "two players on this screen",
       moves: live.moves.length,
       turn: live.turn,
       board: live.board,
@@ -405,7 +444,7 @@ export class GamePage {
     if (v.status === "draw") return v.result && v.result !== "draw" ? `Draw (${v.result.replace(/^draw:?\s*/, "")})` : "Draw";
     const winner = v.status[0];
     if (this.mode === "computer") return winner === this.human ? "You win!" : "The computer wins";
-    return `${this.playerName(winner)} (${winner.toUpperCase()}) wins!`;
+    return `${this.playerName(winner)} (${this.side(winner)}) wins!`;
   }
 
   drawMoves() {
@@ -423,7 +462,7 @@ export class GamePage {
             "button",
             { type: "button", class: ["move", current === i + 1 && "current"], "data-ply": i + 1, onclick: () => this.review(i + 1), title: `show the position after move ${i + 1}` },
             h("span", { class: "num" }, `${i + 1}.`),
-            ` ${mark.toUpperCase()} ${moves[i]}`,
+            ` ${this.side(mark)} ${moves[i]}`,
           ),
         ),
       );
@@ -441,18 +480,24 @@ export class GamePage {
     }
   }
 
+  /** The bar shows the strongest level's judgment of the position on the board, and
+   * nothing (not an even bar) before there is one. */
   drawEvaluation() {
-    const e = this.evaluation;
+    const ply = this.reviewing ?? this.views.length - 1;
+    const e = this.evaluation?.ply === ply ? this.evaluation.analysis : null;
+    const shown = this.views[ply];
+    this.evalBox.hidden = this.evalDetails.hidden = !e;
+    this.evalBox.classList.toggle("stones", stones(shown.board));
+    this.evalBox.title = `${this.side("x")}'s side to the left, ${this.side("o")}'s to the right`;
     if (!e) {
-      this.evalBar.style.width = "50%";
-      this.evalText.textContent = "no evaluation yet: ask for a hint";
+      this.evalText.textContent = shown.status !== "ongoing" ? "" : "No evaluation of this position yet: ask for a hint (h)";
       return;
     }
-    const { analysis } = e;
-    // The server says what the number is: a proven result for both sides, or the side
-    // to move's chance (an estimate); the bar is x's chance.
-    this.evalBar.style.width = `${50 + 50 * analysis.bar}%`;
-    this.evalText.textContent = `${analysis.verdict} · ${analysis.player}, ${analysis.time.toFixed(2)} s`;
+    // The server's bar is x's chance in [-1, 1]: proven results at the ends.
+    this.evalBar.style.width = `${50 + 50 * e.bar}%`;
+    const exact = e.value.exact;
+    this.evalText.textContent = `${verdict(e.value, shown.turn, (m) => this.side(m))} · ${exact ? "exact" : `the strongest level (${e.level})`}`;
+    this.evalEngine.textContent = `${e.player}${e.depth ? `, depth ${e.depth}` : ""}, ${e.nodes.toLocaleString("en")} nodes, ${e.time.toFixed(2)} s`;
   }
 
   // -- keyboard ----------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // whose notation names cells by letter and number shows those coordinates on its edges.
 
 import { h, markSvg, rovingFocus } from "../dom.js";
-import { animateIn, drawWinLine, movesByCell, rebuild, vanishing, vanishTitle } from "./common.js";
+import { animateIn, drawWinLine, movesByCell, rebuild, sideName, stones, vanishing, vanishTitle } from "./common.js";
 
 /** 15x15 (gomoku, renju) star points: the centre and the four 4-4 points. */
 const STARS = { "15x15": [[3, 3], [3, 11], [7, 7], [11, 3], [11, 11]] };
@@ -22,7 +22,7 @@ export class GridBoard {
 
   render(view, { interactive, hint }) {
     const { columns, rows, cells } = view.board;
-    const go = Math.min(columns, rows) >= 7;
+    const go = stones(view.board);
     const named = columns * rows > 9; // notation a1, b2, ... (else 1-9)
     this.size = [rows, columns];
     for (const el of [this.frame, this.el]) {
@@ -57,8 +57,8 @@ export class GridBoard {
             "data-col": i % columns,
             "data-move": move ? move.text : null,
             tabindex: -1,
-            "aria-label": `${label}: ${mark ? mark.toUpperCase() : "empty"}`,
-            title: fading ? vanishTitle(fading.player, fading.next) : label,
+            "aria-label": `${label}: ${mark ? sideName(view.board, mark) : "empty"}`,
+            title: fading ? vanishTitle(view.board, fading.player, fading.next) : label,
             "aria-disabled": move ? null : "true",
             onclick: () => move && this.onMove(move.text),
           },

@@ -51,11 +51,13 @@ export class UltimateBoard {
                 "data-move": move ? move.text : null,
                 tabindex: -1,
                 "aria-label": `${label}: ${mark ? mark.toUpperCase() : "empty"}`,
-                title: fading ? vanishTitle(fading.player, fading.next) : label,
+                title: fading ? vanishTitle(view.board, fading.player, fading.next) : label,
                 "aria-disabled": move ? null : "true",
                 onclick: () => move && this.onMove(move.text),
               },
-              mark ? markSvg(mark, last === i ? "fresh" : "") : null,
+              // Its move text in the corner of an empty cell, as moves are typed: "56" is
+              // cell 6 of board 5.
+              mark ? markSvg(mark, last === i ? "fresh" : "") : h("span", { class: "cell-name", "aria-hidden": "true" }, label),
             );
           }),
           // In ultimate a decided board is out of play: its big mark covers it. In

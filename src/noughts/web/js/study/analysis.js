@@ -5,11 +5,12 @@
 // #/analysis?spec=ultimate&tree=55,51(15,53)&at=55,15,53&review=1
 
 import { api, online } from "../api.js";
+import { drawMoveMarks, sideName, stones } from "../boards/common.js";
 import { BOARDS } from "../boards/index.js";
-import { h } from "../dom.js";
+import { h, patchChildren } from "../dom.js";
 import { strongestLevel } from "../levels.js";
 import { describeSpec } from "../spec.js";
-import { boundTitle, moveValue } from "../values.js";
+import { boundTitle, moveValue, verdict } from "../values.js";
 import { evaluationGraph } from "./graph.js";
 import { Tree } from "./tree.js";
 
@@ -38,7 +39,7 @@ export class AnalysisPage {
     this.engineOn = true;
     this.engine = null; // the latest analysis of the current position
     this.engineToken = 0;
-    this.better = null; // the better move shown on the board at a reviewed mistake
+    this.better = null; // the reviewed move whose better move the board shows (before it)
     try {
       this.tree = Tree.parse(params.get("tree") || params.get("moves")?.replaceAll(" ", "") || "");
     } catch (e) {
@@ -54,8 +55,11 @@ export class AnalysisPage {
   }
 
   get title() {
-    const options = describeSpec(this.spec, this.info);
-    return `Analysis · ${this.info?.title || this.spec}${options ? ` (${options})` : ""}`;
+    // The game's name from the server once a position is in ("Gomoku"), else the family's;
+    // a game with a name of its own needs no options after it.
+    const name = this.view?.title || this.info?.title || this.spec;
+    const options = name === this.info?.title ? describeSpec(this.spec, this.info) : "";
+    return `Analysis · ${name}${options ? ` (${options})` : ""}`;
   }
 
   get info() {
@@ -87,12 +91,14 @@ export class AnalysisPage {
     this.evalFill = h("div", { class: "eval-fill" });
     this.verdict = h("p", { class: "verdict", id: "verdict" });
     this.lines = h("ol", { class: "engine-lines", id: "engine-lines", "aria-label": "the engine's best lines" });
-    this.engineInfo = h("p", { class: "engine-info muted" });
+    this.engineInfo = h("p", { class: "engine-info muted", id: "engine-info" });
+    this.engineDetails = h("details", { class: "engine-details", hidden: true }, h("summary", {}, "Details"), this.engineInfo);
+    this.evalBox = h("div", { class: "eval-bar", id: "eval-bar", hidden: true }, this.evalFill);
     this.engineButton = h("button", { class: "button", type: "button", id: "engine-toggle", "aria-pressed": "true", onclick: () => this.toggleEngine() }, "Engine on");
     this.exact = h("section", { class: "tablebase", id: "tablebase", hidden: true, "aria-label": "exact values" });
     this.reviewBox = h("section", { class: "review", id: "review", "aria-label": "review" });
     this.tools = h("div", { class: "node-tools" });
-    this.moveTree = h("div", { class: "move-tree", id: "move-tree", role: "group", "aria-label": "moves and variations" });
+    this.moveTree = h("ol", { class: "move-tree", id: "move-tree", "aria-label": "moves and variations" });
     this.link = h("input", { id: "share-link", type: "text", readonly: true, "aria-label": "link to this analysis", onfocus: (e) => e.target.select() });
     this.loadText = h("textarea", { id: "load-text", rows: 4, spellcheck: "false", "aria-label": "a position text or a game record", placeholder: "x.o/.x./..o x  or a record: [Game \"classic\"] ..." });
     const nav = (id, label, title, action) => h("button", { class: "button", id, type: "button", title, "aria-label": title, onclick: action }, label);
@@ -114,13 +120,13 @@ export class AnalysisPage {
             nav("forward", "▶", "one move on (→)", () => this.node.children[0] && this.go(this.node.children[0])),
             nav("last", "»", "to the end of this line", () => this.go(this.endOfLine(this.node))),
           ),
-          h("div", { class: "eval-bar", title: "X's chance to the left, O's to the right" }, this.evalFill),
+          this.evalBox,
           this.verdict,
         ),
         h(
           "section",
-          { class: "panel" },
-          h("section", { class: "engine", "aria-label": "engine" }, h("div", { class: "section-head" }, h("h2", {}, "Engine"), this.engineButton), this.lines, this.engineInfo),
+          { class: "panel", "aria-label": "the analysis" },
+          h("section", { class: "engine", "aria-label": "engine" }, h("div", { class: "section-head" }, h("h2", {}, "Engine"), this.engineButton), this.lines, this.engineDetails),
           this.exact,
           this.reviewBox,
           h("section", { class: "moves", "aria-label": "moves" }, h("h2", {}, "Moves"), this.moveTree, this.tools),
@@ -225,6 +231,7 @@ export class AnalysisPage {
     }
     if (this.node !== node) return; // another move was chosen meanwhile
     this.view = view;
+    this.heading.textContent = this.title;
     this.engine = null;
     this.remember();
     this.render();
@@ -385,26 +392,42 @@ export class AnalysisPage {
   render() {
     const view = this.view;
     if (!view) return;
-    const hint = this.better ?? (this.engineOn && this.engine ? this.engine.best : null);
+    // The better move of a reviewed mistake is drawn as its own marks, not as the engine's hint.
+    const hint = this.better ? null : this.engineOn && this.engine ? this.engine.best : null;
     this.board.render(view, { interactive: view.status === "ongoing", hint });
-    const turn = view.turn.toUpperCase();
-    this.status.textContent = view.status === "ongoing" ? `${turn} to move · move ${this.node.ply + 1}` : view.status === "draw" ? "Draw" : `${view.status[0].toUpperCase()} wins`;
+    this.root.querySelector(".game-page")?.classList.toggle("stones", stones(view.board));
+    const better = this.better;
+    drawMoveMarks(this.boardBox, better ? [{ move: better.best, kind: "best" }, { move: better.move, kind: "played", glyph: CLASS_MARKS[better.class] }] : []);
+    const turn = this.side(view.turn);
+    this.status.textContent = view.status === "ongoing" ? `${turn} to move · move ${this.node.ply + 1}` : view.status === "draw" ? "Draw" : `${this.side(view.status[0])} wins`;
     this.status.dataset.turn = view.status === "ongoing" ? view.turn : "";
     this.drawEngine();
     this.drawReview();
     this.drawTree();
   }
 
+  /** "X" and "O", or "Black" and "White" on a board of stones. */
+  side(mark) {
+    return sideName(this.view.board, mark);
+  }
+
   drawEngine() {
     const e = this.engineOn ? this.engine : null;
     const over = this.view.status !== "ongoing";
+    // The bar shows the engine's judgment (exact where proven) or the result, and nothing
+    // (not an even bar) while there is none.
+    this.evalBox.hidden = !over && !e;
+    this.evalBox.classList.toggle("stones", stones(this.view.board));
+    this.evalBox.title = `${this.side("x")}'s chance to the left, ${this.side("o")}'s to the right`;
     this.evalFill.style.width = over ? (this.view.status === "draw" ? "50%" : this.view.status[0] === "x" ? "100%" : "0%") : `${50 + 50 * (e ? e.bar : 0)}%`;
-    this.verdict.textContent = over ? "The game is over" : !this.engineOn ? "The engine is off" : e ? e.verdict : "The engine is thinking…";
+    const judged = e ? `${verdict(e.value, this.view.turn, (m) => this.side(m))}${e.value.exact ? "" : ` · the strongest level (${e.level})`}` : "";
+    this.verdict.textContent = over ? "The game is over" : !this.engineOn ? "The engine is off" : e ? judged : "The engine is thinking…";
     const solved = e && e.moves.every((m) => m.value.exact);
     // A proof-number or threat search proves a win without its shortest distance.
     const bounded = solved && e.moves.some((m) => m.value.bound);
-    this.lines.replaceChildren(
-      ...(e ? e.moves.filter((m) => m.line.length) : []).map((m) =>
+    patchChildren(
+      this.lines,
+      (e ? e.moves.filter((m) => m.line.length) : []).map((m) =>
         h(
           "li",
           { class: "engine-line" },
@@ -414,6 +437,7 @@ export class AnalysisPage {
         ),
       ),
     );
+    this.engineDetails.hidden = !e;
     this.engineInfo.textContent = e ? `${e.player}${e.depth ? `, depth ${e.depth}` : ""}, ${e.nodes.toLocaleString("en")} nodes, ${e.time.toFixed(1)} s${solved ? (bounded ? " · proven" : " · exact") : ""}` : "";
     // Where every move's value is exact (a solved game, or a proven end), all of them,
     // as lichess's tablebase panel lists them.
@@ -427,7 +451,7 @@ export class AnalysisPage {
           "ul",
           { class: "exact-moves" },
           moves.map((m) =>
-            h("li", {}, h("button", { type: "button", class: ["exact-move", `value-${m.value.kind}`, m.value.bound && "value-bound"], title: boundTitle(m.value), "data-move": m.text, onclick: () => this.play(m.text) }, h("code", {}, m.text), h("span", {}, m.value.text))),
+            h("li", {}, h("button", { type: "button", class: ["exact-move", `value-${m.value.kind}`, m.value.bound && "value-bound"], title: boundTitle(m.value), "data-move": m.text, onclick: () => this.play(m.text) }, h("code", {}, m.text), h("span", {}, moveValue(m.value)))),
           ),
         ),
       );
@@ -455,16 +479,17 @@ export class AnalysisPage {
       h(
         "div",
         { class: `review-side side-${side}` },
-        h("strong", {}, `${side.toUpperCase()}: ${data.accuracy[side] === null ? "no moves" : `${Math.round(data.accuracy[side])}% accuracy`}`),
+        h("strong", {}, `${this.side(side)}: ${data.accuracy[side] === null ? "no moves" : `${Math.round(data.accuracy[side])}% accuracy`}`),
         h("span", { class: "muted" }, ["inaccuracy", "mistake", "blunder"].map((c) => `${data.classes[side][c]} ${c === "inaccuracy" && data.classes[side][c] !== 1 ? "inaccuracies" : c + (data.classes[side][c] === 1 ? "" : "s")}`).join(", ")),
       ),
     );
     const current = this.node.onMainLine && this.node.ply <= this.review.moves.length ? this.node.ply : null;
     const graph = evaluationGraph(data, current, (ply) => this.go(this.tree.find(this.review.moves.slice(0, ply)) || this.tree.root));
-    const move = this.reviewed(this.node);
+    // At the position before a mistake whose better move is shown, its note stays.
+    const move = this.better ?? this.reviewed(this.node);
     let note = null;
     if (move && CLASS_MARKS[move.class]) {
-      const mover = move.side.toUpperCase();
+      const mover = this.side(move.side);
       note = h(
         "div",
         { class: `review-note class-${move.class}`, id: "review-note" },
@@ -484,14 +509,15 @@ export class AnalysisPage {
       );
     }
     const keyboard = document.activeElement?.classList.contains("graph-key");
-    box.replaceChildren(...[h("h2", {}, "Review"), h("div", { class: "review-sides" }, sides), graph, note, h("p", { class: "muted review-by" }, `by ${data.reviewer}`)].filter(Boolean));
+    const by = h("details", { class: "engine-details review-by" }, h("summary", {}, "Details"), h("p", { class: "muted" }, `Reviewed by ${data.reviewer}`));
+    box.replaceChildren(...[h("h2", {}, "Review"), h("div", { class: "review-sides" }, sides), graph, note, by].filter(Boolean));
     if (keyboard) box.querySelector(".graph-key.current")?.focus(); // keep the keyboard on the graph
   }
 
   /** Back to the position before the move, the better move marked on the board. */
   async showBetter(move) {
     await this.go(this.before(move));
-    this.better = move.best;
+    this.better = move;
     this.render();
   }
 
@@ -509,11 +535,9 @@ export class AnalysisPage {
   }
 
   drawTree() {
-    const items = [];
-    const start = this.tree.root;
-    items.push(this.moveButton(start, "start"));
-    this.walk(start, items, 0);
-    this.moveTree.replaceChildren(...items);
+    const items = [this.moveItem(this.tree.root, "start")];
+    this.walk(this.tree.root, items, 0);
+    patchChildren(this.moveTree, items);
     // Scroll the list, not the page: the board stays where the eye is.
     const current = this.moveTree.querySelector(".current");
     if (current) this.moveTree.scrollTop = current.offsetTop - this.moveTree.clientHeight / 2;
@@ -533,36 +557,42 @@ export class AnalysisPage {
     this.go(parent);
   }
 
-  // The main line from `node` on, each move's alternatives after it, indented.
+  // The main line from `node` on, each move's alternatives after it: a variation is a
+  // list inside an item of the list, so that a screen reader tells the levels.
   walk(node, items, depth) {
     while (node.children.length) {
       const [main, ...others] = node.children;
-      items.push(this.moveButton(main, null, depth));
+      items.push(this.moveItem(main, null, depth));
       for (const other of others) {
-        const variation = [this.moveButton(other, null, depth + 1)];
+        const variation = [this.moveItem(other, null, depth + 1)];
         this.walk(other, variation, depth + 1);
-        items.push(h("div", { class: "variation", role: "group", "aria-label": `variation from ${other.move}` }, variation));
+        items.push(h("li", { class: "variation" }, h("ol", { "aria-label": `variation from ${other.move}` }, variation)));
       }
       node = main;
     }
   }
 
-  moveButton(node, label, depth = 0) {
+  moveItem(node, label, depth = 0) {
     const ply = node.ply;
     const turn = this.views.get("")?.turn || "x";
     const mover = ply === 0 ? null : (ply % 2 === 1) === (turn === "x") ? "x" : "o";
     const reviewed = this.reviewed(node);
+    const name = mover && this.view ? this.side(mover) : mover?.toUpperCase();
     return h(
-      "button",
-      {
-        type: "button",
-        class: ["tree-move", node === this.node && "current", mover && `ply-${mover}`, reviewed && `class-${reviewed.class}`, depth && "in-variation"],
-        "data-path": node.path.join(","),
-        "aria-current": node === this.node ? "true" : null,
-        title: reviewed ? reviewed.class : null,
-        onclick: () => this.go(node),
-      },
-      label ?? [h("span", { class: "num" }, `${ply}.`), ` ${mover.toUpperCase()} ${node.move}${reviewed ? CLASS_MARKS[reviewed.class] || "" : ""}`],
+      "li",
+      {},
+      h(
+        "button",
+        {
+          type: "button",
+          class: ["tree-move", node === this.node && "current", mover && `ply-${mover}`, reviewed && `class-${reviewed.class}`, depth && "in-variation"],
+          "data-path": node.path.join(","),
+          "aria-current": node === this.node ? "true" : null,
+          title: reviewed ? reviewed.class : null,
+          onclick: () => this.go(node),
+        },
+        label ?? [h("span", { class: "num" }, `${ply}.`), ` ${name} ${node.move}${reviewed ? CLASS_MARKS[reviewed.class] || "" : ""}`],
+      ),
     );
   }
 

@@ -8,11 +8,14 @@
 // #/puzzles?mode=rated|daily|streak&spec=ultimate&theme=double%20threat&id=abcd1234
 
 import { api, online } from "../api.js";
+import { reducedMotion, sideName, stones } from "../boards/common.js";
 import { BOARDS } from "../boards/index.js";
 import { h } from "../dom.js";
 
 /** How long the defender "thinks" before its reply shows: the eye follows the move. */
 const REPLY_DELAY = 450;
+/** How long the position before the puzzle shows before the move that made it. */
+const CONTEXT_DELAY = 600;
 /** Puzzles a visitor saw lately, not offered again (their attempts are not stored). */
 const SEEN_KEY = "noughts.puzzles.seen";
 const BEST_STREAK_KEY = "noughts.puzzles.bestStreak";
@@ -83,7 +86,7 @@ export class PuzzlePage {
         h("div", { class: "board-column" }, h("div", { class: "game-head" }, this.heading), this.status, h("div", { class: "board-wrap" }, this.boardBox)),
         h(
           "section",
-          { class: "panel" },
+          { class: "panel", "aria-label": "the puzzle" },
           h("nav", { class: "tabs", "aria-label": "puzzle modes" }, tab("rated", "Puzzles"), tab("daily", "Daily"), tab("streak", "Streak")),
           this.feedback,
           this.actions,
@@ -150,10 +153,14 @@ export class PuzzlePage {
 
   async load(fetchPuzzle) {
     const token = ++this.token;
-    let puzzle, view;
+    let puzzle, view, previous;
     try {
       puzzle = await fetchPuzzle();
-      view = await api.newGame(puzzle.spec, [], puzzle.position);
+      // Where the puzzle's last move is known, the position comes with it (marked as the
+      // last move), after the position before it: as lichess opens a puzzle.
+      if (puzzle.before && puzzle.last_move) {
+        [previous, view] = await Promise.all([api.newGame(puzzle.spec, [], puzzle.before), api.newGame(puzzle.spec, [puzzle.last_move], puzzle.before)]);
+      } else view = await api.newGame(puzzle.spec, [], puzzle.position);
     } catch (e) {
       if (token === this.token) this.nothing(e);
       return;
@@ -174,7 +181,18 @@ export class PuzzlePage {
     this.boardBox.replaceChildren();
     this.boardBox.className = `board-box game-${puzzle.spec.split(/[:\s]/)[0]}`;
     this.board = new Board(this.boardBox, { onMove: (text) => this.move(text), onSelect: () => {} });
-    this.feedback.replaceChildren(h("p", { class: "puzzle-task" }, h("strong", {}, `Your turn: find the winning move for ${this.solver.toUpperCase()}.`), ` It wins by force in ${Math.ceil(puzzle.plies / 2)} ${Math.ceil(puzzle.plies / 2) === 1 ? "move" : "moves"}.`));
+    const side = (mark) => sideName(view.board, mark);
+    this.feedback.replaceChildren(
+      previous ? h("p", { class: "puzzle-context", id: "puzzle-last-move" }, `${side(previous.turn)} played ${puzzle.last_move}.`) : "",
+      h("p", { class: "puzzle-task" }, h("strong", {}, `Your turn: find the winning move for ${side(this.solver)}.`), ` It wins by force in ${Math.ceil(puzzle.plies / 2)} ${Math.ceil(puzzle.plies / 2) === 1 ? "move" : "moves"}.`),
+    );
+    if (previous && !reducedMotion()) {
+      this.busy = true;
+      this.board.render(previous, { interactive: false });
+      await new Promise((r) => setTimeout(r, CONTEXT_DELAY));
+      this.busy = false;
+      if (token !== this.token) return;
+    }
     this.draw();
   }
 
@@ -336,10 +354,11 @@ export class PuzzlePage {
     const view = this.view;
     const playable = !this.done && !this.busy && view.status === "ongoing" && view.turn === this.solver && !this.refuted;
     this.board.render(view, { interactive: playable, hint: this.hint });
-    const turn = view.turn.toUpperCase();
+    this.root.querySelector(".game-page")?.classList.toggle("stones", stones(view.board));
+    const side = (mark) => sideName(view.board, mark);
     this.status.dataset.turn = view.status === "ongoing" ? view.turn : "";
     this.status.textContent =
-      view.status !== "ongoing" ? (view.status === "draw" ? "Draw" : `${view.status[0].toUpperCase()} wins`) : view.turn === this.solver ? `${turn} to move: your turn` : `${turn} to move`;
+      view.status !== "ongoing" ? (view.status === "draw" ? "Draw" : `${side(view.status[0])} wins`) : view.turn === this.solver ? `${side(view.turn)} to move: your turn` : `${side(view.turn)} to move`;
   }
 
   drawActions() {
@@ -365,11 +384,19 @@ export class PuzzlePage {
     if (!p) return;
     this.info.dataset.id = p.id;
     const rate = p.attempts ? `${Math.round((100 * p.solved) / p.attempts)}% of ${p.attempts} solved it` : "nobody has tried it yet";
+    // Players read the game, the rating and the themes; where the puzzle comes from and
+    // its name in the database stay behind "Details".
     this.info.replaceChildren(
-      h("h2", {}, `Puzzle ${p.id}`),
+      h("h2", {}, "This puzzle"),
       h("p", {}, h("strong", {}, p.title), ` · rating ${p.rating} · ${rate}`),
       h("p", { class: "themes" }, p.themes.map((t) => h("a", { class: "theme", href: this.link({ mode: this.mode === "daily" ? "rated" : this.mode, theme: t, id: "" }) }, t))),
-      p.origin_game ? h("p", { class: "muted" }, "From ", h("a", { href: `#/game/${encodeURIComponent(p.origin_game)}` }, "an online game"), ".") : h("p", { class: "muted" }, `Found in ${p.source}; proved by exact search.`),
+      p.origin_game ? h("p", { class: "muted" }, "From ", h("a", { href: `#/game/${encodeURIComponent(p.origin_game)}` }, "an online game"), ".") : h("p", { class: "muted" }, "From the computer's games against itself; the win is proven."),
+      h(
+        "details",
+        { class: "engine-details", id: "puzzle-details" },
+        h("summary", {}, "Details"),
+        h("p", { class: "muted" }, `Puzzle ${p.id}${p.origin_game ? "" : ` · found in ${p.source}`}`),
+      ),
     );
   }
 
@@ -412,7 +439,7 @@ export class PuzzlePage {
           h(
             "ol",
             { class: "puzzle-history", "aria-label": "your recent puzzles" },
-            recent.map((entry) => h("li", {}, h("a", { href: this.link({ mode: "rated", id: entry.puzzle.id }), class: entry.attempt.solved ? "solved" : "failed" }, `${entry.attempt.solved ? "✓" : "✗"} ${entry.puzzle.id}`))),
+            recent.map((entry) => h("li", {}, h("a", { href: this.link({ mode: "rated", id: entry.puzzle.id }), class: entry.attempt.solved ? "solved" : "failed" }, `${entry.attempt.solved ? "✓" : "✗"} ${entry.puzzle.title} · ${entry.puzzle.rating}`))),
           ),
         );
       const yours = (this.yours || []).filter((p) => p.id !== this.puzzle?.id);
@@ -422,7 +449,7 @@ export class PuzzlePage {
           h(
             "ul",
             { class: "puzzle-history", id: "your-puzzles", "aria-label": "puzzles from your online games" },
-            yours.slice(0, 10).map((p) => h("li", {}, h("a", { href: this.link({ mode: "rated", id: p.id }) }, `${p.id} · ${p.title}`))),
+            yours.slice(0, 10).map((p) => h("li", {}, h("a", { href: this.link({ mode: "rated", id: p.id }) }, `${p.title} · rating ${p.rating}`))),
           ),
         );
     } else {
