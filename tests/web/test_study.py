@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from web.browsing import DESKTOP, PHONE, SCREENSHOTS, Tab, serious_violations, violations
+from web.browsing import DESKTOP, PHONE, SCREENSHOTS, Tab, axe_violations, serious_violations
 
 FINISHED = "#/play?spec=classic&mode=local&moves=5,1,3,7,2,4"
 
@@ -290,7 +290,7 @@ def test_the_analysis_board_with_variations_has_no_accessibility_violation(make_
     page = tab.page
     page.wait_for_selector(".variation .variation .tree-move[data-path='5,2,9']")
     page.wait_for_selector("#tablebase .exact-move")
-    assert violations(page) == []
+    assert axe_violations(page) == []
     tab.assert_clean()
 
 

@@ -21,7 +21,7 @@ export class ChatPanel {
     this.input = h("input", { type: "text", id: "chat-input", maxlength: LENGTH, autocomplete: "off", placeholder: "Say something nice", "aria-label": "chat message" });
     this.form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (e) => this.submit(e) }, this.input, h("button", { class: "button", type: "submit" }, "Send"));
     this.note = h("p", { class: "muted chat-note", id: "chat-note" });
-    this.el = h("aside", { class: "chat-panel", id: "chat", "aria-labelledby": "chat-title" }, this.title, h("div", { class: "chat-log", role: "log", "aria-live": "polite", "aria-labelledby": "chat-title" }, this.lines), this.mutedBox, this.form, this.note);
+    this.el = h("section", { class: "chat-panel", id: "chat", "aria-labelledby": "chat-title" }, this.title, h("div", { class: "chat-log", role: "log", "aria-live": "polite", "aria-labelledby": "chat-title" }, this.lines), this.mutedBox, this.form, this.note);
     this.refresh();
   }
 

@@ -227,7 +227,7 @@ export class LivePage {
       this.boardBox = h("div", { class: "board-box", id: "board" });
       const Board = BOARDS[game.view.board.kind];
       this.board = new Board(this.boardBox, { onMove: (text) => this.send({ type: "move", move: text, ply: this.game.ply }) });
-      this.sidePanel = h("aside", { class: "panel", id: "side-panel" });
+      this.sidePanel = h("section", { class: "panel", id: "side-panel", "aria-label": "the game" });
       // Your own seat below the board, your opponent's above (X below for spectators), as
       // lichess: the clocks stay beside the board on a desktop and above and below it on a phone.
       this.topSeat = h("div", { class: "seat-box seat-top" });

@@ -188,7 +188,7 @@ export async function replayPage(root, id, { toast }) {
   root.replaceChildren(
     h("section", { class: "page live" },
       h("div", { class: "board-wrap" }, box),
-      h("aside", { class: "panel" },
+      h("section", { class: "panel", "aria-label": "the game" },
         h("h1", { class: "game-title" }, game.title, h("small", {}, ` · ${game.rated ? "rated" : "casual"}`)), h("p", {}, `${game.x?.name ?? "?"} (X) – ${game.o?.name ?? "?"} (O)`),
         h("p", { class: "game-over" }, h("strong", {}, game.state === "playing" ? "being played" : resultText(game))),
         h("div", { class: "row" }, step(-1), slider, step(1)), label,
