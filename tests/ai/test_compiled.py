@@ -12,7 +12,7 @@ import pytest
 
 from noughts import IllegalMoveError, InvalidOptionError, State, parse_position, parse_spec
 from noughts.ai import Kind, Limits, Value, make_player, parse_player
-from noughts.ai.compiled import KernelAlphaBetaPlayer, KernelMCTSPlayer
+from noughts.ai.compiled import WRAP_UP_DECAY, WRAP_UP_GUESS, KernelAlphaBetaPlayer, KernelMCTSPlayer
 from noughts.core import Player
 from noughts.kernels.games import perft
 
@@ -305,6 +305,36 @@ def test_kmcts_answers_from_a_kept_node_proven_at_its_first_visit() -> None:
         analysis = player.analyze(after, Limits(nodes=100))
         assert analysis.value == Value.win(1)
         assert after.play(analysis.best).outcome is not None
+
+
+def test_kmcts_stops_its_search_in_time_for_the_rest_of_its_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tree search's deadline is the decision's start plus its time, less the work
+    after the search (measured on each decision), so reusing the tree and reporting fit
+    inside the time; checked on the deadlines given, not on a clock (how far a search
+    overruns depends on the machine's load)."""
+    from noughts.kernels import tree
+
+    calls: list[tuple[float, float]] = []
+    search = tree.search
+
+    def recording(*args: Any) -> Any:
+        calls.append((time.perf_counter(), float(args[7])))  # deadline
+        return search(*args)
+
+    player = KernelMCTSPlayer(seed=1)
+    state = parse_spec("ultimate").initial()
+    player.choose(state, Limits(nodes=100))  # the kernels loaded
+    monkeypatch.setattr(tree, "search", recording)
+    for _ in range(4):
+        started = time.perf_counter()
+        analysis = player.decide(state, Limits(time=0.05))
+        ended = time.perf_counter()
+        searching, deadline = calls[-1]
+        assert started < searching < ended
+        assert deadline <= started + 0.05 - WRAP_UP_GUESS * WRAP_UP_DECAY**4
+        # The reported time is the whole decision's, tree reuse included.
+        assert searching - started <= analysis.time <= ended - started
+        state = state.play(analysis.best)
 
 
 def test_kmcts_without_reuse_starts_afresh() -> None:

@@ -99,6 +99,12 @@ _RATE_GUESS = 600_000
 #: kalphabeta in qubic without a time limit: the most nodes one threat search may take.
 THREAT_NODES = 1_000_000
 _NODES_PER_ITERATION = 3
+#: Seconds kmcts keeps for the work after its tree search (the report and its lines)
+#: until it has measured that work: the search stops this much before the move's time
+#: is up.
+WRAP_UP_GUESS = 0.005
+#: How much of the largest recent wrap-up is still kept at the next decision.
+WRAP_UP_DECAY = 0.8
 _NO_LIMITS = Limits()
 
 
@@ -182,6 +188,7 @@ class KernelMCTSPlayer(AIPlayer):
         self._rng = random.Random(seed)
         self._tree: tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int16], int] | None = None
         self._solver: KernelAlphaBetaPlayer | None = None
+        self._wrap_up = WRAP_UP_GUESS
 
     def reset(self) -> None:
         self._tree = None
@@ -208,10 +215,7 @@ class KernelMCTSPlayer(AIPlayer):
         solved = self._endgame(state, seconds, exact)
         if solved is not None:
             return solved
-        if seconds is not None:
-            left = max(seconds * 0.05, seconds - (time.perf_counter() - started), MIN_TIME)
-            limits = Limits(time=left, nodes=limits.nodes)
-        return self._search(state, limits)
+        return self._search(state, limits, started)
 
     def endgame_cells(self, seconds: float | None) -> int:
         """The most empty cells at which the endgame search is tried, given a move's time.
@@ -248,14 +252,16 @@ class KernelMCTSPlayer(AIPlayer):
             return found
         return None
 
-    def _search(self, state: State[Any], limits: Limits) -> Analysis:
+    def _search(self, state: State[Any], limits: Limits, started: float) -> Analysis:
+        """The tree search's decision, its clock started at `started` (the decision's
+        start): it stops early enough that the decision, report included, ends within
+        the time."""
         import numpy as np
 
         from noughts.kernels import tree
         from noughts.kernels.games import encode, game_code
         from noughts.kernels.rng import new_rng
 
-        started = time.perf_counter()
         moves = require_moves(state)
         code = game_code(state.game)
         seconds = limits.time if limits.time is not None else self.time
@@ -267,7 +273,7 @@ class KernelMCTSPlayer(AIPlayer):
         links, info, used = self._reused(code, root_state, expected)
         rng = new_rng(self._rng.getrandbits(63))
         counter = np.array([used], dtype=np.int64)
-        deadline = started + seconds if seconds is not None else 0.0
+        deadline = started + seconds - self._wrap_up if seconds is not None else 0.0
         done = tree.search(
             code,
             root_state,
@@ -282,8 +288,15 @@ class KernelMCTSPlayer(AIPlayer):
             self.guided,
             round(self.contempt * tree.UNIT),
         )
+        searched = time.perf_counter()
         self._tree = (code, root_state, links, info, int(counter[0])) if self.reuse else None
-        return self._report(state, moves, links, info, int(done), time.perf_counter() - started)
+        analysis = self._report(state, moves, links, info, int(done), searched - started)
+        # The next search leaves room for the largest recent wrap-up: one slow report (a
+        # long line to walk, a garbage collection) is not forgotten at once.
+        ended = time.perf_counter()
+        self._wrap_up = max(ended - searched, self._wrap_up * WRAP_UP_DECAY)
+        analysis.time = ended - started
+        return analysis
 
     def _reused(
         self, code: int, root_state: npt.NDArray[np.int64], expected: int
