@@ -2,9 +2,11 @@
 on this machine or any other that reaches their Redis (`noughts.server.queue_thinking`).
 
 It loads the players and the compiled kernels once, at its start, then runs one job at
-a time, taking the next from the most urgent of its lanes that has one (each lane's
-queue prefetches at most one message, and Dramatiq's worker runs the most urgent of
-those first). It stops on SIGTERM or Ctrl-C after its current job.
+a time, taking the next from the most urgent of its lanes that has one: each lane's
+queue holds at most two messages here (the one running, the next) and Dramatiq's worker
+runs the most urgent of those first. A message held by a busy worker waits for it: a
+worker kept for moves (`--lanes move`) answers them while the others think long. It
+stops on SIGTERM or Ctrl-C after its current job.
 """
 
 from __future__ import annotations
@@ -60,8 +62,9 @@ def run_worker(url: str, prefix: str, lanes: frozenset[Lane], warm_kernels: bool
     worker = Worker(
         broker(url, prefix), queues={queue_name(lane) for lane in lanes}, worker_threads=1, worker_timeout=POLL_MS
     )
-    # One message held per lane: the others stay in Redis for the other workers.
-    worker.queue_prefetch = 1
+    # Two messages held per lane (the one running, the next): the others stay in Redis
+    # for the other workers.
+    worker.queue_prefetch = 2
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
