@@ -303,6 +303,14 @@ class LanedThinking:
         # The jobs each asker holds per lane.
         self._held: Counter[tuple[Lane, str]] = Counter()
 
+    async def start(self) -> None:
+        """Returns once the thinkers can take work without a cold start."""
+        raise NotImplementedError
+
+    def shutdown(self) -> None:
+        """Stops the thinkers; work in progress is dropped."""
+        raise NotImplementedError
+
     async def _run(self, lane: Lane, asker: Asker, work: tuple[Any, ...], budget: float, late: str) -> Any:
         """`work` (a function of this module's and its arguments) run by a thinker once
         its lane's turn comes; a ThinkingError saying `late` if it takes more than

@@ -20,7 +20,7 @@ from noughts.server.thinking import Lane
 
 #: Milliseconds an idle worker waits before looking at an empty lane again (Dramatiq
 #: polls): the most a job waits for an idle worker to notice it.
-POLL_MS = 50
+POLL_MS = 20
 
 
 def parse_lanes(text: str) -> frozenset[Lane]:
