@@ -5,9 +5,12 @@ side by side in one run, each with two worker processes (one job at a time each,
 For each: the round trip of a 1 ms job, one at a time (p50/p99, from sending to the
 result read back through the library's own result backend); the throughput of 1,000
 such jobs sent at once; and a worker killed with SIGKILL 0.5 s into a 3 s job: whether
-the job is delivered again, and how long after the kill its result arrives. Both are
+the job is delivered again, and how long after the kill its result arrives; and how
+often a 15 s job runs when its worker lives (longer than the timeouts). Both are
 set up as the server would use them: messages acknowledged once a job is done, Celery
 with a visibility timeout of 10 s, Dramatiq with a heartbeat timeout of 10 s.
+
+Celery is not a dependency of Noughts: `.venv/bin/pip install 'celery[redis]'` first.
 
     .venv/bin/python bench/queue_choice.py [--redis redis://127.0.0.1:6379/14] [--jobs 200]
 """
@@ -129,6 +132,12 @@ def measure(library: Library, jobs: int) -> dict[str, str]:
         wait(120)
     per_second = 1000 / (time.perf_counter() - began)
 
+    # A job longer than the redelivery timeout, its worker alive: how often it runs.
+    long_marker = library.folder / f"{library.name}.long"
+    library.send(15.0, str(long_marker))(120)
+    time.sleep(2.0)  # a second start would be logged by now
+    long_runs = len(long_marker.read_text().split())
+
     marker = library.folder / f"{library.name}.started"
     wait = library.send(3.0, str(marker))
     while not marker.exists():
@@ -148,6 +157,7 @@ def measure(library: Library, jobs: int) -> dict[str, str]:
         "round trip p50": f"{statistics.median(round_trips):.1f} ms",
         "round trip p99": f"{statistics.quantiles(round_trips, n=100)[98]:.1f} ms",
         "1,000 jobs at once": f"{per_second:,.0f} jobs/s",
+        "a 15 s job, its worker alive": f"started {long_runs} time(s)",
         "worker killed mid-job": f"{recovered}; started {runs} time(s)",
     }
 

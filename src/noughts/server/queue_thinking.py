@@ -26,10 +26,13 @@ import io
 import logging
 import os
 import pickle
+import threading
 import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+
+from redis import RedisError
 
 from noughts.core import Game
 from noughts.server.thinking import (
@@ -50,7 +53,6 @@ from noughts.server.thinking import (
 if TYPE_CHECKING:
     import dramatiq
     import redis
-    import redis.asyncio
 
 log = logging.getLogger(__name__)
 
@@ -204,60 +206,89 @@ class QueueThinking(LanedThinking):
     this process sent that no worker has started)."""
 
     def __init__(self, url: str, prefix: str = "noughts:", max_think: float | None = None) -> None:
+        import redis
+
         super().__init__(max_think)
         self.url = url
         self.keys = Keys(prefix)
         self.server = uuid.uuid4().hex
         self._broker = broker(url, prefix)
-        self._redis: redis.asyncio.Redis | None = None
-        self._reader: asyncio.Task[None] | None = None
+        # Redis's synchronous client, called off the event loop: the replies are read by
+        # a thread of their own, blocked on the reply list.
+        self._redis = redis.Redis.from_url(url)
+        self._connected: asyncio.Future[None] | None = None
+        self._stopping = threading.Event()
         self._waiting: dict[str, _Waiting] = {}
 
     async def start(self) -> None:
-        """Connects to Redis and starts reading this process's replies. The workers are
-        not waited for: a job waits in its lane until one takes it."""
-        import redis.asyncio
+        """Connects to Redis and starts reading this process's replies (once, however
+        many jobs ask at once). The workers are not waited for: a job waits in its lane
+        until one takes it."""
+        if self._connected is None:
+            self._connected = asyncio.ensure_future(self._connect())
+        try:
+            await asyncio.shield(self._connected)
+        except RedisError as e:
+            self._connected = None  # the next job tries again
+            raise ThinkingError(f"the computer's workers cannot be reached ({e}); try again") from None
 
-        if self._reader is None:
-            self._redis = redis.asyncio.Redis.from_url(self.url)
-            await self._redis.ping()
-            self._reader = asyncio.create_task(self._read_replies(self._redis), name="noughts-thinking-replies")
-
-    async def _client(self) -> redis.asyncio.Redis:
-        await self.start()
-        if self._redis is None:
-            raise ThinkingError("the computer's queue is shut down")
-        return self._redis
-
-    async def _read_replies(self, client: redis.asyncio.Redis) -> None:
-        key = self.keys.replies(self.server)
+    async def _connect(self) -> None:
+        await asyncio.to_thread(self._redis.ping)
+        self._stopping.clear()
         loop = asyncio.get_running_loop()
-        while True:
+        reader = threading.Thread(target=self._read_replies, args=(loop,), name="noughts-thinking-replies", daemon=True)
+        reader.start()
+
+    def _read_replies(self, loop: asyncio.AbstractEventLoop) -> None:
+        """In the reader thread: each answer handed to the event loop as it comes."""
+        key = self.keys.replies(self.server)
+        while not self._stopping.is_set():
             try:
-                found = await client.blpop([key], timeout=1)
-            except Exception as e:  # Redis away: the jobs waiting time out on their own budgets
+                found = self._redis.blpop([key], timeout=1)
+            except RedisError as e:  # Redis away: the jobs waiting time out on their own budgets
                 log.warning("reading the workers' answers failed (%s); trying again", e)
-                await asyncio.sleep(1.0)
+                self._stopping.wait(1.0)
                 continue
-            if found is None:
-                continue
-            kind, job, value = decode(found[1])
-            waiting = self._waiting.get(job)
-            if waiting is None:
-                continue  # its asker has stopped waiting
-            if kind == "started":
-                waiting.started_at = loop.time()
-                waiting.started.set()
-            elif not waiting.answer.done():
-                if kind == "done":
-                    waiting.answer.set_result(value)
-                else:
-                    waiting.answer.set_exception(value)
+            if found is not None:
+                try:
+                    loop.call_soon_threadsafe(self._answered, found[1])
+                except RuntimeError:  # the loop has closed
+                    return
+
+    def _answered(self, reply: bytes | str) -> None:
+        """In the event loop: a worker's reply to one of this process's jobs."""
+        try:
+            kind, job, value = decode(reply)
+        except Exception:  # not a worker's: it must not stop the answers to come
+            log.exception("an answer on %s could not be read", self.keys.replies(self.server))
+            return
+        waiting = self._waiting.get(job)
+        if waiting is None:
+            return  # its asker has stopped waiting
+        if kind == "started":
+            waiting.started_at = asyncio.get_running_loop().time()
+            waiting.started.set()
+        elif not waiting.answer.done():
+            if kind == "done":
+                waiting.answer.set_result(value)
+            else:
+                waiting.answer.set_exception(value)
+
+    def _send(self, wanted: str, message: dramatiq.Message[None]) -> None:
+        """Off the event loop: the job is wanted, and queued."""
+        self._redis.set(wanted, self.server, ex=WANTED_SECONDS)
+        self._broker.enqueue(message)
+
+    def _forget(self, wanted: str) -> None:
+        """Off the event loop: nobody waits for the job any more (a worker that takes it
+        drops it)."""
+        with contextlib.suppress(RedisError):  # Redis away: the key expires
+            self._redis.delete(wanted)
 
     async def _run(self, lane: Lane, asker: Asker, work: tuple[Any, ...], budget: float, late: str) -> Any:
         import dramatiq
 
-        client = await self._client()
+        await self.start()
         rules = LANES[lane]
         if sum(not w.started.is_set() and w.lane is lane for w in self._waiting.values()) >= rules.waiting:
             busy = f"the computer has {rules.waiting} {lane.name.lower()} jobs waiting already; try later"
@@ -274,9 +305,10 @@ class QueueThinking(LanedThinking):
             options={},
         )
         try:
-            await client.set(wanted, self.server, ex=WANTED_SECONDS)
-            # Dramatiq's client is synchronous: its one quick write runs off the loop.
-            await asyncio.to_thread(self._broker.enqueue, message)
+            try:
+                await asyncio.to_thread(self._send, wanted, message)
+            except RedisError as e:
+                raise ThinkingError(f"the computer's workers cannot be reached ({e}); try again") from None
             await self._until_started(waiting, asker)
             loop = asyncio.get_running_loop()
             while True:
@@ -291,8 +323,7 @@ class QueueThinking(LanedThinking):
         finally:
             del self._waiting[job]
             if not waiting.answer.done():
-                # Nobody waits for it any more: a worker that takes it drops it.
-                await asyncio.shield(client.delete(wanted))
+                await asyncio.shield(asyncio.to_thread(self._forget, wanted))
 
     async def _until_started(self, waiting: _Waiting, asker: Asker) -> None:
         """Waits for a worker to take the job; AskerGoneError once its asker has gone."""
@@ -309,11 +340,6 @@ class QueueThinking(LanedThinking):
                     raise ThinkingError(f"no worker took the job within {START_SECONDS:.0f} seconds") from None
 
     def shutdown(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            self._reader = None
-        if self._redis is not None:
-            client, self._redis = self._redis, None
-            with contextlib.suppress(RuntimeError):  # no loop: the connection goes with the process
-                asyncio.get_running_loop().create_task(client.aclose())
+        self._stopping.set()  # the reader stops within its second of blocking
+        self._connected = None
         self._broker.close()
