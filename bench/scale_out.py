@@ -4,8 +4,8 @@ processes through Redis (`noughts serve --workers-on`), side by side in one run:
 1. house-bot moves (easy, classic) in --games games for --seconds s while six reviews
    of ultimate and the puzzle search of finished games run without pause
    (`thinking_lanes._bot_games`): the embedded pool of two workers against one server
-   and two workers on Redis (one kept for moves, `--lanes move`, as the pool keeps one;
-   and two taking every lane);
+   and two workers on Redis (one kept for moves, `--lanes move`, as the pool keeps one,
+   the other `--lanes analysis,review,mining`; and two taking every lane);
 2. reviews a minute (ultimate, 20 plies, max, 0.25 s a position, four asked at a time
    for --review-seconds s) with one worker and with two;
 3. over HTTP, `noughts serve --workers 2` against `noughts serve --workers-on` with two
@@ -42,6 +42,9 @@ from noughts.server.thinking import SERVER, LanedThinking, ThinkingPool
 from thinking_lanes import _bot_games, _move_latencies, _random_game
 
 EVERY_LANE = "move,analysis,review,mining"
+#: Two workers, one kept for moves: the other takes no move, so that none waits behind its
+#: long jobs.
+ONE_FOR_MOVES = ("move", "analysis,review,mining")
 
 
 @contextmanager
@@ -83,7 +86,10 @@ def bot_moves(url: str, games: int, seconds: float) -> dict[str, dict[str, Any]]
         found["embedded, 2 worker processes"] = asyncio.run(_bot_games(pool, games, seconds, fifo=False))
     finally:
         pool.shutdown()
-    setups = (("Redis, 2 workers (one for moves)", ("move", EVERY_LANE)), ("Redis, 2 workers", (EVERY_LANE,) * 2))
+    setups = (
+        ("Redis, 2 workers (one for moves)", ONE_FOR_MOVES),
+        ("Redis, 2 workers of every lane", (EVERY_LANE,) * 2),
+    )
     for name, lanes in setups:
         prefix = fresh_prefix()
         with workers(url, prefix, *lanes):
@@ -127,7 +133,7 @@ def easy_moves_over_http(url: str, plies: int, review_time: float) -> dict[str, 
     found = {}
     prefix = fresh_prefix()
     found["noughts serve --workers 2"] = _easy_moves(["--workers", "2"], prefix, plies, review_time)
-    with workers(url, prefix, "move", EVERY_LANE):
+    with workers(url, prefix, *ONE_FOR_MOVES):
         found["noughts serve --workers-on, 2 workers (one for moves)"] = _easy_moves(
             ["--workers-on", url], prefix, plies, review_time
         )

@@ -81,8 +81,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     worker.add_argument(
         "--lanes",
         default="move,analysis,review,mining",
-        help="the lanes it takes jobs from, comma separated (default: %(default)s; 'move' keeps it for the moves "
-        "people wait for)",
+        help="the lanes it takes jobs from, comma separated (default: %(default)s). Keep one worker for the moves "
+        "people wait for ('move') and give the others 'analysis,review,mining': a move taken by a worker busy "
+        "with a review waits for it",
     )
     worker.set_defaults(run=_worker)
     bot = sub.add_parser(

@@ -5,8 +5,8 @@ calls, and what it shares with the workers (`noughts.server.worker`).
 Dramatiq carries the jobs, a queue a lane, a job acknowledged once done: a worker
 killed mid-job stops sending its heartbeat and, `HEARTBEAT_MS` later, its job is
 delivered again to another worker (a long job of a live worker never is). Dramatiq was
-measured against Celery for this (`bench/queue_choice.py`, [Running a
-server](../../docs/deployment.md)).
+measured against Celery for this (`bench/queue_choice.py`; the figures and the why in
+docs/deployment.md).
 
 What Dramatiq does not do is done beside it on the same Redis, with keys of this
 server's prefix: each job has a *wanted* key while its asker waits, which the worker
@@ -14,7 +14,8 @@ that finishes it deletes in the same step as it pushes the answer onto the askin
 server process's reply list; so a job is answered once, and a job delivered again after
 its answer (or after its asker left) is dropped unthought. A job is its function's name
 and arguments, pickled with each game replaced by its spec (a 15x15 ThinkJob: 68 KB as
-a pickle, 300 bytes so), from the trusted server to the trusted workers of one Redis.
+a pickle, 552 bytes of base64 so), from the trusted server to the trusted workers of
+one Redis.
 """
 
 from __future__ import annotations

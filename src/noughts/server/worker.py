@@ -5,8 +5,9 @@ It loads the players and the compiled kernels once, at its start, then runs one 
 a time, taking the next from the most urgent of its lanes that has one: each lane's
 queue holds at most two messages here (the one running, the next) and Dramatiq's worker
 runs the most urgent of those first. A message held by a busy worker waits for it: a
-worker kept for moves (`--lanes move`) answers them while the others think long. It
-stops on SIGTERM or Ctrl-C after its current job.
+worker kept for moves (`--lanes move`), the others taking none (`--lanes
+analysis,review,mining`), answers them while the others think long. It stops on
+SIGTERM or Ctrl-C after its current job.
 """
 
 from __future__ import annotations
