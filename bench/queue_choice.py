@@ -18,6 +18,7 @@ Celery is not a dependency of Noughts: `.venv/bin/pip install 'celery[redis]'` f
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import statistics
@@ -89,7 +90,11 @@ class Library:
             else:
                 command = [str(bin_dir / "dramatiq"), "bench_dramatiq", "--processes", "1", "--threads", "1"]
             quiet = subprocess.DEVNULL
-            self.workers.append(subprocess.Popen(command, cwd=self.folder, env=self.env, stdout=quiet, stderr=quiet))
+            # A session of its own: Dramatiq's command starts its worker as a child process.
+            worker = subprocess.Popen(
+                command, cwd=self.folder, env=self.env, stdout=quiet, stderr=quiet, start_new_session=True
+            )
+            self.workers.append(worker)
 
     def send(self, seconds: float, marker: str = "") -> Callable[[float], Any]:
         """Sends a job; the function it returns waits (at most its argument's seconds)
@@ -113,8 +118,10 @@ class Library:
 
     def stop(self) -> None:
         for worker in self.workers:
-            worker.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
+        self.workers.clear()
 
 
 def measure(library: Library, jobs: int) -> dict[str, str]:
