@@ -34,7 +34,7 @@ import httpx2
 
 from noughts.registry import parse_spec
 from noughts.server.replay import Replayed, replay
-from noughts.server.thinking import SERVER, Lane, ThinkingPool, ThinkJob, mine_position
+from noughts.server.thinking import SERVER, Lane, LanedThinking, ThinkingPool, ThinkJob, mine_position
 
 EASY_MOVE = {"spec": "classic", "moves": ["5"], "level": "easy"}
 
@@ -88,7 +88,7 @@ def over_http(plies: int, review_time: float) -> dict[str, Any]:
         server.wait(30)
 
 
-async def _bot_games(pool: ThinkingPool, games: int, seconds: float, fifo: bool) -> dict[str, Any]:
+async def _bot_games(pool: LanedThinking, games: int, seconds: float, fifo: bool) -> dict[str, Any]:
     """Part 2: bot games while reviews and mining go on, in `pool`."""
     rng = random.Random(2)
     waits: list[float] = []

@@ -28,6 +28,7 @@ _EXTRAS = {
         "server",
     ),
     "argon2": "server",
+    "dramatiq": "scale",
 }
 
 

@@ -20,7 +20,8 @@ def test_help_names_the_options(capsys: pytest.CaptureFixture[str]) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "noughts.cli", "serve", "--help"], capture_output=True, text=True, check=True
     ).stdout
-    for option in ("--host", "--port", "--database", "--workers", "--max-think", "--forwarded-allow-ips"):
+    options = ("--host", "--port", "--database", "--workers", "--workers-on", "--max-think", "--forwarded-allow-ips")
+    for option in options:
         assert option in out
     assert "online play" in " ".join(out.split())  # what --database is for
 

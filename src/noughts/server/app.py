@@ -55,7 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     'Noughts'
     """
     settings = settings or Settings()
-    pool = ThinkingPool(settings.ai_workers, warm_kernels=settings.warm_kernels, max_think=settings.max_think)
+    pool = _thinking(settings)
     online = _online(settings, pool)
     reviews = Reviews(pool, online)
 
@@ -117,6 +117,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend it
     app.mount("/static", StaticFiles(directory=settings.web_dir), name="static")
     return app
+
+
+def _thinking(settings: Settings) -> Thinking:
+    """Where the computer thinks: this server's worker processes, or `noughts worker`
+    processes through Redis (`Settings.workers_on`)."""
+    if settings.workers_on is None:
+        return ThinkingPool(settings.ai_workers, warm_kernels=settings.warm_kernels, max_think=settings.max_think)
+    from noughts.server.queue_thinking import QueueThinking
+
+    return QueueThinking(settings.workers_on, settings.online.redis_prefix, max_think=settings.max_think)
 
 
 def _online(settings: Settings, pool: Thinking) -> Online:

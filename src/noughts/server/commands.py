@@ -48,6 +48,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--workers", type=int, default=None, help="processes for the computer's thinking (default: cores, at most 4)"
     )
     serve.add_argument(
+        "--workers-on",
+        metavar="URL",
+        default=os.environ.get("NOUGHTS_WORKERS_ON"),
+        help="leave the computer's thinking to 'noughts worker' processes on this Redis (e.g. redis://10.0.0.5:6379/0; "
+        "default: $NOUGHTS_WORKERS_ON, else worker processes of this server's own, --workers)",
+    )
+    serve.add_argument(
         "--max-think",
         type=float,
         default=None,
@@ -56,6 +63,29 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "position), whatever it asks (default: as asked; the analysis board deepens to 5 s a position)",
     )
     serve.set_defaults(run=_serve)
+    worker = sub.add_parser(
+        "worker",
+        help="think for servers started with --workers-on: take their jobs from Redis",
+        description="Takes the computer's jobs (moves, analyses, reviews, puzzle searches) of every server started "
+        "with --workers-on URL, one at a time, the most urgent lane first; on this machine or any other that reaches "
+        "the Redis. Start as many as there are cores to spare. Runs until Ctrl-C or SIGTERM (after its current job); "
+        "a worker killed mid-job has its job given to another.",
+    )
+    worker.add_argument(
+        "--redis",
+        metavar="URL",
+        default=os.environ.get("NOUGHTS_WORKERS_ON"),
+        help="the Redis the servers name with --workers-on (default: $NOUGHTS_WORKERS_ON); "
+        "$NOUGHTS_REDIS_PREFIX (default noughts:) as theirs",
+    )
+    worker.add_argument(
+        "--lanes",
+        default="move,analysis,review,mining",
+        help="the lanes it takes jobs from, comma separated (default: %(default)s). Keep one worker for the moves "
+        "people wait for ('move') and give the others 'analysis,review,mining': a move taken by a worker busy "
+        "with a review waits for it",
+    )
+    worker.set_defaults(run=_worker)
     bot = sub.add_parser(
         "bot",
         help="connect a program that speaks the engine protocol to a bot account on a server",
@@ -142,6 +172,27 @@ def _bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _worker(args: argparse.Namespace) -> int:
+    from noughts.server.online.realtime import RedisUnreachableError, check_redis
+    from noughts.server.worker import configure_logging, parse_lanes, run_worker
+
+    if not args.redis:
+        raise SystemExit("noughts worker: give the servers' Redis (--redis URL or NOUGHTS_WORKERS_ON)")
+    try:
+        lanes = parse_lanes(args.lanes)
+    except ValueError as e:
+        raise SystemExit(f"noughts worker: --lanes: {e}") from None
+    try:
+        check_redis(args.redis)
+    except RedisUnreachableError as e:
+        print(f"noughts worker: not starting: {e}", file=sys.stderr)
+        return 2
+    _prepare_kernels()
+    configure_logging()
+    run_worker(args.redis, os.environ.get("NOUGHTS_REDIS_PREFIX", "noughts:"), lanes)
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
 
     from noughts.server import Settings, create_app
@@ -150,13 +201,14 @@ def _serve(args: argparse.Namespace) -> int:
         raise SystemExit("noughts serve: --workers must be at least 1")
     if args.max_think is not None and not args.max_think > 0:
         raise SystemExit("noughts serve: --max-think must be more than 0 seconds")
-    if args.redis:
+    for url in filter(None, (args.redis, args.workers_on)):
         from noughts.server.online.realtime import RedisUnreachableError, check_redis
 
         # Checked before listening: a server that cannot fan out would take players'
-        # moves and never show them to opponents on the other processes.
+        # moves and never show them to opponents on the other processes, one that cannot
+        # reach its workers would never think.
         try:
-            check_redis(args.redis)
+            check_redis(url)
         except RedisUnreachableError as e:
             print(f"noughts serve: not starting: {e}", file=sys.stderr)
             return 2
@@ -171,7 +223,12 @@ def _serve(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     _prepare_kernels()
     settings = Settings(
-        database=args.database, ai_workers=args.workers, redis=args.redis, warm_kernels=True, max_think=args.max_think
+        database=args.database,
+        ai_workers=args.workers,
+        redis=args.redis,
+        warm_kernels=True,
+        max_think=args.max_think,
+        workers_on=args.workers_on,
     )
     app = create_app(settings)
     _tune_gc()

@@ -22,7 +22,9 @@ class Settings:
     on, tests leave it off.
     `max_think` caps the seconds the computer thinks for any request that names a time
     (an analysis, a hint, each position of a review): an operator's bound on one
-    request's CPU (None: as asked, up to the routes' own limits)."""
+    request's CPU (None: as asked, up to the routes' own limits).
+    `workers_on` is the Redis URL where `noughts worker` processes take the thinking
+    (`noughts.server.queue_thinking`; None: this server's own worker processes)."""
 
     database: str | None = None
     ai_workers: int | None = None
@@ -32,3 +34,4 @@ class Settings:
     online: OnlineConfig = field(default_factory=OnlineConfig)
     warm_kernels: bool = False
     max_think: float | None = None
+    workers_on: str | None = None

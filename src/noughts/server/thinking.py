@@ -130,20 +130,21 @@ def mine_position(state: State[Any], time: float, source: str) -> dict[str, Any]
     return None if found is None else found.to_json()
 
 
-def _warm_up() -> None:
-    """Imports the players in a new worker before its first request needs them."""
+def warm_up(kernels: bool) -> None:
+    """Imports the players in a new worker before its first request needs them, and
+    with `kernels` loads the compiled players' kernels (compiled or from numba's cache)."""
     import noughts.ai  # noqa: F401
 
-
-def _start_worker(server_pid: int, warm_kernels: bool) -> None:
-    """Runs first in every worker: a watchdog, then the warm-up (with the compiled
-    players' kernels, compiled or loaded from numba's cache, when asked)."""
-    threading.Thread(target=_exit_with_the_server, args=(server_pid,), daemon=True).start()
-    _warm_up()
-    if warm_kernels:
+    if kernels:
         from noughts.ai.compiled import prepare
 
         prepare()
+
+
+def _start_worker(server_pid: int, warm_kernels: bool) -> None:
+    """Runs first in every worker of the pool: a watchdog, then the warm-up."""
+    threading.Thread(target=_exit_with_the_server, args=(server_pid,), daemon=True).start()
+    warm_up(warm_kernels)
 
 
 def _exit_with_the_server(server_pid: int) -> None:
@@ -292,53 +293,29 @@ class _Queued:
     started: asyncio.Future[Future[Any]]
 
 
-class ThinkingPool:
-    """`Thinking` in this server's worker processes (a process pool, started with the app
-    or with the first job). No job thinks longer than `max_think` seconds (None: as
-    asked).
+class LanedThinking:
+    """What every `Thinking` backend shares: the askers' quotas per lane, a review as a
+    job a position, the puzzle judging and mining as jobs; a backend says how a job runs
+    (`_run`). No job thinks longer than `max_think` seconds (None: as asked)."""
 
-    Jobs are not handed to the pool's executor as they come: they wait in their lane
-    here, and a job starts only when a worker is free, from the most urgent lane that
-    has one (the executor's own queue, first come first served, stays empty). One worker
-    is kept for the MOVE lane (when there are two or more): reviews and mining never hold
-    every worker, so a move starts at once however much other work waits."""
-
-    def __init__(self, workers: int | None = None, warm_kernels: bool = False, max_think: float | None = None) -> None:
-        self.workers = workers or max(1, min(4, os.cpu_count() or 1))
-        self.warm_kernels = warm_kernels
+    def __init__(self, max_think: float | None = None) -> None:
         self.max_think = max_think
-        self._executor: ProcessPoolExecutor | None = None
-        # The lanes, the jobs running (all, and those of the lanes below MOVE) and the
-        # jobs each asker holds per lane. The executor's thread finishes jobs: the lock,
-        # reentrant since a job done already when it is started finishes there and then.
-        self._lock = threading.RLock()
-        self._waiting: dict[Lane, deque[_Queued]] = {lane: deque() for lane in Lane}
-        self._running: dict[Future[Any], Lane] = {}
+        # The jobs each asker holds per lane.
         self._held: Counter[tuple[Lane, str]] = Counter()
 
     async def start(self) -> None:
-        """Starts every worker and returns once each has warmed up (imported the players,
-        and loaded the compiled kernels when `warm_kernels`), so that no request pays for
-        a cold worker. Bounded: a worker that never answers leaves it to the first jobs."""
-        pool = self._pool()
-        loop = asyncio.get_running_loop()
-        ready: set[int] = set()
-        deadline = loop.time() + WARM_UP_SECONDS
-        while len(ready) < self.workers and loop.time() < deadline:
-            calls = [loop.run_in_executor(pool, _worker_ready, 0.05) for _ in range(self.workers)]
-            ready.update(await asyncio.gather(*calls))
+        """Returns once the thinkers can take work without a cold start."""
+        raise NotImplementedError
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            # spawn, not fork: the server runs threads (uvicorn, asyncio), and forking a
-            # threaded process can copy a held lock into the child.
-            self._executor = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(os.getpid(), self.warm_kernels),
-            )
-        return self._executor
+    def shutdown(self) -> None:
+        """Stops the thinkers; work in progress is dropped."""
+        raise NotImplementedError
+
+    async def _run(self, lane: Lane, asker: Asker, work: tuple[Any, ...], budget: float, late: str) -> Any:
+        """`work` (a function of this module's and its arguments) run by a thinker once
+        its lane's turn comes; a ThinkingError saying `late` if it takes more than
+        `budget` seconds from its start there."""
+        raise NotImplementedError
 
     async def analyze(
         self, job: ThinkJob, lane: Lane, asker: Asker, late: str = "the computer did not answer"
@@ -377,7 +354,7 @@ class ThinkingPool:
         with self._holding(Lane.REVIEW, asker):
             for state in game.states:
                 if not state.is_over:
-                    if await _gone(asker):
+                    if await asker_gone(asker):
                         raise AskerGoneError("the review's asker has gone")
                     job = ThinkJob(state, level, time, mistakes=False, every_move=True)
                     analyses.append(await self._analyze(job, Lane.REVIEW, asker, "the review did not finish"))
@@ -432,6 +409,54 @@ class ThinkingPool:
             if not self._held[key]:
                 del self._held[key]
 
+
+class ThinkingPool(LanedThinking):
+    """`Thinking` in this server's worker processes (a process pool, started with the app
+    or with the first job). No job thinks longer than `max_think` seconds (None: as
+    asked).
+
+    Jobs are not handed to the pool's executor as they come: they wait in their lane
+    here, and a job starts only when a worker is free, from the most urgent lane that
+    has one (the executor's own queue, first come first served, stays empty). One worker
+    is kept for the MOVE lane (when there are two or more): reviews and mining never hold
+    every worker, so a move starts at once however much other work waits."""
+
+    def __init__(self, workers: int | None = None, warm_kernels: bool = False, max_think: float | None = None) -> None:
+        super().__init__(max_think)
+        self.workers = workers or max(1, min(4, os.cpu_count() or 1))
+        self.warm_kernels = warm_kernels
+        self._executor: ProcessPoolExecutor | None = None
+        # The lanes and the jobs running (all, and those of the lanes below MOVE). The
+        # executor's thread finishes jobs: the lock, reentrant since a job done already
+        # when it is started finishes there and then.
+        self._lock = threading.RLock()
+        self._waiting: dict[Lane, deque[_Queued]] = {lane: deque() for lane in Lane}
+        self._running: dict[Future[Any], Lane] = {}
+
+    async def start(self) -> None:
+        """Starts every worker and returns once each has warmed up (imported the players,
+        and loaded the compiled kernels when `warm_kernels`), so that no request pays for
+        a cold worker. Bounded: a worker that never answers leaves it to the first jobs."""
+        pool = self._pool()
+        loop = asyncio.get_running_loop()
+        ready: set[int] = set()
+        deadline = loop.time() + WARM_UP_SECONDS
+        while len(ready) < self.workers and loop.time() < deadline:
+            calls = [loop.run_in_executor(pool, _worker_ready, 0.05) for _ in range(self.workers)]
+            ready.update(await asyncio.gather(*calls))
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn, not fork: the server runs threads (uvicorn, asyncio), and forking a
+            # threaded process can copy a held lock into the child.
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(), self.warm_kernels),
+            )
+        return self._executor
+
     async def _run(self, lane: Lane, asker: Asker, work: tuple[Any, ...], budget: float, late: str) -> Any:
         """`work` (a function and its arguments) in a worker once its lane's turn comes,
         within `budget` seconds of starting there."""
@@ -461,7 +486,7 @@ class ThinkingPool:
                 done, _ = await asyncio.wait([queued.started], timeout=None if asker.gone is None else GONE_POLL)
                 if done:
                     return queued.started.result()
-                if await _gone(asker):
+                if await asker_gone(asker):
                     raise AskerGoneError("the job's asker has gone")
         except BaseException:
             with self._lock:
@@ -514,7 +539,8 @@ class ThinkingPool:
 GONE_POLL = 0.25
 
 
-async def _gone(asker: Asker) -> bool:
+async def asker_gone(asker: Asker) -> bool:
+    """Whether `asker` has stopped waiting."""
     return asker.gone is not None and await asker.gone()
 
 
