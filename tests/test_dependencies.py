@@ -26,6 +26,8 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["
 #: rest is the library, which may use any extra a user installs for it (each such
 #: import is made where the feature is used, and says which extra it needs).
 EXTRA_OF = {
+    "server/queue_thinking.py": "scale",
+    "server/worker.py": "scale",
     "server/": "server",
     "kernels/": "kernels",
     "ai/compiled.py": "kernels",
@@ -35,7 +37,7 @@ EXTRA_OF = {
     "arena/": "arena",
 }
 #: What users install; the developers' extras (dev, docs) are not theirs.
-USERS = ("kernels", "server", "arena", "rl", "openspiel")
+USERS = ("kernels", "server", "scale", "arena", "rl", "openspiel")
 
 
 def imported(path: Path) -> set[str]:
