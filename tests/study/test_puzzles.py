@@ -445,7 +445,21 @@ def test_a_sacrifice_in_nine_board_gives_the_defender_a_threat() -> None:
     assert "sacrifice" not in _themes_of("ultimate", "........./" * 8 + "......... x -", ["55", "51", "15"])
 
 
+def test_no_sacrifice_when_the_defenders_reply_in_the_line_makes_no_threat() -> None:
+    """A shipped puzzle: o's 82 sends x to board 2, where some replies would make two
+    in a line, but x's longest resistance, 23, does not: nothing is given."""
+    position = "oxxxxooo./oo.x.o.x./x.o.xx.oo/x...x.oxo/..ooo.x.x/xx....o.o/xoxooxx../o.xo..x../.xo...oxx o 8"
+    assert "sacrifice" not in _themes_of("nine-board", position, ["82", "23", "37"])
+
+
 def test_tempo_in_forget_mode_takes_the_cell_the_defenders_reply_forgot() -> None:
     """o's 3 makes its oldest mark, on 8, vanish; x wins on 8 (2-5-8)."""
     assert "tempo" in _themes_of("classic:forget", "x../ox./xoo x x=7,1,5 o=8,4,9", ["2", "3", "8"])
     assert "tempo" not in _themes_of("classic", "x../.o./o.x x", ["3", "2", "6"])
+
+
+def test_no_tempo_when_the_winning_cell_was_free_at_the_start() -> None:
+    """A shipped puzzle: x's moves pass over cells o held on the way, but x wins on 7,
+    empty when the puzzle began: no blocker had to vanish."""
+    line = ["9", "7", "3", "6", "1", "2", "4", "5", "7"]
+    assert "tempo" not in _themes_of("classic:forget", "ox./.o./.x. x x=2,8 o=1,5", line)
