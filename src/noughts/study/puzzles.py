@@ -99,6 +99,9 @@ class Puzzle:
     #: (`ThreatProver`) prove that the win comes no later, not that none comes sooner.
     #: False: `plies` is the shortest forced win, as an exact prover values it.
     bound: bool = False
+    #: `difficulty` is a rating from attempts (tools/puzzles/calibrate.py: the levels,
+    #: of measured strength, tried the puzzle), not the search's guess: kept by `refresh`.
+    calibrated: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -110,8 +113,8 @@ class Puzzle:
             "difficulty": self.difficulty,
             "source": self.source,
         }
-        # Written only when set, so that the exact puzzles' lines stay as they were.
-        return {**data, "bound": True} if self.bound else data
+        # Written only when set, so that the other puzzles' lines stay as they were.
+        return {**data, **({"bound": True} if self.bound else {}), **({"calibrated": True} if self.calibrated else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
@@ -563,10 +566,13 @@ def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERI
 
 def refresh(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERIFY_LIMITS) -> Puzzle:
     """`puzzle` with its themes and first difficulty derived again, as `puzzle_at`
-    derives them now (after a change to `themes` or `difficulty`)."""
+    derives them now (after a change to `themes` or `difficulty`); a difficulty rated
+    from attempts (`Puzzle.calibrated`) is kept."""
     state = _game(puzzle).parse_position(puzzle.position)
-    analysis = (player or prover(state.game)).analyze(state, limits)
     found = themes(state, puzzle.solution, puzzle.bound)
+    if puzzle.calibrated:
+        return replace(puzzle, themes=found)
+    analysis = (player or prover(state.game)).analyze(state, limits)
     return replace(puzzle, themes=found, difficulty=difficulty(state, puzzle, analysis))
 
 
