@@ -3,8 +3,9 @@ computer's levels, of strength measured against each other (docs/strength.md), t
 every puzzle as a player would (their moves, the defender answering from the line or
 by its longest resistance), and each puzzle's Glicko-2 rating is updated from those
 attempts, starting from the search's guess (`noughts.study.puzzles.difficulty`), as the
-server updates it from players' attempts. The rating is written as the puzzle's
-`difficulty` (where the database's rating starts) with `"calibrated": true`.
+server updates it from players' attempts. The result is written as the puzzle's
+`rating` (where the database's rating starts); the guess stays, and a run again starts
+from it, so rating twice gives the same ratings.
 
     .venv/bin/python tools/puzzles/calibrate.py [--seed S] [--jobs J] [--file PATH] [--dry-run]
 
@@ -120,7 +121,7 @@ def rate(puzzle: Puzzle, seed: int) -> tuple[Puzzle, list[Attempt]]:
     rated = update(
         rating, [(Glicko(ratings[level], LEVEL_DEVIATION), 0.0 if solved else 1.0) for level, solved in results]
     )
-    return replace(puzzle, difficulty=round(rated.rating), calibrated=True), attempts
+    return replace(puzzle, rating=round(rated.rating)), attempts
 
 
 def _rate(job: tuple[Puzzle, int]) -> tuple[Puzzle, list[Attempt]]:

@@ -99,9 +99,10 @@ class Puzzle:
     #: (`ThreatProver`) prove that the win comes no later, not that none comes sooner.
     #: False: `plies` is the shortest forced win, as an exact prover values it.
     bound: bool = False
-    #: `difficulty` is a rating from attempts (tools/puzzles/calibrate.py: the levels,
-    #: of measured strength, tried the puzzle), not the search's guess: kept by `refresh`.
-    calibrated: bool = False
+    #: A rating from attempts (tools/puzzles/calibrate.py: the levels, of measured
+    #: strength, tried the puzzle, and the guess, `difficulty`, was updated by them);
+    #: None: the guess is all there is. Where a database's rating starts (`first_rating`).
+    rating: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -114,11 +115,20 @@ class Puzzle:
             "source": self.source,
         }
         # Written only when set, so that the other puzzles' lines stay as they were.
-        return {**data, **({"bound": True} if self.bound else {}), **({"calibrated": True} if self.calibrated else {})}
+        return {
+            **data,
+            **({"bound": True} if self.bound else {}),
+            **({} if self.rating is None else {"rating": self.rating}),
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
         return cls(**data)
+
+    @property
+    def first_rating(self) -> int:
+        """The rating a puzzle starts with: from attempts if it has one, else the guess."""
+        return self.difficulty if self.rating is None else self.rating
 
     @property
     def id(self) -> str:
@@ -566,13 +576,10 @@ def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERI
 
 def refresh(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERIFY_LIMITS) -> Puzzle:
     """`puzzle` with its themes and first difficulty derived again, as `puzzle_at`
-    derives them now (after a change to `themes` or `difficulty`); a difficulty rated
-    from attempts (`Puzzle.calibrated`) is kept."""
+    derives them now (after a change to `themes` or `difficulty`)."""
     state = _game(puzzle).parse_position(puzzle.position)
-    found = themes(state, puzzle.solution, puzzle.bound)
-    if puzzle.calibrated:
-        return replace(puzzle, themes=found)
     analysis = (player or prover(state.game)).analyze(state, limits)
+    found = themes(state, puzzle.solution, puzzle.bound)
     return replace(puzzle, themes=found, difficulty=difficulty(state, puzzle, analysis))
 
 

@@ -294,3 +294,11 @@ def test_the_calibration_report_refuses_a_database_that_is_not_there(tmp_path: A
     with pytest.raises(SystemExit, match="no database at"):
         main(["puzzles", "calibration", "--database", f"sqlite:///{missing}"])
     assert not missing.exists()
+
+
+def test_a_puzzle_rated_from_attempts_starts_at_that_rating(book: PuzzleBook) -> None:
+    """tools/puzzles/calibrate.py's rating, not the search's guess, is where it starts."""
+    guessed, rated = (replace(p, difficulty=1200) for p in _classic(2, seed=808))
+    rated = replace(rated, rating=1700)
+    book.add([guessed, rated], NOW)
+    assert (book.puzzle(guessed.id).rating, book.puzzle(rated.id).rating) == (1200, 1700)

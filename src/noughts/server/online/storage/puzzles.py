@@ -113,7 +113,7 @@ def add_puzzles(c: Connection, puzzles: Iterable[ProvedPuzzle], now: int, origin
             "themes": "|" + "|".join(p.themes) + "|",
             "source": p.source,
             "origin_game": origin_game,
-            "rating": float(p.difficulty),
+            "rating": float(p.first_rating),
             "deviation": NEW_DEVIATION,
             "volatility": Glicko().volatility,
             "attempts": 0,
