@@ -24,13 +24,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     serve = sub.add_parser("serve", help="play in the browser: start the web app (http://127.0.0.1:8000)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s)")
     serve.add_argument("--port", type=int, default=8000, help="the port (default: %(default)s)")
-    serve.add_argument(
-        "--database",
-        metavar="URL",
-        default=os.environ.get("NOUGHTS_DATABASE_URL"),
-        help="where online play keeps accounts and games (e.g. sqlite:///noughts.db or postgresql://...); "
-        "default: $NOUGHTS_DATABASE_URL, else ~/.local/share/noughts/noughts.db",
-    )
+    _database_argument(serve)
     serve.add_argument(
         "--redis",
         metavar="URL",
@@ -110,15 +104,20 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         description="Per band of puzzle rating: the attempts, the success their Glicko-2 expected scores "
         "predicted (solver against puzzle, both rated as before the attempt) and the success observed.",
     )
-    calibration.add_argument(
-        "--database",
-        metavar="URL",
-        default=os.environ.get("NOUGHTS_DATABASE_URL"),
-        help="the online store (as for serve; default: $NOUGHTS_DATABASE_URL, else ~/.local/share/noughts/noughts.db)",
-    )
+    _database_argument(calibration)
     calibration.add_argument("--game", help="only this game's puzzles (its spec)")
     calibration.add_argument("--band", type=int, default=200, help="the width of a band of rating (default 200)")
     calibration.set_defaults(run=_calibration)
+
+
+def _database_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=os.environ.get("NOUGHTS_DATABASE_URL"),
+        help="where online play keeps accounts and games (e.g. sqlite:///noughts.db or postgresql://...); "
+        "default: $NOUGHTS_DATABASE_URL, else ~/.local/share/noughts/noughts.db",
+    )
 
 
 def _calibration(args: argparse.Namespace) -> int:
