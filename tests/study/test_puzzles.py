@@ -437,8 +437,8 @@ def test_sending_to_a_won_board_in_ultimate() -> None:
 
 
 def test_a_sacrifice_in_nine_board_gives_the_defender_a_threat() -> None:
-    """o's 47 sends x to board 7, where x can make two in a line with the third cell
-    empty (a threat of its own); o wins all the same."""
+    """o's 47 sends x to board 7, where x's reply in the line, 75, makes two in a line
+    with the third cell empty (a threat of its own); o wins all the same."""
     position = "x.oooxxxo/o.o.xx.../oxoxxoxox/x.xo.x..o/x.x.oo.../ooxo....x/x.ox..ox./..x...o.o/oxox..o.x o 4"
     assert "sacrifice" in _themes_of("nine-board", position, ["47", "75", "54"])
     # Ultimate's rules have no such theme: the same cells there are another game.
