@@ -84,6 +84,8 @@ RECIPE = [
     *_chunks("classic:forget=true", "medium", 400, 600, 100, min_plies=3),
     *_chunks("mnk:m=4:n=4:k=3", "medium", 200, 600, 100, min_plies=3),
     *_chunks("mnk:m=5:n=5:k=4", "medium", 400, 400, 100, nodes=200_000, min_plies=3),
+    *_chunks("mnk:m=4:n=4:k=3", "medium", 800, 400, 100, min_plies=3),
+    *_chunks("mnk:m=5:n=5:k=4", "medium", 800, 400, 100, nodes=200_000, min_plies=3),
 ]
 
 
