@@ -1,6 +1,6 @@
-"""``noughts puzzles make`` and ``noughts puzzles verify``: mining proved puzzles into
-a file (one JSON object a line, appended, so a stopped run goes on where it stopped)
-and proving a file's puzzles again."""
+"""``noughts puzzles make``, ``verify``, ``keys`` and ``stats``: mining proved puzzles
+into a file (one JSON object a line, appended, so a stopped run goes on where it
+stopped), proving a file's puzzles again, their answer keys, and how they are spread."""
 
 from __future__ import annotations
 
