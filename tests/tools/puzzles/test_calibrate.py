@@ -71,3 +71,13 @@ def test_the_tool_writes_the_ratings_and_a_second_run_gives_the_same(calibrate: 
     assert [p.difficulty for p in written] == [p.difficulty for p in puzzles]  # the guess stays
     assert calibrate.main(["--file", str(path), "--seed", "3"]) == 0
     assert read_puzzles(path) == written
+
+
+def test_the_shipped_ratings_are_the_tools_with_seed_1(calibrate: ModuleType) -> None:
+    """The shipped file's ratings come from `calibrate.py --seed 1` (a sample of the
+    games whose tables judge at once: the others' attempts take a search)."""
+    from dataclasses import replace
+
+    sample = _forget_puzzles(5) + [p for p in shipped() if p.spec == "mnk:m=4:n=4:k=3"][:5]
+    for puzzle in sample:
+        assert calibrate.rate(replace(puzzle, rating=None), 1)[0] == puzzle, puzzle.id
