@@ -441,12 +441,19 @@ def test_sending_to_a_won_board_in_ultimate() -> None:
 
 
 def test_a_sacrifice_in_nine_board_gives_the_defender_a_threat() -> None:
-    """o's 47 sends x to board 7, where x can make two in a line with the third cell
-    empty (a threat of its own); o wins all the same."""
+    """o's 47 sends x to board 7, where x's reply in the line, 75, makes two in a line
+    with the third cell empty (a threat of its own); o wins all the same."""
     position = "x.oooxxxo/o.o.xx.../oxoxxoxox/x.xo.x..o/x.x.oo.../ooxo....x/x.ox..ox./..x...o.o/oxox..o.x o 4"
     assert "sacrifice" in _themes_of("nine-board", position, ["47", "75", "54"])
     # Ultimate's rules have no such theme: the same cells there are another game.
     assert "sacrifice" not in _themes_of("ultimate", "........./" * 8 + "......... x -", ["55", "51", "15"])
+
+
+def test_no_sacrifice_when_the_defenders_reply_in_the_line_makes_no_threat() -> None:
+    """A shipped puzzle: o's 82 sends x to board 2, where some replies would make two
+    in a line, but x's longest resistance, 23, does not: nothing is given."""
+    position = "oxxxxooo./oo.x.o.x./x.o.xx.oo/x...x.oxo/..ooo.x.x/xx....o.o/xoxooxx../o.xo..x../.xo...oxx o 8"
+    assert "sacrifice" not in _themes_of("nine-board", position, ["82", "23", "37"])
 
 
 def test_tempo_in_forget_mode_takes_the_cell_the_defenders_reply_forgot() -> None:
@@ -476,3 +483,10 @@ def test_the_shipped_puzzles_last_moves_lead_to_them() -> None:
         if puzzle.id in contexts:
             before, move = contexts[puzzle.id]
             assert parse_spec(puzzle.spec).parse_position(before).play_text(move).to_text() == puzzle.position
+
+
+def test_no_tempo_when_the_winning_cell_was_free_at_the_start() -> None:
+    """A shipped puzzle: x's moves pass over cells o held on the way, but x wins on 7,
+    empty when the puzzle began: no blocker had to vanish."""
+    line = ["9", "7", "3", "6", "1", "2", "4", "5", "7"]
+    assert "tempo" not in _themes_of("classic:forget", "ox./.o./.x. x x=2,8 o=1,5", line)

@@ -22,7 +22,7 @@ PROMISED = {"ultimate": 100, "nine-board": 50, "qubic": 30, "mnk:m=15:n=15:k=5":
 
 def test_there_are_enough_puzzles_in_every_promised_game() -> None:
     counts = collections.Counter(p.spec for p in PUZZLES)
-    assert len(PUZZLES) >= 500
+    assert len(PUZZLES) >= 1500
     for spec, least in PROMISED.items():
         assert counts[spec] >= least, (spec, counts[spec])
 
@@ -90,3 +90,10 @@ def test_every_game_has_puzzles_of_three_five_and_seven_plies_or_more() -> None:
         lengths[puzzle.spec].add(min(puzzle.plies, 7))
     for spec, found in lengths.items():
         assert {3, 5, 7} <= found, (spec, sorted(found))
+
+
+def test_every_shipped_puzzle_is_rated_from_attempts() -> None:
+    """tools/puzzles/calibrate.py gave each a rating from the levels' attempts, and it
+    moved from the guess where the attempts said the guess was off."""
+    assert all(p.rating is not None for p in PUZZLES)
+    assert sum(p.rating != p.difficulty for p in PUZZLES) > len(PUZZLES) // 2

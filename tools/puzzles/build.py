@@ -85,6 +85,12 @@ RECIPE = [
     *_chunks("mnk:m=15:n=15:k=5", "medium", 20_000, 100, nodes=200_000, from_ply=10, min_plies=3, max_plies=3),
     *_chunks("ultimate", "hard", 10_000, 200, 25, nodes=2_000_000, from_ply=45, min_plies=3),
     *_chunks("nine-board", "hard", 10_000, 200, 25, nodes=2_000_000, from_ply=20, min_plies=3),
+    # The cheap ones, in seconds a chunk: the solved tables' games, past the seeds above.
+    *_chunks("classic:forget=true", "medium", 400, 600, 100, min_plies=3),
+    *_chunks("mnk:m=4:n=4:k=3", "medium", 200, 600, 100, min_plies=3),
+    *_chunks("mnk:m=5:n=5:k=4", "medium", 400, 400, 100, nodes=200_000, min_plies=3),
+    *_chunks("mnk:m=4:n=4:k=3", "medium", 800, 400, 100, min_plies=3),
+    *_chunks("mnk:m=5:n=5:k=4", "medium", 800, 400, 100, nodes=200_000, min_plies=3),
 ]
 
 

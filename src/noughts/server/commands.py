@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -23,13 +24,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     serve = sub.add_parser("serve", help="play in the browser: start the web app (http://127.0.0.1:8000)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s)")
     serve.add_argument("--port", type=int, default=8000, help="the port (default: %(default)s)")
-    serve.add_argument(
-        "--database",
-        metavar="URL",
-        default=os.environ.get("NOUGHTS_DATABASE_URL"),
-        help="where online play keeps accounts and games (e.g. sqlite:///noughts.db or postgresql://...); "
-        "default: $NOUGHTS_DATABASE_URL, else ~/.local/share/noughts/noughts.db",
-    )
+    _database_argument(serve)
     serve.add_argument(
         "--redis",
         metavar="URL",
@@ -130,6 +125,70 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     bot.add_argument("engine", nargs=argparse.REMAINDER, help="-- and the program's command line")
     bot.set_defaults(run=_bot)
+    # Beside `noughts puzzles make|verify|...` (the terminal's), though it reads the
+    # online store, which only the server's commands may.
+    puzzles = next(a for a in sub.choices["puzzles"]._actions if isinstance(a, argparse._SubParsersAction))
+    calibration = puzzles.add_parser(
+        "calibration",
+        help="how well the puzzle ratings predict the attempts stored online: per band of rating",
+        description="Per band of puzzle rating: the attempts, the success their Glicko-2 expected scores "
+        "predicted (solver against puzzle, both rated as before the attempt) and the success observed.",
+    )
+    _database_argument(calibration)
+    calibration.add_argument("--game", help="only this game's puzzles (its spec)")
+    calibration.add_argument("--band", type=int, default=200, help="the width of a band of rating (default 200)")
+    calibration.set_defaults(run=_calibration)
+
+
+def _database_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=os.environ.get("NOUGHTS_DATABASE_URL"),
+        help="where online play keeps accounts and games (e.g. sqlite:///noughts.db or postgresql://...); "
+        "default: $NOUGHTS_DATABASE_URL, else ~/.local/share/noughts/noughts.db",
+    )
+
+
+def _calibration(args: argparse.Namespace) -> int:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from noughts.server.online.config import default_database_url
+    from noughts.server.online.puzzle_calibration import calibration, log_loss
+    from noughts.server.online.storage.db import DatabaseError
+    from noughts.server.online.storage.puzzles import PuzzleBook
+    from noughts.server.online.storage.store import Store
+
+    if args.band < 1:
+        raise SystemExit("noughts puzzles calibration: --band is a number of rating points, at least 1")
+    url = args.database or default_database_url()
+    # A report only reads: a SQLite file that is not there is not made.
+    if url.startswith("sqlite") and not Path(make_url(url).database or "").is_file():
+        raise SystemExit(f"noughts puzzles calibration: no database at {url}")
+    try:
+        store = Store(url)
+    except DatabaseError as e:
+        raise SystemExit(f"noughts puzzles calibration: {e}") from None
+    try:
+        attempts = PuzzleBook(store).rated_attempts(args.game)
+    except SQLAlchemyError as e:
+        reason = str(getattr(e, "orig", None) or e).splitlines()[0]
+        raise SystemExit(f"noughts puzzles calibration: cannot read the attempts at {url}: {reason}") from None
+    finally:
+        store.close()
+    if not attempts:
+        print("no attempts stored yet" + (f" at {args.game} puzzles" if args.game else ""))
+        return 0
+    print("| puzzle rating | attempts | predicted | observed |")
+    print("|---|---|---|---|")
+    for band in calibration(attempts, args.band):
+        print(f"| {band.low}-{band.low + band.width} | {band.attempts} | {band.predicted:.0%} | {band.observed:.0%} |")
+    predicted = sum(a.predicted for a in attempts) / len(attempts)
+    observed = sum(a.solved for a in attempts) / len(attempts)
+    print(f"| all | {len(attempts)} | {predicted:.0%} | {observed:.0%} |")
+    print(f"log loss {log_loss(attempts):.3f} (a coin: 0.693)")
+    return 0
 
 
 def _bot(args: argparse.Namespace) -> int:

@@ -106,6 +106,10 @@ class Puzzle:
     #: known: the page shows that move first, as lichess shows a puzzle's last move.
     before: str | None = None
     last_move: str | None = None
+    #: A rating from attempts (tools/puzzles/calibrate.py: the levels, of measured
+    #: strength, tried the puzzle, and the guess, `difficulty`, was updated by them);
+    #: None: the guess is all there is. Where a database's rating starts (`first_rating`).
+    rating: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -117,16 +121,23 @@ class Puzzle:
             "difficulty": self.difficulty,
             "source": self.source,
         }
-        # Written only when set, so that the exact puzzles' lines stay as they were.
+        # Written only when set, so that the other puzzles' lines stay as they were.
         if self.bound:
             data["bound"] = True
         if self.before is not None and self.last_move is not None:
             data.update(before=self.before, last_move=self.last_move)
+        if self.rating is not None:
+            data["rating"] = self.rating
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
         return cls(**data)
+
+    @property
+    def first_rating(self) -> int:
+        """The rating a puzzle starts with: from attempts if it has one, else the guess."""
+        return self.difficulty if self.rating is None else self.rating
 
     @property
     def id(self) -> str:
@@ -613,14 +624,14 @@ def themes(state: State[Any], line: list[str], bound: bool = False) -> list[str]
       is decided (won or full), so the defender may play in any open board, and still
       loses: the freedom given is no help;
     * ``sacrifice`` (nine-board, where the first line on any local board wins): the
-      first move sends the defender to a board where one of its replies makes two of its
-      marks in a line with the third cell empty, a threat of its own, and the winner
-      wins all the same (`_hands_threat`): a tempo given, as a chess sacrifice gives
-      material;
-    * ``tempo`` (Forget mode): a move of the winner in the line takes a cell that one of
-      the defender's marks held earlier in the line and the defender's own move made
-      vanish (`_takes_forgotten`): the defender's reply cost it a mark the win needed
-      gone.
+      first move sends the defender to a board where its reply in the line, its
+      longest resistance, makes a new threat of its own there (two of its marks in a
+      line with the third cell empty), and the winner wins all the same
+      (`_hands_threat`): a threat given, as a chess sacrifice gives material;
+    * ``tempo`` (Forget mode): the winning move is on a cell the defender held when the
+      puzzle began, blocking the line, and that the defender's own move in the line
+      emptied (its oldest mark vanished): the win waits for the blocker to go
+      (`_takes_forgotten`).
     """
     game = state.game
     first = game.parse_move(line[0])
@@ -639,7 +650,7 @@ def themes(state: State[Any], line: list[str], bound: bool = False) -> list[str]
         found.append("send to board")
     if len(line) >= 3 and _to_decided(state, first):
         found.append("send to a won board")
-    if len(line) >= 3 and _hands_threat(state, first):
+    if len(line) >= 3 and _hands_threat(state, first, game.parse_move(line[1])):
         found.append("sacrifice")
     if _takes_forgotten(state, line):
         found.append("tempo")
@@ -687,23 +698,19 @@ def _to_decided(state: State[Any], first: Any) -> bool:
     return not after.is_over and after.board_outcome(first % 9) is not None and len(after.playable_boards()) > 1
 
 
-def _hands_threat(state: State[Any], first: Any) -> bool:
-    """Nine-board: after the first move, some reply of the defender makes two of its
-    marks in a line of a local board with the third cell empty."""
+def _hands_threat(state: State[Any], first: Any, reply: Any) -> bool:
+    """Nine-board: after the first move, the defender's `reply` makes a new line of two
+    of its marks with the third cell empty in its local board."""
     if not isinstance(state, UltimateState) or state.game.rule != "nine-board":
         return False
     after = state.play(first)
     if after.is_over:
         return False
-    for reply in after.legal_moves():
-        board, cell = divmod(reply, 9)
-        x, o = after.x >> (9 * board) & 511, after.o >> (9 * board) & 511  # the board's 9 cells
-        mine = (x if after.turn is Player.X else o) | 1 << cell
-        empty = ~(x | o) & 511 & ~(1 << cell)
-        for mask in _LOCAL_LINES:
-            if mask >> cell & 1 and (mine & mask).bit_count() == 2 and empty & mask:
-                return True
-    return False
+    board, cell = divmod(reply, 9)
+    x, o = after.x >> (9 * board) & 511, after.o >> (9 * board) & 511  # the board's 9 cells
+    mine = (x if after.turn is Player.X else o) | 1 << cell
+    empty = ~(x | o) & 511 & ~(1 << cell)
+    return any(mask >> cell & 1 and (mine & mask).bit_count() == 2 and empty & mask for mask in _LOCAL_LINES)
 
 
 #: The 8 lines of a 3x3 local board as 9-bit masks.
@@ -714,21 +721,19 @@ _LOCAL_LINES = tuple(
 
 
 def _takes_forgotten(state: State[Any], line: list[str]) -> bool:
-    """Forget mode (m,n,k): a move of the winner in `line` is on a cell the defender
-    held earlier in the line and emptied by a move of its own (its oldest mark
-    vanished)."""
+    """Forget mode (m,n,k): the winning move of `line` is on a cell the defender held
+    at the start and that a move of the defender's in the line emptied (its oldest
+    mark vanished)."""
     if not isinstance(state, MnkState) or not state.game.forget:
         return False
     winner = state.turn
-    held = 0  # cells the defender has held so far in the line
-    for text in line:
-        move = state.game.parse_move(text)
-        defender = state.o if winner is Player.X else state.x
-        held |= defender
-        if state.turn is winner and held >> move & 1 and not defender >> move & 1:
-            return True
-        state = state.play(move)
-    return False
+    blockers = state.o if winner is Player.X else state.x
+    final: Any = _after(state, line[:-1])
+    last = state.game.parse_move(line[-1])
+    still = final.o if winner is Player.X else final.x
+    # Only the defender's own moves remove its marks: a blocker gone by the last move
+    # was made to vanish by one of them.
+    return bool(blockers >> last & 1) and not still >> last & 1
 
 
 def _sends(state: State[Any], first: Any) -> bool:

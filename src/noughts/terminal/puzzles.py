@@ -1,6 +1,6 @@
-"""``noughts puzzles make`` and ``noughts puzzles verify``: mining proved puzzles into
-a file (one JSON object a line, appended, so a stopped run goes on where it stopped)
-and proving a file's puzzles again."""
+"""``noughts puzzles make``, ``verify``, ``keys`` and ``stats``: mining proved puzzles
+into a file (one JSON object a line, appended, so a stopped run goes on where it
+stopped), proving a file's puzzles again, their answer keys, and how they are spread."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     solve.add_argument("--seed", type=int, help="the order within each difficulty band")
     solve.set_defaults(run=_solve)
     puzzles = sub.add_parser("puzzles", help="mine proved puzzles from self-play, or prove a file of them again")
-    what = puzzles.add_subparsers(dest="puzzles_command", metavar="make|verify|keys", required=True)
+    what = puzzles.add_subparsers(dest="puzzles_command", metavar="make|verify|keys|stats", required=True)
     make = what.add_parser(
         "make",
         help="find positions where exactly one move wins by force, proved, in self-play",
@@ -131,6 +131,14 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     keys.add_argument("--out", type=Path, help="the keys' file (default: the shipped one)")
     keys.set_defaults(run=_keys)
+    stats = what.add_parser(
+        "stats",
+        help="how a file's puzzles are spread: per game, the count, wins in one, lengths and themes",
+        description="A table (Markdown) of each game's puzzles: how many, the share of wins in one, how many "
+        "of 1, 3, 5 and 7 plies or more, and how many of each theme.",
+    )
+    stats.add_argument("file", type=Path, nargs="?", help="the puzzles (default: the shipped ones)")
+    stats.set_defaults(run=_stats)
 
 
 def _mine_job(
@@ -393,4 +401,23 @@ def _keys(args: argparse.Namespace) -> int:
     made = sum(1 for p in keyed if p.spec in provers)
     games_made = ", ".join(sorted(provers))
     print(f"{written} answer keys written to {out}: {made} worked out ({games_made}), {written - made} kept")
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from noughts.study.puzzle_stats import spread_by_game
+    from noughts.study.puzzles import SHIPPED
+
+    puzzles = read_puzzles(args.file or SHIPPED)
+    if not puzzles:
+        raise SystemExit(f"noughts puzzles stats: no puzzles in {args.file or SHIPPED}")
+    print("| game | puzzles | wins in one | 3 plies | 5 plies | 7+ plies | themes |")
+    print("|---|---|---|---|---|---|---|")
+    for s in spread_by_game(puzzles):
+        themes = ", ".join(f"{theme} {n}" for theme, n in sorted(s.themes.items(), key=lambda t: (-t[1], t[0])))
+        print(
+            f"| `{s.spec}` | {s.count} | {s.plies[1]} ({s.one_move_share:.0%}) | {s.plies[3]} | {s.plies[5]} "
+            f"| {s.plies[7]} | {themes} |"
+        )
+    print(f"| all | {len(puzzles)} | {sum(p.plies == 1 for p in puzzles)} | | | | |")
     return 0

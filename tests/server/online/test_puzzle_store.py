@@ -254,3 +254,51 @@ def test_the_catalogue_orders_wins_in_at_most_n_with_the_wins_in_n() -> None:
 
     found = [("win in at most 3", 9), ("win in 2", 1), ("fork", 2), ("win in 1", 5)]
     assert [t for t, _ in sorted(found, key=_theme_order)] == ["fork", "win in 1", "win in 2", "win in at most 3"]
+
+
+def _expected(player: float, puzzle: float) -> float:
+    """Glicko-2's expected score at a deviation of 0 is Elo's: 400 points make odds of 10."""
+    return 1 / (1 + 10 ** ((puzzle - player) / 400))
+
+
+def test_the_calibration_report_sets_predicted_beside_observed_success(
+    book: PuzzleBook, fresh_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Four new players (1500) make one attempt each at puzzles rated 1100, 1500, 1550
+    and 1900: the bands of 200 hold what each predicted and what happened."""
+    from noughts.cli import main
+
+    found = [replace(p, difficulty=d) for p, d in zip(_classic(4), (1100, 1500, 1550, 1900), strict=True)]
+    book.add(found, NOW)
+    for puzzle, solved in zip(found, (True, True, False, False), strict=True):
+        book.attempt(_user(book), puzzle.id, solved, NOW)
+    attempts = book.rated_attempts()
+    assert [(a.player_rating, a.puzzle_rating, a.solved) for a in attempts] == [
+        (1500.0, 1100.0, True), (1500.0, 1500.0, True), (1500.0, 1550.0, False), (1500.0, 1900.0, False),
+    ]  # fmt: skip
+    assert book.rated_attempts("qubic") == []
+    assert main(["puzzles", "calibration", "--database", fresh_url]) == 0
+    middle = (0.5 + _expected(1500, 1550)) / 2
+    assert capsys.readouterr().out.splitlines()[2:6] == [
+        f"| 1000-1200 | 1 | {_expected(1500, 1100):.0%} | 100% |",
+        f"| 1400-1600 | 2 | {middle:.0%} | 50% |",
+        f"| 1800-2000 | 1 | {_expected(1500, 1900):.0%} | 0% |",
+        f"| all | 4 | {(_expected(1500, 1100) + 2 * middle + _expected(1500, 1900)) / 4:.0%} | 50% |",
+    ]
+
+
+def test_the_calibration_report_refuses_a_database_that_is_not_there(tmp_path: Any) -> None:
+    from noughts.cli import main
+
+    missing = tmp_path / "none.db"
+    with pytest.raises(SystemExit, match="no database at"):
+        main(["puzzles", "calibration", "--database", f"sqlite:///{missing}"])
+    assert not missing.exists()
+
+
+def test_a_puzzle_rated_from_attempts_starts_at_that_rating(book: PuzzleBook) -> None:
+    """tools/puzzles/calibrate.py's rating, not the search's guess, is where it starts."""
+    guessed, rated = (replace(p, difficulty=1200) for p in _classic(2, seed=808))
+    rated = replace(rated, rating=1700)
+    book.add([guessed, rated], NOW)
+    assert (book.puzzle(guessed.id).rating, book.puzzle(rated.id).rating) == (1200, 1700)

@@ -63,6 +63,13 @@ def _expected(mu: float, mu_j: float, phi_j: float) -> float:
     return 1 / (1 + math.exp(-_g(phi_j) * (mu - mu_j)))
 
 
+def expected_score(player: Glicko, opponent: Glicko) -> float:
+    """`player`'s expected score against `opponent` (step 3 of the paper: the
+    opponent's deviation flattens it toward one half)."""
+    mu, mu_j = ((r.rating - DEFAULT_RATING) / _SCALE for r in (player, opponent))
+    return _expected(mu, mu_j, opponent.deviation / _SCALE)
+
+
 def update(player: Glicko, results: Sequence[tuple[Glicko, float]], tau: float = TAU) -> Glicko:
     """`player`'s rating after one rating period with `results`: (opponent, score)
     pairs, score 1 for a win, 0.5 a draw, 0 a loss. Without results only the deviation

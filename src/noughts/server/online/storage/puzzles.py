@@ -22,6 +22,7 @@ from sqlalchemy import ColumnElement, Connection, Table, and_, func, insert, not
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from noughts.server.online.puzzle_calibration import Attempt
 from noughts.server.online.ratings import Glicko, current
 from noughts.server.online.ratings import update as rated
 from noughts.server.online.storage.store import NotFoundError, Store
@@ -112,7 +113,7 @@ def add_puzzles(c: Connection, puzzles: Iterable[ProvedPuzzle], now: int, origin
             "themes": "|" + "|".join(p.themes) + "|",
             "source": p.source,
             "origin_game": origin_game,
-            "rating": float(p.difficulty),
+            "rating": float(p.first_rating),
             "deviation": NEW_DEVIATION,
             "volatility": Glicko().volatility,
             "attempts": 0,
@@ -365,6 +366,16 @@ class PuzzleBook:
             puzzle = {column.name: m[f"p_{column.name}"] for column in _puzzles.c}
             found.append((_attempt_row(m, first=False), PuzzleRow.from_mapping(puzzle)))
         return found
+
+    def rated_attempts(self, spec: str | None = None) -> list[Attempt]:
+        """Every counted attempt (of `spec`'s puzzles only, if given) with both ratings
+        before it: what `noughts.server.online.puzzle_calibration` judges the ratings by."""
+        query = select(_attempts.c.rating_before, _attempts.c.puzzle_rating_before, _attempts.c.solved)
+        if spec is not None:
+            query = query.join(_puzzles, _puzzles.c.id == _attempts.c.puzzle_id).where(_puzzles.c.spec == spec)
+        with self.engine.connect() as c:
+            rows = c.execute(query.order_by(_attempts.c.created_at, _attempts.c.user_id, _attempts.c.puzzle_id))
+            return [Attempt(r.rating_before, r.puzzle_rating_before, bool(r.solved)) for r in rows]
 
     def record_streak(self, user_id: int, streak: int, now: int) -> int:
         """Keeps the player's best streak; the best after this one."""
