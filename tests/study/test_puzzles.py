@@ -169,6 +169,7 @@ def test_the_command_mines_resumes_and_verifies(tmp_path: Path, capsys: pytest.C
     assert main(["puzzles", "verify", str(out)]) == 1
 
 
+@pytest.mark.slow
 def test_a_budget_of_nodes_mines_the_same_puzzles_again(tmp_path: Path) -> None:
     """Self-play at a level that searches to a depth keeps its depth, and the prover
     counts nodes: two runs of the same seed write the same file, whatever the machine's

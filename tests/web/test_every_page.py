@@ -97,7 +97,11 @@ def _sign_in(tab: Tab, person: Person) -> None:
     tab.page.context.add_cookies([{"name": COOKIE, "value": token, "url": tab.base}])
 
 
-@pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
+# Every route in every state is the exhaustive check (make test-slow); make test keeps one
+# state of each sweep, within its time budget.
+@pytest.mark.parametrize(
+    "signed_in", [pytest.param(False, marks=pytest.mark.slow), True], ids=["signed-out", "signed-in"]
+)
 def test_no_page_scrolls_sideways_on_a_small_phone(make_tab: Any, world: World, signed_in: bool) -> None:
     tab = make_tab(SMALL_PHONE)
     if signed_in:
@@ -138,7 +142,13 @@ def test_the_phone_menu_holds_the_links_and_switches(make_tab: Any, world: World
 @pytest.mark.parametrize(
     ("size", "viewport", "theme"),
     [
-        pytest.param(size, viewport, theme, id=f"{size}-{theme}")
+        pytest.param(
+            size,
+            viewport,
+            theme,
+            id=f"{size}-{theme}",
+            marks=() if (size, theme) == ("phone", "light") else pytest.mark.slow,
+        )
         for size, viewport in (("desktop", DESKTOP), ("phone", PHONE))
         for theme in ("light", "dark")
     ],
@@ -165,6 +175,7 @@ def test_every_page_has_the_one_header(
     tab.assert_clean()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_axe_finds_nothing_on_any_page(make_tab: Any, world: World, theme: str) -> None:
     """axe-core, every rule at every impact, on every page signed in (the account in the
