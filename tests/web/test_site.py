@@ -269,7 +269,10 @@ def test_the_home_page_shows_games_being_played_on_small_boards_that_follow_them
     tab.assert_clean()
     # the online lobby's list of games being played shows the same small board
     page.goto(server_url + "/#/lobby")
-    watched = page.locator(f'#live-games [data-live="{game_id}"]')
+    # The one app keeps the document: wait for the lobby's own list (the home page's
+    # has the same id and may still be on screen for a moment).
+    page.wait_for_selector("#players-online")
+    watched = page.locator(f'.live-room[data-live="{game_id}"]')
     watched.wait_for()
     assert watched.locator("svg.mini-board .mini-ring").count() == 1
     ann.close()
