@@ -147,7 +147,7 @@ def test_the_phone_menu_holds_the_links_and_switches(make_tab: Any, world: World
             viewport,
             theme,
             id=f"{size}-{theme}",
-            marks=() if (size, theme) == ("phone", "light") else pytest.mark.slow,
+            marks=pytest.mark.slow,
         )
         for size, viewport in (("desktop", DESKTOP), ("phone", PHONE))
         for theme in ("light", "dark")

@@ -61,7 +61,6 @@ def stored(settings: Settings, game_id: str) -> tuple[int, int]:
         store.close()
 
 
-@pytest.mark.both_databases
 def test_players_and_spectators_chat_apart_and_guests_read(people: Callable[[], Person]) -> None:
     ann, bob, game_id, a, b = start(people)
     carol = people().sign_up()
@@ -111,7 +110,6 @@ def test_chat_is_rate_limited_per_player(people: Callable[[], Person], app_setti
     assert say(a, "players are counted on their own") is None
 
 
-@pytest.mark.both_databases
 def test_a_muted_player_is_hidden_and_a_report_is_kept(people: Callable[[], Person], app_settings: Settings) -> None:
     _, _, game_id, _, _ = start(people)
     carol, erin = people().sign_up(), people().sign_up()
@@ -139,7 +137,6 @@ def lines_ids(messages: list[dict[str, Any]]) -> list[int]:
     return [m["line"]["id"] for m in messages if m["type"] == "chat"]
 
 
-@pytest.mark.both_databases
 @pytest.mark.parametrize(
     ("frame", "error"),
     [

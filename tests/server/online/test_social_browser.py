@@ -101,7 +101,7 @@ def test_players_and_spectators_chat_apart_and_a_guest_reads(
         ann_page.wait_for_selector(f"#chat-lines li[data-user='{bob.name}']:has-text('yes')")
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("viewport", [pytest.param(DESKTOP, marks=pytest.mark.slow), PHONE], ids=["desktop", "phone"])
 def test_the_clocks_are_beside_the_board_and_in_view(
     browser: Any, server: str, people: Callable[[], Person], viewport: dict[str, int]
 ) -> None:
@@ -192,7 +192,8 @@ def test_a_profile_shows_results_a_rating_chart_and_the_games(
         assert page.locator("h1").count() == 1 and "Tic-tac-toe" in page.inner_text("h1")
 
 
-@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_social_pages_have_no_serious_accessibility_violation(
     browser: Any, server: str, people: Callable[[], Person], theme: str
 ) -> None:
