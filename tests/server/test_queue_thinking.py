@@ -30,17 +30,6 @@ from noughts.server.replay import replay
 from noughts.server.thinking import SERVER, Lane, ThinkingPool, ThinkJob
 from server.online.servers import serving
 
-REDIS = os.environ.get("NOUGHTS_TEST_REDIS", "redis://127.0.0.1:6379/0")
-
-
-@pytest.fixture
-def redis_url() -> str:
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
-    except redis.RedisError as e:
-        pytest.skip(f"Redis is not reachable at {REDIS}: {e}")
-    return REDIS
-
 
 @pytest.fixture
 def prefix(redis_url: str) -> Iterator[str]:

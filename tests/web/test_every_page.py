@@ -139,16 +139,11 @@ def test_the_phone_menu_holds_the_links_and_switches(make_tab: Any, world: World
     tab.assert_clean()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("size", "viewport", "theme"),
     [
-        pytest.param(
-            size,
-            viewport,
-            theme,
-            id=f"{size}-{theme}",
-            marks=pytest.mark.slow,
-        )
+        pytest.param(size, viewport, theme, id=f"{size}-{theme}")
         for size, viewport in (("desktop", DESKTOP), ("phone", PHONE))
         for theme in ("light", "dark")
     ],

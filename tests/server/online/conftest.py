@@ -18,7 +18,6 @@ from server.online.people import FAST, Person
 from server.online.servers import in_thread
 
 POSTGRES_ADMIN = os.environ.get("NOUGHTS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS = os.environ.get("NOUGHTS_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 @pytest.fixture(scope="session")
@@ -37,17 +36,6 @@ def postgres_url() -> Iterator[str]:
             yield POSTGRES_ADMIN.rsplit("/", 1)[0] + "/" + name
         finally:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@pytest.fixture(scope="session")
-def redis_url() -> str:
-    import redis
-
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
-    except redis.RedisError as e:
-        pytest.skip(f"Redis is not reachable at {REDIS}: {e}")
-    return REDIS
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
