@@ -34,6 +34,7 @@ from noughts.server.thinking import (
     ThinkJob,
     TooManyJobsError,
     think,
+    thinking_time,
 )
 
 from support import SPECS, playout
@@ -57,6 +58,24 @@ def test_the_worker_plays_the_levels_own_move(mistakes: bool) -> None:
     job = pickle.loads(pickle.dumps(ThinkJob(state, "easy", None, 11, mistakes=mistakes)))
     direct = level_player(state.game, "easy", 11, mistakes).decide(state, Limits())
     assert think(job).moves[0].text == direct.moves[0].text
+
+
+def test_a_moves_time_counts_from_when_it_was_asked() -> None:
+    """A move's time runs from the request: a job that waited gets what is left of its
+    time (its level's own where it names none), never less than a quarter of it; a job
+    nobody stamped (a review's position) gets its whole time."""
+    state = replay("ultimate", None, ["55"]).state
+    now = time.time()
+    assert thinking_time(ThinkJob(state, "max", 1.0)) == 1.0
+    assert thinking_time(ThinkJob(state, "max", None)) is None
+    left = thinking_time(ThinkJob(state, "max", 1.0, asked=now - 0.4))
+    assert left is not None and 0.6 - (time.time() - now) <= left <= 0.6
+    assert thinking_time(ThinkJob(state, "max", 1.0, asked=now - 60)) == 0.25
+    # max's own time in ultimate is 2 s (the level table's kmcts:time=2)
+    own = thinking_time(ThinkJob(state, "max", None, asked=now - 1.5))
+    assert own is not None and 0.4 <= own <= 0.5
+    searched = think(ThinkJob(state, "max", 1.0, asked=time.time() - 0.7))
+    assert searched.time is not None and 0.2 <= searched.time <= 0.6
 
 
 def test_every_move_asks_for_every_moves_value() -> None:

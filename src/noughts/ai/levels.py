@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
-from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, register_player, require_moves, seeded_player
+from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, register_player, require_moves, seeded_player, split_spec
 from noughts.ai.capabilities import capabilities
 from noughts.core import Game, InvalidOptionError, State
 from noughts.games.mnk import Mnk
@@ -307,6 +307,13 @@ def level_row(game: Game[Any, Any], level: str) -> LevelRow:
 def level_spec(game: Game[Any, Any], level: str) -> str:
     """The player a level stands for in `game`, as a player spec."""
     return level_row(game, level).spec
+
+
+def level_time(game: Game[Any, Any], level: str) -> float | None:
+    """The seconds `level` takes for a move in `game` when given no time (its spec's
+    ``time=``); None where it has no time of its own (an exact table, a depth)."""
+    seconds = split_spec(level_spec(game, level))[1].get("time")
+    return None if seconds is None else float(seconds)
 
 
 def level_player(game: Game[Any, Any] | str, level: str, seed: int | None = None, mistakes: bool = True) -> AIPlayer:

@@ -8,6 +8,7 @@ start-up brings the database schema up to date and connects the fan-out (Redis w
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -135,14 +136,14 @@ def _online(settings: Settings, pool: Thinking) -> Online:
 
     async def think(spec: str, moves: list[str], level: str, seconds: float | None) -> str:
         """A bot's move (seeded by nothing: bots vary)."""
-        job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds)
+        job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds, asked=time.time())
         analysis = await pool.analyze(job, Lane.MOVE, SERVER)
         return str(analysis.moves[0].text)
 
     async def assess(spec: str, moves: list[str], level: str, seconds: float) -> float | None:
         """How a bot sees the position (for a draw offer): its level's search without
         the deliberate slips, as the expected result for the player to move."""
-        job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds, mistakes=False)
+        job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds, mistakes=False, asked=time.time())
         analysis = await pool.analyze(job, Lane.MOVE, SERVER)
         return win_chance(analysis.value, analysis.scale)
 

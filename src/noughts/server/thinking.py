@@ -27,10 +27,11 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import partial
 from time import sleep
+from time import time as clock
 from typing import Any, Protocol
 
 from noughts.ai.base import AIPlayer, Analysis, Limits
-from noughts.ai.levels import Level, level_player
+from noughts.ai.levels import Level, level_player, level_time
 from noughts.core import Game, InvalidOptionError, State
 from noughts.server.replay import Replayed
 from noughts.study.puzzles import Judged
@@ -47,6 +48,11 @@ TABLE_BUILD_SECONDS = 180.0
 #: The longest `ThinkingPool.start` waits for its workers to warm up: compiling the
 #: kernels anew (numba's cache lost) takes a minute or two on a busy machine.
 WARM_UP_SECONDS = 180.0
+
+#: The least share of its time a move is thought about, however long its job waited
+#: since it was asked (`ThinkJob.asked`): a queue backed up, or a worker machine's clock
+#: set ahead, still gets a searched move, not a blind one.
+LEAST_SHARE = 0.25
 
 #: Players kept per (game, level, seed) in each worker; bounded, since seeds come from
 #: requests.
@@ -72,6 +78,21 @@ class ThinkJob:
     seed: int | None = None
     mistakes: bool = True
     every_move: bool = False
+    asked: float | None = None
+    """When someone asked for it (`time.time()`): the time since then, spent replaying,
+    waiting in a lane and reaching a worker, is taken off the move's time, so that the
+    answer comes within the time from the request (a bot's move within what its clock
+    was charged). None: the whole time is thought (a review's positions)."""
+
+
+def thinking_time(job: ThinkJob) -> float | None:
+    """The seconds `job`'s search gets: its time (or its level's own) less the time
+    since it was asked, at least `LEAST_SHARE` of it."""
+    seconds = job.time if job.time is not None else level_time(job.state.game, job.level)
+    if seconds is None or job.asked is None:
+        return job.time
+    waited = max(0.0, clock() - job.asked)
+    return max(seconds * LEAST_SHARE, seconds - waited)
 
 
 def think(job: ThinkJob) -> Analysis:
@@ -86,7 +107,7 @@ def think(job: ThinkJob) -> Analysis:
         if len(_players) >= _MAX_PLAYERS:
             _players.clear()
         player = _players[key] = level_player(state.game, job.level, job.seed, job.mistakes)
-    limits = Limits(time=job.time)
+    limits = Limits(time=thinking_time(job))
     return player.analyze(state, limits) if job.every_move else player.decide(state, limits)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from fastapi import APIRouter, Request
 
 from noughts.core import IllegalMoveError
@@ -23,12 +25,13 @@ HINT_SECONDS = 1.0
 
 
 async def _analyze(request: Request, body: ThinkRequest, hint: bool = False) -> tuple[Replayed, AnalysisView]:
+    asked = time.time()
     replayed = replay(body.spec, body.start, body.moves)
     if replayed.state.is_over:
         over = IllegalMoveError(f"the game is over ({replayed.state.status}): there is no move to think about")
         raise RequestError("moves", over)
     pool: Thinking = request.app.state.thinking
-    job = ThinkJob(replayed.state, body.level, body.time, body.seed, mistakes=not hint, every_move=hint)
+    job = ThinkJob(replayed.state, body.level, body.time, body.seed, mistakes=not hint, every_move=hint, asked=asked)
     lane = Lane.ANALYSIS if hint and body.time is not None and body.time > HINT_SECONDS else Lane.MOVE
     analysis = await pool.analyze(job, lane, await asker_of(request))
     return replayed, analysis_view(analysis, body.level, replayed.state.turn)
