@@ -85,6 +85,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         where = item.path.relative_to(tests).as_posix()
         if where not in _QUICK and any(where == listed or where.startswith(listed + "/") for listed in _INTEGRATION):
             item.add_marker(pytest.mark.integration)
+    # The browser modules first, then the other integration modules, then the rest,
+    # each module's tests together as collected. xdist's worksteal hands each process a
+    # run of the collection and the idle ones take the ends of the others' runs: so
+    # what is left at the end is short tests, not a browser module begun last, which
+    # kept one process busy while the other cores idled (the suite on two cores).
+    items.sort(key=_heaviness)
+
+
+def _heaviness(item: pytest.Item) -> int:
+    """0 for a test that drives a browser, 1 for another integration test, 2 else."""
+    if "browser" in getattr(item, "fixturenames", ()):
+        return 0
+    return 1 if item.get_closest_marker("integration") else 2
 
 
 @pytest.fixture(scope="module")

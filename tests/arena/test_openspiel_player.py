@@ -195,6 +195,7 @@ def test_in_the_arena_command(tmp_path: Path) -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.slow  # arena runs of other kinds of bot; make test keeps test_in_the_arena_command
 def test_any_kind_of_bot_in_the_arena_command(tmp_path: Path) -> None:
     out = tmp_path / "run"
     bots = ["random", "policy:openspiel_bots:uniform", "bot:openspiel_bots:first_legal"]
@@ -217,6 +218,7 @@ def test_the_arena_refuses_a_bad_bot_before_any_game() -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.slow  # as above
 def test_bots_on_a_game_openspiel_lacks_in_the_arena_command(tmp_path: Path) -> None:
     # Matryoshka is noughts.spiel's game only: MCTS by time (its rate measured on the
     # Python bot) and a factory's bot, with Noughts' random player.

@@ -28,6 +28,7 @@ def click_against_computer(tab: Tab, selector: str) -> None:
     )
 
 
+@pytest.mark.slow  # the solved play itself is proved in tests/ai/test_solve.py; this is the page's whole game
 def test_classic_against_max_never_loses(tab: Tab) -> None:
     """Two games against max by clicking: with the hint's moves it is a draw; with
     random clicks, max never lets the player win."""

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import httpx2
+import pytest
 
 from server.online.servers import serving
 
@@ -17,6 +18,8 @@ from server.online.servers import serving
 THINK = {"spec": "qubic", "moves": ["111", "222", "333"], "level": "max"}
 
 
+# A 3 s search on a server of its own; the lanes' tests (tests/server/test_thinking.py) run in make test.
+@pytest.mark.slow
 def test_a_long_think_does_not_block_other_requests(tmp_path: Path) -> None:
     finished = threading.Event()
     answers: list[httpx2.Response] = []

@@ -20,7 +20,9 @@ from noughts.server.online.sessions import COOKIE
 from server.online.people import FAST, GameSocket, Person, unique
 from server.online.servers import in_thread
 
-QUICK = replace(FAST, arrival_wait=0.2, abandon_after=0.6, first_move_wait=60.0)
+# Away for 2 s ends a game: short for a test, long enough that a loaded machine's slow
+# socket opening is not taken for leaving (0.6 s was, in a suite on six processes).
+QUICK = replace(FAST, arrival_wait=0.2, abandon_after=2.0, first_move_wait=60.0)
 
 
 def _until(read: Callable[[], dict[str, Any]], done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:

@@ -187,6 +187,7 @@ AudioContext.prototype.createOscillator = function () {
 """
 
 
+@pytest.mark.slow  # a whole game in two browsers; the offline page's sound is tested in tests/web/test_play.py
 def test_sound_online_plays_each_move_and_the_end_for_whoever_turned_it_on(browser: Any, server: str) -> None:
     """As offline: a tone for each move (x's and o's differ), and the winner's and the
     loser's phrases at the end, for the player who turned sound on; silence for the one
