@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,19 +59,41 @@ def pytest_configure(config: pytest.Config) -> None:
     # processes on two cores compiling much the same (a nine-board test took 79 s in a
     # cold worker, 0.9 s warm).
     if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
-        from noughts.ai import gobblet_table
         from noughts.ai.compiled import prepare
-        from noughts.games.gobblet import Gobblet
 
         prepare()
         # gobblet's solver kernels too, which `prepare` leaves to `noughts solve`, by
         # solving its smallest set (a second once compiled): the workers' tests of the
         # solver and the study pages otherwise each compiled them (28 s in a cold
-        # worker). Its table goes to a folder of its own, so the tests' cache folder
-        # holds no table they did not build.
-        with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
-            patch.setenv("NOUGHTS_CACHE_DIR", folder)
-            gobblet_table.counts(Gobblet(copies=1))
+        # worker). In a process of its own while the test processes start and run the
+        # browser and server tests, which come first and need none of them (compiled
+        # here first, it held the start 10 s on one core). Its table goes to a folder
+        # of its own, so the tests' cache folder holds no table they did not build.
+        folder = tempfile.mkdtemp(prefix="noughts-gobblet-warm-up-")
+        config.stash[_GOBBLET_WARM_UP] = (
+            subprocess.Popen(
+                [sys.executable, "-c", _GOBBLET_KERNELS],
+                env={**os.environ, "NOUGHTS_CACHE_DIR": folder},
+                stdout=subprocess.DEVNULL,
+            ),
+            folder,
+        )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    warm_up = config.stash.get(_GOBBLET_WARM_UP, None)
+    if warm_up is not None:
+        process, folder = warm_up
+        process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_GOBBLET_WARM_UP = pytest.StashKey[tuple["subprocess.Popen[bytes]", str]]()
+_GOBBLET_KERNELS = """
+from noughts.ai import gobblet_table
+from noughts.games.gobblet import Gobblet
+gobblet_table.counts(Gobblet(copies=1))
+"""
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -857,14 +857,20 @@ def _warm_up(progress: Callable[[str], None] | None) -> float:
             progress(f"compiling the fast engine: {spec} ({step}/{steps})")
         state = parse_spec(spec).initial()
         perft(state, 2)
-        players: list[AIPlayer] = [KernelMCTSPlayer(seed=0), KernelAlphaBetaPlayer(seed=0)]
+        players: list[tuple[AIPlayer, State[Any]]] = [
+            (KernelMCTSPlayer(seed=0), state),
+            (KernelAlphaBetaPlayer(seed=0), state),
+        ]
         if spec == "qubic":
-            players.append(KernelAlphaBetaPlayer(seed=0, proof=True))
-        for player in players:
+            # The proof search starts once there are marks to prove from: three plies in
+            # (on the empty board its kernels were left to someone's first move).
+            opened = state.play_text("111").play_text("222").play_text("112")
+            players.append((KernelAlphaBetaPlayer(seed=0, proof=True), opened))
+        for player, start in players:
             # choose, then analyze two plies on: kmcts reuses its tree, and both kinds
             # of search (the best move only, every move valued) get compiled.
-            best = player.choose(state, Limits(nodes=256, depth=2))
-            after = state.play(best)
+            best = player.choose(start, Limits(nodes=256, depth=2))
+            after = start.play(best)
             player.analyze(after.play(after.legal_moves()[0]), Limits(nodes=256, depth=2))
     # Qubic's proof asks which of o's replies are open through a kernel no player
     # calls: as `max` plays from the proof, and for the proof's builders.
