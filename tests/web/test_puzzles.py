@@ -62,6 +62,7 @@ def test_a_wrong_move_is_refuted_on_the_board_then_retried(tab: Tab, server_url:
     tab.assert_clean()
 
 
+@pytest.mark.slow  # a detail of a page make test covers; with the exhaustive checks (make test-slow)
 def test_a_streak_counts_solved_puzzles(tab: Tab, server_url: str) -> None:
     tab.open("#/puzzles?mode=streak&spec=ultimate")
     page = tab.page

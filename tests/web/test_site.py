@@ -154,7 +154,15 @@ def test_boards_show_the_coordinates_of_their_notation(make_tab: Any) -> None:
     tab.assert_clean()
 
 
-@pytest.mark.parametrize("name", ["classic-won", "nine-board-won", "qubic-won"])
+@pytest.mark.parametrize(
+    "name",
+    # classic in make test; the other boards with the exhaustive checks (make test-slow)
+    [
+        "classic-won",
+        pytest.param("nine-board-won", marks=pytest.mark.slow),
+        pytest.param("qubic-won", marks=pytest.mark.slow),
+    ],
+)
 def test_the_winning_line_is_drawn_and_the_banner_leaves_it_in_view(tab: Tab, name: str) -> None:
     page = tab.page
     ready(tab, BOARD_PAGES[name])
@@ -176,6 +184,7 @@ def test_the_winning_line_is_drawn_and_the_banner_leaves_it_in_view(tab: Tab, na
     tab.assert_clean()
 
 
+@pytest.mark.slow  # a detail of a page make test covers; with the exhaustive checks (make test-slow)
 def test_placed_marks_animate_unless_less_motion_is_asked(make_tab: Any) -> None:
     for motion in ("no-preference", "reduce"):
         tab = make_tab(DESKTOP)

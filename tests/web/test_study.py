@@ -281,7 +281,7 @@ def test_retry_from_a_set_up_position_keeps_it(tab: Tab) -> None:
     tab.assert_clean()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
 def test_the_analysis_board_with_variations_has_no_accessibility_violation(make_tab: object, theme: str) -> None:
     """With variations entered, the move tree is a list of items whose variations are
     lists inside items: axe finds nothing, of any impact, on the whole page."""
@@ -327,6 +327,7 @@ def test_deepening_never_replaces_the_board_under_the_pointer(tab: Tab) -> None:
     tab.assert_clean()
 
 
+@pytest.mark.slow  # a detail of a page make test covers; with the exhaustive checks (make test-slow)
 def test_engine_and_review_details_stay_behind_a_toggle(tab: Tab) -> None:
     """Players read levels and plain words; the engine's settings, nodes and the
     reviewer's name are there for who opens "Details"."""

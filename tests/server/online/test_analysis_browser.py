@@ -139,6 +139,7 @@ def test_the_online_pages_have_no_serious_accessibility_violation(
     assert not found, found
 
 
+@pytest.mark.slow  # a detail of a page make test covers; with the exhaustive checks (make test-slow)
 def test_an_ultimate_game_ended_by_resignation_frames_no_board_in_the_game_or_its_replay(
     browser: Any, server: str, people: Callable[[], Person]
 ) -> None:

@@ -41,6 +41,7 @@ def test_two_players_press_play_now_and_land_in_the_same_game(browser: Any, serv
     assert ann.errors == [] and bob.errors == []
 
 
+@pytest.mark.slow  # a detail of a page make test covers; with the exhaustive checks (make test-slow)
 def test_cancel_leaves_the_pool(browser: Any, server: str) -> None:
     ann = Visitor(browser, server)
     ann.sign_up(unique("ann"))

@@ -504,6 +504,7 @@ def test_a_position_another_worker_proved_meanwhile_is_not_built_again(
     assert set(here.progress()["positions"]) == set(map(name, built))
 
 
+@pytest.mark.slow  # searches a hard position on every core for seconds by design: make test-slow
 def test_a_worker_asked_to_stop_ends_its_turn_and_keeps_what_it_searched(tmp_path: Path) -> None:
     # An open position of the real proof (no proof within minutes), as an empty book's
     # whole frontier.
