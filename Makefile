@@ -39,15 +39,14 @@ run: $(STAMP)
 
 # The suite without the exhaustive checks (docs/development.md: its time on two cores).
 test: $(STAMP)
-	@# Three things at once before the tests, each on one core: compiling the fast engine
-	@# (a minute, once per machine; the test processes would each compile it otherwise),
-	@# the lint and type checks, and collecting the tests once, which writes the bytecode
-	@# of everything they import (on a fresh clone, else compiled again by each of the test
-	@# processes, all starting at once).
-	@$(BIN)/noughts prepare & prepared=$$!; \
-	$(BIN)/pytest --collect-only -q -p no:cacheprovider -m "not slow" >/dev/null 2>&1 & collecting=$$!; \
+	@# Two things at once before the tests, each on one core: the lint and type checks,
+	@# and collecting the tests once, which writes the bytecode of everything they import
+	@# (on a fresh clone, else compiled again by each of the test processes, all starting
+	@# at once). The fast engine is compiled by the tests' first process while the others
+	@# start (tests/conftest.py): a minute, once per machine.
+	@$(BIN)/pytest --collect-only -q -p no:cacheprovider -m "not slow" >/dev/null 2>&1 & collecting=$$!; \
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports && $(BIN)/mypy; checked=$$?; \
-	wait $$collecting; wait $$prepared || exit 1; exit $$checked
+	wait $$collecting; exit $$checked
 	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not slow"
 
 # The exhaustive and long-running checks; CI runs them after `make test`. Gobblet's

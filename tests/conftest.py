@@ -54,41 +54,51 @@ _SLOW_MODULES = {"server/online/test_schema_probe_thorough.py"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # Under xdist the controller fills numba's cache once, before the workers start:
-    # with a cold cache each worker otherwise compiled the kernels its tests use, four
-    # processes on two cores compiling much the same (a nine-board test took 79 s in a
-    # cold worker, 0.9 s warm).
+    # Under xdist the controller fills numba's cache once, while the test processes
+    # start and collect, and they run no test before it is done
+    # (`pytest_xdist_node_collection_finished`): with a cold cache each worker otherwise
+    # compiled the kernels its tests use, four processes on two cores compiling much the
+    # same (a nine-board test took 79 s in a cold worker, 0.9 s warm); compiled before
+    # them, it held their start half a minute on one core.
     if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
-        from noughts.ai.compiled import prepare
-
-        prepare()
-        # gobblet's solver kernels too, which `prepare` leaves to `noughts solve`, by
-        # solving its smallest set (a second once compiled): the workers' tests of the
-        # solver and the study pages otherwise each compiled them (28 s in a cold
-        # worker). In a process of its own while the test processes start and run the
-        # browser and server tests, which come first and need none of them (compiled
-        # here first, it held the start 10 s on one core). Its table goes to a folder
-        # of its own, so the tests' cache folder holds no table they did not build.
+        # The fast engine (`noughts prepare`: a second when numba's cache has it), and
+        # gobblet's solver kernels, which `prepare` leaves to `noughts solve`, by solving
+        # its smallest set (a second once compiled): the workers' tests of the solver and
+        # the study pages otherwise each compiled them (28 s in a cold worker). Its table
+        # goes to a folder of its own, so the tests' cache folder holds no table they did
+        # not build.
         folder = tempfile.mkdtemp(prefix="noughts-gobblet-warm-up-")
-        config.stash[_GOBBLET_WARM_UP] = (
-            subprocess.Popen(
-                [sys.executable, "-c", _GOBBLET_KERNELS],
-                env={**os.environ, "NOUGHTS_CACHE_DIR": folder},
-                stdout=subprocess.DEVNULL,
-            ),
+        gobblet = {**os.environ, "NOUGHTS_CACHE_DIR": folder}
+        prepare = [sys.executable, "-m", "noughts.cli", "prepare", "--quiet"]
+        config.stash[_WARM_UPS] = (
+            [
+                subprocess.Popen(prepare, stdout=subprocess.DEVNULL),
+                subprocess.Popen([sys.executable, "-c", _GOBBLET_KERNELS], env=gobblet, stdout=subprocess.DEVNULL),
+            ],
             folder,
         )
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: a run without xdist has none
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """In the controller, as each test process has collected: its tests wait for the
+    kernels to be compiled."""
+    processes, _ = node.config.stash[_WARM_UPS]
+    for process in processes:
+        if process.wait() != 0:
+            raise pytest.UsageError(f"compiling the kernels failed: {process.args} exited with {process.returncode}")
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
-    warm_up = config.stash.get(_GOBBLET_WARM_UP, None)
-    if warm_up is not None:
-        process, folder = warm_up
-        process.wait()
+    warm_ups = config.stash.get(_WARM_UPS, None)
+    if warm_ups is not None:
+        processes, folder = warm_ups
+        for process in processes:
+            process.wait()
         shutil.rmtree(folder, ignore_errors=True)
 
 
-_GOBBLET_WARM_UP = pytest.StashKey[tuple["subprocess.Popen[bytes]", str]]()
+_WARM_UPS = pytest.StashKey[tuple[list["subprocess.Popen[bytes]"], str]]()
 _GOBBLET_KERNELS = """
 from noughts.ai import gobblet_table
 from noughts.games.gobblet import Gobblet
