@@ -137,31 +137,32 @@ def lines_ids(messages: list[dict[str, Any]]) -> list[int]:
     return [m["line"]["id"] for m in messages if m["type"] == "chat"]
 
 
-@pytest.mark.parametrize(
-    ("frame", "error"),
-    [
-        ({"type": "chat"}, "bad-message"),
-        ({"type": "chat", "text": 5}, "bad-message"),
-        ({"type": "chat", "text": "   "}, "bad-text"),
-        ({"type": "chat", "text": "x" * 141}, "bad-text"),
-        ({"type": "chat", "text": "a\u0000b"}, "bad-text"),
-        ({"type": "chat", "text": "bell\u0007"}, "bad-text"),
-        ({"type": "chat", "text": "\u202eevil"}, "bad-text"),
-        ({"type": "chat-mute"}, "bad-message"),
-        ({"type": "chat-mute", "user": "nobody-at-all"}, "no-such-player"),
-        ({"type": "chat-report", "line": True}, "bad-message"),
-        ({"type": "chat-report", "line": 10**9}, "no-such-line"),
-        ({"type": "chat-report", "line": "players"}, "bad-message"),
-    ],
-)
-def test_hostile_chat_frames_change_nothing(
-    people: Callable[[], Person], app_settings: Settings, frame: dict[str, Any], error: str
-) -> None:
+#: Chat frames a hostile client sends, and the error each gets.
+BAD_CHAT_FRAMES = [
+    ({"type": "chat"}, "bad-message"),
+    ({"type": "chat", "text": 5}, "bad-message"),
+    ({"type": "chat", "text": "   "}, "bad-text"),
+    ({"type": "chat", "text": "x" * 141}, "bad-text"),
+    ({"type": "chat", "text": "a\u0000b"}, "bad-text"),
+    ({"type": "chat", "text": "bell\u0007"}, "bad-text"),
+    ({"type": "chat", "text": "\u202eevil"}, "bad-text"),
+    ({"type": "chat-mute"}, "bad-message"),
+    ({"type": "chat-mute", "user": "nobody-at-all"}, "no-such-player"),
+    ({"type": "chat-report", "line": True}, "bad-message"),
+    ({"type": "chat-report", "line": 10**9}, "no-such-line"),
+    ({"type": "chat-report", "line": "players"}, "bad-message"),
+]
+
+
+def test_hostile_chat_frames_change_nothing(people: Callable[[], Person], app_settings: Settings) -> None:
+    """Each frame in turn on one spectator's socket: its error, nothing stored, the
+    socket still open and the game going on."""
     _, _, game_id, a, b = start(people)
     carol = people().sign_up()
     c = carol.socket(game_id)
-    c.send(json.dumps({**frame, "id": "hostile"}))
-    assert c.expect("error", id="hostile")["error"] == error
+    for n, (frame, error) in enumerate(BAD_CHAT_FRAMES):
+        c.send(json.dumps({**frame, "id": f"hostile-{n}"}))
+        assert c.expect("error", id=f"hostile-{n}")["error"] == error, frame
     assert stored(app_settings, game_id) == (0, 0)
     assert say(c, "still here") is None  # the socket carries on
     alternate(a, b, "5")

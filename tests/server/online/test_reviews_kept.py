@@ -65,7 +65,6 @@ def kept_rows(database_url: str, query: str, **values: object) -> int:
         engine.dispose()
 
 
-@pytest.mark.both_databases
 def test_a_page_review_asked_twice_is_computed_once(
     people: Callable[[], Person], reviews_computed: list[str], database_url: str
 ) -> None:
@@ -107,7 +106,6 @@ def test_a_review_never_asked_for_is_not_found(people: Callable[[], Person]) -> 
     assert answer.status_code == 404 and answer.json()["error"] == "no-such-review"
 
 
-@pytest.mark.both_databases
 def test_a_finished_online_game_is_reviewed_without_anyone_asking(
     people: Callable[[], Person], reviews_computed: list[str], database_url: str
 ) -> None:
