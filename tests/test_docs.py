@@ -82,6 +82,7 @@ def test_the_tutorial_has_examples() -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.slow  # mkdocs with the API reference: 8-14 s of a core, with the exhaustive checks
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],

@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "noughts"
 
 pytestmark = pytest.mark.integration
+#: The tests of the built wheel and sdist: a build of both (seconds of a core) is for the
+#: exhaustive checks (make test-slow); the checks of the sources stay in make test.
+_BUILT = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +53,7 @@ def data_files() -> list[str]:
     )
 
 
+@_BUILT
 def test_the_wheel_holds_the_web_app_the_weights_and_the_command(dist: Path) -> None:
     with zipfile.ZipFile(wheel(dist)) as archive:
         names = set(archive.namelist())
@@ -83,6 +87,7 @@ SDIST_TOP = {
 }  # fmt: skip
 
 
+@_BUILT
 def test_the_sdist_builds_tests_and_documents(dist: Path) -> None:
     (sdist,) = dist.glob("noughts-*.tar.gz")
     with tarfile.open(sdist) as archive:
@@ -125,6 +130,7 @@ def links(markdown: str) -> list[str]:
     return [next(g for g in m.groups() if g) for m in LINK.finditer(CODE.sub("", markdown))]
 
 
+@_BUILT
 def test_the_description_links_only_absolute_addresses(dist: Path) -> None:
     """README.md is the page on PyPI, where a relative link (docs/RULES.md, #a-section)
     leads nowhere: every link in it is an absolute address."""
@@ -163,6 +169,7 @@ print(json.dumps({"move": move, "legal": state.legal_move_texts(), "refused": re
 
 
 @pytest.mark.slow
+@_BUILT
 def test_the_wheel_alone_in_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)

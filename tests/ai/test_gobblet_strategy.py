@@ -71,6 +71,7 @@ def test_perfect_values_the_strategys_move_exactly_and_leaves_the_rest_unvalued(
     assert {info.value.kind for info in analysis.moves[1:]} <= {Kind.UNKNOWN}
 
 
+@pytest.mark.slow  # every position of the shipped strategy, as the other shipped data is checked
 def test_every_position_x_can_meet_is_answered_with_a_shrinking_win() -> None:
     found = gobblet_strategy.check(_shipped())
     assert found.wrong == []

@@ -95,8 +95,11 @@ def test_an_idle_connection_is_kept_for_the_next_request(tmp_path: Path) -> None
 @pytest.mark.integration  # starts `noughts serve` and its workers
 def test_the_first_max_move_of_a_fresh_server_is_within_its_budget(tmp_path: Path) -> None:
     """The address is printed once the workers are up and their kernels loaded: the first
-    `max` move of ultimate (a 2 s search) takes its 2 s and at most half a second more,
-    not a cold worker's start as well."""
+    `max` move of ultimate (a 2 s search) takes at most half a second more than the same
+    move asked again of the warm server, not a cold worker's start (9-11 s) as well. On a
+    quiet machine both take their 2 s; measured against the second, the check holds on a
+    machine as loaded as the test run (the first alone took 2.54 s there, the search its
+    2 s, the rest the load)."""
     import json
     import re
 
@@ -111,12 +114,18 @@ def test_the_first_max_move_of_a_fresh_server_is_within_its_budget(tmp_path: Pat
         assert found, line
         connection = http.client.HTTPConnection("127.0.0.1", int(found[1]), timeout=60)
         body = json.dumps({"spec": "ultimate", "moves": [], "level": "max"})
-        asked = time.monotonic()
-        connection.request("POST", "/api/computer", body, {"Content-Type": "application/json"})
-        answer = connection.getresponse()
-        took = time.monotonic() - asked
-        assert answer.status == 200, answer.read()
-        assert took < 2.0 + 0.5
+
+        def move() -> float:
+            asked = time.monotonic()
+            connection.request("POST", "/api/computer", body, {"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            assert answer.status == 200, answer.read()
+            answer.read()
+            return time.monotonic() - asked
+
+        first, warm = move(), move()
+        assert first < warm + 0.5, (first, warm)
+        assert first < 2.0 + 2.0  # a cold worker's start is 9-11 s
     finally:
         server.terminate()
         server.wait(30)
