@@ -133,3 +133,23 @@ def test_a_puzzle_opens_with_the_move_that_led_to_it(tab: Tab, server_url: str) 
     page.click(f".cell[data-move='{puzzle['solution'][0]}']")
     page.wait_for_selector("#good-move, #solved")
     tab.assert_clean()
+
+
+def test_on_a_phone_the_page_does_not_jump_when_the_puzzle_comes(make_tab: Any) -> None:
+    """The board's square is kept while the puzzle loads, so the panel under it stays
+    where it is (Lighthouse counted a layout shift of 0.51 there on a phone)."""
+    tab: Tab = make_tab(PHONE)
+    tab.open("#/puzzles")
+    page = tab.page
+    page.wait_for_selector("#puzzle-info[data-id]")
+    shift = page.evaluate(
+        """() => new Promise(done => {
+            let total = 0;
+            new PerformanceObserver(list => {
+                for (const entry of list.getEntries()) if (!entry.hadRecentInput) total += entry.value;
+            }).observe({ type: "layout-shift", buffered: true });
+            setTimeout(() => done(total), 300);
+        })"""
+    )
+    assert shift < 0.1, shift
+    tab.assert_clean()
