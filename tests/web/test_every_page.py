@@ -73,8 +73,9 @@ def routes(world: World) -> dict[str, tuple[str, str]]:
         "analysis": ("#/analysis?spec=classic&tree=5,1(2,3),9(3)", ".variation .tree-move"),
         "review": ("#/analysis?spec=ultimate&tree=55,51,15,57,75,53&review=1", "#review .graph-box"),
         "lobby": ("#/lobby", "#lobby-tournaments"),
-        "login": ("#/login", "#submit"),
-        "signup": ("#/signup", "#submit"),
+        # Signed in, these lead where their form would have: the lobby.
+        "login": ("#/login", "#submit, #lobby-tournaments"),
+        "signup": ("#/signup", "#submit, #lobby-tournaments"),
         "game": (f"#/game/{world.live}", "#board .cell"),
         "waiting-room": (f"#/game/{world.waiting}", ".waiting-room"),
         "profile": (f"#/u/{name}", "#history"),
@@ -187,6 +188,20 @@ def test_axe_finds_nothing_on_any_page(make_tab: Any, world: World, theme: str) 
         if violations:
             found[name] = violations
     assert not found, found
+    tab.assert_clean()
+
+
+def test_signed_in_the_log_in_page_leads_where_it_would_have(make_tab: Any, world: World) -> None:
+    """A bookmarked or shared log-in link, or the back button, while signed in: no form
+    that logs in again, but the page the form would have led to."""
+    tab = make_tab(DESKTOP)
+    _sign_in(tab, world.ann)
+    page = tab.page
+    _visit(tab, "#/login?next=/puzzles", ".puzzle-page")
+    assert page.evaluate("location.hash") == "#/puzzles"
+    _visit(tab, "#/signup", "#lobby-tournaments")
+    assert page.evaluate("location.hash") == "#/lobby"
+    assert page.locator("#submit").count() == 0
     tab.assert_clean()
 
 

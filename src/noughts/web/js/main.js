@@ -91,6 +91,10 @@ async function route() {
   else if (page === "rules") {
     rulesPage(view, catalogue, id);
     document.title = "Rules · Noughts";
+  } else if ((page === "login" || page === "signup") && session.user && !session.user.guest) {
+    // Signed in already (a bookmark, a shared link, the back button): where the form
+    // would have gone, not a form that logs in again.
+    location.replace(params.get("next") ? `#${params.get("next")}` : "#/lobby");
   } else if (page === "login" || page === "signup") {
     module.accountForm(view, page, context, params.get("next"));
     document.title = `${page === "login" ? "Log in" : "Sign up"} · Noughts`;
