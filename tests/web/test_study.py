@@ -51,10 +51,16 @@ def test_a_finished_game_is_reviewed_with_its_blunder_the_better_move_and_a_retr
     assert "X 2??: blunder." in page.locator("#review-note").inner_text()
     # The graph: a point is a position; a click there goes there (6 plies across it).
     graph = page.locator(".eval-graph")
-    # Measured in the page in one step: the review panel is drawn again as the position's
-    # analysis arrives, and bounding_box() between two drawings found no element (CI, once).
-    width, height = graph.evaluate("e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height]")
-    assert width > 0 and height > 0
+    # Measured in the page once the graph is drawn: the review panel is drawn again as the
+    # position's analysis arrives, and a measure between two drawings found no element, or
+    # one not laid out yet (0 x 0, under a loaded suite).
+    size = page.wait_for_function(
+        """() => {
+            const box = document.querySelector('.eval-graph')?.getBoundingClientRect();
+            return box && box.width > 0 && box.height > 0 ? [box.width, box.height] : null;
+        }"""
+    )
+    width, height = size.json_value()
     graph.click(position={"x": width * 2 / 6, "y": height / 2})
     page.wait_for_selector(".tree-move.current[data-path='5,1']")
     # ... and the keyboard: the focused point moves with the arrows.
