@@ -88,9 +88,11 @@ class ThinkJob:
 def thinking_time(job: ThinkJob) -> float | None:
     """The seconds `job`'s search gets: its time (or its level's own) less the time
     since it was asked, at least `LEAST_SHARE` of it."""
-    seconds = job.time if job.time is not None else level_time(job.state.game, job.level)
-    if seconds is None or job.asked is None:
+    if job.asked is None:
         return job.time
+    seconds = job.time if job.time is not None else level_time(job.state.game, job.level)
+    if seconds is None:
+        return None
     waited = max(0.0, clock() - job.asked)
     return max(seconds * LEAST_SHARE, seconds - waited)
 
