@@ -20,9 +20,9 @@ def test_a_bound_says_at_most_and_an_exact_distance_does_not() -> None:
     bound = Value.win(64, bound=True)
     assert (bound.text, bound.distance, bound.bound) == ("win in at most 64", "in at most 64 plies", True)
     assert Value.loss(9, bound=True).text == "loss in at most 9"
-    assert verdict(bound, Player.X) == "X wins, proven, in at most 64 plies"
-    assert verdict(Value.loss(63, bound=True), Player.O) == "X wins, proven, in at most 63 plies"
-    assert verdict(Value.win(7), Player.O) == "O wins in 7 plies"
+    assert verdict(bound, Player.X) == "X wins, proven, in at most 32 moves"  # the winner's own moves
+    assert verdict(Value.loss(63, bound=True), Player.O) == "X wins, proven, in at most 32 moves"
+    assert verdict(Value.win(7), Player.O) == "O wins in 4 moves"
     assert Value.draw().distance == Value.estimate(0.3).distance == ""
 
 

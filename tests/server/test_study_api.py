@@ -82,7 +82,7 @@ def test_the_evaluation_says_what_its_number_is(client: TestClient) -> None:
     """A proven result in words for both sides; an estimate as the chance of the side
     to move, never a raw score; the bar is x's chance."""
     solved = client.post("/api/analysis", json={"spec": "classic", "moves": ["5", "2"], "level": "max"}).json()
-    assert solved["verdict"] == "X wins in 5 plies"
+    assert solved["verdict"] == "X wins in 3 moves"
     assert solved["value"] == {
         "kind": "win",
         "text": "win in 5",
@@ -112,7 +112,7 @@ def test_the_qubic_proofs_plies_are_a_bound(client: TestClient) -> None:
     for moves, plies in [([], 64), (["111", "222"], 62)]:
         body = {"spec": "qubic", "moves": moves, "level": "max", "time": 0.5}
         answer = client.post("/api/analysis", json=body).json()
-        assert answer["verdict"] == f"X wins, proven, in at most {plies} plies"
+        assert answer["verdict"] == f"X wins, proven, in at most {(plies + 1) // 2} moves"
         assert answer["value"] == {
             "kind": "win",
             "text": f"win in at most {plies}",
@@ -134,7 +134,7 @@ def test_the_schema_says_which_field_tells_a_bound(client: TestClient) -> None:
 
 def test_o_to_move_the_bar_is_still_xs(client: TestClient) -> None:
     answer = client.post("/api/analysis", json={"spec": "classic", "moves": ["5", "2", "1"], "level": "max"}).json()
-    assert answer["verdict"] == "X wins in 4 plies"
+    assert answer["verdict"] == "X wins in 2 moves"
     assert answer["value"]["kind"] == "loss"
     assert answer["bar"] == 1.0  # x wins, whoever is to move
 
@@ -187,5 +187,5 @@ def test_gobblet_positions_get_exact_values_from_its_table(client: TestClient) -
     # path as the published game's (built by `noughts solve gobblet`).
     body = {"spec": "gobblet:sizes=2", "moves": ["M2", "M7", "M9", "S1"], "level": "max"}
     answer = client.post("/api/analysis", json=body).json()
-    assert answer["verdict"] == "X wins in 33 plies"
+    assert answer["verdict"] == "X wins in 17 moves"
     assert answer["value"]["exact"] and all(m["value"]["exact"] for m in answer["moves"])

@@ -283,8 +283,9 @@ class AnalysisView(_Model):
     player: str
     best: str
     value: ValueView
-    #: The position's value in words for both sides: "X wins in 7 plies", "X wins, proven,
-    #: in at most 64 plies" (a bound), "a draw with best play", "O to move: 64% (an estimate)".
+    #: The position's value in words for both sides, in the winner's own moves: "X wins in
+    #: 4 moves", "X wins, proven, in at most 32 moves" (a bound), "a draw with best play",
+    #: "O to move: 64% (an estimate)".
     verdict: str
     #: x's chance in [-1, 1] (2 * chance - 1): 1 x wins, -1 o wins, 0 even or a draw.
     bar: float
