@@ -5,7 +5,8 @@ processes through Redis (`noughts serve --workers-on`), side by side in one run:
    of ultimate and the puzzle search of finished games run without pause
    (`thinking_lanes._bot_games`): the embedded pool of two workers against one server
    and two workers on Redis (one kept for moves, `--lanes move`, as the pool keeps one,
-   the other `--lanes analysis,review,mining`; and two taking every lane);
+   the other `--lanes analysis,review,mining`, its moves on one thread and on the
+   default four; and two taking every lane);
 2. reviews a minute (ultimate, 20 plies, max, 0.25 s a position, four asked at a time
    for --review-seconds s) with one worker and with two;
 3. over HTTP, `noughts serve --workers 2` against `noughts serve --workers-on` with two
@@ -49,13 +50,14 @@ ONE_FOR_MOVES = ("move", "analysis,review,mining")
 
 @contextmanager
 def workers(url: str, prefix: str, *lanes: str) -> Iterator[None]:
-    """`noughts worker` processes, one for each of `lanes`, started and warmed up."""
+    """`noughts worker` processes, one for each of `lanes` (its lanes, then any options
+    of `noughts worker`), started and warmed up."""
     started = []
     environment = {**os.environ, "NOUGHTS_REDIS_PREFIX": prefix}
     logs = Path(tempfile.mkdtemp(prefix="scale-out-workers-"))
     try:
         for i, each in enumerate(lanes):
-            command = [sys.executable, "-m", "noughts.cli", "worker", "--redis", url, "--lanes", each]
+            command = [sys.executable, "-m", "noughts.cli", "worker", "--redis", url, "--lanes", *each.split()]
             log = logs / f"worker-{i}.log"
             with log.open("w") as out:
                 process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
@@ -87,7 +89,8 @@ def bot_moves(url: str, games: int, seconds: float) -> dict[str, dict[str, Any]]
     finally:
         pool.shutdown()
     setups = (
-        ("Redis, 2 workers (one for moves)", ONE_FOR_MOVES),
+        ("Redis, 2 workers (one for moves, on one thread)", ("move --move-threads 1", ONE_FOR_MOVES[1])),
+        ("Redis, 2 workers (one for moves, on 4 threads)", ONE_FOR_MOVES),
         ("Redis, 2 workers of every lane", (EVERY_LANE,) * 2),
     )
     for name, lanes in setups:

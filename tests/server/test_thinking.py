@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import pickle
+import secrets
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import AsyncExitStack, ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,8 @@ from fastapi.testclient import TestClient
 from noughts.ai.base import Analysis, Limits
 from noughts.ai.levels import level_player
 from noughts.registry import parse_spec
-from noughts.server import Settings, create_app
+from noughts.server import Settings, create_app, queue_thinking
+from noughts.server.queue_thinking import QueueThinking
 from noughts.server.replay import Replayed, replay
 from noughts.server.thinking import (
     GONE_POLL,
@@ -29,6 +31,7 @@ from noughts.server.thinking import (
     Asker,
     AskerGoneError,
     Lane,
+    LanedThinking,
     LaneFullError,
     ThinkingPool,
     ThinkJob,
@@ -146,29 +149,87 @@ def test_a_move_never_waits_behind_reviews_and_mining() -> None:
     assert waited < 0.4  # a single low job would hold it 0.5 s; all of them 3 s
 
 
+@contextmanager
+def holding(pool: LanedThinking, lane: Lane, asker: Asker) -> Iterator[None]:
+    """One of `asker`'s jobs of `lane` held from outside the app's event loop (the
+    embedded pool counts them in its process, with no loop of its own)."""
+    rules = LANES[lane]
+    held = asyncio.run(pool._take(lane, asker.key, rules.signed_in if asker.signed_in else rules.anonymous))
+    assert held is not None
+    try:
+        yield
+    finally:
+        asyncio.run(pool._give_back(lane, asker.key, held))
+
+
+async def _quotas_hold(pool: LanedThinking, other: LanedThinking) -> None:
+    """The quota claims, `other` being the same thinkers seen from another server
+    process (or `pool` itself)."""
+    visitor, user = Asker("address 10.0.0.1"), Asker("user 7", signed_in=True)
+    rules = LANES[Lane.REVIEW]
+    async with AsyncExitStack() as held:
+        for i in range(rules.anonymous):
+            await held.enter_async_context((pool, other)[i % 2]._holding(Lane.REVIEW, visitor))
+        for each in (pool, other):
+            with pytest.raises(TooManyJobsError) as refused:
+                await held.enter_async_context(each._holding(Lane.REVIEW, visitor))
+            assert refused.value.retry_after == rules.retry_after
+        await held.enter_async_context(pool._holding(Lane.ANALYSIS, visitor))  # another lane's quota
+        await held.enter_async_context(pool._holding(Lane.REVIEW, Asker("address 10.0.0.2")))  # another visitor's
+        for i in range(rules.signed_in):
+            await held.enter_async_context((pool, other)[i % 2]._holding(Lane.REVIEW, user))
+        with pytest.raises(TooManyJobsError):
+            await held.enter_async_context(other._holding(Lane.REVIEW, user))
+        for _ in range(3 * rules.signed_in):
+            await held.enter_async_context(pool._holding(Lane.REVIEW, SERVER))
+    async with other._holding(Lane.REVIEW, visitor):  # given back when done
+        pass
+    assert rules.anonymous < rules.signed_in
+
+
 def test_a_visitor_holds_at_most_their_quota_of_a_lane() -> None:
     """Anonymous visitors have the smallest quota, signed-in users more, and the server's
     own work none; a refusal says when to try again."""
     pool = ThinkingPool(workers=1)
-    visitor, user = Asker("address 10.0.0.1"), Asker("user 7", signed_in=True)
-    rules = LANES[Lane.REVIEW]
-    with ExitStack() as held:
-        for _ in range(rules.anonymous):
-            held.enter_context(pool._holding(Lane.REVIEW, visitor))
-        with pytest.raises(TooManyJobsError) as refused:
-            held.enter_context(pool._holding(Lane.REVIEW, visitor))
-        assert refused.value.retry_after == rules.retry_after
-        held.enter_context(pool._holding(Lane.ANALYSIS, visitor))  # another lane's quota
-        held.enter_context(pool._holding(Lane.REVIEW, Asker("address 10.0.0.2")))  # another visitor's
-        for _ in range(rules.signed_in):
-            held.enter_context(pool._holding(Lane.REVIEW, user))
+    asyncio.run(_quotas_hold(pool, pool))
+
+
+@pytest.mark.integration
+def test_the_queues_quotas_are_shared_by_every_server_process(redis_url: str) -> None:
+    """With workers on Redis the quotas are the deployment's: a visitor holds theirs
+    whichever server process each request reaches."""
+    prefix = f"noughts-test-{secrets.token_hex(4)}:"
+    one, two = QueueThinking(redis_url, prefix), QueueThinking(redis_url, prefix)
+    try:
+        asyncio.run(_quotas_hold(one, two))
+    finally:
+        one.shutdown()
+        two.shutdown()
+
+
+@pytest.mark.integration
+def test_a_dead_servers_quota_leases_run_out(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server process that dies holding a visitor's jobs stops renewing their leases:
+    the quota comes back once they run out, not never."""
+    monkeypatch.setattr(queue_thinking, "LEASE_SECONDS", 0.6)
+    prefix = f"noughts-test-{secrets.token_hex(4)}:"
+    visitor, allowed = Asker("address 10.0.0.9"), LANES[Lane.REVIEW].anonymous
+
+    async def scenario() -> None:
+        dying, other = QueueThinking(redis_url, prefix), QueueThinking(redis_url, prefix)
+        held = [dying._holding(Lane.REVIEW, visitor) for _ in range(allowed)]  # never given back
+        for each in held:
+            await each.__aenter__()
+        await asyncio.sleep(0.5)  # renewed while its process lives
         with pytest.raises(TooManyJobsError):
-            held.enter_context(pool._holding(Lane.REVIEW, user))
-        for _ in range(3 * rules.signed_in):
-            held.enter_context(pool._holding(Lane.REVIEW, SERVER))
-    with pool._holding(Lane.REVIEW, visitor):  # given back when done
-        pass
-    assert rules.anonymous < rules.signed_in
+            await other._holding(Lane.REVIEW, visitor).__aenter__()
+        dying.shutdown()  # as if it died: nothing renews its leases
+        await asyncio.sleep(0.7)
+        async with other._holding(Lane.REVIEW, visitor):
+            pass
+        other.shutdown()
+
+    asyncio.run(scenario())
 
 
 def test_a_full_lane_refuses_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -286,7 +347,7 @@ def test_a_visitor_beyond_their_quota_is_told_when_to_come_back(client: TestClie
     review = {"spec": "classic", "moves": ["5", "1"], "level": "easy", "time": 0.123, "wait": 10}
     with ExitStack() as held:
         for _ in range(LANES[Lane.REVIEW].anonymous):  # the test client's address is "testclient"
-            held.enter_context(pool._holding(Lane.REVIEW, Asker("address testclient")))
+            held.enter_context(holding(pool, Lane.REVIEW, Asker("address testclient")))
         answer = client.post("/api/review", json=review)
         assert answer.status_code == 429, answer.text
         assert answer.json()["error"] == "too-many-jobs"

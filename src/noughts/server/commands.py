@@ -62,9 +62,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "worker",
         help="think for servers started with --workers-on: take their jobs from Redis",
         description="Takes the computer's jobs (moves, analyses, reviews, puzzle searches) of every server started "
-        "with --workers-on URL, one at a time, the most urgent lane first; on this machine or any other that reaches "
-        "the Redis. Start as many as there are cores to spare. Runs until Ctrl-C or SIGTERM (after its current job); "
-        "a worker killed mid-job has its job given to another.",
+        "with --workers-on URL: moves on threads of their own, the other lanes one job at a time, the most urgent "
+        "first; on this machine or any other that reaches the Redis. Start as many as there are cores to spare. Runs "
+        "until Ctrl-C or SIGTERM (after its current jobs); a worker killed mid-job has its job given to another.",
     )
     worker.add_argument(
         "--redis",
@@ -76,9 +76,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     worker.add_argument(
         "--lanes",
         default="move,analysis,review,mining",
-        help="the lanes it takes jobs from, comma separated (default: %(default)s). Keep one worker for the moves "
-        "people wait for ('move') and give the others 'analysis,review,mining': a move taken by a worker busy "
-        "with a review waits for it",
+        help="the lanes it takes jobs from, comma separated (default: %(default)s); a worker that takes moves "
+        "thinks about them beside its other job, never after it",
+    )
+    worker.add_argument(
+        "--move-threads",
+        type=_at_least_one,
+        default=None,
+        metavar="N",
+        help="moves thought about at once (default: 4): a house bot's move is mostly waiting on Redis",
     )
     worker.set_defaults(run=_worker)
     bot = sub.add_parser(
@@ -231,9 +237,16 @@ def _bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _at_least_one(text: str) -> int:
+    count = int(text)
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{count} is not 1 or more")
+    return count
+
+
 def _worker(args: argparse.Namespace) -> int:
     from noughts.server.online.realtime import RedisUnreachableError, check_redis
-    from noughts.server.worker import configure_logging, parse_lanes, run_worker
+    from noughts.server.worker import MOVE_THREADS, configure_logging, parse_lanes, run_worker
 
     if not args.redis:
         raise SystemExit("noughts worker: give the servers' Redis (--redis URL or NOUGHTS_WORKERS_ON)")
@@ -248,7 +261,8 @@ def _worker(args: argparse.Namespace) -> int:
         return 2
     _prepare_kernels()
     configure_logging()
-    run_worker(args.redis, os.environ.get("NOUGHTS_REDIS_PREFIX", "noughts:"), lanes)
+    prefix = os.environ.get("NOUGHTS_REDIS_PREFIX", "noughts:")
+    run_worker(args.redis, prefix, lanes, move_threads=args.move_threads or MOVE_THREADS)
     return 0
 
 

@@ -25,9 +25,11 @@ import base64
 import contextlib
 import io
 import logging
+import math
 import os
 import pickle
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -65,6 +67,10 @@ HEARTBEAT_MS = 10_000
 START_SECONDS = 600.0
 #: How long a job's wanted key lives at most (its asker's process may die).
 WANTED_SECONDS = 3600
+#: How long an asker's job counts against their quota (`Keys.held`) unless the server
+#: process holding it renews it, every third of that: a server that dies gives its
+#: askers' quotas back within this.
+LEASE_SECONDS = 60.0
 #: The functions a job may name: what the worker runs.
 WORK = {f.__name__: f for f in (think, judge_puzzle, mine_position)}
 
@@ -110,6 +116,11 @@ class Keys:
     def replies(self, server: str) -> str:
         return f"{self.prefix}thinking:replies:{server}"
 
+    def held(self, lane: Lane, asker: str) -> str:
+        """The jobs `asker` holds in `lane`, whichever server process they asked: a
+        sorted set of leases, each scored by when it runs out."""
+        return f"{self.prefix}thinking:held:{lane.name.lower()}:{asker}"
+
 
 #: Deletes a job's wanted key and, if it was there, pushes the answer onto its server's
 #: reply list, in one step: a job is answered at most once.
@@ -120,6 +131,19 @@ if redis.call('del', KEYS[1]) == 1 then
     return 1
 end
 return 0
+"""
+
+
+#: Takes one of an asker's `ARGV[3]` jobs in a lane (a lease `ARGV[4]` until `ARGV[2]`)
+#: unless they hold them all, leases run out at `ARGV[1]` not counted: 1 if taken.
+TAKE_HELD = """
+redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+if redis.call('zcard', KEYS[1]) >= tonumber(ARGV[3]) then
+    return 0
+end
+redis.call('zadd', KEYS[1], ARGV[2], ARGV[4])
+redis.call('expireat', KEYS[1], math.ceil(tonumber(ARGV[2])))
+return 1
 """
 
 
@@ -202,9 +226,10 @@ class _Waiting:
 class QueueThinking(LanedThinking):
     """`Thinking` on `noughts worker` processes anywhere, through Dramatiq on the Redis at
     `url` (its keys under `prefix`). The lanes are Dramatiq's queues, and each worker
-    takes the next job from the most urgent lane that has one; the quotas are this
-    process's, as with `ThinkingPool`, and so is a lane's bound on waiting jobs (those
-    this process sent that no worker has started)."""
+    takes the next job from the most urgent lane that has one. The askers' quotas are
+    shared by every server process of the Redis, as the workers are (a visitor holds
+    their quota whichever process each request reaches); a lane's bound on waiting jobs
+    is this process's (those it sent that no worker has started)."""
 
     def __init__(self, url: str, prefix: str = "noughts:", max_think: float | None = None) -> None:
         import redis
@@ -220,6 +245,49 @@ class QueueThinking(LanedThinking):
         self._connected: asyncio.Future[None] | None = None
         self._stopping = threading.Event()
         self._waiting: dict[str, _Waiting] = {}
+        # The quota leases this process holds (lease: its key), renewed while held.
+        self._leases: dict[str, str] = {}
+        self._renewing: asyncio.Task[None] | None = None
+
+    async def _take(self, lane: Lane, key: str, allowed: int) -> str | None:
+        lease, held = uuid.uuid4().hex, self.keys.held(lane, key)
+        now = time.time()
+        try:
+            taken = await asyncio.to_thread(
+                self._redis.eval, TAKE_HELD, 1, held, now, now + LEASE_SECONDS, allowed, lease
+            )
+        except RedisError as e:
+            raise ThinkingError(f"the computer's workers cannot be reached ({e}); try again") from None
+        if not taken:
+            return None
+        self._leases[lease] = held
+        if self._renewing is None or self._renewing.done():
+            self._renewing = asyncio.create_task(self._renew())
+        return lease
+
+    async def _give_back(self, lane: Lane, key: str, held: str) -> None:
+        name = self._leases.pop(held, None)
+        if name is not None:
+            with contextlib.suppress(RedisError):  # Redis away: the lease runs out
+                await asyncio.shield(asyncio.to_thread(self._redis.zrem, name, held))
+
+    async def _renew(self) -> None:
+        """While this process holds leases, renews them every third of their time."""
+        while self._leases:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            until = time.time() + LEASE_SECONDS
+            leases = dict(self._leases)
+            try:
+                await asyncio.to_thread(self._renew_leases, leases, until)
+            except RedisError as e:
+                log.warning("renewing the askers' quotas failed (%s); trying again", e)
+
+    def _renew_leases(self, leases: dict[str, str], until: float) -> None:
+        with self._redis.pipeline(transaction=False) as pipe:
+            for lease, held in leases.items():
+                pipe.zadd(held, {lease: until}, xx=True)
+                pipe.expireat(held, math.ceil(until))
+            pipe.execute()
 
     async def start(self) -> None:
         """Connects to Redis and starts reading this process's replies (once, however
@@ -341,6 +409,8 @@ class QueueThinking(LanedThinking):
                     raise ThinkingError(f"no worker took the job within {START_SECONDS:.0f} seconds") from None
 
     def shutdown(self) -> None:
+        if self._renewing is not None:
+            self._renewing.cancel()
         self._stopping.set()  # the reader stops within its second of blocking
         self._connected = None
         self._broker.close()

@@ -19,10 +19,10 @@ import multiprocessing
 import os
 import threading
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import partial
@@ -54,10 +54,19 @@ WARM_UP_SECONDS = 180.0
 #: set ahead, still gets a searched move, not a blind one.
 LEAST_SHARE = 0.25
 
-#: Players kept per (game, level, seed) in each worker; bounded, since seeds come from
-#: requests.
-_players: dict[tuple[Game[Any, Any], str, int | None, bool], AIPlayer] = {}
+#: Players kept per (game, level, seed) in each worker thread (a player keeps its search
+#: tables between calls, so two threads never share one: `noughts worker` thinks about
+#: moves on several); bounded, since seeds come from requests.
+_kept = threading.local()
 _MAX_PLAYERS = 64
+
+
+def _players() -> dict[tuple[Game[Any, Any], str, int | None, bool], AIPlayer]:
+    """This thread's kept players."""
+    found: dict[tuple[Game[Any, Any], str, int | None, bool], AIPlayer] | None = getattr(_kept, "players", None)
+    if found is None:
+        found = _kept.players = {}
+    return found
 
 
 @dataclass(frozen=True)
@@ -104,11 +113,12 @@ def think(job: ThinkJob) -> Analysis:
     core's exceptions, which pickle back to the caller."""
     state = job.state
     key = (state.game, job.level, job.seed, job.mistakes)
-    player = _players.get(key)
+    players = _players()
+    player = players.get(key)
     if player is None:
-        if len(_players) >= _MAX_PLAYERS:
-            _players.clear()
-        player = _players[key] = level_player(state.game, job.level, job.seed, job.mistakes)
+        if len(players) >= _MAX_PLAYERS:
+            players.clear()
+        player = players[key] = level_player(state.game, job.level, job.seed, job.mistakes)
     limits = Limits(time=thinking_time(job))
     return player.analyze(state, limits) if job.every_move else player.decide(state, limits)
 
@@ -129,15 +139,16 @@ def _prover_for(game: Game[Any, Any]) -> AIPlayer | None:
     from noughts.study.puzzles import prover
 
     key = (game, "prover", None, False)
-    player = _players.get(key)
+    players = _players()
+    player = players.get(key)
     if player is None:
         try:
             found = prover(game)
         except InvalidOptionError:
             return None
-        if len(_players) >= _MAX_PLAYERS:
-            _players.clear()
-        player = _players[key] = found
+        if len(players) >= _MAX_PLAYERS:
+            players.clear()
+        player = players[key] = found
     return player
 
 
@@ -346,7 +357,7 @@ class LanedThinking:
         """`job`'s analysis (`think`), its time capped at the pool's `max_think`; a
         ThinkingError that says `late` if it takes longer than that and a grace once
         started."""
-        with self._holding(lane, asker):
+        async with self._holding(lane, asker):
             answer: Analysis = await self._analyze(job, lane, asker, late)
         return answer
 
@@ -374,7 +385,7 @@ class LanedThinking:
         from noughts.study.review import review_from_analyses
 
         analyses: list[Analysis | None] = []
-        with self._holding(Lane.REVIEW, asker):
+        async with self._holding(Lane.REVIEW, asker):
             for state in game.states:
                 if not state.is_over:
                     if await asker_gone(asker):
@@ -390,7 +401,7 @@ class LanedThinking:
 
     async def judge(self, puzzle: dict[str, Any], played: list[str], time: float, asker: Asker) -> Judged:
         """A puzzle solver's move judged in a worker (`judge_puzzle`)."""
-        with self._holding(Lane.ANALYSIS, asker):
+        async with self._holding(Lane.ANALYSIS, asker):
             work = (judge_puzzle, puzzle, played, time)
             answer: Judged = await self._run(Lane.ANALYSIS, asker, work, time + GRACE_SECONDS, "no judgement")
         return answer
@@ -410,8 +421,8 @@ class LanedThinking:
     def _capped(self, time: float) -> float:
         return time if self.max_think is None else min(time, self.max_think)
 
-    @contextmanager
-    def _holding(self, lane: Lane, asker: Asker) -> Iterator[None]:
+    @asynccontextmanager
+    async def _holding(self, lane: Lane, asker: Asker) -> AsyncIterator[None]:
         """Counts a job of `asker`'s in `lane` while it lasts; TooManyJobsError beyond
         their quota (the server's own work has none)."""
         if asker.key == SERVER.key:
@@ -419,18 +430,29 @@ class LanedThinking:
             return
         rules = LANES[lane]
         allowed = rules.signed_in if asker.signed_in else rules.anonymous
-        key = (lane, asker.key)
-        if self._held[key] >= allowed:
+        held = await self._take(lane, asker.key, allowed)
+        if held is None:
             who = "you are" if asker.signed_in else "your address is"
             message = f"{who} already waiting for {allowed} {lane.name.lower()} job(s) of the computer; wait for them"
             raise TooManyJobsError(message, rules.retry_after)
-        self._held[key] += 1
         try:
             yield
         finally:
-            self._held[key] -= 1
-            if not self._held[key]:
-                del self._held[key]
+            await self._give_back(lane, asker.key, held)
+
+    async def _take(self, lane: Lane, key: str, allowed: int) -> str | None:
+        """One of the `allowed` jobs that asker `key` may hold in `lane`, or None if
+        they hold them all; here, counted in this process."""
+        if self._held[lane, key] >= allowed:
+            return None
+        self._held[lane, key] += 1
+        return key
+
+    async def _give_back(self, lane: Lane, key: str, held: str) -> None:
+        """Gives back a job `_take` gave."""
+        self._held[lane, key] -= 1
+        if not self._held[lane, key]:
+            del self._held[lane, key]
 
 
 class ThinkingPool(LanedThinking):

@@ -1,13 +1,14 @@
 """``noughts worker``: a process that thinks for servers started with ``--workers-on``,
 on this machine or any other that reaches their Redis (`noughts.server.queue_thinking`).
 
-It loads the players and the compiled kernels once, at its start, then runs one job at
-a time, taking the next from the most urgent of its lanes that has one: each lane's
-queue holds at most two messages here (the one running, the next) and Dramatiq's worker
-runs the most urgent of those first. A message held by a busy worker waits for it: a
-worker kept for moves (`--lanes move`), the others taking none (`--lanes
-analysis,review,mining`), answers them while the others think long. It stops on
-SIGTERM or Ctrl-C after its current job.
+It loads the players and the compiled kernels once, at its start. Moves are thought
+about on threads of their own (`--move-threads`, each with its own players), apart from
+the other lanes, which run one job at a time, the next from the most urgent lane that
+has one (each lane's queue holds at most two messages here, the one running and the
+next, and Dramatiq's worker runs the most urgent of those first). So a move never waits
+behind a review in the same worker: it shares the cores with it (the compiled kernels
+let go of Python's lock), and the move threads overlap their jobs' Redis round trips.
+It stops on SIGTERM or Ctrl-C after its current jobs.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from noughts.server.thinking import Lane
 #: Milliseconds an idle worker waits before looking at an empty lane again (Dramatiq
 #: polls): the most a job waits for an idle worker to notice it.
 POLL_MS = 20
+#: Threads thinking about moves in each worker that takes them: a house bot's move is
+#: mostly a few milliseconds of search between Redis round trips, so several at once
+#: answer more of them, sooner (bench/scale_out.py).
+MOVE_THREADS = 4
 
 
 def parse_lanes(text: str) -> frozenset[Lane]:
@@ -45,9 +50,11 @@ def parse_lanes(text: str) -> frozenset[Lane]:
     return frozenset(lanes)
 
 
-def run_worker(url: str, prefix: str, lanes: frozenset[Lane], warm_kernels: bool = True) -> None:
+def run_worker(
+    url: str, prefix: str, lanes: frozenset[Lane], warm_kernels: bool = True, move_threads: int = MOVE_THREADS
+) -> None:
     """Thinks for the servers on the Redis at `url` (keys under `prefix`), taking jobs
-    from `lanes`, until SIGTERM or SIGINT."""
+    from `lanes` (moves on `move_threads` threads of their own), until SIGTERM or SIGINT."""
     import redis
     from dramatiq import Worker
 
@@ -60,20 +67,33 @@ def run_worker(url: str, prefix: str, lanes: frozenset[Lane], warm_kernels: bool
     use_in_worker(client)
     # The players imported and the kernels loaded before the first job, once.
     warm_up(warm_kernels)
-    worker = Worker(
-        broker(url, prefix), queues={queue_name(lane) for lane in lanes}, worker_threads=1, worker_timeout=POLL_MS
-    )
-    # Two messages held per lane (the one running, the next): the others stay in Redis
-    # for the other workers.
-    worker.queue_prefetch = 2
+    # Dramatiq's worker runs its threads on every queue it takes: moves get a worker of
+    # their own, so that its threads never take a review.
+    groups = [(lanes & {Lane.MOVE}, move_threads), (lanes - {Lane.MOVE}, 1)]
+    workers = []
+    for group, threads in groups:
+        if group:
+            worker = Worker(
+                broker(url, prefix),
+                queues={queue_name(lane) for lane in group},
+                worker_threads=threads,
+                worker_timeout=POLL_MS,
+            )
+            # A message held per thread and one more (the next): the others stay in
+            # Redis for the other workers.
+            worker.queue_prefetch = threads + 1
+            workers.append(worker)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    worker.start()
+    for worker in workers:
+        worker.start()
     names = ", ".join(lane.name.lower() for lane in sorted(lanes))
-    print(f"noughts worker {os.getpid()}: thinking for {prefix}* on {shown_url(url)}, lanes {names}", flush=True)
+    moves = f" (moves on {move_threads} threads)" if Lane.MOVE in lanes else ""
+    print(f"noughts worker {os.getpid()}: thinking for {prefix}* on {shown_url(url)}, lanes {names}{moves}", flush=True)
     stop.wait()
-    worker.stop()
+    for worker in workers:
+        worker.stop()
 
 
 def configure_logging() -> None:
