@@ -40,6 +40,20 @@ def test_a_puzzle_is_solved_by_clicking(tab: Tab, server_url: str) -> None:
     tab.assert_clean()
 
 
+def test_the_puzzles_rating_shows_once_it_is_solved_or_failed(tab: Tab, server_url: str) -> None:
+    """As lichess ("Rating: hidden"): how hard a puzzle is would be a hint while solving it."""
+    page = tab.page
+    short, long = _puzzle(server_url, long=False), _puzzle(server_url)
+    for puzzle, finish in ((short, f".cell[data-move='{short['solution'][0]}']"), (long, "#solution")):
+        tab.open(f"#/puzzles?id={puzzle['id']}")
+        page.wait_for_selector(f"#puzzle-info[data-id='{puzzle['id']}']")
+        assert page.locator("#puzzle-difficulty").inner_text() == "rating: hidden until you solve or fail it"
+        assert f"rating {puzzle['rating']}" not in page.locator("#puzzle-info").inner_text()
+        page.click(finish)  # solved at once, or failed by looking at the solution
+        page.wait_for_selector(f"#puzzle-difficulty:has-text('rating {puzzle['rating']} · ')")
+    tab.assert_clean()
+
+
 def test_a_wrong_move_is_refuted_on_the_board_then_retried(tab: Tab, server_url: str) -> None:
     puzzle = _puzzle(server_url)
     tab.open(f"#/puzzles?id={puzzle['id']}")
@@ -49,6 +63,7 @@ def test_a_wrong_move_is_refuted_on_the_board_then_retried(tab: Tab, server_url:
     wrong = next(move for move in playable if move != puzzle["solution"][0])
     page.click(f".cell[data-move='{wrong}']")
     page.wait_for_selector("#wrong-move")
+    assert f"rating {puzzle['rating']}" in page.locator("#puzzle-difficulty").inner_text()  # failed: shown
     said = page.locator("#wrong-move").inner_text()
     assert f"{wrong} is not the move" in said
     # The refutation is played on the board: the defender's move is the last one now.

@@ -153,11 +153,13 @@ def test_a_guest_joins_by_invite_link_and_plays_at_once(browser: Any, server: st
     ann.page.wait_for_selector("#moves li:nth-child(2)")
 
     ann.page.click("[data-action='draw-offer']")
+    ann.page.click("[data-action='draw-offer-confirm']")  # asked once more, as on lichess
     guest.page.wait_for_selector(f"#toast:has-text('{ann_name} offers a draw')")
     guest.page.wait_for_selector(f"#offer-draw:has-text('{ann_name} offers a draw')")
     guest.page.click("#offer-draw [data-action='draw-decline']")
     ann.page.wait_for_selector(f"#toast:has-text('{guest_name} declines the draw')")
     guest.page.click("[data-action='resign']")
+    guest.page.click("[data-action='resign-confirm']")
     ann.page.wait_for_selector(f"#result:has-text('{ann_name} wins by resignation')")
 
     ann.page.goto(f"{server}/#/u/{ann_name}")

@@ -89,6 +89,24 @@ def test_a_returning_player_moves_faster() -> None:
     assert 1500 - returned.rating > 1500 - stayed.rating > 0
 
 
+def test_a_game_in_play_shows_the_players_ratings_a_guest_none(people: Callable[[], Person]) -> None:
+    ann, _, _, a, b = start(people, "classic", rated=True)
+    new = {"rating": 1500, "provisional": True}
+    assert (b.state["x"]["rating"], b.state["o"]["rating"]) == (new, new)
+    assert (b.state["x"]["rating_before"], b.state["x"]["rating_after"]) == (None, None)
+    b.act("resign")
+    over = a.event("resign")["game"]
+    # After the game: the new ratings, and the change from before it.
+    assert over["x"]["rating"]["rating"] == over["x"]["rating_after"] > over["x"]["rating_before"] == 1500
+    guest = people().guest()
+    casual = ann.room("classic")
+    guest.join(casual)
+    seen = guest.socket(casual).state
+    assert seen["o"]["name"] == guest.name and seen["o"]["rating"] is None
+    assert seen["tournament_id"] is None  # a game of its own
+    assert seen["x"]["rating"] == {"rating": over["x"]["rating_after"], "provisional": True}
+
+
 def test_ratings_are_shown_and_updated_as_they_stand_now(people: Callable[[], Person], app_settings: Settings) -> None:
     ann, bob, game_id, a, b = start(people, "classic", rated=True)
     alternate(a, b, "1", "4", "2", "5", "3")
@@ -120,6 +138,9 @@ def test_ratings_are_shown_and_updated_as_they_stand_now(people: Callable[[], Pe
     bob.join(game_id)
     a.event("start")
     b = bob.socket(game_id)
+    # Beside the names while they play: ann's rating provisional again, bob's settled.
+    assert b.state["x"]["rating"] == {"rating": 1600, "provisional": True}
+    assert b.state["o"]["rating"] == {"rating": 1600, "provisional": False}
     alternate(a, b, "1", "4", "2", "5", "3")
     ended = a.state["ended_at"]
     expected_x, expected_o = after_game(

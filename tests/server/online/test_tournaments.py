@@ -127,6 +127,7 @@ def test_an_arena_pairs_players_as_they_join_and_finish(people: Callable[[], Per
     assert game_id is not None and _show(bob, tid)["my_game"] == game_id
     game = ann.http.get(f"/api/online/games/{game_id}").json()
     assert game["state"] == "playing" and game["clock"]["initial_ms"] == 180_000
+    assert game["tournament_id"] == tid  # the game's page links back to it
     cat.http.post(f"{ROOT}/{tid}/join")  # waits: the others are playing
     assert _show(cat, tid)["my_game"] is None
     # The page's small question, asked every two seconds: the same answers.

@@ -10,7 +10,7 @@ from typing import Any
 from noughts.records import GameRecord
 from noughts.registry import parse_spec, title
 from noughts.server.online.actions import OPEN, GameRow, position
-from noughts.server.online.storage.store import UserRow
+from noughts.server.online.storage.store import Surroundings, UserRow
 from noughts.server.replay import replay
 from noughts.server.views import game_view, position_view
 
@@ -23,11 +23,19 @@ def _view(spec: str, moves: str) -> dict[str, Any]:
     return game_view(replay(spec, None, moves.split())).model_dump()
 
 
-def _player(user_id: int | None, users: dict[int, UserRow], before: int | None, after: int | None) -> Any:
+def _player(
+    user_id: int | None, users: dict[int, UserRow], around: Surroundings, before: int | None, after: int | None
+) -> Any:
     if user_id is None or user_id not in users:
         return None
     user = users[user_id]
-    return {"name": user.name, "guest": user.guest, "bot": user.bot, "rating_before": before, "rating_after": after}
+    now = around.ratings.get(user_id)
+    # `rating`: as it stands now, shown beside the name while the game goes on (a guest
+    # has none: guests play casual games only); `rating_before` and `rating_after` are
+    # set when a rated game ends.
+    rating = {"rating": now.rating, "provisional": now.provisional} if now and not user.guest else None
+    return {"name": user.name, "guest": user.guest, "bot": user.bot, "rating": rating,
+            "rating_before": before, "rating_after": after}  # fmt: skip
 
 
 def _clock(row: GameRow, now: int) -> dict[str, Any] | None:
@@ -50,8 +58,9 @@ def _clock(row: GameRow, now: int) -> dict[str, Any] | None:
     }
 
 
-def snapshot(row: GameRow, users: dict[int, UserRow], now: int) -> dict[str, Any]:
-    """The game's whole public state at `now`."""
+def snapshot(row: GameRow, users: dict[int, UserRow], around: Surroundings, now: int) -> dict[str, Any]:
+    """The game's whole public state at `now`, with its `around` (its tournament, the
+    players' ratings)."""
     creator = users.get(row.creator_id)
     return {
         "id": row.id,
@@ -64,8 +73,8 @@ def snapshot(row: GameRow, users: dict[int, UserRow], now: int) -> dict[str, Any
         "termination": row.termination,
         "creator": creator.name if creator else None,
         "creator_side": row.creator_side,
-        "x": _player(row.x_id, users, row.x_rating_before, row.x_rating_after),
-        "o": _player(row.o_id, users, row.o_rating_before, row.o_rating_after),
+        "x": _player(row.x_id, users, around, row.x_rating_before, row.x_rating_after),
+        "o": _player(row.o_id, users, around, row.o_rating_before, row.o_rating_after),
         "ply": row.ply,
         "version": row.version,
         "moves": row.move_list,
@@ -73,6 +82,7 @@ def snapshot(row: GameRow, users: dict[int, UserRow], now: int) -> dict[str, Any
         "clock": _clock(row, now),
         "offers": {"draw": row.draw_offer, "takeback": row.takeback_offer, "rematch": row.rematch_offer},
         "rematch_id": row.rematch_id,
+        "tournament_id": around.tournament_id,
         "away": {"x": row.x_left_at, "o": row.o_left_at},
         "created_at": row.created_at,
         "started_at": row.started_at,

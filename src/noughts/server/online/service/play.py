@@ -72,7 +72,12 @@ class Play:
         users = self.store.known_users(ids)
         if users is None:
             users = await self.store.call(self.store.users, ids)
-        return snapshot(row, users, now_ms())
+        # Not on a move's path (a move's event carries a patch): on connecting, a resync
+        # and the other events, where a read of the ratings is cheap beside the rest.
+        now = now_ms()
+        players = {i for i in (row.x_id, row.o_id) if i is not None}
+        around = await self.store.call(self.store.surroundings, row.id, row.spec, players, now)
+        return snapshot(row, users, around, now)
 
     async def summaries(self, rows: list[GameRow], boards: bool = False) -> list[dict[str, Any]]:
         ids = {i for r in rows for i in (r.creator_id, r.x_id, r.o_id) if i is not None}

@@ -35,9 +35,19 @@ from sqlalchemy.exc import IntegrityError
 
 from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow
-from noughts.server.online.ratings import PROVISIONAL, Glicko, after_game, current
+from noughts.server.online.ratings import PROVISIONAL, Glicko, after_game, current, is_provisional
 from noughts.server.online.storage.db import make_engine, migrate
-from noughts.server.online.storage.tables import Game, KeptReview, KnownLogin, Move, Rating, Review, Session, User
+from noughts.server.online.storage.tables import (
+    Game,
+    KeptReview,
+    KnownLogin,
+    Move,
+    Rating,
+    Review,
+    Session,
+    TournamentGame,
+    User,
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -50,6 +60,7 @@ _known_logins = cast(Table, KnownLogin.__table__)
 _ratings = cast(Table, Rating.__table__)
 _reviews = cast(Table, Review.__table__)
 _kept_reviews = cast(Table, KeptReview.__table__)
+_pairings = cast(Table, TournamentGame.__table__)
 _ROW_COLUMNS = [_games.c[f.name] for f in fields(GameRow)]
 _FIELDS = [f.name for f in fields(GameRow)]
 #: Presence is written by `set_left` alone, never from a row this process read earlier:
@@ -185,6 +196,24 @@ class RatingRow:
     #: When the rating last changed (its deviation grows from there: `ratings.current`).
     updated_at: int
     bot: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatRating:
+    """A player's rating in a game's spec as it stands now, as the game's page shows it
+    beside their name while they play."""
+
+    rating: int
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class Surroundings:
+    """What a game's page shows that is not in the game's row: its tournament (None for
+    a game of its own) and the players' ratings now, by user id."""
+
+    tournament_id: str | None
+    ratings: dict[int, SeatRating]
 
 
 class Store:
@@ -742,6 +771,20 @@ class Store:
                 RatingRow(r.user_id, r.name, r.spec, r.rating, r.deviation, r.volatility, r.games, r.updated_at, r.bot)
                 for r in rows
             ]
+
+    def surroundings(self, game_id: str, spec: str, user_ids: set[int], now: int) -> Surroundings:
+        """The game's tournament and the ratings of `user_ids` in `spec` at `now`, a
+        new player's (provisional) for one who has none yet."""
+        with self.engine.connect() as c:
+            tournament_id = c.execute(select(_pairings.c.tournament_id).where(_pairings.c.game_id == game_id)).scalar()
+            found = {
+                r.user_id: current(Glicko(r.rating, r.deviation, r.volatility), r.updated_at, now)
+                for r in c.execute(select(_ratings).where(_ratings.c.spec == spec, _ratings.c.user_id.in_(user_ids)))
+            }
+        shown = {i: found.get(i, Glicko()) for i in user_ids}
+        return Surroundings(
+            tournament_id, {i: SeatRating(round(g.rating), is_provisional(g.deviation)) for i, g in shown.items()}
+        )
 
     def rated_specs(self) -> list[tuple[str, int]]:
         """The games that have ratings, with how many players."""

@@ -11,6 +11,15 @@ import { ChatPanel } from "./chat.js";
 
 /** A finished game's analysis being computed is asked for again this often (milliseconds). */
 const ANALYSIS_POLL = 1500;
+/** A question asked before resigning or offering a draw goes back to its button after this long (milliseconds), as lichess's. */
+const CONFIRM_WAIT = 3000;
+/** The actions asked once more before they are sent: what the question says, and the confirm button's name. */
+const CONFIRMED = {
+  resign: { question: "Resign?", yes: "Yes, resign", no: "No, keep playing" },
+  "draw-offer": { question: "Offer a draw?", yes: "Yes, offer a draw", no: "No, keep playing" },
+};
+/** What a provisional rating's "?" means, as the profile and the leaderboard say it. */
+const PROVISIONAL = "provisional: too few rated games yet, or none for a long time";
 const ENDINGS = { normal: "", resignation: " by resignation", time: " on time", agreement: " by agreement", abandoned: ": the opponent left" };
 
 export function resultText(game) {
@@ -81,6 +90,7 @@ export class LivePage {
   destroy() {
     this.destroyed = true;
     clearInterval(this.ticker);
+    clearTimeout(this.confirmTimer);
     this.socket?.close();
   }
 
@@ -209,7 +219,9 @@ export class LivePage {
   apply(game) {
     this.game = game;
     this.receivedAt = Date.now();
-    document.title = `${game.title} · Online · Noughts`;
+    // The tab says when it is the viewer's move, for a player whose game is in another tab.
+    const yours = game.state === "playing" && this.side !== null && game.view.turn === this.side;
+    document.title = `${yours ? "● Your move · " : ""}${game.title} · Online · Noughts`;
     this.render();
   }
 
@@ -240,7 +252,11 @@ export class LivePage {
     const bottom = this.side ?? "x";
     this.topSeat.replaceChildren(this.seat(game, bottom === "x" ? "o" : "x"));
     this.bottomSeat.replaceChildren(this.seat(game, bottom));
-    this.sidePanel.replaceChildren(...this.panel(game, interactive));
+    if (game.state !== "playing") this.confirming = null;
+    // The panel is drawn anew: the focus stays on the same action (a keyboard's place).
+    const focused = this.sidePanel.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+    this.sidePanel.replaceChildren(...this.panel(game, interactive).filter(Boolean));
+    if (focused) this.sidePanel.querySelector(`[data-action="${focused}"]`)?.focus();
     this.showSpectators();
     // Who took a seat after the socket opened writes in the players' channel from then on.
     if (this.side) this.chat.channel = "players";
@@ -315,11 +331,15 @@ export class LivePage {
     const toMove = game.state === "playing" && game.view.turn === mark;
     const away = game.state === "playing" && game.away?.[mark];
     const change = player?.rating_after != null ? player.rating_after - player.rating_before : null;
+    // After a rated game its new rating and the change; before, the rating as it stands (a guest has none).
+    const rating = change !== null
+      ? h("small", { class: "muted rating" }, ` ${player.rating_after} (${change >= 0 ? "+" : ""}${change})`)
+      : player?.rating ? h("small", { class: "muted rating", title: player.rating.provisional ? PROVISIONAL : null }, ` ${player.rating.rating}${player.rating.provisional ? "?" : ""}`) : null;
     return h(
       "div",
       { class: ["seat", `seat-${mark}`, toMove && "to-move"], id: `seat-${mark}` },
       h("span", {}, markSvg(mark, "seat-mark"), " ", botMark(h, player?.bot), player ? h("a", { class: "name", href: `#/u/${encodeURIComponent(player.name)}` }, player.name) : "?",
-        change !== null ? h("small", { class: "muted" }, ` ${player.rating_after} (${change >= 0 ? "+" : ""}${change})`) : null,
+        rating,
         away ? h("span", { class: "away" }, " · away") : null),
       game.clock ? h("span", { class: "clock", "data-clock": mark }, clockText(game.clock[`${mark}_ms`])) : null,
     );
@@ -340,14 +360,18 @@ export class LivePage {
       status.textContent = "";
     }
     out.push(status);
-    if (game.state !== "playing") out.push(h("div", { class: "game-over", id: "result", role: "status" }, h("strong", {}, resultText(game)), h("small", { class: "muted" }, `${game.ply} moves`)));
+    if (game.state !== "playing") {
+      out.push(h("div", { class: "game-over", id: "result", role: "status" }, h("strong", {}, resultText(game)), h("small", { class: "muted" }, `${game.ply} moves`)));
+      // The tournament pairs its players again from its page: the way there comes first.
+      out.push(this.tournamentLink(game, "primary"));
+    }
     const button = (label, type, attrs = {}) => h("button", { class: "button", type: "button", "data-action": type, onclick: () => this.send({ type }), ...attrs }, label);
     if (side && game.state === "playing") {
       for (const [kind, asks, asked] of [["draw", "offers a draw", "You offered a draw."], ["takeback", "asks to take back their move", "You asked to take back your move."]]) {
         if (game.offers[kind] === them) out.push(h("div", { class: "offer", id: `offer-${kind}` }, `${game[them].name} ${asks}`, button("Accept", `${kind}-accept`), button("Decline", `${kind}-decline`)));
         else if (game.offers[kind] === side) out.push(h("p", { class: "muted" }, asked));
       }
-      const actions = [button("Resign", "resign"), button("Offer draw", "draw-offer"), button("Take back", "takeback-request")];
+      const actions = [this.confirmed("Resign", "resign"), this.confirmed("Offer draw", "draw-offer"), button("Take back", "takeback-request")];
       if (game.ply < 2) actions.push(button("Abort", "abort"));
       if (game.away?.[them]) actions.push(button("Claim the game", "claim"));
       out.push(h("div", { class: "actions" }, ...actions));
@@ -367,7 +391,52 @@ export class LivePage {
       );
     }
     out.push(h("p", { class: ["connection", !this.connected && "down"], id: "connection" }, this.connected ? "connected" : "reconnecting…"), h("a", { class: "button subtle", href: "#/lobby" }, "Lobby"));
+    if (game.state === "playing") out.push(this.tournamentLink(game, "subtle"));
     return out;
+  }
+
+  /** The way back to the game's tournament (none for a game of its own). */
+  tournamentLink(game, kind) {
+    if (!game.tournament_id) return null;
+    return h("a", { class: ["button", kind], id: "tournament-link", href: `#/tournament/${encodeURIComponent(game.tournament_id)}` }, "Back to the tournament");
+  }
+
+  /** An action asked once more before it is sent (as lichess's resign and draw): the
+   * button, or while asked, its question with confirm (✓) and cancel (✗). */
+  confirmed(label, type) {
+    if (this.confirming !== type) {
+      return h("button", { class: "button", type: "button", "data-action": type, onclick: (e) => this.ask(type, e.detail === 0) }, label);
+    }
+    const { question, yes, no } = CONFIRMED[type];
+    return h(
+      "div",
+      { class: "confirm", role: "group", "aria-labelledby": `${type}-question`, onkeydown: (e) => e.key === "Escape" && this.unask() },
+      h("span", { id: `${type}-question` }, question),
+      h("button", { class: "button primary", type: "button", "data-action": `${type}-confirm`, "aria-label": yes, title: yes, onclick: () => { this.unask(); this.send({ type }); } }, "✓"),
+      h("button", { class: "button", type: "button", "data-action": `${type}-cancel`, "aria-label": no, title: no, onclick: () => this.unask() }, "✗"),
+    );
+  }
+
+  /** Asks before `type` is sent: the focus goes to the confirm button. From a mouse the
+   * question goes back by itself after CONFIRM_WAIT; from the keyboard it waits (a
+   * screen reader's user may need longer than that to hear it), for ✗ or Escape. */
+  ask(type, byKeyboard) {
+    clearTimeout(this.confirmTimer);
+    this.confirming = type;
+    if (!byKeyboard) this.confirmTimer = setTimeout(() => this.unask(), CONFIRM_WAIT);
+    this.render();
+    this.sidePanel.querySelector(`[data-action="${type}-confirm"]`)?.focus();
+  }
+
+  /** The question goes back to its button, which has the focus if the question had it. */
+  unask() {
+    const type = this.confirming;
+    clearTimeout(this.confirmTimer);
+    if (!type || this.destroyed) return;
+    const hadFocus = this.sidePanel.querySelector(".confirm")?.contains(document.activeElement);
+    this.confirming = null;
+    this.render();
+    if (hadFocus) this.sidePanel.querySelector(`[data-action="${type}"]`)?.focus();
   }
 
   /** A finished game's stored analysis (its accuracies and a link), its progress while

@@ -264,6 +264,7 @@ export class PuzzlePage {
   fail() {
     if (this.failed) return;
     this.failed = true;
+    this.drawInfo(); // the puzzle's rating shows at once, before the refutation is played
     this.report(false);
   }
 
@@ -384,11 +385,14 @@ export class PuzzlePage {
     if (!p) return;
     this.info.dataset.id = p.id;
     const rate = p.attempts ? `${Math.round((100 * p.solved) / p.attempts)}% of ${p.attempts} solved it` : "nobody has tried it yet";
+    // As lichess: how hard the puzzle is (its rating, how many solved it) is a hint, so it
+    // shows once the attempt is over, solved or lost.
+    const finished = this.done || this.failed;
     // Players read the game, the rating and the themes; where the puzzle comes from and
     // its name in the database stay behind "Details".
     this.info.replaceChildren(
       h("h2", {}, "This puzzle"),
-      h("p", {}, h("strong", {}, p.title), ` · rating ${p.rating} · ${rate}`),
+      h("p", {}, h("strong", {}, p.title), " · ", finished ? h("span", { id: "puzzle-difficulty" }, `rating ${p.rating} · ${rate}`) : h("span", { id: "puzzle-difficulty", class: "muted" }, "rating: hidden until you solve or fail it")),
       h("p", { class: "themes" }, p.themes.map((t) => h("a", { class: "theme", href: this.link({ mode: this.mode === "daily" ? "rated" : this.mode, theme: t, id: "" }) }, t))),
       p.origin_game ? h("p", { class: "muted" }, "From ", h("a", { href: `#/game/${encodeURIComponent(p.origin_game)}` }, "an online game"), ".") : h("p", { class: "muted" }, "From the computer's games against itself; the win is proven."),
       h(
