@@ -363,7 +363,8 @@ def test_bad_bot_options_are_refused_before_anything_starts(
         main(["bot", "--server", "http://127.0.0.1:9", *options, "--", "/nonexistent/engine"])
 
 
-@pytest.mark.parametrize("spec", ["classic", "ultimate"])
+# Ultimate's game is the longer one, for make test-slow; classic's shows the same engine online.
+@pytest.mark.parametrize("spec", ["classic", pytest.param("ultimate", marks=pytest.mark.slow)])
 def test_the_engine_written_from_the_docs_plays_online(site: str, tmp_path: Path, spec: str) -> None:
     # docs/engine.md's myengine.py, put online as the docs say (a bot account, its token,
     # `noughts bot ... -- python myengine.py`), plays a whole game against a person.

@@ -146,7 +146,8 @@ def test_a_tournament_game_leads_back_to_its_tournament(
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": PHONE, "narrow": {"width": 360, "height": 740}}
 
 
-@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
+@pytest.mark.slow  # the online pages' audit runs in make test (test_analysis_browser.py); this one asks to resign
+@pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_page_asking_to_resign_is_accessible_and_fits(
     browser: Any, server: str, people: Callable[[], Person], theme: str
 ) -> None:
