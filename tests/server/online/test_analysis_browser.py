@@ -49,6 +49,10 @@ def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
     visitor.context.close()
 
 
+# Six seconds of review on one worker under a browser: make test-slow. make test keeps the
+# background review itself (test_analysis.py::test_a_finished_game_is_analysed_once_and_
+# shown_to_everyone) and a review's progress in the page (tests/web/test_study.py).
+@pytest.mark.slow
 def test_a_finished_games_page_shows_the_analysis_progress_then_the_analysis(
     browser: Any, server: str, people: Callable[[], Person]
 ) -> None:
