@@ -47,11 +47,21 @@ test: $(STAMP)
 	@# starting at once). So the test processes start and collect on both cores, their
 	@# kernels ready (docs/development.md: the timeline).
 	@$(BIN)/noughts prepare --quiet >/dev/null & preparing=$$!; \
-	$(BIN)/pytest --collect-only -q -p no:cacheprovider -m "not slow" >/dev/null 2>&1 & collecting=$$!; \
+	$(BIN)/pytest --collect-only -q -p no:cacheprovider -m "not slow" tests >/dev/null 2>&1 & collecting=$$!; \
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports && $(BIN)/mypy; checked=$$?; \
 	wait $$collecting; wait $$preparing || { echo "compiling the fast engine failed: run $(BIN)/noughts prepare"; exit 1; }; \
 	exit $$checked
-	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not slow"
+	@# The doctests of src in one process of their own, beside the test processes' start:
+	@# collected by every test process, they cost each 6 s of CPU (what every module's
+	@# every object is searched for examples), four times over.
+	@# Like the tests (tests/conftest.py), they get cache and data folders of their own.
+	@scratch=$$(mktemp -d); \
+	NOUGHTS_CACHE_DIR=$$scratch/cache NOUGHTS_DATA_DIR=$$scratch/data \
+	$(BIN)/pytest -q -p no:cacheprovider -m "not slow" src >$(VENV)/doctests.log 2>&1 & doctests=$$!; \
+	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not slow" tests; tested=$$?; \
+	wait $$doctests; doctested=$$?; rm -rf $$scratch; \
+	if [ $$doctested = 0 ]; then echo "doctests (src): $$(tail -n 1 $(VENV)/doctests.log)"; else cat $(VENV)/doctests.log; fi; \
+	[ $$tested = 0 ] && [ $$doctested = 0 ]
 
 # The exhaustive and long-running checks; CI runs them after `make test`. Gobblet's
 # solved table first (minutes on every core, once per machine: it stays in the cache

@@ -68,6 +68,9 @@ def _x_wins(spec: str, longest: int) -> list[str]:
     raise AssertionError("no short x win found")
 
 
+# A whole game to its win line, in make test-slow: ultimate's page takes moves in make test
+# (test_nine_boards_show_each_cells_move_as_it_is_typed, the evaluation's test).
+@pytest.mark.slow
 def test_ultimate_on_one_screen_to_a_win(tab: Tab) -> None:
     moves = _x_wins("ultimate", 60)
     tab.open("#/play?spec=ultimate&mode=local")

@@ -56,6 +56,9 @@ def write(page: Any, text: str) -> None:
     page.press("#chat-input", "Enter")
 
 
+# The channels, the guest's reading and the rate are test_chat.py's in make test; the
+# page's own chat, with three browsers, in make test-slow.
+@pytest.mark.slow
 def test_players_and_spectators_chat_apart_and_a_guest_reads(
     browser: Any, server: str, people: Callable[[], Person]
 ) -> None:
