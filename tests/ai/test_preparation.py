@@ -10,7 +10,9 @@ import json
 import os
 import subprocess
 import sys
+import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -199,3 +201,25 @@ def test_compiled_code_of_other_sources_is_dropped_before_compiling(
     monkeypatch.setattr(compiled, "_ready", False)
     prepare()
     assert stale[0].exists()
+
+
+def test_one_process_compiles_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While another process compiles (holds the lock beside numba's cache), `prepare`
+    waits for it before looking at the cache again, rather than compiling the same."""
+    from noughts.ai import compiled
+
+    monkeypatch.setattr(compiled, "_cache_marker", lambda: tmp_path / "noughts-kernels-test.ready")
+    hold = (
+        "import fcntl, sys, time\n"
+        f"lock = open({str(tmp_path / 'noughts-kernels-test.lock')!r}, 'a')\n"
+        "fcntl.flock(lock, fcntl.LOCK_EX)\n"
+        "print('holding', flush=True)\n"
+        "time.sleep(1.0)\n"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+    began = time.monotonic()
+    with compiled._one_process_at_a_time():
+        waited = time.monotonic() - began
+    holder.wait(10)
+    assert waited > 0.5

@@ -44,7 +44,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -800,20 +800,45 @@ def prepare(progress: Callable[[str], None] | None = None) -> float:
     with _prepare_lock:
         if _ready:
             return 0.0
-        cached = is_cached()
-        if not cached:
-            with contextlib.suppress(OSError, AttributeError):
-                drop_stale_cache(_cache_marker().parent)
-        _preparing.active = True
-        try:
-            seconds = _warm_up(None if cached else progress)
-        finally:
-            _preparing.active = False
-        if not cached:
-            with contextlib.suppress(OSError, AttributeError):
-                _cache_marker().touch()
+        # One process compiles at a time: another that finds the cache empty meanwhile
+        # waits for it, then loads what it wrote (servers, workers or test processes
+        # started at once on a fresh machine).
+        with contextlib.nullcontext() if is_cached() else _one_process_at_a_time():
+            cached = is_cached()
+            if not cached:
+                with contextlib.suppress(OSError, AttributeError):
+                    drop_stale_cache(_cache_marker().parent)
+            _preparing.active = True
+            try:
+                seconds = _warm_up(None if cached else progress)
+            finally:
+                _preparing.active = False
+            if not cached:
+                with contextlib.suppress(OSError, AttributeError):
+                    _cache_marker().touch()
         _ready = True
         return seconds
+
+
+@contextlib.contextmanager
+def _one_process_at_a_time() -> Iterator[None]:
+    """Holds a lock file beside numba's cache (where the system has `fcntl`; elsewhere,
+    and where the folder cannot be written, nothing)."""
+    try:
+        import fcntl
+
+        path = _cache_marker().with_suffix(".lock")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = path.open("a")
+    except (ImportError, OSError, AttributeError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def is_cached() -> bool:
