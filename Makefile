@@ -44,24 +44,22 @@ test: $(STAMP)
 	@# a minute, once per machine; a second's check afterwards), the lint and type checks,
 	@# and collecting the tests once, which writes the bytecode of everything they import
 	@# (on a fresh clone, else compiled again by each of the test processes, all starting
-	@# at once). The test processes start as soon as the checks pass, their first test
-	@# waiting for the engine (one process compiles at a time: the others' `noughts
-	@# prepare` waits for it, tests/conftest.py). src's doctests run in a process of their
-	@# own beside them: collected by every test process, they cost each 6 s of CPU. Like
-	@# the tests (tests/conftest.py), they get cache and data folders of their own.
+	@# at once). So the test processes start and collect on both cores, their kernels
+	@# ready. src's doctests run in a process of their own beside them: collected by every
+	@# test process, they cost each 6 s of CPU. Like the tests (tests/conftest.py), they
+	@# get cache and data folders of their own.
 	@$(BIN)/noughts prepare --quiet >/dev/null & preparing=$$!; \
 	$(BIN)/pytest --collect-only -q -p no:cacheprovider -m "not slow" tests >/dev/null 2>&1 & collecting=$$!; \
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports && $(BIN)/mypy; checked=$$?; \
-	wait $$collecting; \
-	if [ $$checked != 0 ]; then wait $$preparing; exit $$checked; fi; \
-	scratch=$$(mktemp -d); \
-	( $(BIN)/noughts prepare --quiet >/dev/null && NOUGHTS_CACHE_DIR=$$scratch/cache NOUGHTS_DATA_DIR=$$scratch/data \
-	  $(BIN)/pytest -q -p no:cacheprovider -m "not slow" src ) >$(VENV)/doctests.log 2>&1 & doctests=$$!; \
+	wait $$collecting; wait $$preparing || { echo "compiling the fast engine failed: run $(BIN)/noughts prepare"; exit 1; }; \
+	exit $$checked
+	@scratch=$$(mktemp -d); \
+	NOUGHTS_CACHE_DIR=$$scratch/cache NOUGHTS_DATA_DIR=$$scratch/data \
+	$(BIN)/pytest -q -p no:cacheprovider -m "not slow" src >$(VENV)/doctests.log 2>&1 & doctests=$$!; \
 	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not slow" tests; tested=$$?; \
-	wait $$doctests; doctested=$$?; wait $$preparing; prepared=$$?; rm -rf $$scratch; \
+	wait $$doctests; doctested=$$?; rm -rf $$scratch; \
 	if [ $$doctested = 0 ]; then echo "doctests (src): $$(tail -n 1 $(VENV)/doctests.log)"; else cat $(VENV)/doctests.log; fi; \
-	[ $$prepared = 0 ] || echo "compiling the fast engine failed: run $(BIN)/noughts prepare"; \
-	[ $$tested = 0 ] && [ $$doctested = 0 ] && [ $$prepared = 0 ]
+	[ $$tested = 0 ] && [ $$doctested = 0 ]
 
 # The exhaustive and long-running checks; CI runs them after `make test`. Gobblet's
 # solved table first (minutes on every core, once per machine: it stays in the cache

@@ -61,9 +61,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # same (a nine-board test took 79 s in a cold worker, 0.9 s warm); compiled before
     # them, it held their start half a minute on one core.
     if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
-        # The fast engine (`noughts prepare`: a second when numba's cache has it; while
-        # another process compiles it, as `make test` does beside the checks, it waits
-        # for that one and loads what it wrote), and
+        # The fast engine (`noughts prepare`: a second when numba's cache has it, as
+        # `make test` fills it before; while another process compiles, it waits for that
+        # one and loads what it wrote), and
         # gobblet's solver kernels, which `prepare` leaves to `noughts solve`, by solving
         # its smallest set (a second once compiled): the workers' tests of the solver and
         # the study pages otherwise each compiled them (28 s in a cold worker). Its table

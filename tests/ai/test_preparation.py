@@ -195,7 +195,8 @@ def test_compiled_code_of_other_sources_is_dropped_before_compiling(
     monkeypatch.setattr(compiled, "_cache_marker", lambda: marker)
     monkeypatch.setattr(compiled, "_warm_up", lambda progress: 0.0)
     prepare()
-    assert sorted(tmp_path.iterdir()) == sorted([*kept, marker])
+    # What stays: the marker, and the lock that one process at a time holds to compile.
+    assert sorted(tmp_path.iterdir()) == sorted([*kept, marker, marker.with_suffix(".lock")])
     # With the marker of these sources there, the cache is used as it is.
     stale[0].write_bytes(b"new")
     monkeypatch.setattr(compiled, "_ready", False)
