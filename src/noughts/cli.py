@@ -125,10 +125,10 @@ def _add_adapter_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     that this module stays the index of the command and nothing more."""
     from noughts.terminal.commands import add_commands as add_terminal
 
-    add_terminal(sub)
+    puzzles = add_terminal(sub)
     from noughts.server.commands import add_commands as add_web
 
-    add_web(sub)
+    add_web(sub, puzzles)
     from noughts.arena.commands import add_commands as add_arena
 
     add_arena(sub)

@@ -19,8 +19,12 @@ if TYPE_CHECKING:
     from noughts.server.settings import Settings
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Adds ``serve`` and ``bot`` to the ``noughts`` command."""
+def add_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    puzzles: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    """Adds ``serve``, ``worker`` and ``bot`` to the ``noughts`` command, and
+    ``calibration`` to its ``puzzles`` subcommands (`puzzles`, the terminal's)."""
     serve = sub.add_parser("serve", help="play in the browser: start the web app (http://127.0.0.1:8000)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s)")
     serve.add_argument("--port", type=int, default=8000, help="the port (default: %(default)s)")
@@ -133,7 +137,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     bot.set_defaults(run=_bot)
     # Beside `noughts puzzles make|verify|...` (the terminal's), though it reads the
     # online store, which only the server's commands may.
-    puzzles = next(a for a in sub.choices["puzzles"]._actions if isinstance(a, argparse._SubParsersAction))
     calibration = puzzles.add_parser(
         "calibration",
         help="how well the puzzle ratings predict the attempts stored online: per band of rating",

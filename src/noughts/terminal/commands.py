@@ -32,8 +32,11 @@ def _game_options() -> dict[str, type]:
     return options
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``play``, ``replay``, ``analyze`` and ``review`` to the ``noughts`` command."""
+def add_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """Add ``play``, ``replay``, ``analyze``, ``review`` and the puzzles' commands to the
+    ``noughts`` command; the subcommands of ``puzzles``, for the other adapters' own."""
     play = sub.add_parser(
         "play",
         help="play a game in the terminal (without GAME: a menu)",
@@ -90,7 +93,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
     from noughts.terminal.puzzles import add_puzzle_commands
 
-    add_puzzle_commands(sub)
+    return add_puzzle_commands(sub)
 
 
 def _console() -> Console:

@@ -31,7 +31,11 @@ _GAMES_A_TASK = 2
 _SOURCE = re.compile(r"^self-play (\S+), game (\d+)$")
 
 
-def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_puzzle_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """Adds ``puzzle`` and ``puzzles``; the subcommands of ``puzzles``, for the other
+    adapters' own (the server's ``calibration``)."""
     solve = sub.add_parser(
         "puzzle",
         help="solve puzzles: find the one move that wins by force",
@@ -45,7 +49,8 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     solve.add_argument("--seed", type=int, help="the order within each difficulty band")
     solve.set_defaults(run=_solve)
     puzzles = sub.add_parser("puzzles", help="mine proved puzzles from self-play, or prove a file of them again")
-    what = puzzles.add_subparsers(dest="puzzles_command", metavar="make|verify|keys|stats", required=True)
+    # The metavar names the terminal's own; the server adds `calibration` (listed below it).
+    what = puzzles.add_subparsers(dest="puzzles_command", metavar="make|verify|keys|stats|...", required=True)
     make = what.add_parser(
         "make",
         help="find positions where exactly one move wins by force, proved, in self-play",
@@ -139,6 +144,7 @@ def add_puzzle_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     stats.add_argument("file", type=Path, nargs="?", help="the puzzles (default: the shipped ones)")
     stats.set_defaults(run=_stats)
+    return what
 
 
 def _mine_job(
