@@ -61,12 +61,17 @@ _kept = threading.local()
 _MAX_PLAYERS = 64
 
 
-def _players() -> dict[tuple[Game[Any, Any], str, int | None, bool], AIPlayer]:
-    """This thread's kept players."""
-    found: dict[tuple[Game[Any, Any], str, int | None, bool], AIPlayer] | None = getattr(_kept, "players", None)
-    if found is None:
-        found = _kept.players = {}
-    return found
+def _kept_player(key: tuple[Game[Any, Any], str, int | None, bool], make: Callable[[], AIPlayer]) -> AIPlayer:
+    """This thread's player kept under `key`, made by `make` the first time."""
+    players: dict[tuple[Game[Any, Any], str, int | None, bool], AIPlayer] | None = getattr(_kept, "players", None)
+    if players is None:
+        players = _kept.players = {}
+    player = players.get(key)
+    if player is None:
+        if len(players) >= _MAX_PLAYERS:
+            players.clear()
+        player = players[key] = make()
+    return player
 
 
 @dataclass(frozen=True)
@@ -113,12 +118,7 @@ def think(job: ThinkJob) -> Analysis:
     core's exceptions, which pickle back to the caller."""
     state = job.state
     key = (state.game, job.level, job.seed, job.mistakes)
-    players = _players()
-    player = players.get(key)
-    if player is None:
-        if len(players) >= _MAX_PLAYERS:
-            players.clear()
-        player = players[key] = level_player(state.game, job.level, job.seed, job.mistakes)
+    player = _kept_player(key, lambda: level_player(state.game, job.level, job.seed, job.mistakes))
     limits = Limits(time=thinking_time(job))
     return player.analyze(state, limits) if job.every_move else player.decide(state, limits)
 
@@ -138,18 +138,10 @@ def _prover_for(game: Game[Any, Any]) -> AIPlayer | None:
     """The game's exact prover, kept like the levels' players; None for a game without one."""
     from noughts.study.puzzles import prover
 
-    key = (game, "prover", None, False)
-    players = _players()
-    player = players.get(key)
-    if player is None:
-        try:
-            found = prover(game)
-        except InvalidOptionError:
-            return None
-        if len(players) >= _MAX_PLAYERS:
-            players.clear()
-        player = players[key] = found
-    return player
+    try:
+        return _kept_player((game, "prover", None, False), lambda: prover(game))
+    except InvalidOptionError:
+        return None
 
 
 def mine_position(state: State[Any], time: float, source: str) -> dict[str, Any] | None:
