@@ -186,14 +186,17 @@ def name(spec: str | Game[Any, Any]) -> str:
 
 def title(spec: str | Game[Any, Any]) -> str:
     """A game's name as lists show it: the board's size for an m,n,k-game ("Gomoku 15×15",
-    not the spec's "m=15, n=15, k=5"), else the game's name and its options.
+    not the spec's "m=15, n=15, k=5"), Forget mode by its name, else the game's name and
+    its options.
 
-    >>> title("mnk:m=7:n=7:k=4"), title("ultimate:forget")
-    ('m,n,k-game 7×7, 4 in a row', 'Ultimate tic-tac-toe (forget=true)')
+    >>> title("mnk:m=7:n=7:k=4"), title("ultimate:forget"), title("classic:forget:keep=4")
+    ('m,n,k-game 7×7, 4 in a row', 'Ultimate tic-tac-toe, Forget mode', 'Tic-tac-toe, Forget mode (keep=4)')
     """
     game = parse_spec(spec) if isinstance(spec, str) else spec
     if isinstance(game, Mnk) and not game.forget and game.key == "mnk":
         named = NAMED_SIZES.get((game.m, game.n, game.k))
         return f"{named} {game.m}×{game.n}" if named else f"{name(game)} {game.m}×{game.n}, {game.k} in a row"
-    options = game.spec.partition(":")[2]
-    return name(game) + (f" ({options.replace(':', ', ')})" if options else "")
+    options = [option for option in game.spec.partition(":")[2].split(":") if option]
+    forget = "forget=true" in options
+    rest = [option for option in options if option != "forget=true"]
+    return name(game) + (", Forget mode" if forget else "") + (f" ({', '.join(rest)})" if rest else "")

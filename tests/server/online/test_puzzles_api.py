@@ -205,12 +205,13 @@ def test_a_finished_games_puzzles_are_offered_to_its_players(people: Callable[[]
 
 def test_game_titles_name_the_board_not_the_spec() -> None:
     """Lists (puzzle filters, lobbies, profiles) read "Gomoku 15×15", not the spec's
-    options; other games keep their name and options."""
+    options; Forget mode is named; other games keep their name and options."""
     from noughts.registry import title
 
     assert title("mnk:m=15:n=15:k=5") == "Gomoku 15×15"
     assert title("mnk:m=7:n=7:k=4") == "m,n,k-game 7×7, 4 in a row"
-    assert title("ultimate:forget=true") == "Ultimate tic-tac-toe (forget=true)"
+    assert title("ultimate:forget=true") == "Ultimate tic-tac-toe, Forget mode"
+    assert title("gobblet:sizes=2") == "Gobblet Gobblers (sizes=2)"
 
 
 def test_a_private_games_puzzles_do_not_name_it(people: Callable[[], Person]) -> None:
