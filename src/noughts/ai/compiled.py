@@ -902,6 +902,12 @@ def _warm_up(progress: Callable[[str], None] | None) -> float:
     from noughts.ai.qubic_proof import Budget, open_replies
 
     open_replies(1 << 21, 1 << 42, Budget(threat_nodes=256))
+    # The kernels' clock reads Python's through numba's object mode, whose bridge is
+    # built in each process on its first use and never cached: 0.15 s that would fall
+    # inside the first timed decision (a 0.1 s move searched 128 iterations).
+    from noughts.kernels.jit import now
+
+    now()
     # Not gobblet's solver: its kernels serve only `noughts solve gobblet`, which
     # compiles them as it starts a build of minutes.
     return time.perf_counter() - started
