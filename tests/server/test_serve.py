@@ -97,9 +97,9 @@ def test_the_first_max_move_of_a_fresh_server_is_within_its_budget(tmp_path: Pat
     """The address is printed once the workers are up and their kernels loaded: the first
     `max` move of ultimate (a 2 s search) takes about what the same move asked again of
     the warm server takes, not a cold worker's start (9-11 s) as well. On a quiet machine
-    the first takes 2.06-2.09 s and the next 2.00 s (the issue's budget + 0.5 s holds);
-    the first request's own start-up in the server (about 80 ms of CPU) grew to 0.6 s in
-    a test run at a load average of 8, hence the second's margin here."""
+    the first takes 2.06-2.09 s and the next 2.00 s. The server's own first-use work (its
+    routes, 80 ms of CPU that grew to 1.7 s under make test's load) is done before the
+    address is printed (`test_the_first_requests_build_no_routes`)."""
     import json
     import re
 
@@ -124,7 +124,7 @@ def test_the_first_max_move_of_a_fresh_server_is_within_its_budget(tmp_path: Pat
             return time.monotonic() - asked
 
         first, warm = move(), move()
-        assert first < warm + 1.0, (first, warm)
+        assert first < warm + 0.5, (first, warm)
         assert first < 2.0 + 2.0  # a cold worker's start is 9-11 s
     finally:
         server.terminate()
