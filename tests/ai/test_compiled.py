@@ -57,6 +57,49 @@ def test_forced_win_in_3_in_ultimate(name: str) -> None:
     assert [info.value.kind for info in analysis.moves[1:]].count(Kind.WIN) == 0
 
 
+@pytest.mark.parametrize(
+    ("position", "seed", "best", "value"),
+    [
+        (ULTIMATE_WIN, 3, "33", Value.win(1)),
+        (ULTIMATE_BLOCK, 5, "33", None),
+        (ULTIMATE_WIN_IN_3, 4, "52", Value.win(3, bound=True)),
+    ],
+)
+def test_implicit_minimax_finds_the_known_answers(position: str, seed: int, best: str, value: Value | None) -> None:
+    # The evaluation orders and weighs the children; the proofs stay the solver's.
+    player = parse_player(f"kmcts:minimax=0.3:seed={seed}")
+    analysis = player.analyze(parse_position("ultimate", position), Limits(nodes=20_000))
+    assert analysis.moves[0].text == best
+    if value is not None:
+        assert analysis.value == value
+    else:
+        assert all(info.value == Value.loss(2) for info in analysis.moves[1:])
+
+
+def test_implicit_minimax_on_random_positions_values_every_move_and_is_reproducible() -> None:
+    for seed in range(3):
+        for state, _ in playout("ultimate", seed)[:-1:7]:
+            first = parse_player(f"kmcts:minimax=0.5:seed={seed}").analyze(state, Limits(nodes=2000))
+            again = parse_player(f"kmcts:minimax=0.5:seed={seed}").analyze(state, Limits(nodes=2000))
+            assert sorted(info.move for info in first.moves) == state.legal_moves()
+            assert [(i.text, i.value, i.visits) for i in first.moves] == [
+                (i.text, i.value, i.visits) for i in again.moves
+            ]
+
+
+def test_implicit_minimax_changes_the_search_only_in_ultimate() -> None:
+    ultimate = parse_spec("ultimate").initial().play_text("55")
+    plain, weighed = (
+        parse_player(f"kmcts:seed=1{extra}").analyze(ultimate, Limits(nodes=3000)) for extra in ("", ":minimax=0.3")
+    )
+    assert [i.visits for i in plain.moves] != [i.visits for i in weighed.moves]
+    nine = parse_spec("nine-board").initial().play_text("55")
+    plain, weighed = (
+        parse_player(f"kmcts:seed=1{extra}").analyze(nine, Limits(nodes=3000)) for extra in ("", ":minimax=0.3")
+    )
+    assert [(i.text, i.visits) for i in plain.moves] == [(i.text, i.visits) for i in weighed.moves]
+
+
 @pytest.mark.parametrize("threats", [True, False])
 def test_forced_win_in_3_in_qubic(threats: bool) -> None:
     state = parse_position("qubic", QUBIC_WIN_IN_3)
@@ -346,10 +389,10 @@ def test_kmcts_without_reuse_starts_afresh() -> None:
 
 
 def test_options_arrive_as_text() -> None:
-    player = parse_player("kmcts:iterations=500:c=0.7:seed=2:reuse=0:guided=false:contempt=0.2:endgame=40")
+    player = parse_player("kmcts:iterations=500:c=0.7:seed=2:reuse=0:guided=false:contempt=0.2:endgame=40:minimax=0.3")
     assert isinstance(player, KernelMCTSPlayer)
     assert (player.iterations, player.c, player.reuse, player.guided) == (500, 0.7, False, False)
-    assert (player.contempt, player.endgame) == (0.2, 40)
+    assert (player.contempt, player.endgame, player.minimax) == (0.2, 40, 0.3)
     searcher = parse_player("kalphabeta:depth=3:seed=1:threats=false")
     assert isinstance(searcher, KernelAlphaBetaPlayer)
     assert (searcher.defaults.depth, searcher.threats) == (3, False)
@@ -367,6 +410,8 @@ def test_options_arrive_as_text() -> None:
         ("kmcts:contempt=-0.1", "contempt must be"),
         ("kmcts:endgame=-1", "endgame must be"),
         ("kmcts:endgame=2.5", "endgame must be a whole number"),
+        ("kmcts:minimax=1.5", "minimax is a share of the choice"),
+        ("kmcts:minimax=-0.1", "minimax must be"),
         ("kalphabeta:depth=0", "depth must be"),
         ("kalphabeta:seed=x", "seed must be a whole number"),
     ],

@@ -131,6 +131,10 @@ class KernelMCTSPlayer(AIPlayer):
     estimates it reports include it. ``Limits.nodes`` counts iterations;
     ``Limits.depth`` does not apply.
 
+    `minimax` (ultimate only; 0 to 1, default 0, off): the share of implicit minimax on
+    the learned evaluation in the choice of a child (`noughts.kernels.tree`,
+    `noughts.kernels.learned`); children are also tried best first by that evaluation.
+
     `endgame` (ultimate and nine-board; default 0, off): in a position with at most
     that many empty cells, the exact alpha-beta of ``kalphabeta`` searches first, to the
     end of the game, for up to `ENDGAME_SHARE` of the time (or `ENDGAME_NODES` nodes
@@ -170,6 +174,7 @@ class KernelMCTSPlayer(AIPlayer):
         guided: bool = True,
         contempt: float = 0.0,
         endgame: int = 0,
+        minimax: float = 0.0,
     ) -> None:
         require_kernels(self.name)
         self.time = _number("time", time, False, 1e-9)
@@ -185,6 +190,9 @@ class KernelMCTSPlayer(AIPlayer):
         if self.contempt > 1:
             raise InvalidOptionError(f"contempt is a fraction of a loss, from 0 to 1, not {contempt!r}")
         self.endgame = int(_number("endgame", endgame, True, 0))
+        self.minimax = float(_number("minimax", minimax, False, 0))
+        if self.minimax > 1:
+            raise InvalidOptionError(f"minimax is a share of the choice, from 0 to 1, not {minimax!r}")
         self._rng = random.Random(seed)
         self._tree: tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int16], int] | None = None
         self._solver: KernelAlphaBetaPlayer | None = None
@@ -287,6 +295,7 @@ class KernelMCTSPlayer(AIPlayer):
             rng,
             self.guided,
             round(self.contempt * tree.UNIT),
+            *self._minimax(code),
         )
         searched = time.perf_counter()
         self._tree = (code, root_state, links, info, int(counter[0])) if self.reuse else None
@@ -297,6 +306,18 @@ class KernelMCTSPlayer(AIPlayer):
         self._wrap_up = max(ended - searched, self._wrap_up * WRAP_UP_DECAY)
         analysis.time = ended - started
         return analysis
+
+    def _minimax(self, code: int) -> tuple[float, npt.NDArray[np.float64]]:
+        """The search's implicit minimax share, and the weights of its evaluation
+        (none where it is off: the learned evaluation is ultimate's)."""
+        import numpy as np
+
+        from noughts.kernels import learned
+        from noughts.kernels.layout import ULTIMATE
+
+        if self.minimax > 0 and code == ULTIMATE:
+            return self.minimax, learned.weights()
+        return 0.0, np.zeros(1)
 
     def _reused(
         self, code: int, root_state: npt.NDArray[np.int64], expected: int
@@ -908,6 +929,11 @@ def _warm_up(progress: Callable[[str], None] | None) -> float:
     from noughts.kernels.jit import now
 
     now()
+    # The learned evaluation's weights, read and expanded once a process (a tenth of a
+    # second, which would also fall inside the first decision that uses them).
+    from noughts.kernels import learned
+
+    learned.weights()
     # Not gobblet's solver: its kernels serve only `noughts solve gobblet`, which
     # compiles them as it starts a build of minutes.
     return time.perf_counter() - started

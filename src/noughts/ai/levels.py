@@ -242,12 +242,13 @@ LEVEL_TABLE: tuple[LevelRow, ...] = (
     LevelRow(
         "max",
         "ultimate",
-        "kmcts:time=2:contempt=0.25:endgame=39",
-        "against OpenSpiel's MCTSBot (1 s a move, 40 games) 95.0%, +38 =0 -2, with contempt and 80.0%, "
-        "+25 =14 -1, without: most of what it dropped were draws (2026-11-22); from 39 empty cells the exact "
-        "search, which proves 80% of such positions within 1 s, so the values are exact; as strong in play "
-        "with it as without, 48.8% at 0.5 s (40 games), 54.2% at 0.1 s (60) (2026-11-25)",
-        ".venv/bin/python bench/openspiel_match.py --games 40 --time 1.0 --jobs 1 --simulations 72932",
+        "kmcts:time=2:contempt=0.25:endgame=39:minimax=0.3",
+        "against mcthouacbb/uttt, a C++ alpha-beta engine built from its public source, at 0.1 s a move "
+        "(80 games, 2 random plies a side): 96.3%, +76 =2 -2, with implicit minimax on the learned evaluation, "
+        "where without it 84.4%, +64 =7 -9, from the same openings (2026-11-29); a draw costs a quarter of a "
+        "loss; from 39 empty cells the exact search, which proves 80% of such positions within 1 s, so the "
+        "values are exact (2026-11-25)",
+        f"{_ARENA} ultimate max --ugi uttt=/path/to/uttt --time 0.1 --games 80 --opening-plies 2 --jobs 1 --seed 9",
     ),
     LevelRow(
         "max",

@@ -2,7 +2,7 @@
 
 The same algorithm as `noughts.ai.mcts` (read that module first), laid out for speed:
 
-* a node is a row of `links` (int32: `VISITS`, `TOTAL`, `FIRST`) and of `info` (int16:
+* a node is a row of `links` (int32: `VISITS`, `TOTAL`, `FIRST`, `MINIMAX`) and of `info` (int16:
   `MOVE`, `TRIED`, `LEGAL`, `PROOF`, `PLIES`). Results count in `UNIT`s (a win +UNIT,
   a loss -UNIT), so the sum of a node's results is an integer and a draw can be worth
   a fraction of a win.
@@ -17,6 +17,11 @@ The same algorithm as `noughts.ai.mcts` (read that module first), laid out for s
 * nodes do not hold positions: an iteration replays the moves from the root position
   into one scratch array, which is cheaper than storing 24 slots per node.
 * a full tree simply stops growing: iterations go on, with playouts from its leaves.
+* implicit minimax (Lanctot, Winands, Pepels, Sturtevant 2014), in ultimate: with a
+  `minimax` share above 0, a node's children get their static values from the learned
+  evaluation (`learned`) when they are created, tried best first; each node keeps in
+  `MINIMAX` the minimax of those values over the tree below it, and selection scores a
+  child by `(1 - minimax) * mean + minimax * MINIMAX` (plus the exploration term).
 * playouts are random, or guided (`games.guided_playout`: a move that wins the game is
   taken, moves that let the opponent win it next are avoided).
 * proofs (`PROOF`) are WIN / DRAW / LOSS for the player to move at the node, with
@@ -37,12 +42,16 @@ import numpy.typing as npt
 from noughts.kernels.games import count, guided_playout, legal, play, playout, winning_move
 from noughts.kernels.jit import kernel, now
 from noughts.kernels.layout import DRAW, MAX_MOVES, RESULT, SIZE, TURN, Int
+from noughts.kernels.learned import SCRATCH
+from noughts.kernels.learned import value as learned_value
 from noughts.kernels.rng import below
 
 __all__ = [
     "FIRST",
     "LEGAL",
     "LOSS",
+    "MINIMAX",
+    "MM_UNIT",
     "MOVE",
     "PLIES",
     "PROOF",
@@ -60,7 +69,9 @@ __all__ = [
 ]
 
 # Columns of `links` (int32) and of `info` (int16).
-VISITS, TOTAL, FIRST = range(3)
+VISITS, TOTAL, FIRST, MINIMAX = range(4)
+#: A value of 1 in `MINIMAX` (values run from -1 to 1, for the player who moved into the node).
+MM_UNIT = 1 << 20
 MOVE, TRIED, LEGAL, PROOF, PLIES = range(5)
 # PROOF values.
 UNPROVEN, WIN, PROVEN_DRAW, LOSS = 0, 1, 2, 3
@@ -78,7 +89,7 @@ Info = npt.NDArray[np.int16]
 def new_tree(capacity: int) -> tuple[Links, Info]:
     """Empty arrays for `capacity` nodes (at least 1), node 0 the root of an unexplored
     position; the number of nodes in use is kept by the caller (1 here)."""
-    links = np.zeros((max(capacity, 1), 3), dtype=np.int32)
+    links = np.zeros((max(capacity, 1), 4), dtype=np.int32)
     info = np.zeros((max(capacity, 1), 5), dtype=np.int16)
     links[0, FIRST] = -1
     info[0, MOVE] = info[0, LEGAL] = -1
@@ -162,9 +173,25 @@ def _prove(links: Links, info: Info, node: int) -> bool:
 
 
 @kernel
-def _select(links: Links, info: Info, node: Int, c: float, solver: bool, draw: float) -> Int:
+def _back_up(links: Links, info: Info, node: Int) -> None:
+    """The node's minimax: minus the best of its children's for the player choosing."""
+    first = links[node, FIRST]
+    if first < 0:
+        return
+    best = -MM_UNIT - 1
+    for child in range(first, first + info[node, LEGAL]):
+        proof = info[child, PROOF]
+        v = links[child, MINIMAX] if proof == UNPROVEN else -_proof_value(proof) * MM_UNIT
+        if v > best:
+            best = v
+    links[node, MINIMAX] = -best
+
+
+@kernel
+def _select(links: Links, info: Info, node: Int, c: float, solver: bool, draw: float, minimax: float) -> Int:
     """The child with the best UCT score among the tried ones (all are tried here); a
-    proven draw is worth `draw` to the player choosing."""
+    proven draw is worth `draw` to the player choosing. With `minimax`, an unproven
+    child's mean is blended with its minimax value, in that share."""
     scale = c * math.sqrt(math.log(links[node, VISITS]))
     first = links[node, FIRST]
     best = first
@@ -174,6 +201,8 @@ def _select(links: Links, info: Info, node: Int, c: float, solver: bool, draw: f
         visits = links[child, VISITS]
         if proof == UNPROVEN:
             mean = links[child, TOTAL] / (visits * UNIT)
+            if minimax > 0:
+                mean = (1 - minimax) * mean + minimax * links[child, MINIMAX] / MM_UNIT
         elif proof == WIN and solver:
             continue  # a proven loss for the player choosing: never worth another look
         elif proof == PROVEN_DRAW:
@@ -196,19 +225,46 @@ def _expand(
     ws: npt.NDArray[np.int64],
     moves: npt.NDArray[np.int64],
     rng: npt.NDArray[np.uint64],
+    minimax: float,
+    weights: npt.NDArray[np.float64],
+    child_state: npt.NDArray[np.int64],
+    scores: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
 ) -> None:
-    """Give `node` (position `ws`) its block of children, in a random order."""
+    """Give `node` (position `ws`) its block of children, in a random order; with
+    `minimax`, each child also gets its static value (`MINIMAX`), and the block is
+    sorted best first, so that the first tried is the evaluation's choice."""
     n = legal(game, ws, moves)
     for i in range(n - 1, 0, -1):
         j = below(rng, i + 1)
         moves[i], moves[j] = moves[j], moves[i]
     first = used[0]
     used[0] += n
+    if minimax > 0:
+        # Each child's static value for the player choosing, best first (insertion sort,
+        # stable: ties keep the random order).
+        for i in range(n):
+            child_state[:] = ws
+            play(game, child_state, np.int64(moves[i]))
+            if child_state[RESULT] != 0:
+                v = -float(_proof_value(_end_proof(child_state)))
+            else:
+                v = -learned_value(child_state, weights, scratch)
+            scores[i] = round(v * MM_UNIT)
+        for i in range(1, n):
+            m, sc = moves[i], scores[i]
+            k = i - 1
+            while k >= 0 and scores[k] < sc:
+                moves[k + 1], scores[k + 1] = moves[k], scores[k]
+                k -= 1
+            moves[k + 1], scores[k + 1] = m, sc
+        links[node, MINIMAX] = -scores[0]
     for i in range(n):
         child = first + i
         links[child, VISITS] = 0
         links[child, TOTAL] = 0
         links[child, FIRST] = -1
+        links[child, MINIMAX] = scores[i] if minimax > 0 else 0
         info[child, MOVE] = moves[i]
         info[child, TRIED] = 0
         info[child, LEGAL] = -1
@@ -232,6 +288,8 @@ def search(
     rng: npt.NDArray[np.uint64],
     guided: bool,
     contempt: int,
+    minimax: float,
+    weights: npt.NDArray[np.float64],
 ) -> int:
     """Run up to `iterations` iterations from node 0 (position `root_state`), until
     `deadline` (a perf_counter time; <= 0: none) or until the root is proven; the number
@@ -241,6 +299,9 @@ def search(
     ws = np.empty(SIZE, dtype=np.int64)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     path = np.empty(MAX_PATH, dtype=np.int64)
+    child_state = np.empty(SIZE, dtype=np.int64)
+    scores = np.empty(MAX_MOVES, dtype=np.int64)
+    scratch = np.empty(SCRATCH, dtype=np.int64)
     done = 0
     if links[0, FIRST] < 0:
         # A root without children (a kept node proven at its first visit, or whose block
@@ -273,14 +334,14 @@ def search(
                         played = _result_for(_playout(game, ws, rng, guided), side)
                         result = _units(played, _draw_for(length - 1, contempt))
                     break
-                _expand(game, links, info, used, node, ws, moves, rng)
+                _expand(game, links, info, used, node, ws, moves, rng, minimax, weights, child_state, scores, scratch)
             tried = info[node, TRIED]
             if tried < info[node, LEGAL]:
                 info[node, TRIED] = tried + 1
                 node = links[node, FIRST] + tried
             else:
                 chooser_draw = _draw_for(length - 1, contempt) / UNIT
-                node = _select(links, info, node, c, solver, chooser_draw)
+                node = _select(links, info, node, c, solver, chooser_draw, minimax)
             play(game, ws, np.int64(info[node, MOVE]))
             path[length] = node
             length += 1
@@ -299,6 +360,9 @@ def search(
             for i in range(length - 2, -1, -1):
                 if not _prove(links, info, path[i]):
                     break
+        if minimax > 0:
+            for i in range(length - 2, -1, -1):
+                _back_up(links, info, path[i])
         done += 1
     return done
 
