@@ -1,11 +1,14 @@
 """Shared test data and helpers: the game variants every generic test runs over, the
-users' cache, and a successful call of the web API."""
+users' cache, a successful call of the web API, and a module loaded from its file."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -104,3 +107,16 @@ def post(client: TestClient, path: str, body: Any) -> Any:
     response = client.post(path, json=body)
     assert response.status_code == 200, response.text
     return response.json()
+
+
+def load_file(name: str, path: Path) -> ModuleType:
+    """The module in the file `path`, registered as `name`: tests/ is no package and
+    pytest's --import-mode=importlib puts no folder on sys.path, and tools' files share
+    names (each has a build.py). Registered in sys.modules, where dataclasses look their
+    module up while being defined."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -3,9 +3,7 @@ gobblet and matryoshka."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,17 +13,11 @@ from noughts.core import IllegalMoveError, InvalidMoveError, InvalidPositionErro
 from noughts.games.gobblet import Gobblet, GobbletMove, GobbletState, Place, Shift
 from noughts.registry import make_game, parse_spec
 
+from support import load_file
+
 
 def _load_reference() -> ModuleType:
-    # --import-mode=importlib puts no test directory on sys.path: load the file itself.
-    path = Path(__file__).resolve().parents[1] / "reference" / "gobblet_ref.py"
-    spec = importlib.util.spec_from_file_location("gobblet_ref", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while being defined
-    spec.loader.exec_module(module)
-    return module
+    return load_file("gobblet_ref", Path(__file__).resolve().parents[1] / "reference" / "gobblet_ref.py")
 
 
 ref = _load_reference()

@@ -3,10 +3,8 @@ qubic (a cube of side n in d dimensions)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -26,16 +24,11 @@ from noughts.games.qubic import Qubic, QubicState
 from noughts.perft import perft
 from noughts.registry import make_game, parse_spec
 
+from support import load_file
+
 
 def _load_reference() -> ModuleType:
-    # --import-mode=importlib puts no test directory on sys.path: load the file itself.
-    path = Path(__file__).resolve().parents[1] / "reference" / "qubic_ref.py"
-    spec = importlib.util.spec_from_file_location("qubic_ref", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_file("qubic_ref", Path(__file__).resolve().parents[1] / "reference" / "qubic_ref.py")
 
 
 ref = _load_reference()

@@ -3,9 +3,7 @@ comparison with the naive implementation in tests/reference/ultimate_ref.py."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -25,16 +23,11 @@ from noughts import (
 from noughts.games.ultimate import Ultimate, UltimateState
 from noughts.perft import perft
 
+from support import load_file
+
 
 def _load_reference() -> ModuleType:
-    # tests/ is no package (pytest runs with --import-mode=importlib): load it by path.
-    path = Path(__file__).parents[1] / "reference" / "ultimate_ref.py"
-    spec = importlib.util.spec_from_file_location("ultimate_ref", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_file("ultimate_ref", Path(__file__).resolve().parents[1] / "reference" / "ultimate_ref.py")
 
 
 ref = _load_reference()

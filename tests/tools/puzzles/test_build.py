@@ -4,9 +4,7 @@ puzzles twice, and the last moves it gives puzzles mined without them."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -14,17 +12,13 @@ from types import ModuleType
 from noughts import parse_spec
 from noughts.study.puzzles import Puzzle, mine, read_puzzles
 
+from support import load_file
+
 TOOL = Path(__file__).resolve().parents[3] / "tools" / "puzzles" / "build.py"
 
 
 def _tool() -> ModuleType:
-    # Loaded by its path: tools/gobblet_book has a build.py too.
-    spec = importlib.util.spec_from_file_location("puzzles_build", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_file("puzzles_build", TOOL)
 
 
 def _puzzle(spec: str, n: int, plies: int) -> Puzzle:

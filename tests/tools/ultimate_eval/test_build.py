@@ -3,8 +3,6 @@ that `--check` finds again."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -13,17 +11,13 @@ import pytest
 
 from noughts.kernels import learned
 
+from support import load_file
+
 TOOL = Path(__file__).resolve().parents[3] / "tools" / "ultimate_eval" / "build.py"
 
 
 def _tool() -> ModuleType:
-    # Loaded by its path: other tools have a build.py too.
-    spec = importlib.util.spec_from_file_location("ultimate_eval_build", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_file("ultimate_eval_build", TOOL)
 
 
 def test_selfplay_is_the_same_each_time_and_fits_back(
