@@ -929,8 +929,8 @@ def _warm_up(progress: Callable[[str], None] | None) -> float:
     from noughts.kernels.jit import now
 
     now()
-    # The learned evaluation's weights, read and expanded once a process (a tenth of a
-    # second, which would also fall inside the first decision that uses them).
+    # The learned evaluation's weights, read and expanded once a process (20 ms, which
+    # would otherwise fall inside the first decision that uses them).
     from noughts.kernels import learned
 
     learned.weights()
