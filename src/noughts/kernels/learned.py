@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from noughts.games.geometry import board_symmetries, lines
 from noughts.kernels.boards import WINS
 from noughts.kernels.jit import kernel_uncounted
 from noughts.kernels.layout import FORCED, FULL, TURN, WON
@@ -49,8 +50,10 @@ __all__ = [
 KIND = np.array([0, 1, 0, 1, 2, 1, 0, 1, 0], dtype=np.int64)
 #: TERNARY[mask]: the 9-bit mask as a base-3 number, 1 per cell in it.
 TERNARY = np.array([sum(3**i for i in range(9) if m >> i & 1) for m in range(512)], dtype=np.int64)
-_LINES = np.array([(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)])
-_LINE_KIND = np.array([0, 1, 0, 0, 1, 0, 2, 2], dtype=np.int64)
+_LINES = np.array(lines((3, 3), 3), dtype=np.int64)
+#: Each line's place: 0 along an edge, 1 through the middle, 2 a diagonal (through the
+#: centre and two corners).
+_LINE_KIND = np.array([0 if 4 not in line else 2 if line[0] in (0, 2) and line[2] in (6, 8) else 1 for line in _LINES])
 #: Statuses: 0 won by the mover, 1 by the opponent, 2 full; 3 + 1 if the mover has a
 #: cell that wins the board + 2 if the opponent has one.
 _STATUSES = 7
@@ -128,21 +131,6 @@ def value(st: npt.NDArray[np.int64], weights: npt.NDArray[np.float64], scratch: 
     return 2.0 / (1.0 + math.exp(-z)) - 1.0
 
 
-def _symmetries() -> list[list[int]]:
-    """The eight maps of a 3x3 grid onto itself, as cell -> image."""
-    maps = []
-    for turns in range(4):
-        for flip in (False, True):
-            image = []
-            for cell in range(9):
-                r, c = divmod(cell, 3)
-                for _ in range(turns):
-                    r, c = c, 2 - r
-                image.append(r * 3 + (2 - c if flip else c))
-            maps.append(image)
-    return maps
-
-
 @functools.cache
 def feature_classes() -> tuple[npt.NDArray[np.int64], int]:
     """(CLASS, n): CLASS[i] is the number (below n) of expanded feature i up to
@@ -154,7 +142,7 @@ def feature_classes() -> tuple[npt.NDArray[np.int64], int]:
         place = int(KIND[board])
         # Every map taking the board to its place's first board: its pattern is seen from there.
         images = []
-        for image in _symmetries():
+        for image in board_symmetries(3, 3):
             if image[board] == reps[place]:
                 moved = np.zeros_like(digits)
                 moved[:, image] = digits

@@ -173,18 +173,22 @@ def _prove(links: Links, info: Info, node: int) -> bool:
 
 
 @kernel
-def _back_up(links: Links, info: Info, node: Int) -> None:
-    """The node's minimax: minus the best of its children's for the player choosing."""
+def _back_up(links: Links, info: Info, node: Int) -> bool:
+    """Set the node's minimax: minus the best of its children's for the player
+    choosing. True if its parent may have to change too: the value changed, or the
+    node is proven (its parent reads the proof, which may be new)."""
     first = links[node, FIRST]
     if first < 0:
-        return
+        return True
     best = -MM_UNIT - 1
     for child in range(first, first + info[node, LEGAL]):
         proof = info[child, PROOF]
         v = links[child, MINIMAX] if proof == UNPROVEN else -_proof_value(proof) * MM_UNIT
         if v > best:
             best = v
+    changed = links[node, MINIMAX] != -best
     links[node, MINIMAX] = -best
+    return bool(changed or info[node, PROOF] != UNPROVEN)
 
 
 @kernel
@@ -258,7 +262,6 @@ def _expand(
                 moves[k + 1], scores[k + 1] = moves[k], scores[k]
                 k -= 1
             moves[k + 1], scores[k + 1] = m, sc
-        links[node, MINIMAX] = -scores[0]
     for i in range(n):
         child = first + i
         links[child, VISITS] = 0
@@ -361,8 +364,10 @@ def search(
                 if not _prove(links, info, path[i]):
                     break
         if minimax > 0:
+            # Only the path's nodes can change; above the first that did not, none did.
             for i in range(length - 2, -1, -1):
-                _back_up(links, info, path[i])
+                if not _back_up(links, info, path[i]):
+                    break
         done += 1
     return done
 
