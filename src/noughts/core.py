@@ -21,9 +21,11 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 __all__ = [
+    "MAX_DIGITS",
     "Game",
     "IllegalMoveError",
     "InvalidMoveError",
+    "InvalidNumberError",
     "InvalidOptionError",
     "InvalidPositionError",
     "MissingExtraError",
@@ -34,6 +36,8 @@ __all__ = [
     "State",
     "UnknownGameError",
     "option_text",
+    "parse_int",
+    "shown",
 ]
 
 
@@ -59,6 +63,52 @@ class InvalidOptionError(NoughtsError, ValueError):
 
 class UnknownGameError(NoughtsError, ValueError):
     """A game key the registry does not know."""
+
+
+class InvalidNumberError(NoughtsError, ValueError):
+    """Text that is not a whole number, or one longer than `MAX_DIGITS` digits."""
+
+
+#: The most digits a whole number read from text may have. A number from a client or a
+#: file is a cell, an option, a seed or a count, far shorter; a longer one is refused
+#: before int() reads it, which takes time quadratic in the digits and past 4,300 of
+#: them raises a ValueError of its own (Python's limit, `sys.get_int_max_str_digits`).
+MAX_DIGITS = 30
+
+
+def parse_int(text: str, what: str = "a number") -> int:
+    """`text` as a whole number: ASCII digits with an optional sign, blanks around them,
+    at most `MAX_DIGITS` digits. InvalidNumberError otherwise, saying what `what` (the
+    thing being read: ``"seed"``, ``"option m"``) takes.
+
+    >>> parse_int(" -12 ", "seed")
+    -12
+    >>> parse_int("1" * 5000, "seed")
+    Traceback (most recent call last):
+    ...
+    noughts.core.InvalidNumberError: seed takes a whole number of at most 30 digits, not one of 5,000
+    """
+    stripped = text.strip()
+    digits = stripped[1:] if stripped[:1] in ("+", "-") else stripped
+    if not (digits.isascii() and digits.isdigit()):
+        raise InvalidNumberError(f"{what} takes a whole number, not {shown(text)}")
+    if len(digits) > MAX_DIGITS:
+        raise InvalidNumberError(
+            f"{what} takes a whole number of at most {MAX_DIGITS} digits, not one of {len(digits):,}"
+        )
+    return int(stripped)
+
+
+def shown(text: str, most: int = 40) -> str:
+    """`text` quoted for a message, cut after `most` characters: a message repeats what
+    it refuses, not all of a megabyte.
+
+    >>> shown("abc"), shown("x" * 50, 5)
+    ("'abc'", "'xxxxx'... (50 characters)")
+    """
+    if len(text) <= most:
+        return repr(text)
+    return f"{text[:most]!r}... ({len(text):,} characters)"
 
 
 class MissingExtraError(NoughtsError, ModuleNotFoundError):

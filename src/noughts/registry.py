@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from noughts.core import Game, InvalidOptionError, State, UnknownGameError, option_text
+from noughts.core import Game, InvalidNumberError, InvalidOptionError, State, UnknownGameError, option_text, parse_int
 from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk
 from noughts.games.qubic import Qubic
@@ -110,9 +110,9 @@ def _convert(entry: Entry, name: str, value: Any) -> Any:
         raise InvalidOptionError(f"option {name} takes true or false, not {value!r}")
     if kind is int:
         try:
-            return int(text)
-        except ValueError:
-            raise InvalidOptionError(f"option {name} takes a whole number, not {value!r}") from None
+            return parse_int(text, f"option {name}")
+        except InvalidNumberError as e:
+            raise InvalidOptionError(str(e)) from None
     return text
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from noughts.core import (
+    MAX_DIGITS,
     InvalidMoveError,
     InvalidOptionError,
     InvalidPositionError,
@@ -27,6 +28,7 @@ from noughts.core import (
     Player,
     Reason,
     repetition_outcome,
+    shown,
     times_before,
 )
 from noughts.games.geometry import full_line, has_line, line_masks, masks_through
@@ -106,10 +108,9 @@ class Mnk(MarksGame["MnkState"]):
     def parse_move(self, text: str) -> int:
         t = text.strip().lower()
         if t.isascii() and t.isdigit():
-            number = int(t)
-            if 1 <= number <= self.cells:
-                return number - 1
-            raise InvalidMoveError(f"{text.strip()!r} is not a cell: cells are numbered 1 to {self.cells}")
+            if len(t) <= MAX_DIGITS and 1 <= int(t) <= self.cells:
+                return int(t) - 1
+            raise InvalidMoveError(f"{shown(text.strip())} is not a cell: cells are numbered 1 to {self.cells}")
         match = _COORD.match(t)
         if match:
             col = ord(match.group(1)) - ord("a")
