@@ -110,6 +110,23 @@ def test_absurd_numbers_are_refused_by_the_schema(
     assert [r for r in ann.http.get("/api/online/rooms").json()["rooms"] if r["creator"] == ann.name] == []
 
 
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b'{"spec": "classic", "minutes": ' + b"5" * 5000 + b"}", "holds a number of more than 4,300 digits"),
+        (b'{"spec": "classic\xff"}', "is not UTF-8 text"),
+    ],
+)
+def test_a_body_json_cannot_read_is_refused_saying_why(people: Callable[[], Person], body: bytes, says: str) -> None:
+    """Both were "There was an error parsing the body", a 400 the schema did not name."""
+    ann = people().sign_up()
+    answer = ann.http.post("/api/online/rooms", content=body, headers={"content-type": "application/json"})
+    assert (answer.status_code, answer.json()) == (
+        422, {"error": "invalid-request", "message": f"the request body {says}", "field": None}
+    )  # fmt: skip
+    assert [r for r in ann.http.get("/api/online/rooms").json()["rooms"] if r["creator"] == ann.name] == []
+
+
 @pytest.mark.parametrize("minutes", [1e-320, 0.0, 0.009, 180.5, float("inf")])
 def test_the_service_refuses_a_clock_below_its_least(minutes: float) -> None:
     """Not only the schema: the service that every route (and a bot, a tournament) calls."""
