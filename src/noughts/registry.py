@@ -20,8 +20,10 @@ from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate
+from noughts.variant import Variant
 
 __all__ = [
+    "FAMILIES",
     "GAMES",
     "Entry",
     "game_keys",
@@ -30,29 +32,45 @@ __all__ = [
     "option_text",
     "parse_position",
     "parse_spec",
+    "register",
+    "spec_help",
     "spec_options",
     "spec_text",
     "title",
+    "unregister",
 ]
 
 
 @dataclass(frozen=True)
 class Entry:
-    key: str
+    """A registry key: the game class that serves it, and the game as it describes
+    itself there (`Variant`: names, rules, notation, options, board, traits)."""
+
     cls: type[Game[Any, Any]]
-    summary: str
-    name: str
-    """What people call the game, as menus and lists show it."""
+    variant: Variant
+
+    @property
+    def key(self) -> str:
+        return self.variant.key
+
+    @property
+    def name(self) -> str:
+        """What people call the game, as menus and lists show it."""
+        return self.variant.name
+
+    @property
+    def summary(self) -> str:
+        return self.variant.summary
 
     @property
     def fixed(self) -> Mapping[str, Any]:
         """Options this key pins (classic is mnk with m=n=k=3); users cannot set them."""
-        return self.cls.pinned_options.get(self.key, {})
+        return self.variant.pinned
 
     @property
     def always(self) -> tuple[str, ...]:
         """Options written in the spec even at their defaults."""
-        return self.cls.shown_options.get(self.key, ())
+        return self.variant.shown
 
     def option_names(self) -> list[str]:
         return [f.name for f in dataclasses.fields(self.cls) if f.init and f.name not in self.fixed]  # type: ignore[arg-type]
@@ -62,20 +80,38 @@ class Entry:
         return {k: v for k, v in game.options.items() if k not in self.fixed}
 
 
-GAMES: dict[str, Entry] = {
-    e.key: e
-    for e in [
-        Entry("classic", Mnk, "3x3 board, three in a row wins", "Tic-tac-toe"),
-        Entry("mnk", Mnk, "any board size, k in a row wins", "m,n,k-game"),
-        Entry("nine-board", Ultimate, "nine boards, a line in any one wins", "Nine-board"),
-        Entry("ultimate", Ultimate, "nine boards, win three in a line", "Ultimate tic-tac-toe"),
-        Entry("qubic", Qubic, "4x4x4 cube, four in a line wins", "Qubic"),
-        Entry("matryoshka", Gobblet, "big figures cover small ones", "Matryoshka"),
-        Entry("gobblet", Gobblet, "big figures cover small ones, and move", "Gobblet Gobblers"),
-    ]
-}
-"""Every game by its stable key, in menu order: its class, a one-line summary, its name
-and its options."""
+#: The game classes, in menu order; each serves the keys its `Game.variants` describe.
+FAMILIES: list[type[Game[Any, Any]]] = [Mnk, Ultimate, Qubic, Gobblet]
+
+GAMES: dict[str, Entry] = {}
+"""Every game by its stable key, in menu order: its class and its `Variant`."""
+
+
+def register(cls: type[Game[Any, Any]]) -> None:
+    """Add the keys of a game class (its `Game.variants`) to the registry, after the
+    others: how a game outside this package joins every menu, page and command."""
+    for variant in cls.variants:
+        if variant.key in GAMES and GAMES[variant.key].cls is not cls:
+            raise ValueError(f"the key {variant.key!r} is taken by {GAMES[variant.key].cls.__name__}")
+    for variant in cls.variants:
+        GAMES[variant.key] = Entry(cls, variant)
+
+
+def unregister(cls: type[Game[Any, Any]]) -> None:
+    """Take a game class's keys out of the registry again (`register`'s undo, for tests)."""
+    for variant in cls.variants:
+        if variant.key in GAMES and GAMES[variant.key].cls is cls:
+            del GAMES[variant.key]
+
+
+for _family in FAMILIES:
+    register(_family)
+
+
+def spec_help() -> str:
+    """A help text's words for a game spec, with every game's examples (`Variant.examples`)."""
+    examples = [example for entry in GAMES.values() for example in entry.variant.examples or (entry.key,)]
+    return "a game: its key, then any options as name=value, e.g. " + ", ".join(examples)
 
 
 def game_keys() -> list[str]:

@@ -15,9 +15,8 @@ the player to move; in Forget mode then each player's marks oldest first::
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from noughts.core import (
     InvalidMoveError,
@@ -30,7 +29,8 @@ from noughts.core import (
     times_before,
 )
 from noughts.games.geometry import full_line, has_line, line_masks, masks_through
-from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
+from noughts.games.marks import FORGET_OPTIONS, MarksGame, MarksState, forget_rule, parse_marks, parse_turn
+from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["MAX_SIDE", "Mnk", "MnkState"]
 
@@ -54,8 +54,7 @@ class Mnk(MarksGame["MnkState"]):
     """Forget mode: the marks each player keeps on the board (at least `k`)."""
 
     title: ClassVar[str] = "m,n,k-game"
-    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {"classic": {"m": 3, "n": 3, "k": 3}}
-    shown_options: ClassVar[Mapping[str, tuple[str, ...]]] = {"mnk": ("m", "n", "k")}
+    variants: ClassVar[tuple[Variant, ...]] = ()  # below the class: they name its rules
 
     def __post_init__(self) -> None:
         for name in ("m", "n", "k", "keep"):
@@ -153,6 +152,81 @@ class Mnk(MarksGame["MnkState"]):
         if len(order) > self.keep:
             raise InvalidPositionError(f"{side} has more than keep={self.keep} marks")
         return order
+
+
+def _classic_rules(game: Mnk | None) -> list[str]:
+    rules = [
+        "Players take turns putting their mark, X or O, in an empty cell. X moves first.",
+        "Three marks in a row, a column or a diagonal win. A full board without a line is a draw.",
+    ]
+    return rules + ([forget_rule(game.keep)] if game is not None and game.forget else [])
+
+
+def _mnk_rules(game: Mnk | None) -> list[str]:
+    if game is None:
+        board = (
+            "The m,n,k-game: a board of m columns and n rows; k marks in a straight line (a row, a column or a "
+            "diagonal) win. Tic-tac-toe is 3,3,3; 15,15,5 is gomoku."
+        )
+    else:
+        board = (
+            f"A board of {game.m} columns and {game.n} rows; {game.k} marks in a straight line (a row, a column or "
+            "a diagonal) win."
+        )
+    rules = [
+        board,
+        "Players take turns putting their mark, X or O, in an empty cell. X moves first. A full board without a "
+        "line is a draw.",
+    ]
+    return rules + ([forget_rule(game.keep)] if game is not None and game.forget else [])
+
+
+_CELL_NUMBERS = "A move is the cell's number, 1-9 in reading order: 5 is the centre (b2, column then row, works too)."
+
+
+def _notation(game: Mnk | None) -> str:
+    if game is None:
+        return (
+            "A move is the column's letter and the row's number: a1 is the top-left cell (on boards of nine "
+            "cells or fewer, the cell's number 1-9 works too)."
+        )
+    if game.cells <= 9:
+        return _CELL_NUMBERS
+    last = chr(ord("a") + game.m - 1)
+    return f"A move is the column's letter and the row's number: a1 is the top left, {last}{game.n} the bottom right."
+
+
+Mnk.variants = (
+    Variant(
+        key="classic",
+        name="Tic-tac-toe",
+        summary="3x3 board, three in a row wins",
+        board="grid",
+        traits=frozenset({Trait.PLACEMENT}),
+        rules=_classic_rules,
+        notation=lambda game: _CELL_NUMBERS,
+        options=FORGET_OPTIONS,
+        pinned={"m": 3, "n": 3, "k": 3},
+        examples=("classic", "classic:forget"),
+    ),
+    Variant(
+        key="mnk",
+        name="m,n,k-game",
+        summary="any board size, k in a row wins",
+        board="grid",
+        traits=frozenset({Trait.PLACEMENT}),
+        rules=_mnk_rules,
+        notation=_notation,
+        options=(
+            OptionSpec("m", "columns (m)", "board width", 3, 15),
+            OptionSpec("n", "rows (n)", "board height", 2, 15),
+            OptionSpec("k", "in a row (k)", "marks in a line to win", 3, 15),
+            *FORGET_OPTIONS,
+        ),
+        shown=("m", "n", "k"),
+        examples=("mnk:m=4:n=4:k=4", "mnk:m=15:n=15:k=5"),
+    ),
+)
 
 
 class MnkState(MarksState):
