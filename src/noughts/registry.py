@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from noughts.core import Game, InvalidOptionError, State, UnknownGameError, option_text
+from noughts.games.connect4.rules import ConnectFour
 from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk
 from noughts.games.qubic import Qubic
@@ -81,7 +82,7 @@ class Entry:
 
 
 #: The game classes, in menu order; each serves the keys its `Game.variants` describe.
-FAMILIES: list[type[Game[Any, Any]]] = [Mnk, Ultimate, Qubic, Gobblet]
+FAMILIES: list[type[Game[Any, Any]]] = [Mnk, Ultimate, Qubic, Gobblet, ConnectFour]
 
 GAMES: dict[str, Entry] = {}
 """Every game by its stable key, in menu order: its class and its `Variant`."""

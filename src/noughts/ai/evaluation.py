@@ -50,6 +50,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from noughts.core import Game, InvalidOptionError, NoughtsError, Player, State
+from noughts.games.connect4.rules import ConnectFour, ConnectFourState
 from noughts.games.geometry import GROUP_MEMO, bits, line_groups, line_masks
 from noughts.games.gobblet import Gobblet, GobbletState
 from noughts.games.mnk import Mnk, MnkState
@@ -341,6 +342,19 @@ def _mnk_fill(game: Mnk) -> Callable[[MnkState], float]:
 
     def evaluate(state: MnkState) -> float:
         value = score(*_mnk_marks(state))
+        return float(value if state.turn is Player.X else -value)
+
+    return evaluate
+
+
+@_register(("connect4",), "lines", scale=lambda game: 3.0 * 10 ** (game.k - 2))
+def _connect4_lines(game: ConnectFour) -> Callable[[ConnectFourState], float]:
+    # The lines still open to one side, weighted by the marks in them, as on any board
+    # of marks; which of them can be completed soon (gravity) is the search's to find.
+    score = _open_lines(game.lines, _power_weights(game.k))
+
+    def evaluate(state: ConnectFourState) -> float:
+        value = score(state.x, state.o)
         return float(value if state.turn is Player.X else -value)
 
     return evaluate
