@@ -225,6 +225,12 @@ class ConnectFourState(State[int]):
             raise IllegalMoveError(f"column {column + 1} is full")
         return empty.bit_length() - 1  # the lowest empty cell: the highest index
 
+    def top(self, column: int) -> int | None:
+        """The cell of the column's top mark (the last one dropped there), None when the
+        column is empty."""
+        taken = self.game.column_masks[column] & (self.x | self.o)
+        return (taken & -taken).bit_length() - 1 if taken else None
+
     def legal_moves(self) -> list[int]:
         if self.outcome is not None:
             return []
