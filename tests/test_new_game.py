@@ -19,8 +19,9 @@ from noughts.registry import GAMES, parse_spec
 from noughts.server import Settings, create_app
 from noughts.terminal.guide import help_text
 from noughts.terminal.render import render
-from support import post
 from toy_game import KEY, registered
+
+from support import post
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,10 @@
 """Stable game keys -> games, and the one text form of "a game with its options".
 
+A game joins the registry by its class, whose `Game.variants` say everything else
+(`noughts.variant`): the families of this package at import, a game from outside with
+`register`, or, for every process at once (the server's thinking processes included),
+by naming it in the environment: ``NOUGHTS_GAMES=my_games:Connect6``.
+
 A game spec is the key followed by options, separated by colons or spaces:
 ``classic``, ``classic:forget``, ``mnk:m=15:n=15:k=5``, ``ultimate forget=true keep=4``.
 A bare option name means ``true``. `spec_text` writes the canonical form (colons, only
@@ -9,8 +14,11 @@ the options that differ from the key's defaults).
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import os
 import re
 import typing
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -105,7 +113,27 @@ def unregister(cls: type[Game[Any, Any]]) -> None:
             del GAMES[variant.key]
 
 
-for _family in FAMILIES:
+def _plugged_in(names: str) -> list[type[Game[Any, Any]]]:
+    """The game classes named by ``NOUGHTS_GAMES`` (``module:Class``, comma-separated):
+    games from outside the package, in every process that imports the registry (the
+    server's thinking processes and workers too, which inherit the environment)."""
+    found: list[type[Game[Any, Any]]] = []
+    for name in filter(None, (part.strip() for part in names.split(","))):
+        module, _, attribute = name.partition(":")
+        # A name that does not serve is left out with a warning: the other games still play.
+        try:
+            cls = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError) as e:
+            warnings.warn(f"NOUGHTS_GAMES names {name!r}, which cannot be imported ({e}): left out", stacklevel=2)
+            continue
+        if not (isinstance(cls, type) and issubclass(cls, Game) and cls.variants):
+            warnings.warn(f"NOUGHTS_GAMES names {name!r}, not a game class with variants: left out", stacklevel=2)
+            continue
+        found.append(cls)
+    return found
+
+
+for _family in [*FAMILIES, *_plugged_in(os.environ.get("NOUGHTS_GAMES", ""))]:
     register(_family)
 
 
