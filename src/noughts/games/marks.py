@@ -12,9 +12,8 @@ from typing import Any, TypeVar
 
 from noughts.core import Game, IllegalMoveError, InvalidMoveError, InvalidPositionError, Player, State
 from noughts.games.geometry import bits
-from noughts.variant import OptionSpec
 
-__all__ = ["FORGET_OPTIONS", "MarksGame", "MarksState", "forget_rule", "parse_marks", "parse_turn"]
+__all__ = ["MarksGame", "MarksState", "parse_marks", "parse_turn"]
 
 S = TypeVar("S", bound="MarksState")
 
@@ -86,31 +85,3 @@ def parse_turn(text: str) -> Player:
         return Player.from_text(text)
     except ValueError as e:
         raise InvalidPositionError(str(e)) from None
-
-
-def forget_rule(keep: int | None, where: str = "") -> str:
-    """Forget mode's rules in a paragraph, for the games that have it (classic, mnk,
-    ultimate, nine-board): `keep` marks each (None: as the option sets, three by
-    default), counted `where` (" in each small board")."""
-    count = 'three marks (the option "marks kept per player" sets how many)' if keep is None else f"{keep} marks"
-    return (
-        f"Forget mode: each player keeps at most {count}{where}. Placing one more first removes that player's "
-        "oldest mark there (the board shows which goes next). The same position for the third time is a draw."
-    )
-
-
-def forget_options(where: str) -> tuple[OptionSpec, OptionSpec]:
-    """The options `forget` and `keep`, as the games with Forget mode describe them."""
-    return (
-        OptionSpec(
-            "forget",
-            "Forget mode",
-            "only each player's newest marks stay; one more removes the oldest",
-            rule=forget_rule(None, where),
-        ),
-        OptionSpec("keep", "marks kept per player", f"how many marks each player keeps{where}", 3, 9),
-    )
-
-
-#: Forget mode's options on a single board.
-FORGET_OPTIONS = forget_options("")

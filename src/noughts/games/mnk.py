@@ -28,8 +28,9 @@ from noughts.core import (
     repetition_outcome,
     times_before,
 )
+from noughts.games.forget import FORGET_OPTIONS, check_options, forget_rule, parse_ages, placed
 from noughts.games.geometry import full_line, has_line, line_masks, masks_through
-from noughts.games.marks import FORGET_OPTIONS, MarksGame, MarksState, forget_rule, parse_marks, parse_turn
+from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
 from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["MAX_SIDE", "Mnk", "MnkState"]
@@ -57,7 +58,7 @@ class Mnk(MarksGame["MnkState"]):
     variants: ClassVar[tuple[Variant, ...]] = ()  # below the class: they name its rules
 
     def __post_init__(self) -> None:
-        for name in ("m", "n", "k", "keep"):
+        for name in ("m", "n", "k"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidOptionError(f"option {name} takes a whole number, not {value!r}")
@@ -65,10 +66,7 @@ class Mnk(MarksGame["MnkState"]):
             raise InvalidOptionError(f"m and n must be between 1 and {MAX_SIDE}")
         if not 1 <= self.k <= max(self.m, self.n):
             raise InvalidOptionError(f"k must be between 1 and {max(self.m, self.n)} on a {self.m}x{self.n} board")
-        if self.forget and self.keep < self.k:
-            raise InvalidOptionError(f"keep must be at least k={self.k}, or nobody can ever win")
-        if not self.forget and self.keep != 3:
-            raise InvalidOptionError("keep only applies in Forget mode (add forget=true)")
+        check_options(self.forget, self.keep, self.k, f"k={self.k}, or nobody can ever win")
         set_ = object.__setattr__
         set_(self, "cells", self.m * self.n)
         set_(self, "full", (1 << (self.m * self.n)) - 1)
@@ -140,15 +138,7 @@ class Mnk(MarksGame["MnkState"]):
         return MnkState._make(self, x, o, turn, ages, (), Outcome(turn.other) if x_line or o_line else None)
 
     def _parse_ages(self, text: str, side: str, marks: int) -> tuple[int, ...]:
-        label, _, cells = text.partition("=")
-        if label.lower() != side:
-            raise InvalidPositionError(f"expected {side}=CELLS (oldest first), got {text!r}")
-        try:
-            order = tuple(self.parse_move(c) for c in cells.split(",")) if cells not in ("", "-") else ()
-        except InvalidMoveError as e:
-            raise InvalidPositionError(str(e)) from None
-        if sum(1 << c for c in order) != marks or len(set(order)) != len(order):
-            raise InvalidPositionError(f"{side}=... must list exactly the {side} marks, oldest first")
+        order = parse_ages(text, side, marks, self.parse_move)
         if len(order) > self.keep:
             raise InvalidPositionError(f"{side} has more than keep={self.keep} marks")
         return order
@@ -284,11 +274,9 @@ class MnkState(MarksState):
         mine = self.x if self.turn is Player.X else self.o
         ages = self.ages
         if ages is not None:
-            order = ages[0] if self.turn is Player.X else ages[1]
-            if len(order) == game.keep:
-                mine &= ~(1 << order[0])
-                order = order[1:]
-            order = (*order, move)
+            order, removed = placed(ages[0] if self.turn is Player.X else ages[1], move, game.keep)
+            if removed is not None:
+                mine &= ~(1 << removed)
             ages = (order, ages[1]) if self.turn is Player.X else (ages[0], order)
         mine |= 1 << move
         outcome = Outcome(self.turn) if has_line(mine, game.through[move]) else None

@@ -50,8 +50,9 @@ from noughts.core import (
     repetition_outcome,
     times_before,
 )
+from noughts.games.forget import check_options, forget_options, forget_rule, parse_ages, placed
 from noughts.games.geometry import bits, full_line, has_line, line_masks, masks_through
-from noughts.games.marks import forget_options, forget_rule, parse_marks, parse_turn
+from noughts.games.marks import parse_marks, parse_turn
 from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["BOARD_NAMES", "NINE_BOARD", "ULTIMATE", "Ultimate", "UltimateState"]
@@ -109,14 +110,7 @@ class Ultimate(Game["UltimateState", int]):
     def __post_init__(self) -> None:
         if self.rule not in (ULTIMATE, NINE_BOARD):
             raise InvalidOptionError(f"option rule takes {ULTIMATE} or {NINE_BOARD}, not {self.rule!r}")
-        if not isinstance(self.forget, bool):
-            raise InvalidOptionError(f"option forget takes true or false, not {self.forget!r}")
-        if not isinstance(self.keep, int) or isinstance(self.keep, bool):
-            raise InvalidOptionError(f"option keep takes a whole number, not {self.keep!r}")
-        if self.forget and self.keep < 3:
-            raise InvalidOptionError("keep must be at least 3, or nobody can ever make a line")
-        if not self.forget and self.keep != 3:
-            raise InvalidOptionError("keep only applies in Forget mode (add forget=true)")
+        check_options(self.forget, self.keep, 3, "3, or nobody can ever make a line")
         if self.tiebreak not in TIEBREAKS:
             raise InvalidOptionError(f"option tiebreak takes none or boards, not {self.tiebreak!r}")
         if self.tiebreak != "none" and self.rule == NINE_BOARD:
@@ -190,15 +184,7 @@ class Ultimate(Game["UltimateState", int]):
         return drawn if self.rule == NINE_BOARD else won_x | won_o | drawn
 
     def _parse_ages(self, text: str, side: str, marks: int) -> tuple[tuple[int, ...], ...]:
-        label, _, listed = text.partition("=")
-        if label.lower() != side:
-            raise InvalidPositionError(f"expected {side}=MOVES (board by board, oldest first), got {text!r}")
-        try:
-            order = [self.parse_move(m) for m in listed.split(",")] if listed not in ("", "-") else []
-        except InvalidMoveError as e:
-            raise InvalidPositionError(str(e)) from None
-        if sum(1 << m for m in order) != marks or len(set(order)) != len(order):
-            raise InvalidPositionError(f"{side}=... must list exactly the {side} marks")
+        order = parse_ages(text, side, marks, self.parse_move, "MOVES (board by board, oldest first)")
         if any(a // 9 > b // 9 for a, b in itertools.pairwise(order)):
             raise InvalidPositionError(f"{side}=... must list the marks board by board, board 1 first")
         per_board = tuple(tuple(m for m in order if m // 9 == b) for b in range(9))
@@ -445,11 +431,10 @@ class UltimateState(State[int]):
         ages = self.ages
         if ages is not None:
             side = ages[0] if x_moves else ages[1]
-            order = side[board]
-            if len(order) >= game.keep:
-                mine &= ~(1 << order[0])
-                order = order[1:]
-            side = (*side[:board], (*order, move), *side[board + 1 :])
+            order, removed = placed(side[board], move, game.keep)
+            if removed is not None:
+                mine &= ~(1 << removed)
+            side = (*side[:board], order, *side[board + 1 :])
             ages = (side, ages[1]) if x_moves else (ages[0], side)
         mine |= 1 << move
         x, o = (mine, self.o) if x_moves else (self.x, mine)

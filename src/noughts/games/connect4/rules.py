@@ -165,7 +165,7 @@ ConnectFour.variants = (
     Variant(
         key="connect4",
         name="Connect Four",
-        summary="7 columns, 6 rows: marks drop to the bottom, four in a row wins",
+        summary="marks drop down the columns, four in a row wins",
         board="grid",
         traits=frozenset({Trait.GRAVITY}),
         rules=_rules,
