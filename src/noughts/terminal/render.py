@@ -120,10 +120,11 @@ def _cell(
     empty_style: str = _EMPTY,
 ) -> Text:
     """A 3-character cell: `` X ``, ``(X)`` for the last move, ``[X]`` on the winning
-    line, `` x `` for a mark about to vanish; an empty cell shows `empty` (1 character)."""
+    line (the last move there too), `` x `` for a mark about to vanish; an empty cell shows `empty` (1 character)."""
     if player is None:
         return _t(f" {empty} ", empty_style)
-    left, right = ("(", ")") if last else ("[", "]") if win else (" ", " ")
+    # The winning line is bracketed whole, its last mark too (bold says which it was).
+    left, right = ("[", "]") if win else ("(", ")") if last else (" ", " ")
     letter = player.value if vanish else player.value.upper()
     style = PLAYER_STYLES[player] + (f" {_LAST}" if last else "") + (f" {_VANISH}" if vanish else "")
     style += f" {_WIN}" if win else ""
