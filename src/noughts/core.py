@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from noughts.variant import Variant
 
 __all__ = [
     "MAX_DIGITS",
@@ -216,6 +218,9 @@ class Game(ABC, Generic[S, M]):
 
     title: ClassVar[str]
     """Human-readable name of the family, for menus."""
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    """The registry keys this class serves, each as it describes itself (`Variant`), in
+    menu order."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         # Frozen: a game is its own copy (see State.__deepcopy__).
@@ -232,19 +237,23 @@ class Game(ABC, Generic[S, M]):
         with ``init=False``, are not options)."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.init}  # type: ignore[arg-type]
 
-    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
-    """Per registry key this class serves, the options the key pins (classic is mnk with m=n=k=3): a spec never
-    writes them, and a user cannot set them."""
-    shown_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
-    """Per key, options a spec writes even at their defaults ("mnk:m=5:n=3:k=3" reads better than "mnk:m=5")."""
+    @property
+    def variant(self) -> Variant:
+        """The game as it describes itself under its key: names, rules in words,
+        notation, options, board, traits (`noughts.variant`)."""
+        for variant in self.variants:
+            if variant.key == self.key:
+                return variant
+        raise LookupError(f"{type(self).__name__} describes no variant {self.key!r}")
 
     @property
     def spec_options(self) -> dict[str, Any]:
         """The options a user would have to give to get this game from its key: those
         that differ from the key's defaults, and those the key always shows."""
-        pinned = self.pinned_options.get(self.key, {})
+        variant = self.variant
+        pinned = variant.pinned
         defaults = type(self)(**pinned).options
-        shown = self.shown_options.get(self.key, ())
+        shown = variant.shown
         return {
             name: value
             for name, value in self.options.items()
