@@ -134,7 +134,9 @@ def _game_class(key: str) -> tuple[Any, type]:
             self.noughts: Game[Any, Any] = make_game(key, **options)
             self.encoding = Encoding(self.noughts)
             can_cycle = getattr(self.noughts, "forget", False) or key == "gobblet"
-            length = MAX_GAME_LENGTH if can_cycle else len(self.encoding.moves)
+            # Without cycles, a game lasts at most a ply a cell (Connect Four: 42 plies of
+            # 7 moves), or a ply a move where the moves are the cells.
+            length = MAX_GAME_LENGTH if can_cycle else getattr(self.noughts, "cells", len(self.encoding.moves))
             if key == "matryoshka":
                 length = 12  # six figures each
             info = pyspiel.GameInfo(

@@ -14,7 +14,7 @@ key, a name, the rules in a line).
 >>> game.variant.name, game.variant.board, Trait.PLACEMENT in game.variant.traits
 ('m,n,k-game', 'grid', True)
 >>> game.variant.notation(game)
-'a move is column letter and row number: a1 is the top left, o15 the bottom right.'
+"A move is the column's letter and the row's number: a1 is the top left, o15 the bottom right."
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ the player to move; a mark never floats above an empty cell::
 >>> state.to_text()
 '......./......./......./......./...o.../...x... x'
 >>> state.landing(3), state.legal_move_texts()
-(21, ['1', '2', '3', '4', '5', '6', '7'])
+(24, ['1', '2', '3', '4', '5', '6', '7'])
 """
 
 from __future__ import annotations
