@@ -1,15 +1,25 @@
 """What a developer using Noughts as a library trips over first: a spec text where a
-game is asked for, a wrong argument to ``choose``, a position read back by its class, and
-a missing extra named by the error."""
+game is asked for, a wrong argument to ``choose``, a position read back by its class,
+a missing extra named by the error; every game at every level without any extra."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import os
 import subprocess
 import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
+import noughts
 from noughts import (
+    LEVELS,
     GobbletState,
     InvalidPositionError,
     Limits,
@@ -17,6 +27,7 @@ from noughts import (
     QubicState,
     State,
     UltimateState,
+    game_keys,
     level_player,
     parse_position,
     parse_spec,
@@ -96,3 +107,63 @@ def test_a_missing_extra_is_named_by_the_error(module: str, missing: list[str], 
     kind, is_ours, name, named_extra, message = done.stdout.strip().split("|")
     assert (kind, is_ours, name, named_extra) == ("MissingExtraError", "True", missing[0], extra)
     assert f"pip install 'noughts[{extra}]'" in message
+
+
+BARE_PLAY = Path(__file__).resolve().parent / "bare_play.py"
+
+
+def _bare_site(tmp_path: Path) -> Path:
+    """A folder that holds what ``pip install noughts`` installs: the package (these
+    sources) and what rich requires, as links into this environment. ``python -S`` with
+    it as its path sees no other package: no numpy, no numba (tests/bare_play.py in a
+    bare install, in seconds; the fresh venv from the built wheel is
+    tests/test_packaging.py's, slow)."""
+    wanted, todo = set(), ["rich"]
+    while todo:
+        name = canonicalize_name(todo.pop())
+        if name not in wanted:
+            wanted.add(name)
+            todo += [Requirement(r).name for r in metadata.requires(name) or [] if Requirement(r).marker is None]
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "noughts").symlink_to(Path(noughts.__file__).parent)
+    for top, dists in metadata.packages_distributions().items():
+        spec = importlib.util.find_spec(top) if wanted & {canonicalize_name(d) for d in dists} else None
+        if spec is not None and spec.origin is not None:
+            origin = Path(spec.origin)
+            (site / (top if origin.name == "__init__.py" else origin.name)).symlink_to(
+                origin.parent if origin.name == "__init__.py" else origin
+            )
+    return site
+
+
+def check_bare_play(found: dict[str, Any], plies: int) -> None:
+    """What tests/bare_play.py reports, checked: every game played at every level by
+    legal moves (for `plies` plies or to its end), gobblet's start valued exactly, the
+    compiled players and gobblet's table refused naming the kernels, the engine
+    answering those with ``? `` and going on."""
+    assert sorted(found["played"]) == sorted(f"{key} {level}" for key in game_keys() for level in LEVELS)
+    for name, moves in found["played"].items():
+        state = parse_spec(name.split()[0]).initial()
+        for move in moves:
+            state = state.play_text(move)
+        assert state.is_over or len(moves) == plies, name
+    assert found["gobblet start"] == "win in 13"  # the shipped book, exact
+    assert found["refused"] == {"kmcts": "kernels", "kalphabeta": "kernels", "gobblet table": "kernels"}
+    new, medium, kmcts, perfect, moves = found["engine"]
+    assert new == "= gobblet" and medium.startswith("= ")
+    assert kmcts.startswith("? ") and "pip install 'noughts[kernels]'" in kmcts
+    assert perfect.startswith("? ") and "pip install 'noughts[kernels]'" in perfect
+    assert moves == "= " + medium[2:]  # the session went on, the refused moves changed nothing
+    assert found["heavy"] == []
+
+
+def test_every_game_plays_at_every_level_without_numpy_or_numba(tmp_path: Path) -> None:
+    """gobblet's medium once imported numpy (through its table's module) and failed on a
+    bare install; max plays its shipped book and x's strategy there, read without numpy."""
+    env = {**os.environ, "NOUGHTS_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(_bare_site(tmp_path))}
+    done = subprocess.run(
+        [sys.executable, "-S", str(BARE_PLAY), "6", "0.05"], capture_output=True, text=True, timeout=280, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    check_bare_play(json.loads(done.stdout), plies=6)
