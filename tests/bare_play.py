@@ -4,7 +4,7 @@ in a fresh venv from the built wheel): every registered game at every level, a l
 against itself for up to PLIES plies at SECONDS a move; gobblet's max valuing the start
 exactly from the shipped book; the compiled players and gobblet's table naming the extra
 they need; and an engine session that answers those with ``? `` and goes on. Prints one
-JSON object.
+JSON object, which `check` checks.
 
     python tests/bare_play.py [PLIES [SECONDS]]
 """
@@ -54,6 +54,31 @@ def main(plies: int, seconds: float) -> dict[str, Any]:
         "engine": [(answer or "").strip() for answer in answers],
         "heavy": heavy,
     }
+
+
+def check(found: dict[str, Any], plies: int) -> None:
+    """What `main` reports, checked: every game played at every level by legal moves
+    (for `plies` plies or to its end), gobblet's start valued exactly, the compiled
+    players and gobblet's table refused naming the kernels, the engine answering those
+    with ``? `` and going on."""
+    import noughts
+
+    assert sorted(found["played"]) == sorted(
+        f"{key} {level}" for key in noughts.game_keys() for level in noughts.LEVELS
+    )
+    for name, moves in found["played"].items():
+        state = noughts.parse_spec(name.split()[0]).initial()
+        for move in moves:
+            state = state.play_text(move)
+        assert state.is_over or len(moves) == plies, name
+    assert found["gobblet start"] == "win in 13"  # the shipped book, exact
+    assert found["refused"] == {"kmcts": "kernels", "kalphabeta": "kernels", "gobblet table": "kernels"}
+    new, medium, kmcts, perfect, moves = found["engine"]
+    assert new == "= gobblet" and medium.startswith("= ")
+    assert kmcts.startswith("? ") and "pip install 'noughts[kernels]'" in kmcts
+    assert perfect.startswith("? ") and "pip install 'noughts[kernels]'" in perfect
+    assert moves == "= " + medium[2:]  # the session went on, the refused moves changed nothing
+    assert found["heavy"] == []
 
 
 if __name__ == "__main__":

@@ -11,15 +11,14 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+import bare_play
 import noughts
 from noughts import (
-    LEVELS,
     GobbletState,
     InvalidPositionError,
     Limits,
@@ -27,7 +26,6 @@ from noughts import (
     QubicState,
     State,
     UltimateState,
-    game_keys,
     level_player,
     parse_position,
     parse_spec,
@@ -109,9 +107,6 @@ def test_a_missing_extra_is_named_by_the_error(module: str, missing: list[str], 
     assert f"pip install 'noughts[{extra}]'" in message
 
 
-BARE_PLAY = Path(__file__).resolve().parent / "bare_play.py"
-
-
 def _bare_site(tmp_path: Path) -> Path:
     """A folder that holds what ``pip install noughts`` installs: the package (these
     sources) and what rich requires, as links into this environment. ``python -S`` with
@@ -137,33 +132,12 @@ def _bare_site(tmp_path: Path) -> Path:
     return site
 
 
-def check_bare_play(found: dict[str, Any], plies: int) -> None:
-    """What tests/bare_play.py reports, checked: every game played at every level by
-    legal moves (for `plies` plies or to its end), gobblet's start valued exactly, the
-    compiled players and gobblet's table refused naming the kernels, the engine
-    answering those with ``? `` and going on."""
-    assert sorted(found["played"]) == sorted(f"{key} {level}" for key in game_keys() for level in LEVELS)
-    for name, moves in found["played"].items():
-        state = parse_spec(name.split()[0]).initial()
-        for move in moves:
-            state = state.play_text(move)
-        assert state.is_over or len(moves) == plies, name
-    assert found["gobblet start"] == "win in 13"  # the shipped book, exact
-    assert found["refused"] == {"kmcts": "kernels", "kalphabeta": "kernels", "gobblet table": "kernels"}
-    new, medium, kmcts, perfect, moves = found["engine"]
-    assert new == "= gobblet" and medium.startswith("= ")
-    assert kmcts.startswith("? ") and "pip install 'noughts[kernels]'" in kmcts
-    assert perfect.startswith("? ") and "pip install 'noughts[kernels]'" in perfect
-    assert moves == "= " + medium[2:]  # the session went on, the refused moves changed nothing
-    assert found["heavy"] == []
-
-
 def test_every_game_plays_at_every_level_without_numpy_or_numba(tmp_path: Path) -> None:
     """gobblet's medium once imported numpy (through its table's module) and failed on a
     bare install; max plays its shipped book and x's strategy there, read without numpy."""
     env = {**os.environ, "NOUGHTS_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(_bare_site(tmp_path))}
     done = subprocess.run(
-        [sys.executable, "-S", str(BARE_PLAY), "6", "0.05"], capture_output=True, text=True, timeout=280, env=env
+        [sys.executable, "-S", bare_play.__file__, "6", "0.05"], capture_output=True, text=True, timeout=280, env=env
     )
     assert done.returncode == 0, done.stderr
-    check_bare_play(json.loads(done.stdout), plies=6)
+    bare_play.check(json.loads(done.stdout), plies=6)

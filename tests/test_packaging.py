@@ -4,6 +4,7 @@ where the library, the terminal game and the command work without any extra."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
+
+import bare_play
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "noughts"
@@ -169,6 +172,7 @@ print(json.dumps({"move": move, "legal": state.legal_move_texts(), "refused": re
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a build, a venv, an install, and a game of every level of every game
 @_BUILT
 def test_the_wheel_alone_in_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
@@ -185,8 +189,11 @@ def test_the_wheel_alone_in_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
     compiled = sorted(str(p.relative_to(venv)) for p in (venv / "lib").rglob("*") if p.suffix in (".so", ".pyd"))
     assert compiled == []
 
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    # Only what the venv holds: not the sources a PYTHONPATH may point at (a worktree's).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"NOUGHTS_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=tmp_path, env=env)
 
     overview = run(str(bin_dir / "noughts"), "--help")
     assert overview.returncode == 0 and "play" in overview.stdout and "serve" in overview.stdout
@@ -198,15 +205,22 @@ def test_the_wheel_alone_in_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
     assert found["move"] in found["legal"]
     assert "noughts[kernels]" in found["refused"]
     assert found["heavy"] == []  # import noughts loads no extra, nor the terminal's rich
-    # The terminal game, one move and out.
-    game = subprocess.run(
-        [str(bin_dir / "noughts"), "play", "classic", "--level", "easy", "--seed", "1"],
-        input="5\nquit\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
-    assert "your move" in game.stdout
+    # The terminal game, one move and out; gobblet's medium once asked for numpy.
+    for game, level, move in (("classic", "easy", "5"), ("gobblet", "medium", "S5")):
+        played = subprocess.run(
+            [str(bin_dir / "noughts"), "play", game, "--level", level, "--seed", "1"],
+            input=f"{move}\nquit\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert played.returncode == 0, played.stderr
+        assert played.stdout.count("your move") == 2 and "the computer (O) plays" in played.stdout
+    # Every game at every level, to the end of a game of each level against itself.
+    every = run(str(bin_dir / "python"), bare_play.__file__, "1000", "0.05", timeout=600)
+    assert every.returncode == 0, every.stderr
+    bare_play.check(json.loads(every.stdout), plies=1000)
     served = run(str(bin_dir / "noughts"), "serve", "--port", "0")
     assert served.returncode == 2 and "pip install 'noughts[server]'" in served.stderr
