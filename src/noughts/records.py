@@ -26,6 +26,7 @@ bad move without the rest being looked at.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -307,10 +308,12 @@ class GameRecord:
         return cls.from_json(text) if _JSON_START.match(text) else cls.from_text(text)
 
     @classmethod
-    def read(cls, source: Path | TextIO) -> GameRecord:
-        """The record (either form) in the file `source` or read from the stream `source`.
-        A file larger than `MAX_RECORD_SIZE` is refused before it is read, and no more
+    def read(cls, source: str | os.PathLike[str] | TextIO) -> GameRecord:
+        """The record (either form) in the file `source` (its path, a str or a Path) or
+        read from the stream `source`. A file larger than `MAX_RECORD_SIZE` is refused before it is read, and no more
         than that is read from anything (a stream, a file that grows, a device)."""
+        if isinstance(source, str | os.PathLike):
+            source = Path(source)
         if isinstance(source, Path):
             size = source.stat().st_size
             if size > MAX_RECORD_SIZE:
