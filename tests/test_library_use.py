@@ -141,3 +141,12 @@ def test_every_game_plays_at_every_level_without_numpy_or_numba(tmp_path: Path) 
     )
     assert done.returncode == 0, done.stderr
     bare_play.check(json.loads(done.stdout), plies=6)
+
+
+def test_a_side_that_is_no_side_is_refused_as_bad_input() -> None:
+    """The docs promise NoughtsError as the base of every error on bad input; it is
+    still a ValueError, as it was."""
+    assert noughts.Player.from_text(" O ") is noughts.Player.O
+    with pytest.raises(noughts.NoughtsError, match="'z' is not a player: use x or o") as refused:
+        noughts.Player.from_text("z")
+    assert isinstance(refused.value, ValueError)

@@ -37,3 +37,20 @@ def test_bad_specs_still_say_what_is_wrong() -> None:
         seeded_player("nobody", 1)
     with pytest.raises(InvalidOptionError, match="write name=value"):
         seeded_player("random:seed", 1)
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        # The option nearest the typo, and every option the player takes.
+        ("mcts:iteratons=200", "player mcts has no option 'iteratons' (did you mean 'iterations'?); its options are: "),
+        ("alphabeta:dept=2", "(did you mean 'depth'?)"),
+        ("perfect:depth=2", "player perfect has no option 'depth'; its options are: none"),
+        ("mcst", "unknown player 'mcst' (did you mean 'mcts'?); the players are: random"),
+    ],
+)
+def test_a_misspelt_option_or_player_is_answered_with_the_closest_and_the_valid_ones(spec: str, said: str) -> None:
+    with pytest.raises(InvalidOptionError) as refused:
+        parse_player(spec)
+    assert said in str(refused.value)
+    assert "__init__" not in str(refused.value)  # Python's TypeError, naming MCTSPlayer.__init__(), once

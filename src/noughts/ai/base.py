@@ -8,13 +8,14 @@ player to move in the analysed state.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import inspect
 import math
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -431,11 +432,38 @@ def make_player(name: str, **options: Any) -> AIPlayer:
     and the engine protocol): ``make_player("random", seed="7")``."""
     factory = _PLAYERS.get(name.strip().lower())
     if factory is None:
-        raise InvalidOptionError(f"unknown player {name!r}; the players are: {', '.join(_PLAYERS)}")
+        raise InvalidOptionError(
+            f"unknown player {name!r}{_closest(name.strip().lower(), _PLAYERS)}; the players are: {', '.join(_PLAYERS)}"
+        )
+    given = {k.replace("-", "_"): coerce_option(v) for k, v in options.items()}
+    known = option_names(factory)
+    unknown = [k for k in given if known is not None and k not in known]
+    if known is not None and unknown:
+        listed = ", ".join(known) or "none"
+        raise InvalidOptionError(
+            f"player {name.strip().lower()} has no option {unknown[0]!r}{_closest(unknown[0], known)}; "
+            f"its options are: {listed}"
+        )
     try:
-        return factory(**{k.replace("-", "_"): coerce_option(v) for k, v in options.items()})
+        return factory(**given)
     except TypeError as e:
         raise InvalidOptionError(f"player {name}: {e}") from None
+
+
+def option_names(factory: Callable[..., AIPlayer]) -> list[str] | None:
+    """The options the player `factory` takes, in its signature's order; None where it
+    takes any (``**options``)."""
+    parameters = inspect.signature(factory).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in parameters if p.kind in kinds]
+
+
+def _closest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the choice nearest to a misspelt `word`, if any is near."""
+    found = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {found[0]!r}?)" if found else ""
 
 
 def parse_player(text: str) -> AIPlayer:
