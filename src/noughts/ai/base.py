@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import enum
+import functools
 import inspect
 import math
 import random
@@ -356,6 +357,53 @@ class AIPlayer(ABC):
     name: str = "?"
     """The player's name, as `make_player` knows it (``alphabeta``, ``mcts``...)."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Each constructor notes the options it was given (the outermost one: a subclass
+        # that calls its base's takes the options it was made with), for `spec`.
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+        signature = inspect.signature(init)
+
+        @functools.wraps(init)
+        def noting_its_options(self: AIPlayer, *args: Any, **options: Any) -> None:
+            if "_options" not in self.__dict__:
+                try:
+                    given = signature.bind(self, *args, **options).arguments
+                except TypeError:
+                    given = {}  # the constructor itself says what is wrong
+                self.__dict__["_options"] = {k: v for k, v in given.items() if k != "self"}
+            init(self, *args, **options)
+
+        cls.__init__ = noting_its_options  # type: ignore[method-assign, assignment]
+
+    @property
+    def spec(self) -> str | None:
+        """The player as text, ``NAME[:option=value...]`` with the options it was made
+        with: `parse_player` makes the same player again. None for a player that has no
+        registered name (`register_player`) or an option that is no text (an object).
+
+        >>> make_player("mcts", iterations="200", seed=1).spec
+        'mcts:iterations=200:seed=1'
+        >>> parse_player("alphabeta:depth=2")
+        parse_player('alphabeta:depth=2')
+        """
+        name = next((key for key, factory in _PLAYERS.items() if factory is type(self)), None)
+        if name is None:
+            return None
+        parts = [name]
+        for option, value in self.__dict__.get("_options", {}).items():
+            text = _option_text(value)
+            if text is None:
+                return None
+            parts.append(f"{option}={text}")
+        return ":".join(parts)
+
+    def __repr__(self) -> str:
+        spec = self.spec
+        return f"parse_player({spec!r})" if spec is not None else f"<{type(self).__name__} {self.name!r}>"
+
     def choose(self, state: State[Any], limits: Limits = Limits()) -> Any:
         """A legal move for the player to move in `state`, within `limits` (a `Limits`:
         ``Limits(time=0.5)``, ``Limits(depth=4)``; a bare number is refused, since it
@@ -481,6 +529,17 @@ def seeded_player(text: str, seed: int | None) -> AIPlayer:
     if seed is not None and "seed" not in options and takes_seed(name):
         options["seed"] = str(seed)
     return make_player(name, **options)
+
+
+def _option_text(value: object) -> str | None:
+    """An option's value as `coerce_option` reads it back; None where no text would."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str) and value and not set(value) & set(":= ") and coerce_option(value) == value:
+        return value
+    return None
 
 
 def split_spec(text: str) -> tuple[str, dict[str, str]]:
