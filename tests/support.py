@@ -36,6 +36,8 @@ SPECS = [
     "qubic:n=3:d=4",
     "matryoshka",
     "gobblet",
+    "connect4",
+    "connect4:m=5:n=4:k=3",
 ]
 
 #: SPECS and the other options that change an encoding's planes or actions (noughts.rl,

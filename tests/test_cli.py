@@ -41,6 +41,7 @@ def test_games_lists_every_game_with_its_options() -> None:
         "qubic",
         "matryoshka",
         "gobblet",
+        "connect4",
     ]
     assert "tiebreak=none" in next(line for line in lines if line.startswith("ultimate"))
 

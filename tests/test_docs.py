@@ -171,3 +171,20 @@ def test_the_engine_pages_own_engine_plays_whole_games(tmp_path: Path) -> None:
         assert state.move_text(engine.choose(state, Limits(time=1))) == "3"
     finally:
         engine.stop()
+
+
+def test_every_game_has_its_rules_its_notation_and_its_line_in_the_docs() -> None:
+    """What a game says of itself is read from it everywhere (`noughts.variant`); the
+    pages that tell the rules at length keep a place for each game, checked here."""
+    from noughts.registry import GAMES
+
+    rules = (DOCS / "RULES.md").read_text(encoding="utf-8")
+    games = (DOCS / "games.md").read_text(encoding="utf-8")
+    notation = (DOCS / "notation.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for key in GAMES:
+        assert re.search(rf"^## {re.escape(key)} — ", rules, re.MULTILINE), f"docs/RULES.md has no section {key}"
+        assert f"| `{key}`" in games and f"| `{key}`" in readme, f"docs/games.md or README.md does not list {key}"
+        rows = [line for line in notation.splitlines() if line.startswith("| ")]
+        family = key if key not in ("classic", "mnk") else "mnk"
+        assert any(family in row.split("|")[1] for row in rows), f"docs/notation.md has no row for {key}"

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from noughts import GameRecord, parse_spec
 from noughts.engine import EngineSession
 
 
@@ -264,3 +267,82 @@ def test_bad_player_options_are_refused_and_change_nothing(setup: list[str], com
     answer = ask(session, command)
     assert answer.startswith("? ") and reason in answer, answer
     assert ask(session, "position") == before
+
+
+@pytest.mark.parametrize(
+    ("setup", "command", "reason"),
+    [
+        ([], "play " + "1" * 5000, "is not a cell: cells are numbered 1 to 9"),
+        (["new mnk m=15 n=15 k=5"], "play " + "9" * 5000, "is not a cell: cells are numbered 1 to 225"),
+        ([], "new mnk m=" + "4" * 5000, "option m takes a whole number of at most 30 digits, not one of 5,000"),
+        ([], "genmove seed=" + "7" * 5000, "seed takes a whole number of at most 30 digits"),
+        ([], "genmove player=alphabeta depth=" + "2" * 5000, "an option takes a whole number of at most 30 digits"),
+    ],
+)
+def test_a_number_too_long_is_refused_and_the_session_goes_on(setup: list[str], command: str, reason: str) -> None:
+    """`play` of 5,000 digits was int()'s ValueError (Python reads at most 4,300): the
+    program exited, and the session was lost."""
+    session = EngineSession()
+    for line in setup:
+        ask(session, line)
+    before = (session.state, list(session.moves))
+    answer = ask(session, command)
+    assert answer.startswith("? ") and reason in answer and len(answer) < 200, answer[:300]
+    assert (session.state, session.moves) == before
+    assert ask(session, "turn") == "= x"
+
+
+def _answers(out: Any) -> Iterator[list[str]]:
+    """The program's answers as a client reads them, one at a time: the lines up to the
+    empty line that ends each."""
+    while True:
+        lines = []
+        while (line := out.readline()) not in ("\n", ""):
+            lines.append(line.rstrip("\n"))
+        if not lines and not line:
+            return
+        yield lines
+
+
+def test_a_client_reading_answer_by_answer_gets_every_answer_whole() -> None:
+    """A whole session, every command the program lists, each answer read as a client
+    reads it. The record's text held an empty line (between its headers and its moves),
+    so a client took its moves for the next command's answer."""
+    session = [
+        "name", "version", "protocol_version", "list_commands", "known_command play", "games", "new ultimate",
+        "game", "play 55", "play 44", "7 legal", "turn", "status", "genmove player=alphabeta depth=1", "moves",
+        "record", "8 record json", "record pgn", "show", "analyze player=alphabeta depth=1", "undo", "position",
+        "new qubic", "play 111", "show", "record", "position " + "x" * 200, "new gobblet", "play L5", "show",
+        "record", "quit",
+    ]  # fmt: skip
+    program = subprocess.Popen(
+        [sys.executable, "-m", "noughts.cli", "engine"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+    )  # fmt: skip
+    assert program.stdin is not None and program.stdout is not None
+    answers: dict[str, list[str]] = {}
+    try:
+        for number, command in enumerate(session):
+            program.stdin.write(command + "\n")
+            program.stdin.flush()
+            answer = next(_answers(program.stdout))
+            ident = command.split()[0] if command[0].isdigit() else ""
+            assert answer[0][:1] in "=?" and answer[0][1:].startswith(ident), (command, answer)
+            answers[f"{number} {command}"] = answer
+        assert program.stdout.read() == "", "nothing after quit"
+    finally:
+        program.kill()
+        program.wait()
+    listed = answers["3 list_commands"]
+    sent = {c.split()[1] if c[0].isdigit() else c.split()[0] for c in session}
+    assert sent == {listed[0][2:], *listed[1:]}, "the session sends every command the program lists"
+    assert answers["16 8 record json"][0].startswith("=8 {")
+    assert answers["17 record pgn"][0].startswith("? ")
+    for key, moves in (("15 record", ["55", "51"]), ("25 record", ["111"]), ("30 record", ["L5"])):
+        assert answers[key][0] == "="
+        assert GameRecord.parse("\n".join(answers[key][1:])).moves == moves
+    for key, game in (("18 show", "ultimate"), ("24 show", "qubic"), ("29 show", "gobblet")):
+        state = parse_spec(game).initial().play_text({"ultimate": "55", "qubic": "111", "gobblet": "L5"}[game])
+        if game == "ultimate":
+            state = state.play_text("51")
+        assert answers[key][1:] == [line for line in state.diagram().splitlines() if line.strip()]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import io
+import re
+import sys
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -198,3 +201,90 @@ def test_junk_move_text_fails_at_its_first_bad_move(opening: str, junk: str, say
     # The rest of the text is not read: far less memory than the text itself (a list
     # of its tokens took 25 times its size).
     assert _peak_memory(lambda: GameRecord.parse(text)) < len(text) // 4
+
+
+BIG = "1" * 5000
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"game": "classic", "moves": [], "x": ' + BIG + "}", "a number in the record has 5,000 digits, at most 30"),
+        ('{"game": "mnk", "options": {"m": -' + BIG + "}}", "a number in the record has 5,000 digits"),
+        ('{"game": "mnk", "options": {"m": "' + BIG + '"}}', "option m takes a whole number of at most 30 digits"),
+        ('[Game "mnk"]\n[Options "m=' + BIG + '"]\n\n*', "option m takes a whole number of at most 30 digits"),
+        ('{"game": "classic", "start": 5}', '"start" is a position text'),
+        ('{"game": "classic", "start": [".../.../... x"]}', '"start" is a position text'),
+        ('{"game": "classic", "x": ' + "[" * 90_000, "nests too deeply"),
+    ],
+)  # fmt: skip
+def test_a_number_too_long_or_a_start_not_text_is_refused(text: str, message: str) -> None:
+    """5,000 digits were int()'s ValueError (Python reads at most 4,300): a 500 on
+    `POST /api/record`, a traceback in `noughts record`; a number as the start, an
+    AttributeError."""
+    with pytest.raises(RecordError, match=message):
+        GameRecord.parse(text)
+
+
+ENCODED = '[Game "classic"]\n[X "René"]\n[O "Zoë"]\n\n1. 5 1 *\n'
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        ENCODED.encode("utf-8"),
+        codecs.BOM_UTF8 + ENCODED.encode("utf-8"),
+        ENCODED.encode("utf-16"),  # with its byte-order mark, as Windows editors save
+        codecs.BOM_UTF16_BE + ENCODED.encode("utf-16-be"),
+        codecs.BOM_UTF16_LE + ENCODED.replace("\n", "\r\n").encode("utf-16-le"),
+        codecs.BOM_UTF8 + GameRecord.parse(ENCODED).to_json_text().encode("utf-8"),
+    ],
+    ids=["utf-8", "utf-8-bom", "utf-16", "utf-16-be", "utf-16-le-crlf", "json-utf-8-bom"],
+)
+def test_a_record_file_is_read_in_utf_8_or_utf_16(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data: bytes
+) -> None:
+    """A UTF-8 byte-order mark read as "no header"; UTF-16 was a traceback."""
+    path = tmp_path / "game.txt"
+    path.write_bytes(data)
+    record = GameRecord.read(path)
+    assert (record.x, record.o, record.moves) == ("René", "Zoë", ["5", "1"])
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="ascii"))
+    assert GameRecord.read(sys.stdin) == record  # its bytes, not the locale's reading of them
+    assert main(["record", str(path)]) == 0
+    assert '[X "René"]' in capsys.readouterr().out
+    assert GameRecord.parse("\ufeff" + ENCODED) == GameRecord.parse("\ufeff" + record.to_json_text()) == record
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (ENCODED.encode("latin-1"), "the record is not UTF-8 text (byte 25 is 0xe9)"),
+        (codecs.BOM_UTF8 + ENCODED.encode("latin-1"), "the record is not UTF-8 text (byte 28 is 0xe9)"),
+        (ENCODED.encode("utf-16-le"), "the record holds NUL bytes (UTF-16 without a byte-order mark?)"),
+        (ENCODED.encode("utf-16") + b"x", "the record is not UTF-16 text"),
+        (ENCODED.encode("utf-32"), "the record is UTF-32 text"),
+    ],
+    ids=["latin-1", "latin-1-bom", "utf-16-no-bom", "utf-16-odd", "utf-32"],
+)
+def test_a_record_file_in_another_encoding_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes, says: str
+) -> None:
+    path = tmp_path / "game.txt"
+    path.write_bytes(data)
+    with pytest.raises(RecordError, match=re.escape(f"{path}: {says}")):
+        GameRecord.read(path)
+    for command in (["record", str(path)], ["replay", str(path)], ["review", str(path)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert says in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("command", ["record", "review"])
+def test_the_commands_refuse_a_number_too_long_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text('{"game": "classic", "moves": ["5"], "date": ' + BIG + "}", encoding="utf-8")
+    assert main([command, str(path)]) == 2
+    assert capsys.readouterr().err == "noughts: a number in the record has 5,000 digits, at most 30\n"

@@ -13,10 +13,7 @@ from noughts import __version__
 from noughts.core import NoughtsError, State
 from noughts.games.gobblet import Gobblet
 from noughts.records import GameRecord
-from noughts.registry import GAMES, parse_spec
-
-GAME_HELP = "a game key with options, e.g. classic, classic:forget, mnk:m=4:n=4:k=4, ultimate, qubic"
-
+from noughts.registry import GAMES, parse_spec, spec_help
 
 #: The optional packages, by the extra that installs them (pyproject.toml): a command
 #: that needs one that is missing says which extra to install.
@@ -73,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     games.set_defaults(run=_games)
 
     perft = sub.add_parser("perft", help="count move paths of exactly DEPTH plies")
-    perft.add_argument("game", help=GAME_HELP)
+    perft.add_argument("game", help=spec_help())
     perft.add_argument("depth", type=int)
     perft.add_argument("--position", help="start from this position text instead of the initial position")
     perft.add_argument("--moves", nargs="+", default=[], metavar="M", help="moves to play first")
@@ -97,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     engine.set_defaults(run=_engine)
 
     show = sub.add_parser("show", help="draw a position")
-    show.add_argument("game", help=GAME_HELP)
+    show.add_argument("game", help=spec_help())
     show.add_argument("--position", help="a position text")
     show.add_argument("--moves", nargs="+", default=[], metavar="M", help="moves to play first")
     show.set_defaults(run=_show)

@@ -16,14 +16,18 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from noughts.variant import Variant
+
 __all__ = [
+    "MAX_DIGITS",
     "Game",
     "IllegalMoveError",
     "InvalidMoveError",
+    "InvalidNumberError",
     "InvalidOptionError",
     "InvalidPositionError",
     "MissingExtraError",
@@ -34,6 +38,8 @@ __all__ = [
     "State",
     "UnknownGameError",
     "option_text",
+    "parse_int",
+    "shown",
 ]
 
 
@@ -59,6 +65,52 @@ class InvalidOptionError(NoughtsError, ValueError):
 
 class UnknownGameError(NoughtsError, ValueError):
     """A game key the registry does not know."""
+
+
+class InvalidNumberError(NoughtsError, ValueError):
+    """Text that is not a whole number, or one longer than `MAX_DIGITS` digits."""
+
+
+#: The most digits a whole number read from text may have. A number from a client or a
+#: file is a cell, an option, a seed or a count, far shorter; a longer one is refused
+#: before int() reads it, which takes time quadratic in the digits and past 4,300 of
+#: them raises a ValueError of its own (Python's limit, `sys.get_int_max_str_digits`).
+MAX_DIGITS = 30
+
+
+def parse_int(text: str, what: str = "a number") -> int:
+    """`text` as a whole number: ASCII digits with an optional sign, blanks around them,
+    at most `MAX_DIGITS` digits. InvalidNumberError otherwise, saying what `what` (the
+    thing being read: ``"seed"``, ``"option m"``) takes.
+
+    >>> parse_int(" -12 ", "seed")
+    -12
+    >>> parse_int("1" * 5000, "seed")
+    Traceback (most recent call last):
+    ...
+    noughts.core.InvalidNumberError: seed takes a whole number of at most 30 digits, not one of 5,000
+    """
+    stripped = text.strip()
+    digits = stripped[1:] if stripped[:1] in ("+", "-") else stripped
+    if not (digits.isascii() and digits.isdigit()):
+        raise InvalidNumberError(f"{what} takes a whole number, not {shown(text)}")
+    if len(digits) > MAX_DIGITS:
+        raise InvalidNumberError(
+            f"{what} takes a whole number of at most {MAX_DIGITS} digits, not one of {len(digits):,}"
+        )
+    return int(stripped)
+
+
+def shown(text: str, most: int = 40) -> str:
+    """`text` quoted for a message, cut after `most` characters: a message repeats what
+    it refuses, not all of a megabyte.
+
+    >>> shown("abc"), shown("x" * 50, 5)
+    ("'abc'", "'xxxxx'... (50 characters)")
+    """
+    if len(text) <= most:
+        return repr(text)
+    return f"{text[:most]!r}... ({len(text):,} characters)"
 
 
 class MissingExtraError(NoughtsError, ModuleNotFoundError):
@@ -167,6 +219,9 @@ class Game(ABC, Generic[S, M]):
 
     title: ClassVar[str]
     """Human-readable name of the family, for menus."""
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    """The registry keys this class serves, each as it describes itself (`Variant`), in
+    menu order."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         # Frozen: a game is its own copy (see State.__deepcopy__).
@@ -183,19 +238,23 @@ class Game(ABC, Generic[S, M]):
         with ``init=False``, are not options)."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.init}  # type: ignore[arg-type]
 
-    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
-    """Per registry key this class serves, the options the key pins (classic is mnk with m=n=k=3): a spec never
-    writes them, and a user cannot set them."""
-    shown_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
-    """Per key, options a spec writes even at their defaults ("mnk:m=5:n=3:k=3" reads better than "mnk:m=5")."""
+    @property
+    def variant(self) -> Variant:
+        """The game as it describes itself under its key: names, rules in words,
+        notation, options, board, traits (`noughts.variant`)."""
+        for variant in self.variants:
+            if variant.key == self.key:
+                return variant
+        raise LookupError(f"{type(self).__name__} describes no variant {self.key!r}")
 
     @property
     def spec_options(self) -> dict[str, Any]:
         """The options a user would have to give to get this game from its key: those
         that differ from the key's defaults, and those the key always shows."""
-        pinned = self.pinned_options.get(self.key, {})
+        variant = self.variant
+        pinned = variant.pinned
         defaults = type(self)(**pinned).options
-        shown = self.shown_options.get(self.key, ())
+        shown = variant.shown
         return {
             name: value
             for name, value in self.options.items()

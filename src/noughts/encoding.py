@@ -39,11 +39,13 @@ try:
 except ModuleNotFoundError as e:  # numpy comes with the rl and openspiel extras
     raise MissingExtraError("noughts.encoding", e, "rl") from e
 
+from noughts.games.connect4.rules import ConnectFourState
 from noughts.games.gobblet import CELLS, SIZES, Gobblet, GobbletState, Place, Shift
 from noughts.games.marks import MarksGame, MarksState
 from noughts.games.mnk import Mnk, MnkState
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate, UltimateState
+from noughts.variant import Trait
 
 __all__ = ["Array", "Encoding"]
 
@@ -68,6 +70,10 @@ class Encoding:
         elif isinstance(game, Ultimate):
             self.moves = list(range(81))
             self.shape = (9, 9, 3)
+        elif Trait.GRAVITY in game.variant.traits:
+            # Connect Four: a move is a column; the board n rows of m, as drawn.
+            self.moves = list(range(game.m))  # type: ignore[attr-defined]
+            self.shape = (game.n, game.m, 2)  # type: ignore[attr-defined]
         elif isinstance(game, MarksGame):
             self.moves = list(range(game.cells))
             # mnk: n rows of m; qubic: its n-cell rows, one after another, layer by layer.
@@ -127,7 +133,7 @@ class Encoding:
                 for side, boards in enumerate(self._sides(state.ages, me)):
                     for order in boards:
                         self._countdown(out, side, order, 3, self._ultimate_square)
-        elif isinstance(state, MarksState):
+        elif isinstance(state, MarksState | ConnectFourState):
             mine, theirs = (state.x, state.o) if me is Player.X else (state.o, state.x)
             for cell in range(rows * cols):
                 out[cell // cols, cell % cols, :2] = (mine >> cell & 1, theirs >> cell & 1)
@@ -184,12 +190,12 @@ class Encoding:
         _, cols, _ = self.shape
         if isinstance(state, GobbletState):
             return {divmod(cell, 3): top for cell in range(CELLS) if (top := state.top(cell)) is not None}
-        if isinstance(state, UltimateState | MarksState):
+        if isinstance(state, UltimateState | MarksState | ConnectFourState):
             square = self._ultimate_square if isinstance(state, UltimateState) else (lambda m: divmod(m, cols))
             return {
                 square(m): (player, 3)
                 for player, marks in ((Player.X, state.x), (Player.O, state.o))
-                for m in range(len(self.moves))
+                for m in range(max(marks.bit_length(), 0))
                 if marks >> m & 1
             }
         return {}  # pragma: no cover

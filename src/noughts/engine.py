@@ -1,9 +1,9 @@
 """The text protocol other programs use to drive the engine, in the style of GTP.
 
 One command a line on stdin; every answer starts with ``= `` (success) or ``? ``
-(error, with the reason) and ends with an empty line. As in GTP, a command may start
-with a number, which the answer repeats (``7 turn`` -> ``=7 x``). A command that fails
-changes nothing.
+(error, with the reason) and ends with an empty line, the only empty line in it. As in
+GTP, a command may start with a number, which the answer repeats (``7 turn`` ->
+``=7 x``). A command that fails changes nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from noughts.ai import AIPlayer, Analysis, Limits, make_player
 from noughts.ai.base import takes_seed
 from noughts.ai.capabilities import capabilities
 from noughts.ai.levels import LEVELS, level_player, level_spec
-from noughts.core import NoughtsError, State
+from noughts.core import NoughtsError, State, parse_int, shown
 from noughts.records import GameRecord
 from noughts.registry import game_keys, parse_spec
 
@@ -82,9 +82,8 @@ class EngineSession:
                 raise CommandError(f"unknown command {name!r}; 'list_commands' lists them")
             body = command(args)
         except (CommandError, NoughtsError) as e:
-            return f"?{ident} {e}\n\n"
-        first, newline, rest = f"={ident} {body}".partition("\n")
-        return first.rstrip() + newline + rest + "\n\n"
+            return _framed(f"?{ident}", str(e))
+        return _framed(f"={ident}", body)
 
     # -- commands -------------------------------------------------------------------
 
@@ -130,19 +129,23 @@ class EngineSession:
             return record.to_json_text(indent=None).strip()
         if fmt != "text":
             raise CommandError("record takes 'text' or 'json'")
-        return "\n" + record.to_text().rstrip("\n")
+        # Framed without the blank line between the headers and the moves (`_framed`):
+        # a record reads the same without it.
+        return "\n" + record.to_text()
 
     def _think(self, args: list[str], every_move: bool = True) -> Analysis:
         """Run the player that `args` name (level=, player= with its options, time=):
         its analysis of every move, or only the one behind its move (`decide`)."""
         options = _options(args)
         time = options.pop("time", None)
-        try:
-            seconds = float(time) if time is not None else None
-        except ValueError:
-            raise CommandError(f"time takes a number of seconds, not {time!r}") from None
-        if seconds is not None and not seconds > 0:
-            raise CommandError(f"time takes a positive number of seconds, not {time}")
+        seconds = None
+        if time is not None:
+            try:
+                seconds = float(time)
+            except ValueError:
+                raise CommandError(f"time takes a number of seconds, not {shown(time)}") from None
+            if not seconds > 0:
+                raise CommandError(f"time takes a positive number of seconds, not {shown(time)}")
         limits = Limits(time=seconds)
         state = self.state
         if state.is_over:
@@ -196,13 +199,17 @@ class EngineSession:
         return ""
 
 
+def _framed(status: str, body: str) -> str:
+    """One answer: `status` (``=7``, ``?``) and the body's first line, its other lines,
+    then the empty line that ends it. An empty line (or one of blanks) inside would end
+    the answer early for a client reading answer by answer, and the rest would read as
+    the next answer: the body's are left out. Every line break is a newline."""
+    first, *rest = body.splitlines() or [""]
+    return "\n".join([f"{status} {first}".rstrip(), *(line for line in rest if line.strip())]) + "\n\n"
+
+
 def _seed(text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise CommandError(f"seed takes a whole number, not {text!r}") from None
+    return None if text is None else parse_int(text, "seed")
 
 
 def _options(args: list[str]) -> dict[str, str]:

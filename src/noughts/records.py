@@ -20,11 +20,14 @@ is present when the game did not start from the initial position. Move numbers a
 A record is at most `MAX_RECORD_SIZE` characters: anything longer is refused unread
 (`GameRecord.read` stops reading a file past it). Reading one costs memory linear in
 its size, and text moves are played as they are read, so that junk fails at its first
-bad move without the rest being looked at.
+bad move without the rest being looked at. A number in a JSON record has at most
+`noughts.core.MAX_DIGITS` digits, refused before it is read. A file is UTF-8, with or
+without a byte-order mark, or UTF-16 with one (as Windows editors save it).
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -33,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from noughts.core import Game, NoughtsError, State
+from noughts.core import MAX_DIGITS, Game, NoughtsError, State
 from noughts.registry import option_text, parse_spec, spec_options
 
 __all__ = ["MAX_RECORD_SIZE", "RESULTS", "TERMINATIONS", "GameRecord", "RecordError"]
@@ -182,6 +185,7 @@ class GameRecord:
         """The record in a text form, every move replayed: RecordError (naming the move) for one that does not
         read or replay, a result the board contradicts, or a text longer than `MAX_RECORD_SIZE`."""
         _check_size(text)
+        text = text.removeprefix(_BOM)
         headers: dict[str, str] = {}
         # Header lines are taken one at a time while the next word opens with "[";
         # the body is then read from where it starts, not copied out.
@@ -268,9 +272,11 @@ class GameRecord:
         if isinstance(data, str):
             _check_size(data)
             try:
-                data = json.loads(data)
+                data = json.loads(data.removeprefix(_BOM), parse_int=_json_int)
             except json.JSONDecodeError as e:
                 raise RecordError(f"not JSON: {e}") from None
+            except RecursionError:  # "[[[[...]]]]" nested a few thousand deep
+                raise RecordError("not JSON a record can hold: it nests too deeply") from None
         if not isinstance(data, dict) or not isinstance(data.get("game"), str):
             raise RecordError('a JSON record is an object with at least "game"')
         options = data.get("options") or {}
@@ -280,6 +286,9 @@ class GameRecord:
             raise RecordError('"options" and "players" are objects, "moves" a list of move texts')
         if not all(isinstance(m, str) for m in moves):
             raise RecordError('"moves" holds move texts (strings)')
+        start = data.get("start")
+        if start is not None and not isinstance(start, str):
+            raise RecordError('"start" is a position text (a string) or null')
         spec = " ".join([data["game"], *(f"{k}={option_text(v)}" for k, v in options.items())])
         return cls._build(
             spec,
@@ -289,7 +298,7 @@ class GameRecord:
             date=str(data.get("date") or ""),
             result=str(data.get("result", "ongoing")),
             termination=str(data.get("termination", "normal")),
-            start=data.get("start"),
+            start=start,
         )
 
     @classmethod
@@ -304,27 +313,71 @@ class GameRecord:
 
     @classmethod
     def parse(cls, text: str) -> GameRecord:
-        """Either form, told apart by the first character."""
+        """Either form, told apart by the first character (after a byte-order mark, which
+        a text copied from a file may keep)."""
+        text = text.removeprefix(_BOM)
         return cls.from_json(text) if _JSON_START.match(text) else cls.from_text(text)
 
     @classmethod
     def read(cls, source: str | os.PathLike[str] | TextIO) -> GameRecord:
         """The record (either form) in the file `source` (its path, a str or a Path) or
-        read from the stream `source`. A file larger than `MAX_RECORD_SIZE` is refused before it is read, and no more
-        than that is read from anything (a stream, a file that grows, a device)."""
+        read from the stream `source`. A file larger than `MAX_RECORD_SIZE` is refused
+        before it is read, and no more than that is read from anything (a stream, a file
+        that grows, a device).
+
+        A file, and a stream with bytes beneath it (``sys.stdin``), is read as UTF-8,
+        with or without a byte-order mark, or as UTF-16 with one; RecordError in one line
+        for anything else (Latin-1, UTF-16 without its mark)."""
         if isinstance(source, str | os.PathLike):
             source = Path(source)
         if isinstance(source, Path):
             size = source.stat().st_size
-            if size > MAX_RECORD_SIZE:
-                raise RecordError(f"{source}: the record is too long: {size:,} bytes, at most {MAX_RECORD_SIZE:,}")
-            with source.open(encoding="utf-8") as stream:
-                text = stream.read(MAX_RECORD_SIZE + 1)
+            if size > _MAX_BYTES:
+                raise RecordError(
+                    f"{source}: the record is too long: {size:,} bytes, at most {MAX_RECORD_SIZE:,} characters"
+                )
+            with source.open("rb") as stream:
+                text = _decode(stream.read(_MAX_BYTES + 1), f"{source}: ")
+        elif hasattr(source, "buffer"):
+            text = _decode(source.buffer.read(_MAX_BYTES + 1), "")
         else:
             text = source.read(MAX_RECORD_SIZE + 1)
         if len(text) > MAX_RECORD_SIZE:
             raise RecordError(f"the record is too long: more than {MAX_RECORD_SIZE:,} characters")
         return cls.parse(text)
+
+
+#: A record file's bytes are at most this: `MAX_RECORD_SIZE` characters of the widest
+#: encoding read (UTF-16 with its mark: up to 4 bytes a character, as in UTF-8).
+_MAX_BYTES = 4 * MAX_RECORD_SIZE + len(codecs.BOM_UTF16)
+_BOM = "\ufeff"
+
+
+def _decode(data: bytes, where: str) -> str:
+    """A record file's bytes as text: UTF-16 when they open with its byte-order mark,
+    else UTF-8 (a mark dropped); RecordError saying how to save it otherwise."""
+    how = "save it as UTF-8, or UTF-16 with a byte-order mark"
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: its mark begins UTF-32's
+        raise RecordError(f"{where}the record is UTF-32 text: {how}")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding, codec, body = "UTF-16", "utf-16", data  # the codec reads the mark and drops it
+    else:
+        encoding, codec, body = "UTF-8", "utf-8", data.removeprefix(codecs.BOM_UTF8)
+        if b"\0" in body:  # no text record holds a NUL; UTF-16 without its mark is full of them
+            raise RecordError(f"{where}the record holds NUL bytes (UTF-16 without a byte-order mark?): {how}")
+    try:
+        return body.decode(codec)
+    except UnicodeDecodeError as e:
+        at = e.start + len(data) - len(body)
+        found = f"byte {at + 1:,} is 0x{data[at]:02x}"
+        raise RecordError(f"{where}the record is not {encoding} text ({found}): {how}") from None
+
+
+def _json_int(text: str) -> int:
+    """A JSON record's whole number, refused before it is read when it is too long."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise RecordError(f"a number in the record has {len(text.lstrip('-')):,} digits, at most {MAX_DIGITS}")
+    return int(text)
 
 
 def _check_size(text: str) -> None:

@@ -1,5 +1,10 @@
 """Stable game keys -> games, and the one text form of "a game with its options".
 
+A game joins the registry by its class, whose `Game.variants` say everything else
+(`noughts.variant`): the families of this package at import, a game from outside with
+`register`, or, for every process at once (the server's thinking processes included),
+by naming it in the environment: ``NOUGHTS_GAMES=my_games:Connect6``.
+
 A game spec is the key followed by options, separated by colons or spaces:
 ``classic``, ``classic:forget``, ``mnk:m=15:n=15:k=5``, ``ultimate forget=true keep=4``.
 A bare option name means ``true``. `spec_text` writes the canonical form (colons, only
@@ -9,19 +14,25 @@ the options that differ from the key's defaults).
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import os
 import re
 import typing
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from noughts.core import Game, InvalidOptionError, State, UnknownGameError, option_text
+from noughts.core import Game, InvalidNumberError, InvalidOptionError, State, UnknownGameError, option_text, parse_int
+from noughts.games.connect4.rules import ConnectFour
 from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate
+from noughts.variant import Variant
 
 __all__ = [
+    "FAMILIES",
     "GAMES",
     "Entry",
     "game_keys",
@@ -30,29 +41,45 @@ __all__ = [
     "option_text",
     "parse_position",
     "parse_spec",
+    "register",
+    "spec_help",
     "spec_options",
     "spec_text",
     "title",
+    "unregister",
 ]
 
 
 @dataclass(frozen=True)
 class Entry:
-    key: str
+    """A registry key: the game class that serves it, and the game as it describes
+    itself there (`Variant`: names, rules, notation, options, board, traits)."""
+
     cls: type[Game[Any, Any]]
-    summary: str
-    name: str
-    """What people call the game, as menus and lists show it."""
+    variant: Variant
+
+    @property
+    def key(self) -> str:
+        return self.variant.key
+
+    @property
+    def name(self) -> str:
+        """What people call the game, as menus and lists show it."""
+        return self.variant.name
+
+    @property
+    def summary(self) -> str:
+        return self.variant.summary
 
     @property
     def fixed(self) -> Mapping[str, Any]:
         """Options this key pins (classic is mnk with m=n=k=3); users cannot set them."""
-        return self.cls.pinned_options.get(self.key, {})
+        return self.variant.pinned
 
     @property
     def always(self) -> tuple[str, ...]:
         """Options written in the spec even at their defaults."""
-        return self.cls.shown_options.get(self.key, ())
+        return self.variant.shown
 
     def option_names(self) -> list[str]:
         return [f.name for f in dataclasses.fields(self.cls) if f.init and f.name not in self.fixed]  # type: ignore[arg-type]
@@ -62,20 +89,58 @@ class Entry:
         return {k: v for k, v in game.options.items() if k not in self.fixed}
 
 
-GAMES: dict[str, Entry] = {
-    e.key: e
-    for e in [
-        Entry("classic", Mnk, "3x3 board, three in a row wins", "Tic-tac-toe"),
-        Entry("mnk", Mnk, "any board size, k in a row wins", "m,n,k-game"),
-        Entry("nine-board", Ultimate, "nine boards, a line in any one wins", "Nine-board"),
-        Entry("ultimate", Ultimate, "nine boards, win three in a line", "Ultimate tic-tac-toe"),
-        Entry("qubic", Qubic, "4x4x4 cube, four in a line wins", "Qubic"),
-        Entry("matryoshka", Gobblet, "big figures cover small ones", "Matryoshka"),
-        Entry("gobblet", Gobblet, "big figures cover small ones, and move", "Gobblet Gobblers"),
-    ]
-}
-"""Every game by its stable key, in menu order: its class, a one-line summary, its name
-and its options."""
+#: The game classes, in menu order; each serves the keys its `Game.variants` describe.
+FAMILIES: list[type[Game[Any, Any]]] = [Mnk, Ultimate, Qubic, Gobblet, ConnectFour]
+
+GAMES: dict[str, Entry] = {}
+"""Every game by its stable key, in menu order: its class and its `Variant`."""
+
+
+def register(cls: type[Game[Any, Any]]) -> None:
+    """Add the keys of a game class (its `Game.variants`) to the registry, after the
+    others: how a game outside this package joins every menu, page and command."""
+    for variant in cls.variants:
+        if variant.key in GAMES and GAMES[variant.key].cls is not cls:
+            raise ValueError(f"the key {variant.key!r} is taken by {GAMES[variant.key].cls.__name__}")
+    for variant in cls.variants:
+        GAMES[variant.key] = Entry(cls, variant)
+
+
+def unregister(cls: type[Game[Any, Any]]) -> None:
+    """Take a game class's keys out of the registry again (`register`'s undo, for tests)."""
+    for variant in cls.variants:
+        if variant.key in GAMES and GAMES[variant.key].cls is cls:
+            del GAMES[variant.key]
+
+
+def _plugged_in(names: str) -> list[type[Game[Any, Any]]]:
+    """The game classes named by ``NOUGHTS_GAMES`` (``module:Class``, comma-separated):
+    games from outside the package, in every process that imports the registry (the
+    server's thinking processes and workers too, which inherit the environment)."""
+    found: list[type[Game[Any, Any]]] = []
+    for name in filter(None, (part.strip() for part in names.split(","))):
+        module, _, attribute = name.partition(":")
+        # A name that does not serve is left out with a warning: the other games still play.
+        try:
+            cls = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError) as e:
+            warnings.warn(f"NOUGHTS_GAMES names {name!r}, which cannot be imported ({e}): left out", stacklevel=2)
+            continue
+        if not (isinstance(cls, type) and issubclass(cls, Game) and cls.variants):
+            warnings.warn(f"NOUGHTS_GAMES names {name!r}, not a game class with variants: left out", stacklevel=2)
+            continue
+        found.append(cls)
+    return found
+
+
+for _family in [*FAMILIES, *_plugged_in(os.environ.get("NOUGHTS_GAMES", ""))]:
+    register(_family)
+
+
+def spec_help() -> str:
+    """A help text's words for a game spec, with every game's examples (`Variant.examples`)."""
+    examples = [example for entry in GAMES.values() for example in entry.variant.examples or (entry.key,)]
+    return "a game: its key, then any options as name=value, e.g. " + ", ".join(examples)
 
 
 def game_keys() -> list[str]:
@@ -110,9 +175,9 @@ def _convert(entry: Entry, name: str, value: Any) -> Any:
         raise InvalidOptionError(f"option {name} takes true or false, not {value!r}")
     if kind is int:
         try:
-            return int(text)
-        except ValueError:
-            raise InvalidOptionError(f"option {name} takes a whole number, not {value!r}") from None
+            return parse_int(text, f"option {name}")
+        except InvalidNumberError as e:
+            raise InvalidOptionError(str(e)) from None
     return text
 
 

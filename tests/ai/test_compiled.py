@@ -12,7 +12,7 @@ import pytest
 
 from noughts import IllegalMoveError, InvalidOptionError, State, parse_position, parse_spec
 from noughts.ai import Kind, Limits, Value, make_player, parse_player
-from noughts.ai.compiled import WRAP_UP_DECAY, WRAP_UP_GUESS, KernelAlphaBetaPlayer, KernelMCTSPlayer
+from noughts.ai.compiled import WRAP_UP_DECAY, WRAP_UP_GUESS, KernelAlphaBetaPlayer, KernelMCTSPlayer, _QubicGuard
 from noughts.core import Player
 from noughts.kernels.games import perft
 
@@ -441,20 +441,20 @@ def test_qubic_keeps_time_to_check_the_chosen_move_under_a_time_limit(monkeypatc
 
     searched_until: list[float] = []
     checked_until: list[float] = []
-    search_root, refute = negamax.search_root, KernelAlphaBetaPlayer._refute
+    search_root, refute = negamax.search_root, _QubicGuard.refute
 
     def search(*args: Any) -> Any:
         searched_until.append(float(args[13]))  # search_end
         return search_root(*args)
 
-    def check(self: KernelAlphaBetaPlayer, state: State[Any], order: list[Any], values: Any, end: float) -> None:
+    def check(self: _QubicGuard, state: State[Any], order: list[Any], values: Any, end: float) -> None:
         checked_until.append(end)
         refute(self, state, order, values, end)
 
     player = KernelAlphaBetaPlayer(seed=1)
     player.choose(parse_spec("qubic").initial(), Limits(depth=1))  # the kernels loaded
     monkeypatch.setattr(negamax, "search_root", search)
-    monkeypatch.setattr(KernelAlphaBetaPlayer, "_refute", check)
+    monkeypatch.setattr(_QubicGuard, "refute", check)
     for state, _ in playout("qubic", 0)[4:20:4]:  # no forced win for the player to move
         searched_until.clear()
         player.analyze(state, Limits(time=0.5))

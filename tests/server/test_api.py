@@ -122,6 +122,7 @@ def test_play_answers_board_turn_and_winning_line(client: TestClient) -> None:
         "rows": 3,
         "k": 3,
         "cells": ["x", "x", "x", "o", "o", None, None, None, None],
+        "gravity": False,
     }
     assert view["legal"] == []
     assert view["last_move"] == {"text": "3", "cell": 2, "size": None, "source": None}

@@ -189,3 +189,19 @@ def test_gobblet_positions_get_exact_values_from_its_table(client: TestClient) -
     answer = client.post("/api/analysis", json=body).json()
     assert answer["verdict"] == "X wins in 17 moves"
     assert answer["value"]["exact"] and all(m["value"]["exact"] for m in answer["moves"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"game": "classic", "moves": ["5"], "x": ' + "1" * 5000 + "}",
+        '{"game": "classic", "start": 5}',
+        '\ufeff[Game "classic"]\n\n1. 5 1 5 *\n',
+    ],
+)
+def test_a_record_with_a_number_too_long_is_a_400_not_a_500(client: TestClient, text: str) -> None:
+    """5,000 digits were int()'s ValueError (Python reads at most 4,300), a number as
+    the start an AttributeError: both a 500. A byte-order mark is read past."""
+    answer = client.post("/api/record", json={"text": text})
+    assert (answer.status_code, answer.json()["field"]) == (400, "text"), answer.text
+    assert answer.json()["message"].startswith(("text: a number in the record", 'text: "start"', "text: move 3"))

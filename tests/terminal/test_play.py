@@ -228,7 +228,7 @@ def test_hint_moves_save_undo_and_help(spawn, tmp_path: Path) -> None:
     child.sendline("moves")
     child.expect_exact("no moves yet")
     child.sendline("help")
-    child.expect_exact("Tic-tac-toe: take turns")
+    child.expect_exact("Players take turns putting their mark")
     child.expect_exact("hint       what the computer would play here")
     child.sendline("save")
     child.expect_exact("save needs a file name: save FILE")

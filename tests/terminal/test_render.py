@@ -73,6 +73,8 @@ CASES: dict[str, tuple[str, list[str]]] = {
     "matryoshka-stacks": ("matryoshka", ["S5", "M5", "L5", "S1"]),
     "gobblet-start": ("gobblet", []),
     "gobblet-shift": ("gobblet", ["L5", "M1", "5-1", "L5"]),
+    "connect4-middle": ("connect4", ["4", "4", "3", "5"]),
+    "connect4-won": ("connect4", ["1", "1", "2", "2", "3", "3", "4"]),
 }
 
 PLAYOUTS: dict[str, tuple[str, int, int | None]] = {

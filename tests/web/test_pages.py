@@ -25,6 +25,7 @@ GAME_PAGES = {
     "qubic": ("qubic", 12, "local"),
     "matryoshka": ("matryoshka", 4, "local"),
     "gobblet": ("gobblet", 5, "local"),
+    "connect4": ("connect4", 9, "local"),
     "classic-won": ("classic", 99, "local"),
 }
 OTHER_PAGES = {"home": "#/", "rules": "#/rules"}

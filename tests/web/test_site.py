@@ -249,7 +249,7 @@ def test_the_lobby_starts_common_games_in_one_click(tab: Tab, server_url: str) -
     tab.open("#/")
     tiles = page.locator(".quick-tiles .tile:not(.tile-online)")
     arts = tiles.locator(".tile-art svg").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
-    assert len(set(arts)) == len(arts) == 7  # m,n,k is not tic-tac-toe, nine-board not ultimate, matryoshka not gobblet
+    assert len(set(arts)) == len(arts) == 8  # m,n,k is not tic-tac-toe, nine-board not ultimate, matryoshka not gobblet
     tab.assert_clean()
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from noughts.core import IllegalMoveError, InvalidOptionError, State
+from noughts.core import IllegalMoveError, InvalidOptionError, State, parse_int
 
 __all__ = [
     "MAX_COUNT",
@@ -579,9 +579,11 @@ def coerce_option(value: Any) -> Any:
     if not isinstance(value, str):
         return value
     text = value.strip()
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if digits.isascii() and digits.isdigit():
+        # Bounded: 5,000 digits was int()'s ValueError, then a float's infinity.
+        return parse_int(text, "an option")
+    try:
+        return float(text)
+    except ValueError:
+        return {"true": True, "false": False}.get(text.lower(), text)

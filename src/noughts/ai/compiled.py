@@ -516,29 +516,10 @@ class KernelAlphaBetaPlayer(AIPlayer):
         tables.stats[negamax.LIMIT] = limits.nodes if limits.nodes is not None else math.inf
         root = encode(state)
         end = started + limits.time if limits.time is not None else 0.0
-        guarded = code == QUBIC and self.threats
-        search_end = end - limits.time * self.REFUTE_SHARE if guarded and limits.time is not None else end
-        threat_move, threat_plies, threat_nodes = -1, 0, 0
-        # o to move where the shipped proof answers every reply: each loses, proven, in
-        # at most the cells left (an estimate here would contradict the proof).
-        lost_by_proof: dict[Any, Value] | None = None
-        if guarded:
-            share = 0.0 if limits.time is None else started + limits.time * self.THREAT_SHARE
-            threat_move, threat_plies, threat_nodes = _forced_win(root, share, limits.nodes or THREAT_NODES)
-            if threat_move < 0:
-                # The shipped proof's move wins too, but not by the shortest way: a win
-                # the threat search sees (a line to complete now, a win in 3) comes first.
-                threat_move, threat_plies = _proof_move(state)
-            if threat_move < 0:
-                lost_by_proof = _proof_losses(state, moves)
-            if threat_move < 0 and lost_by_proof is None and self.proof:
-                proof_end = 0.0 if limits.time is None else time.perf_counter() + limits.time * self.PROOF_SHARE
-                if self._proof_tree is None:
-                    from noughts.kernels.proof import ProofTree
-
-                    self._proof_tree = ProofTree(self.PROOF_CAPACITY)
-                threat_move, threat_plies, nodes = _proven_win(self._proof_tree, root, proof_end)
-                threat_nodes += nodes
+        guard = _QubicGuard(self) if code == QUBIC and self.threats else None
+        search_end = end - limits.time * self.REFUTE_SHARE if guard and limits.time is not None else end
+        forced = guard.before(state, root, moves, limits, started) if guard else _NOTHING_FORCED
+        threat_move, threat_plies, threat_nodes, lost_by_proof = forced
         order = list(moves)
         if self.seed is not None:
             self._rng.shuffle(order)
@@ -593,8 +574,8 @@ class KernelAlphaBetaPlayer(AIPlayer):
             values[threat_move] = Value.win(threat_plies, bound=True)  # threats, proof: a bound
         elif lost_by_proof is not None:
             values = lost_by_proof
-        elif guarded:
-            self._refute(state, order, values, end)
+        elif guard:
+            guard.refute(state, order, values, end)
         order.sort(key=lambda m: values[m].sort_key(), reverse=True)
         infos = [MoveInfo(m, state.move_text(m), values[m]) for m in order]
         infos = with_lines(infos, lambda m: _principal_line(state, code, root, m, completed, tables))
@@ -602,7 +583,46 @@ class KernelAlphaBetaPlayer(AIPlayer):
         nodes = int(tables.stats[negamax.NODES]) + threat_nodes
         return Analysis(self.name, infos, pv, completed, nodes, time.perf_counter() - started, _scale(state.game))
 
-    def _refute(self, state: State[Any], order: list[Any], values: dict[Any, Value], end: float) -> None:
+
+#: What a guard found before the search: a forced move (-1: none) and its plies, the
+#: nodes that took, and, where the shipped proof answers every reply, their values.
+_Forced = tuple[int, int, int, "dict[Any, Value] | None"]
+_NOTHING_FORCED: _Forced = (-1, 0, 0, None)
+
+
+class _QubicGuard:
+    """Qubic's knowledge around `KernelAlphaBetaPlayer`'s search: before it, a forced win
+    by threats, the shipped proof's move (x) or its answers to every reply (o), and with
+    ``proof`` a proof-number search; after it, the chosen moves checked against the
+    opponent's forced wins."""
+
+    def __init__(self, player: KernelAlphaBetaPlayer) -> None:
+        self.player = player
+
+    def before(
+        self, state: State[Any], root: npt.NDArray[np.int64], moves: Sequence[Any], limits: Limits, started: float
+    ) -> _Forced:
+        player = self.player
+        share = 0.0 if limits.time is None else started + limits.time * player.THREAT_SHARE
+        threat_move, threat_plies, threat_nodes = _forced_win(root, share, limits.nodes or THREAT_NODES)
+        if threat_move < 0:
+            # The shipped proof's move wins too, but not by the shortest way: a win
+            # the threat search sees (a line to complete now, a win in 3) comes first.
+            threat_move, threat_plies = _proof_move(state)
+        # o to move where the shipped proof answers every reply: each loses, proven, in
+        # at most the cells left (an estimate here would contradict the proof).
+        lost_by_proof = _proof_losses(state, moves) if threat_move < 0 else None
+        if threat_move < 0 and lost_by_proof is None and player.proof:
+            proof_end = 0.0 if limits.time is None else time.perf_counter() + limits.time * player.PROOF_SHARE
+            if player._proof_tree is None:
+                from noughts.kernels.proof import ProofTree
+
+                player._proof_tree = ProofTree(player.PROOF_CAPACITY)
+            threat_move, threat_plies, nodes = _proven_win(player._proof_tree, root, proof_end)
+            threat_nodes += nodes
+        return threat_move, threat_plies, threat_nodes, lost_by_proof
+
+    def refute(self, state: State[Any], order: list[Any], values: dict[Any, Value], end: float) -> None:
         """Qubic: walk down the best moves and mark those after which the opponent has a
         forced win by threats as losses, until a move survives (or time runs out)."""
         from noughts.kernels.games import encode

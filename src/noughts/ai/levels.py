@@ -33,10 +33,12 @@ __all__ = [
     "DEFAULT_LEVEL",
     "GAME_KINDS",
     "LEVELS",
+    "LEVEL_CARDS",
     "LEVEL_TABLE",
     "ExactOrSearch",
     "FalliblePlayer",
     "Level",
+    "LevelCard",
     "LevelRow",
     "as_level",
     "level_player",
@@ -51,6 +53,37 @@ LEVELS: tuple[Level, ...] = get_args(Level)
 """The levels of the app, weakest first (`level_player`)."""
 DEFAULT_LEVEL: Level = "medium"
 """The level a game against the computer starts at when nobody chose one."""
+
+
+@dataclass(frozen=True)
+class LevelCard:
+    """A level as people meet it: what it does, in words, and where its house bot
+    stands before it has played rated games (its players per game: `LEVEL_TABLE`)."""
+
+    name: Level
+    description: str
+    """What the level does, as the level menus describe it."""
+    house_rating: float
+    """The rating its house bot starts from in a game it has not played rated games in
+    (the levels' measured order, docs/strength.md; quick pairing's fill-in picks the bot
+    nearest a player's rating by these until the Glicko ratings take over)."""
+
+    @property
+    def rows(self) -> tuple[LevelRow, ...]:
+        """Its players per kind of game, each with the figure that justifies it."""
+        return tuple(row for row in LEVEL_TABLE if row.level == self.name)
+
+
+LEVEL_CARDS: dict[Level, LevelCard] = {
+    card.name: card
+    for card in (
+        LevelCard("easy", "looks one move ahead and now and then misses something on purpose", 1000.0),
+        LevelCard("medium", "looks two moves ahead", 1400.0),
+        LevelCard("hard", "searches deeper: half a second, or three moves ahead in gobblet and on big boards", 1800.0),
+        LevelCard("max", "perfect play where the game is solved, otherwise a three-second search", 2200.0),
+    )
+}
+"""Every level's card, weakest first."""
 
 #: easy's chance, per move, of ignoring its search and playing another move.
 EASY_MISTAKES = 0.35

@@ -49,14 +49,12 @@ the rare lines where a repetition is the best either side can do.
 
 from __future__ import annotations
 
-import functools
 import random
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
-from noughts.ai import threats as threat_search
 from noughts.ai.base import (
     AIPlayer,
     Analysis,
@@ -71,8 +69,8 @@ from noughts.ai.base import (
     with_lines,
 )
 from noughts.ai.evaluation import Evaluator, evaluator, evaluator_scale
-from noughts.core import InvalidOptionError, Player, State
-from noughts.games.mnk import Mnk, MnkState
+from noughts.ai.knowledge import ThreatWin, knowledge
+from noughts.core import InvalidOptionError, State
 
 __all__ = ["DEFAULT_TIME", "WIN", "AlphaBetaPlayer", "MinimaxPlayer"]
 
@@ -95,7 +93,6 @@ THREAT_NODES = 20_000
 #: How many nodes go by between two looks at the clock.
 CHECK_EVERY = 32
 
-_ThreatWin = threat_search.ThreatWin | threat_search.TreeWin
 
 _INF = float("inf")
 _NO_LIMITS = Limits()
@@ -168,10 +165,12 @@ class _Negamax(AIPlayer):
         order = self._root_moves(state, moves, exact_root)
         if self.seed is not None:
             self.rng.shuffle(order)
-        if isinstance(state, MnkState):
-            # Equal values go to the cell nearer the centre (the sorts are stable): on
-            # an empty 15x15 board every cell four from the edge lies on as many lines.
-            order.sort(key=_from_centre(state.game).__getitem__)
+        tie_order = knowledge(state.game).tie_order(state.game)
+        if tie_order is not None:
+            # Equal values go to the move the game prefers (the sorts are stable): on an
+            # empty 15x15 board, the cell nearer the centre, though every cell four from
+            # the edge lies on as many lines.
+            order.sort(key=tie_order)
         scores: dict[Any, float] = {}
         proven: dict[Any, bool] = {}
         completed = 0
@@ -305,7 +304,7 @@ class AlphaBetaPlayer(_Negamax):
         super().__init__(depth, time, nodes, eval, seed)
         self.guard = flag_option("guard", guard)
         self.blocks = flag_option("blocks", blocks)
-        self._fours: Callable[[int, int], tuple[int, int]] | None = None
+        self._fours: Callable[[State[Any]], tuple[int, int]] | None = None
         if near is not None and (not isinstance(near, int) or isinstance(near, bool) or near < 1):
             raise InvalidOptionError(f"{self.name}: option near takes a whole number >= 1, not {near!r}")
         self.near = near
@@ -342,7 +341,8 @@ class AlphaBetaPlayer(_Negamax):
     # -- threat-space search ------------------------------------------------------
 
     def _searched(self, state: State[Any], limits: Limits, exact_root: bool) -> Analysis:
-        if not (self.threats and isinstance(state, MnkState) and threat_search.applies(state.game)):
+        known = knowledge(state.game)
+        if not (self.threats and known.threats(state.game)):
             return super()._run(state, limits, exact_root)
         started = time.perf_counter()
         require_moves(state)
@@ -360,8 +360,7 @@ class AlphaBetaPlayer(_Negamax):
                 return limits
             return replace(limits, time=max((end - time.perf_counter()) * fraction, 0.01))
 
-        mine, theirs = (state.x, state.o) if state.turn is Player.X else (state.o, state.x)
-        ours = self._threat_win(state.game, mine, theirs, cap, share(THREAT_SHARE))
+        ours = known.threat_win(state, state.turn, self.threes, cap, share(THREAT_SHARE))
         if ours is not None:
             # A proven win: `choose` needs no search (depth 1 values the other moves);
             # `analyze` still searches, for the other moves' values.
@@ -375,11 +374,11 @@ class AlphaBetaPlayer(_Negamax):
             ]
             analysis.moves = sorted(moves, key=lambda i: i.value.sort_key(), reverse=True)
             if analysis.best == move:
-                line = ours.line if isinstance(ours, threat_search.ThreatWin) else (move,)
+                line = getattr(ours, "line", (move,))
                 analysis.pv = [state.move_text(m) for m in line]
                 analysis.moves[0] = replace(analysis.moves[0], line=tuple(analysis.pv))
             return self._timed(analysis, started, ours.nodes)
-        against = self._threat_win(state.game, theirs, mine, cap, share(THREAT_SHARE))
+        against = known.threat_win(state, state.turn.other, self.threes, cap, share(THREAT_SHARE))
         if against is None:
             return self._timed(super()._run(state, left(), exact_root), started, 0)
         analysis = super()._run(state, left(1 - REFUTE_SHARE), exact_root)
@@ -387,12 +386,12 @@ class AlphaBetaPlayer(_Negamax):
         return self._timed(analysis, started, nodes)
 
     def _refute(
-        self, state: MnkState, analysis: Analysis, against: _ThreatWin, end: float | None, cap: int | None
+        self, state: State[Any], analysis: Analysis, against: ThreatWin, end: float | None, cap: int | None
     ) -> int:
         """Walk down the moves, best first, marking each after which the opponent still
         wins by threats as a loss, until one stops it (or time runs out); the opponent's
         win by fours after a pass, `against`, is replayed first on each. The nodes used."""
-        game = state.game
+        known = knowledge(state.game)
         infos = analysis.moves
         nodes = against.nodes
         for at, info in enumerate(infos):
@@ -403,26 +402,16 @@ class AlphaBetaPlayer(_Negamax):
             child = state.play(info.move)
             if child.is_over:
                 break
-            attacker, defender = (child.x, child.o) if child.turn is Player.X else (child.o, child.x)
-            win: _ThreatWin | None = None
-            if isinstance(against, threat_search.ThreatWin):
-                win = threat_search.replay(game, attacker, defender, against.attacker_moves)
+            win = known.replay(child, child.turn, against)
             if win is None:
                 deadline = None if end is None else time.perf_counter() + (end - time.perf_counter()) / 2
-                win = self._threat_win(game, attacker, defender, cap, deadline)
+                win = known.threat_win(child, child.turn, self.threes, cap, deadline)
             if win is None:
                 break
             nodes += win.nodes
             infos[at] = replace(info, value=Value.win(win.plies, bound=True).negated())
         _best_first(analysis)
         return nodes
-
-    def _threat_win(
-        self, game: Mnk, attacker: int, defender: int, cap: int | None, deadline: float | None
-    ) -> _ThreatWin | None:
-        if self.threes:
-            return threat_search.vct(game, attacker, defender, cap, deadline)
-        return threat_search.vcf(game, attacker, defender, cap, deadline)
 
     @staticmethod
     def _timed(analysis: Analysis, started: float, threat_nodes: int) -> Analysis:
@@ -439,18 +428,17 @@ class AlphaBetaPlayer(_Negamax):
         """The moves within `near` of a mark (all of them without the option, or where
         none is). Leaving moves out is a cut like the horizon's: what is found below
         is no longer proven."""
-        if self.near is None or not isinstance(state, MnkState):
+        if self.near is None:
             return moves
-        around = _around(state.game, state.x | state.o, self.near)
-        kept = [m for m in moves if around >> m & 1]
-        if not kept or len(kept) == len(moves):
+        kept = knowledge(state.game).near(state, moves, self.near)
+        if len(kept) == len(moves):
             return moves
         self._cuts += 1
         return kept
 
     def _start(self, state: State[Any]) -> None:
         game = state.game
-        self._fours = threat_search.four_cells(game) if self.blocks and threat_search.applies(game) else None
+        self._fours = knowledge(game).immediate(game) if self.blocks else None
         # Old history counts describe an earlier position: keep them as a hint only.
         self._history = {move: count >> 2 for move, count in self._history.items() if count >> 2}
         self._killers = []
@@ -464,9 +452,7 @@ class AlphaBetaPlayer(_Negamax):
             return self._terminal(state, ply)
         forced = None
         if self._fours is not None:
-            marks = cast(MnkState, state)  # `_start` set `_fours` for m,n,k games only
-            xs, os = self._fours(marks.x, marks.o)
-            mine, theirs = (xs, os) if state.turn is Player.X else (os, xs)
+            mine, theirs = self._fours(state)
             if mine:
                 return WIN - ply - 1
             if theirs:
@@ -594,32 +580,6 @@ def _wins_at_once(state: State[Any]) -> bool:
         if outcome is not None and outcome.winner is state.turn:
             return True
     return False
-
-
-def _around(game: Mnk, marks: int, distance: int) -> int:
-    """The cells within `distance` of a mark (a square around each), marks included."""
-    right, left, full, m = _edges(game)
-    for _ in range(distance):
-        marks |= ((marks << 1) & right) | ((marks >> 1) & left)
-        marks |= ((marks << m) | (marks >> m)) & full
-    return marks
-
-
-@functools.cache
-def _from_centre(game: Mnk) -> tuple[int, ...]:
-    """Every cell's squared distance from the board's centre, times 4 (whole numbers)."""
-    return tuple(
-        (2 * (c // game.m) - game.n + 1) ** 2 + (2 * (c % game.m) - game.m + 1) ** 2 for c in range(game.cells)
-    )
-
-
-@functools.cache
-def _edges(game: Mnk) -> tuple[int, int, int, int]:
-    """Masks that keep a shift by one column from wrapping round to the next row: the
-    cells a step right (or left) may land on, the whole board, and the row width."""
-    m = game.m
-    first_column = sum(1 << (row * m) for row in range(game.n))
-    return game.full & ~first_column, game.full & ~(first_column << (m - 1)), game.full, m
 
 
 def _to_table(score: float, ply: int) -> float:

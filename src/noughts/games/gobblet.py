@@ -34,9 +34,8 @@ counting: x has as many figures on the board as o (x to move) or one more (o to 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeGuard
+from typing import ClassVar, TypeGuard
 
 from noughts.core import (
     Game,
@@ -52,6 +51,7 @@ from noughts.core import (
     times_before,
 )
 from noughts.games.geometry import full_line, has_line, line_masks
+from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["Gobblet", "GobbletMove", "GobbletState", "Place", "Shift"]
 
@@ -132,10 +132,7 @@ class Gobblet(Game["GobbletState", GobbletMove]):
     """How many figures of each size each player has (the published game: 2)."""
 
     title: ClassVar[str] = "Gobblet Gobblers"
-    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {
-        "matryoshka": {"moves": False},
-        "gobblet": {"moves": True},
-    }
+    variants: ClassVar[tuple[Variant, ...]] = ()  # below the class: they name its rules
 
     def __post_init__(self) -> None:
         if not isinstance(self.moves, bool):
@@ -229,6 +226,67 @@ def _tops(board: int) -> tuple[int, int, int]:
             masks[_TOP_SIDE[v]] |= 1 << cell
         smallest = min(smallest, size)
     return masks[0], masks[1], smallest
+
+
+_FIGURES = "Each player has six nesting figures: two small, two medium and two large."
+#: Gobblet's smaller figure sets exist for the exact solver's checks, not for play.
+_STUDY_OPTIONS = (
+    OptionSpec("sizes", "sizes of figure", "how many sizes each player has, the smallest first", 1, 3, offered=False),
+    OptionSpec("copies", "figures of each size", "how many figures of each size each player has", 1, 2, offered=False),
+)
+
+
+def _matryoshka_rules(game: Gobblet | None) -> list[str]:
+    return [
+        _FIGURES,
+        "On your turn, place a figure from your hand on an empty cell or over any strictly smaller figure, "
+        "yours or your opponent's. Only the figure on top counts; figures never move.",
+        "Three of your figures on top in a row, column or diagonal win. A player who cannot place anything "
+        "ends the game in a draw.",
+    ]
+
+
+def _gobblet_rules(game: Gobblet | None) -> list[str]:
+    return [
+        _FIGURES,
+        "On your turn, either place a figure from your hand, or move one of your figures on top of the board, "
+        "onto an empty cell or over a strictly smaller figure, yours or your opponent's. Only tops count.",
+        "Three tops of your colour in a line win. Lifting a figure may uncover a line of your opponent's: if "
+        "after your move only they have a line, they win; if you both do, you lose.",
+        "The same position for the third time is a draw.",
+    ]
+
+
+_PLACING = (
+    "A move places a figure: its size, then the cell 1-9: L5 puts a large one on the centre (also 'large 5', '5L')."
+)
+
+Gobblet.variants = (
+    Variant(
+        key="matryoshka",
+        name="Matryoshka",
+        summary="big figures cover small ones",
+        board="gobblet",
+        traits=frozenset({Trait.NESTING}),
+        rules=_matryoshka_rules,
+        notation=lambda game: _PLACING,
+        options=_STUDY_OPTIONS,
+        pinned={"moves": False},
+        examples=("matryoshka",),
+    ),
+    Variant(
+        key="gobblet",
+        name="Gobblet Gobblers",
+        summary="big figures cover small ones, and move",
+        board="gobblet",
+        traits=frozenset({Trait.NESTING, Trait.SHIFTS}),
+        rules=_gobblet_rules,
+        notation=lambda game: _PLACING + " Or it moves one of yours on the board: from-to, 3-5 (also '3 5', '3 to 5').",
+        options=_STUDY_OPTIONS,
+        pinned={"moves": True},
+        examples=("gobblet",),
+    ),
+)
 
 
 class GobbletState(State[GobbletMove]):

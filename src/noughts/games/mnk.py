@@ -15,11 +15,11 @@ the player to move; in Forget mode then each player's marks oldest first::
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from noughts.core import (
+    MAX_DIGITS,
     InvalidMoveError,
     InvalidOptionError,
     InvalidPositionError,
@@ -27,10 +27,13 @@ from noughts.core import (
     Player,
     Reason,
     repetition_outcome,
+    shown,
     times_before,
 )
+from noughts.games.forget import FORGET_OPTIONS, check_options, forget_rule, parse_ages, placed
 from noughts.games.geometry import full_line, has_line, line_masks, masks_through
 from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
+from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["MAX_SIDE", "Mnk", "MnkState"]
 
@@ -54,11 +57,10 @@ class Mnk(MarksGame["MnkState"]):
     """Forget mode: the marks each player keeps on the board (at least `k`)."""
 
     title: ClassVar[str] = "m,n,k-game"
-    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {"classic": {"m": 3, "n": 3, "k": 3}}
-    shown_options: ClassVar[Mapping[str, tuple[str, ...]]] = {"mnk": ("m", "n", "k")}
+    variants: ClassVar[tuple[Variant, ...]] = ()  # below the class: they name its rules
 
     def __post_init__(self) -> None:
-        for name in ("m", "n", "k", "keep"):
+        for name in ("m", "n", "k"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidOptionError(f"option {name} takes a whole number, not {value!r}")
@@ -66,10 +68,7 @@ class Mnk(MarksGame["MnkState"]):
             raise InvalidOptionError(f"m and n must be between 1 and {MAX_SIDE}")
         if not 1 <= self.k <= max(self.m, self.n):
             raise InvalidOptionError(f"k must be between 1 and {max(self.m, self.n)} on a {self.m}x{self.n} board")
-        if self.forget and self.keep < self.k:
-            raise InvalidOptionError(f"keep must be at least k={self.k}, or nobody can ever win")
-        if not self.forget and self.keep != 3:
-            raise InvalidOptionError("keep only applies in Forget mode (add forget=true)")
+        check_options(self.forget, self.keep, self.k, f"k={self.k}, or nobody can ever win")
         set_ = object.__setattr__
         set_(self, "cells", self.m * self.n)
         set_(self, "full", (1 << (self.m * self.n)) - 1)
@@ -106,10 +105,9 @@ class Mnk(MarksGame["MnkState"]):
     def parse_move(self, text: str) -> int:
         t = text.strip().lower()
         if t.isascii() and t.isdigit():
-            number = int(t)
-            if 1 <= number <= self.cells:
-                return number - 1
-            raise InvalidMoveError(f"{text.strip()!r} is not a cell: cells are numbered 1 to {self.cells}")
+            if len(t) <= MAX_DIGITS and 1 <= int(t) <= self.cells:
+                return int(t) - 1
+            raise InvalidMoveError(f"{shown(text.strip())} is not a cell: cells are numbered 1 to {self.cells}")
         match = _COORD.match(t)
         if match:
             col = ord(match.group(1)) - ord("a")
@@ -141,18 +139,85 @@ class Mnk(MarksGame["MnkState"]):
         return MnkState._make(self, x, o, turn, ages, (), Outcome(turn.other) if x_line or o_line else None)
 
     def _parse_ages(self, text: str, side: str, marks: int) -> tuple[int, ...]:
-        label, _, cells = text.partition("=")
-        if label.lower() != side:
-            raise InvalidPositionError(f"expected {side}=CELLS (oldest first), got {text!r}")
-        try:
-            order = tuple(self.parse_move(c) for c in cells.split(",")) if cells not in ("", "-") else ()
-        except InvalidMoveError as e:
-            raise InvalidPositionError(str(e)) from None
-        if sum(1 << c for c in order) != marks or len(set(order)) != len(order):
-            raise InvalidPositionError(f"{side}=... must list exactly the {side} marks, oldest first")
+        order = parse_ages(text, side, marks, self.parse_move)
         if len(order) > self.keep:
             raise InvalidPositionError(f"{side} has more than keep={self.keep} marks")
         return order
+
+
+def _classic_rules(game: Mnk | None) -> list[str]:
+    rules = [
+        "Players take turns putting their mark, X or O, in an empty cell. X moves first.",
+        "Three marks in a row, a column or a diagonal win. A full board without a line is a draw.",
+    ]
+    return rules + ([forget_rule(game.keep)] if game is not None and game.forget else [])
+
+
+def _mnk_rules(game: Mnk | None) -> list[str]:
+    if game is None:
+        board = (
+            "The m,n,k-game: a board of m columns and n rows; k marks in a straight line (a row, a column or a "
+            "diagonal) win. Tic-tac-toe is 3,3,3; 15,15,5 is gomoku."
+        )
+    else:
+        board = (
+            f"A board of {game.m} columns and {game.n} rows; {game.k} marks in a straight line (a row, a column or "
+            "a diagonal) win."
+        )
+    rules = [
+        board,
+        "Players take turns putting their mark, X or O, in an empty cell. X moves first. A full board without a "
+        "line is a draw.",
+    ]
+    return rules + ([forget_rule(game.keep)] if game is not None and game.forget else [])
+
+
+_CELL_NUMBERS = "A move is the cell's number, 1-9 in reading order: 5 is the centre (b2, column then row, works too)."
+
+
+def _notation(game: Mnk | None) -> str:
+    if game is None:
+        return (
+            "A move is the column's letter and the row's number: a1 is the top-left cell (on boards of nine "
+            "cells or fewer, the cell's number 1-9 works too)."
+        )
+    if game.cells <= 9:
+        return _CELL_NUMBERS
+    last = chr(ord("a") + game.m - 1)
+    return f"A move is the column's letter and the row's number: a1 is the top left, {last}{game.n} the bottom right."
+
+
+Mnk.variants = (
+    Variant(
+        key="classic",
+        name="Tic-tac-toe",
+        summary="3x3 board, three in a row wins",
+        board="grid",
+        traits=frozenset({Trait.PLACEMENT}),
+        rules=_classic_rules,
+        notation=lambda game: _CELL_NUMBERS,
+        options=FORGET_OPTIONS,
+        pinned={"m": 3, "n": 3, "k": 3},
+        examples=("classic", "classic:forget"),
+    ),
+    Variant(
+        key="mnk",
+        name="m,n,k-game",
+        summary="any board size, k in a row wins",
+        board="grid",
+        traits=frozenset({Trait.PLACEMENT}),
+        rules=_mnk_rules,
+        notation=_notation,
+        options=(
+            OptionSpec("m", "columns (m)", "board width", 3, 15),
+            OptionSpec("n", "rows (n)", "board height", 2, 15),
+            OptionSpec("k", "in a row (k)", "marks in a line to win", 3, 15),
+            *FORGET_OPTIONS,
+        ),
+        shown=("m", "n", "k"),
+        examples=("mnk:m=4:n=4:k=4", "mnk:m=15:n=15:k=5"),
+    ),
+)
 
 
 class MnkState(MarksState):
@@ -210,11 +275,9 @@ class MnkState(MarksState):
         mine = self.x if self.turn is Player.X else self.o
         ages = self.ages
         if ages is not None:
-            order = ages[0] if self.turn is Player.X else ages[1]
-            if len(order) == game.keep:
-                mine &= ~(1 << order[0])
-                order = order[1:]
-            order = (*order, move)
+            order, removed = placed(ages[0] if self.turn is Player.X else ages[1], move, game.keep)
+            if removed is not None:
+                mine &= ~(1 << removed)
             ages = (order, ages[1]) if self.turn is Player.X else (ages[0], order)
         mine |= 1 << move
         outcome = Outcome(self.turn) if has_line(mine, game.through[move]) else None

@@ -33,6 +33,7 @@ from noughts.core import InvalidMoveError, InvalidOptionError, InvalidPositionEr
 from noughts.games.geometry import has_line, line_masks, masks_through
 from noughts.games.geometry import lines as cell_lines
 from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
+from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["MAX_DIMENSION", "MAX_SIDE", "Qubic", "QubicState"]
 
@@ -60,6 +61,7 @@ class Qubic(MarksGame["QubicState"]):
     """Dimensions (3: a cube; 2: an n x n board)."""
 
     title: ClassVar[str] = "Qubic"
+    variants: ClassVar[tuple[Variant, ...]] = ()  # below the class: they name its rules
 
     def __post_init__(self) -> None:
         for name in ("n", "d"):
@@ -187,6 +189,45 @@ def _split(text: str, separators: tuple[str, ...], n: int) -> str | None:
             return None
         out += inner
     return out
+
+
+def _rules(game: Qubic | None) -> list[str]:
+    if game is None or (game.n, game.d) == (4, 3):
+        return [
+            "Tic-tac-toe in a 4x4x4 cube: four layers of 4x4 cells, shown side by side and as a cube you can turn.",
+            "Four in any straight line win: along a row, a column or a pillar through the layers, or any diagonal, "
+            "76 lines in all. A full cube without a line is a draw. The first player can force a win.",
+        ]
+    shape = "x".join([str(game.n)] * game.d)
+    return [
+        f"Tic-tac-toe on a {shape} board: players take turns putting their mark in an empty cell, X first.",
+        f"{game.n} in any straight line win, across a layer or through the layers, diagonals included. A full "
+        "board without a line is a draw.",
+    ]
+
+
+def _notation(game: Qubic | None) -> str:
+    n, d = (4, 3) if game is None else (game.n, game.d)
+    axes = " ".join(_AXIS_NAMES[MAX_DIMENSION - d :])
+    return f"A move is {axes}, each 1-{n}: {'1' * d} is a corner ({' '.join('1' * d)} works too)."
+
+
+Qubic.variants = (
+    Variant(
+        key="qubic",
+        name="Qubic",
+        summary="4x4x4 cube, four in a line wins",
+        board="qubic",
+        traits=frozenset({Trait.PLACEMENT}),
+        rules=_rules,
+        notation=_notation,
+        options=(
+            OptionSpec("n", "side (n)", "the cube's side: n in a line wins", 2, 5),
+            OptionSpec("d", "dimensions (d)", "2 is flat, 3 a cube", 2, 3),
+        ),
+        examples=("qubic", "qubic:n=3"),
+    ),
+)
 
 
 class QubicState(MarksState):

@@ -34,9 +34,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from noughts.core import (
     Game,
@@ -51,8 +50,10 @@ from noughts.core import (
     repetition_outcome,
     times_before,
 )
+from noughts.games.forget import check_options, forget_options, forget_rule, parse_ages, placed
 from noughts.games.geometry import bits, full_line, has_line, line_masks, masks_through
 from noughts.games.marks import parse_marks, parse_turn
+from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["BOARD_NAMES", "NINE_BOARD", "ULTIMATE", "Ultimate", "UltimateState"]
 
@@ -104,23 +105,12 @@ class Ultimate(Game["UltimateState", int]):
     ``boards`` (more won local boards wins)."""
 
     title: ClassVar[str] = "Ultimate tic-tac-toe and nine-board"
-    # The tie-break by won boards is ultimate's: nine-board ends at its first line.
-    pinned_options: ClassVar[Mapping[str, Mapping[str, Any]]] = {
-        NINE_BOARD: {"rule": NINE_BOARD, "tiebreak": "none"},
-        ULTIMATE: {"rule": ULTIMATE},
-    }
+    variants: ClassVar[tuple[Variant, ...]] = ()  # below the class: they name its rules
 
     def __post_init__(self) -> None:
         if self.rule not in (ULTIMATE, NINE_BOARD):
             raise InvalidOptionError(f"option rule takes {ULTIMATE} or {NINE_BOARD}, not {self.rule!r}")
-        if not isinstance(self.forget, bool):
-            raise InvalidOptionError(f"option forget takes true or false, not {self.forget!r}")
-        if not isinstance(self.keep, int) or isinstance(self.keep, bool):
-            raise InvalidOptionError(f"option keep takes a whole number, not {self.keep!r}")
-        if self.forget and self.keep < 3:
-            raise InvalidOptionError("keep must be at least 3, or nobody can ever make a line")
-        if not self.forget and self.keep != 3:
-            raise InvalidOptionError("keep only applies in Forget mode (add forget=true)")
+        check_options(self.forget, self.keep, 3, "3, or nobody can ever make a line")
         if self.tiebreak not in TIEBREAKS:
             raise InvalidOptionError(f"option tiebreak takes none or boards, not {self.tiebreak!r}")
         if self.tiebreak != "none" and self.rule == NINE_BOARD:
@@ -194,15 +184,7 @@ class Ultimate(Game["UltimateState", int]):
         return drawn if self.rule == NINE_BOARD else won_x | won_o | drawn
 
     def _parse_ages(self, text: str, side: str, marks: int) -> tuple[tuple[int, ...], ...]:
-        label, _, listed = text.partition("=")
-        if label.lower() != side:
-            raise InvalidPositionError(f"expected {side}=MOVES (board by board, oldest first), got {text!r}")
-        try:
-            order = [self.parse_move(m) for m in listed.split(",")] if listed not in ("", "-") else []
-        except InvalidMoveError as e:
-            raise InvalidPositionError(str(e)) from None
-        if sum(1 << m for m in order) != marks or len(set(order)) != len(order):
-            raise InvalidPositionError(f"{side}=... must list exactly the {side} marks")
+        order = parse_ages(text, side, marks, self.parse_move, "MOVES (board by board, oldest first)")
         if any(a // 9 > b // 9 for a, b in itertools.pairwise(order)):
             raise InvalidPositionError(f"{side}=... must list the marks board by board, board 1 first")
         per_board = tuple(tuple(m for m in order if m // 9 == b) for b in range(9))
@@ -210,6 +192,84 @@ class Ultimate(Game["UltimateState", int]):
             if len(moves) > self.keep:
                 raise InvalidPositionError(f"{side} has more than keep={self.keep} marks in board {b + 1}")
         return per_board
+
+
+_SENT = (
+    "Nine small boards in a 3x3 grid. The first move may go anywhere. The cell you play in sends your opponent "
+    "to the board in the same position: play the top-right cell of any board (53: board 5, cell 3), and they "
+    "must play in the top-right board (board 3)."
+)
+_IN_EACH_BOARD = " in each small board"
+
+
+def _nine_board_rules(game: Ultimate | None) -> list[str]:
+    rules = [
+        _SENT + " If that board is full, they may play in any board with an empty cell.",
+        "The first player to make three in a row in ANY small board wins. All boards full: a draw.",
+    ]
+    return rules + ([forget_rule(game.keep, _IN_EACH_BOARD)] if game is not None and game.forget else [])
+
+
+def _ultimate_rules(game: Ultimate | None) -> list[str]:
+    end = "Win three small boards in a row to win the game. When no move is left, it is a draw"
+    if game is not None and game.tiebreak == "boards":
+        end = "Win three small boards in a row to win the game. When no move is left, more won boards win"
+    rules = [
+        _SENT,
+        "Three in a row in a small board wins it; it is then covered by the winner's big mark. A full board "
+        "without a line is drawn. Nobody plays in a decided board: a player sent to one may play in any open "
+        "board.",
+        end + ".",
+    ]
+    return rules + ([forget_rule(game.keep, _IN_EACH_BOARD)] if game is not None and game.forget else [])
+
+
+def _notation(game: Ultimate | None) -> str:
+    return (
+        "A move is the board, then the cell, each 1-9 in reading order: 53 is the top-right cell of the centre "
+        "board (5 3 and 5-3 work too). When you are sent to a board, the cell alone will do."
+    )
+
+
+_FORGET_OPTIONS = forget_options(_IN_EACH_BOARD)
+
+Ultimate.variants = (
+    Variant(
+        key=NINE_BOARD,
+        name="Nine-board",
+        summary="nine boards, a line in any one wins",
+        board="ultimate",
+        traits=frozenset({Trait.PLACEMENT, Trait.LOCAL_BOARDS}),
+        rules=_nine_board_rules,
+        notation=_notation,
+        options=_FORGET_OPTIONS,
+        # The tie-break by won boards is ultimate's: nine-board ends at its first line.
+        pinned={"rule": NINE_BOARD, "tiebreak": "none"},
+        examples=(NINE_BOARD,),
+    ),
+    Variant(
+        key=ULTIMATE,
+        name="Ultimate tic-tac-toe",
+        summary="nine boards, win three in a line",
+        board="ultimate",
+        traits=frozenset({Trait.PLACEMENT, Trait.LOCAL_BOARDS}),
+        rules=_ultimate_rules,
+        notation=_notation,
+        options=(
+            *_FORGET_OPTIONS,
+            OptionSpec(
+                "tiebreak",
+                "tie-break",
+                "boards: when the boards run out, more won boards wins",
+                choices=TIEBREAKS,
+                rule="With the tie-break by boards (tiebreak=boards), when no move is left the player with more "
+                "won boards wins.",
+            ),
+        ),
+        pinned={"rule": ULTIMATE},
+        examples=(ULTIMATE, "ultimate:forget", "ultimate:tiebreak=boards"),
+    ),
+)
 
 
 class UltimateState(State[int]):
@@ -371,11 +431,10 @@ class UltimateState(State[int]):
         ages = self.ages
         if ages is not None:
             side = ages[0] if x_moves else ages[1]
-            order = side[board]
-            if len(order) >= game.keep:
-                mine &= ~(1 << order[0])
-                order = order[1:]
-            side = (*side[:board], (*order, move), *side[board + 1 :])
+            order, removed = placed(side[board], move, game.keep)
+            if removed is not None:
+                mine &= ~(1 << removed)
+            side = (*side[:board], order, *side[board + 1 :])
             ages = (side, ages[1]) if x_moves else (ages[0], side)
         mine |= 1 << move
         x, o = (mine, self.o) if x_moves else (self.x, mine)

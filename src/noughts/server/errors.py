@@ -83,6 +83,13 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
+            # FastAPI's "There was an error parsing the body": json.loads raised what is
+            # not a JSONDecodeError (those are json_invalid, above): bytes that are not
+            # UTF-8, or a number longer than Python reads (4,300 digits), refused unread.
+            unicode = isinstance(exc.__cause__, UnicodeDecodeError)
+            why = "is not UTF-8 text" if unicode else "holds a number of more than 4,300 digits"
+            return _answer(422, "invalid-request", f"the request body {why}")
         word = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}.get(exc.status_code, "http-error")
         message = str(exc.detail)
         headers = dict(exc.headers or {})

@@ -15,6 +15,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from noughts.ai.base import MIN_TIME
 from noughts.ai.levels import Level
 from noughts.records import MAX_RECORD_SIZE
+from noughts.registry import GAMES, parse_spec
 from noughts.server.guards import MAX_BODY
 
 Mark = Literal["x", "o"]
@@ -46,15 +47,21 @@ Spec = Annotated[
         "A spec the registry does not know is refused with 400 invalid-spec.",
     ),
 ]
+
+
+def _move_examples() -> list[str]:
+    """A first move of every game, in its notation (the games say how: `Variant.notation`)."""
+    moves = (parse_spec(key).initial().legal_move_texts() for key in GAMES)
+    return list(dict.fromkeys(texts[len(texts) // 2] for texts in moves if texts))
+
+
 MoveText = Annotated[
     str,
     Field(
         min_length=1,
         max_length=16,
-        examples=["5", "53", "a1", "111", "L5", "3-5"],
-        description="a move in the game's notation: the cell 1-9 (classic); column letter and row (larger "
-        "mnk boards, a1 top left); local board then cell, each 1-9 (ultimate, nine-board); layer, row, column "
-        "(qubic); size letter and cell, or from-to (gobblet, matryoshka)",
+        examples=_move_examples(),
+        description="a move in the game's notation, which GET /api/games gives for each game (`notation`)",
     ),
 ]
 
@@ -151,13 +158,18 @@ class RecordView(_Model):
 
 
 class GridBoard(_Model):
-    """classic and mnk: `columns` x `rows` cells in reading order, `k` in a row wins."""
+    """classic, mnk and Connect Four: `columns` x `rows` cells in reading order, `k` in a
+    row wins."""
 
     kind: Literal["grid"] = "grid"
     columns: int
     rows: int
     k: int
     cells: list[Mark | None]
+    gravity: bool = Field(
+        default=False,
+        description="a mark drops to the lowest empty cell of its column: a click anywhere in a column plays there",
+    )
 
 
 class UltimateBoard(_Model):
@@ -196,7 +208,15 @@ class GobbletBoard(_Model):
     hands: dict[Mark, list[int]]
 
 
-Board = Annotated[GridBoard | UltimateBoard | QubicBoard | GobbletBoard, Field(discriminator="kind")]
+class TextBoard(_Model):
+    """A game whose board kind the server draws in no other way: the position's
+    plain-text diagram, and its moves to choose from (`GameView.legal`)."""
+
+    kind: Literal["text"] = "text"
+    diagram: str
+
+
+Board = Annotated[GridBoard | UltimateBoard | QubicBoard | GobbletBoard | TextBoard, Field(discriminator="kind")]
 
 
 class Forget(_Model):
@@ -209,11 +229,12 @@ class Forget(_Model):
 
 
 class MoveRef(_Model):
-    """A move with the cells it touches: `cell` is where a mark or figure lands, `size`
-    the figure placed from hand, `source` the cell a figure leaves (gobblet)."""
+    """A move with the cells it touches: `cell` is where a mark or figure lands (null on
+    a text board, where moves are chosen by their text), `size` the figure placed from
+    hand, `source` the cell a figure leaves (gobblet)."""
 
     text: str
-    cell: int
+    cell: int | None
     size: int | None = None
     source: int | None = None
 
@@ -383,8 +404,15 @@ class GameInfo(_Model):
     title: str
     summary: str
     options: list[OptionInfo]
-    rules: list[str] = Field(description="the rules, one paragraph per item")
-    notation: str
+    rules: list[str] = Field(description="the rules, one paragraph per item, then what each option adds")
+    notation: str = Field(description="how a move is written, in a sentence")
+    board: str = Field(
+        description="the kind of board it is drawn on: grid, ultimate, qubic or gobblet; a page that knows no "
+        "board of this kind draws `GameView.board.diagram` (kind text)"
+    )
+    traits: list[str] = Field(
+        description="what kind of game it is: placement, gravity, local-boards, nesting, shifts (noughts.variant.Trait)"
+    )
     abilities: GameAbilities
 
 

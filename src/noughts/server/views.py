@@ -7,15 +7,13 @@ winner's line, all computed here from the states the core replayed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from noughts.ai.base import Analysis, Value, win_chance
 from noughts.ai.levels import Level
 from noughts.core import Player, State
-from noughts.games.gobblet import Gobblet, GobbletState, Place, Shift
-from noughts.games.mnk import MnkState
-from noughts.games.qubic import QubicState
-from noughts.games.ultimate import UltimateState
+from noughts.games.gobblet import GobbletState, Place, Shift
 from noughts.registry import name as game_name
 from noughts.server.models import (
     AnalysisView,
@@ -29,11 +27,13 @@ from noughts.server.models import (
     MoveAnalysis,
     MoveRef,
     QubicBoard,
+    TextBoard,
     UltimateBoard,
     ValueView,
 )
 from noughts.server.replay import Replayed
 from noughts.study.verdicts import verdict
+from noughts.variant import Trait
 
 
 def game_view(replayed: Replayed) -> GameView:
@@ -99,66 +99,102 @@ def move_ref(state: State[Any], move: Any) -> MoveRef:
         top = state.top(move.src) if isinstance(state, GobbletState) else None
         size = top[1] if top is not None else None
         return MoveRef(text=text, cell=move.dst, source=move.src, size=size)
-    return MoveRef(text=text, cell=int(move))
+    landing = getattr(state, "landing", None)  # a game with gravity: where the mark drops
+    if landing is not None:
+        return MoveRef(text=text, cell=landing(move))
+    if _board_kind(state) == "text" or not isinstance(move, int):
+        return MoveRef(text=text, cell=None)
+    return MoveRef(text=text, cell=move)
 
 
-def _cells(state: MnkState | UltimateState | QubicState, count: int) -> list[Mark | None]:
+def _cells(state: Any, count: int) -> list[Mark | None]:
     return [_owner(state.cell(i)) for i in range(count)]
 
 
+def _grid(state: Any) -> Board:
+    g = state.game
+    gravity = Trait.GRAVITY in g.variant.traits
+    return GridBoard(columns=g.m, rows=g.n, k=g.k, cells=_cells(state, g.m * g.n), gravity=gravity)
+
+
+def _ultimate(state: Any) -> Board:
+    results: list[Any] = []
+    for b in range(9):
+        outcome = state.board_outcome(b)
+        results.append(None if outcome is None else _owner(outcome.winner) or "draw")
+    return UltimateBoard(
+        rule=state.game.rule, cells=_cells(state, 81), boards=results, playable=state.playable_boards()
+    )
+
+
+def _qubic(state: Any) -> Board:
+    return QubicBoard(n=state.game.n, d=state.game.d, cells=_cells(state, state.game.cells))
+
+
+def _gobblet(state: Any) -> Board:
+    stacks = [[Figure(player=_mark(p), size=s) for p, s in state.stack(c)] for c in range(9)]
+    hands: dict[Mark, list[int]] = {
+        "x": [state.hand(Player.X)[s] for s in (1, 2, 3)],
+        "o": [state.hand(Player.O)[s] for s in (1, 2, 3)],
+    }
+    return GobbletBoard(shifts=state.game.moves, stacks=stacks, hands=hands)
+
+
+def _text(state: State[Any]) -> Board:
+    return TextBoard(diagram=state.diagram())
+
+
+#: What draws each kind of board a game names (`Variant.board`); a kind not here is
+#: drawn as text, so that a game the server has never seen still plays on every page.
+BOARD_VIEWS: dict[str, Callable[[Any], Board]] = {
+    "grid": _grid,
+    "ultimate": _ultimate,
+    "qubic": _qubic,
+    "gobblet": _gobblet,
+}
+
+
+def _board_kind(state: State[Any]) -> str:
+    kind = state.game.variant.board
+    return kind if kind in BOARD_VIEWS else "text"
+
+
 def _board(state: State[Any]) -> Board:
-    if isinstance(state, MnkState):
-        g = state.game
-        return GridBoard(columns=g.m, rows=g.n, k=g.k, cells=_cells(state, g.cells))
-    if isinstance(state, UltimateState):
-        results: list[Any] = []
-        for b in range(9):
-            outcome = state.board_outcome(b)
-            results.append(None if outcome is None else _owner(outcome.winner) or "draw")
-        return UltimateBoard(
-            rule=state.game.rule,  # type: ignore[arg-type]  # validated by the game
-            cells=_cells(state, 81),
-            boards=results,
-            playable=state.playable_boards(),
-        )
-    if isinstance(state, QubicState):
-        return QubicBoard(n=state.game.n, d=state.game.d, cells=_cells(state, state.game.cells))
-    if isinstance(state, GobbletState):
-        stacks = [[Figure(player=_mark(p), size=s) for p, s in state.stack(c)] for c in range(9)]
-        hands: dict[Mark, list[int]] = {
-            "x": [state.hand(Player.X)[s] for s in (1, 2, 3)],
-            "o": [state.hand(Player.O)[s] for s in (1, 2, 3)],
-        }
-        assert isinstance(state.game, Gobblet)
-        return GobbletBoard(shifts=state.game.moves, stacks=stacks, hands=hands)
-    raise TypeError(f"no board view for {type(state).__name__}")
+    build = BOARD_VIEWS.get(state.game.variant.board)
+    return _text(state) if build is None else build(state)
 
 
 def _winning_line(state: State[Any]) -> tuple[list[int], list[int]]:
     """The winner's line as cells of the board (and, in ultimate, as boards)."""
+    if _board_kind(state) == "text":
+        return [], []
     line = state.winning_line()
-    boards = state.winning_boards() if isinstance(state, UltimateState) else None
+    winning_boards = getattr(state, "winning_boards", None)
+    boards = winning_boards() if winning_boards is not None else None
     return list(line or ()), list(boards or ())
 
 
 def _forget(state: State[Any]) -> Forget | None:
     """Each player's marks oldest first; the oldest goes when a player who already has
     `keep` marks (in that local board, in ultimate) places another."""
-    per_board: tuple[tuple[tuple[int, ...], ...], ...]
-    if isinstance(state, MnkState) and state.ages is not None:
-        per_board = tuple((order,) for order in state.ages)
-    elif isinstance(state, UltimateState) and state.ages is not None:
-        per_board = state.ages
-    else:
+    ages = getattr(state, "ages", None)
+    if ages is None or not getattr(state.game, "forget", False):
         return None
-    keep: int = state.game.keep
-    ages: dict[Mark, list[int]] = {}
+    kind = state.game.variant.board
+    # One board's ages per player (mnk) or nine (ultimate, per local board).
+    per_board: tuple[tuple[tuple[int, ...], ...], ...] = (
+        tuple((order,) for order in ages) if kind == "grid" else ages if kind == "ultimate" else ()
+    )
+    if not per_board:
+        return None
+    keep: int = getattr(state.game, "keep")  # noqa: B009 - a Forget-mode game's, whatever its class
+    result: dict[Mark, list[int]] = {}
     vanishing: dict[Mark, list[int]] = {}
     marks: tuple[Mark, Mark] = ("x", "o")
     for mark, boards in zip(marks, per_board, strict=True):
-        ages[mark] = [m for order in boards for m in order]
+        result[mark] = [m for order in boards for m in order]
         vanishing[mark] = [order[0] for order in boards if len(order) >= keep]
-    return Forget(keep=keep, ages=ages, vanishing=vanishing)
+    return Forget(keep=keep, ages=result, vanishing=vanishing)
 
 
 # -- analysis ---------------------------------------------------------------------

@@ -15,11 +15,9 @@ from rich.console import Console
 from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.core import NoughtsError, Player
 from noughts.records import GameRecord
-from noughts.registry import GAMES, parse_spec
+from noughts.registry import GAMES, parse_spec, spec_help
 
 __all__ = ["add_commands"]
-
-_GAME_HELP = "a game spec: classic, classic:forget, mnk:m=4:n=4:k=4, nine-board, ultimate, qubic, gobblet..."
 
 
 def _game_options() -> dict[str, type]:
@@ -43,7 +41,7 @@ def add_commands(
         description="Play against the computer or a friend. Game options go in the spec "
         "(classic:forget), as words (classic forget keep=4) or as flags (classic --forget --keep 4).",
     )
-    play.add_argument("game", nargs="?", help=_GAME_HELP)
+    play.add_argument("game", nargs="?", help=spec_help())
     play.add_argument("options", nargs="*", help="game options: forget, keep=4, m=5 ...")
     flags = play.add_argument_group("game options as flags", "the options of `noughts games`, e.g. --forget --keep 4")
     for name, kind in _game_options().items():
@@ -67,7 +65,7 @@ def add_commands(
     replay.set_defaults(run=_replay)
 
     analyze = sub.add_parser("analyze", help="the computer's analysis of a position: every move's value")
-    analyze.add_argument("game", help=_GAME_HELP)
+    analyze.add_argument("game", help=spec_help())
     analyze.add_argument("position", nargs="*", help="a position text (default: the start), e.g. 'x.o/.x./..o x'")
     analyze.add_argument("--moves", nargs="+", default=[], metavar="M", help="moves to play first")
     analyze.add_argument("--level", choices=LEVELS, default="max")

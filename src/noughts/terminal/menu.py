@@ -8,24 +8,30 @@ from rich.console import Console
 
 from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.core import Player
+from noughts.registry import GAMES
 from noughts.terminal.session import Reader
 
-__all__ = ["MENU_GAMES", "Choice", "choose"]
+__all__ = ["Choice", "choose", "menu_games"]
 
-#: The games the menu offers, as game specs with a word on each; every other game and
-#: option is one ``noughts play SPEC`` away.
-MENU_GAMES = (
-    ("classic", "tic-tac-toe"),
-    ("classic:forget", "tic-tac-toe where only your last three marks stay"),
-    ("mnk:m=4:n=4:k=4", "4x4, four in a row"),
-    ("mnk:m=15:n=15:k=5", "gomoku: 15x15, five in a row"),
-    ("nine-board", "nine boards, the first line in any of them wins"),
-    ("ultimate", "Ultimate tic-tac-toe: win three boards in a line"),
-    ("ultimate:forget", "Ultimate in Forget mode"),
-    ("qubic", "4x4x4, four in a line through the cube"),
-    ("matryoshka", "nesting figures, placement only"),
-    ("gobblet", "Gobblet Gobblers: nesting figures that move"),
-)
+#: Sizes and modes worth a line of their own, after their game's line (the m,n,k-game
+#: has none of its own: at its defaults it is tic-tac-toe).
+_PRESETS = {
+    "classic": (("classic:forget", "tic-tac-toe where only your last three marks stay"),),
+    "mnk": (("mnk:m=4:n=4:k=4", "4x4, four in a row"), ("mnk:m=15:n=15:k=5", "gomoku: 15x15, five in a row")),
+    "ultimate": (("ultimate:forget", "Ultimate in Forget mode"),),
+}
+
+
+def menu_games() -> list[tuple[str, str]]:
+    """The games the menu offers, as game specs with a word on each: every game of the
+    registry as it describes itself, and the presets; every other size and option is one
+    ``noughts play SPEC`` away."""
+    games: list[tuple[str, str]] = []
+    for key, entry in GAMES.items():
+        if key != "mnk":
+            games.append((key, f"{entry.name}: {entry.summary}"))
+        games.extend(_PRESETS.get(key, ()))
+    return games
 
 
 @dataclass(frozen=True)
@@ -48,9 +54,10 @@ def _ask(console: Console, read: Reader, question: str, answers: dict[str, str],
 def choose(console: Console, read: Reader) -> Choice:
     """Game, opponent, side and level. EOFError / KeyboardInterrupt pass through."""
     console.print("Noughts — what would you like to play?")
-    for number, (spec, summary) in enumerate(MENU_GAMES, 1):
+    offered = menu_games()
+    for number, (spec, summary) in enumerate(offered, 1):
         console.print(f"  {number:>2}  {spec:<18} {summary}", highlight=False)
-    games = {str(n): spec for n, (spec, _) in enumerate(MENU_GAMES, 1)} | {spec: spec for spec, _ in MENU_GAMES}
+    games = {str(n): spec for n, (spec, _) in enumerate(offered, 1)} | {spec: spec for spec, _ in offered}
     spec = _ask(console, read, "game (number or name)", games, "1")
     mode = _ask(
         console,

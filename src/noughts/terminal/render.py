@@ -27,11 +27,13 @@ O to move
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
 
 from noughts.core import Player, State
+from noughts.games.connect4.rules import ConnectFourState
 from noughts.games.gobblet import GobbletState, Place, Shift
 from noughts.games.mnk import MnkState
 from noughts.games.qubic import QubicState
@@ -76,17 +78,11 @@ def render(state: State[Any], last: Any = None, width: int = 80, result: bool = 
     space available (qubic puts fewer layers side by side in less); without `result` a
     finished game's result is left to the caller, who announces it in its own words."""
     to_move = "to move"
-    if isinstance(state, MnkState):
-        lines = _mnk(state, last)
-    elif isinstance(state, UltimateState):
-        lines = _ultimate(state, last)
+    draw = _BOARDS.get(type(state))
+    # A game added to the registry without a renderer of its own yet: its diagram.
+    lines = [Text(line) for line in state.diagram().splitlines()] if draw is None else draw(state, last, width)
+    if isinstance(state, UltimateState):
         to_move = _ultimate_where(state)
-    elif isinstance(state, QubicState):
-        lines = _qubic(state, last, width)
-    elif isinstance(state, GobbletState):
-        lines = _gobblet(state, last)
-    else:  # a game added to the registry without a renderer of its own yet
-        lines = [Text(line) for line in state.diagram().splitlines()]
     if last is not None:
         lines.append(Text("last move: ") + player_text(state.turn.other) + Text(f" {state.move_text(last)}"))
     line = _winning_text(state)
@@ -108,10 +104,10 @@ def _winning_text(state: State[Any]) -> Text | None:
         boards = " ".join(str(b + 1) for b in state.winning_boards() or ())
         return Text(f"winning line of boards: {boards}")
     line = state.winning_line()
-    if not line:
+    name = _CELL_NAMES.get(type(state))
+    if not line or name is None:
         return None
-    cells = [str(m + 1) if isinstance(state, GobbletState) else state.move_text(m) for m in line]
-    return Text(f"winning line [bracketed]: {' '.join(cells)}")
+    return Text(f"winning line [bracketed]: {' '.join(name(state, m) for m in line)}")
 
 
 def _cell(
@@ -124,10 +120,11 @@ def _cell(
     empty_style: str = _EMPTY,
 ) -> Text:
     """A 3-character cell: `` X ``, ``(X)`` for the last move, ``[X]`` on the winning
-    line, `` x `` for a mark about to vanish; an empty cell shows `empty` (1 character)."""
+    line (the last move there too), `` x `` for a mark about to vanish; an empty cell shows `empty` (1 character)."""
     if player is None:
         return _t(f" {empty} ", empty_style)
-    left, right = ("(", ")") if last else ("[", "]") if win else (" ", " ")
+    # The winning line is bracketed whole, its last mark too (bold says which it was).
+    left, right = ("[", "]") if win else ("(", ")") if last else (" ", " ")
     letter = player.value if vanish else player.value.upper()
     style = PLAYER_STYLES[player] + (f" {_LAST}" if last else "") + (f" {_VANISH}" if vanish else "")
     style += f" {_WIN}" if win else ""
@@ -332,3 +329,45 @@ def _gobblet(state: GobbletState, last: Any) -> list[Text]:
         figures = " ".join(_SIZE_LETTERS[size - 1] for size in (3, 2, 1) for _ in range(hand[size]))
         lines.append(player_text(player) + Text(f" in hand: {figures or '-'}"))
     return lines
+
+
+# -- Connect Four ------------------------------------------------------------------------
+
+
+def _gravity(state: ConnectFourState, last: Any) -> list[Text]:
+    game = state.game
+    winning = set(state.winning_line() or ())
+    landed = state.top(last) if last is not None else None
+    lines = [_t(" " + "".join(f"{c + 1:^3}" for c in range(game.m)), _GRID)]
+    for r in range(game.n):
+        cells = [
+            _cell(state.cell(i), "·", last=i == landed, win=i in winning) for i in range(r * game.m, (r + 1) * game.m)
+        ]
+        lines.append(_t("│", _GRID) + Text("").join(cells) + _t("│", _GRID))
+    lines.append(_t("└" + "───" * game.m + "┘", _GRID))
+    return lines
+
+
+def _column_and_row(state: Any, cell: int) -> str:
+    """A Connect Four cell by its column and its row counted from the bottom (d1)."""
+    m, n = state.game.m, state.game.n
+    return f"{cell % m + 1}/{n - cell // m}"
+
+
+#: The renderer of each kind of position: (state, the move that led to it, width) -> lines.
+_BOARDS: dict[type, Callable[[Any, Any, int], list[Text]]] = {
+    MnkState: lambda state, last, width: _mnk(state, last),
+    UltimateState: lambda state, last, width: _ultimate(state, last),
+    QubicState: _qubic,
+    GobbletState: lambda state, last, width: _gobblet(state, last),
+    ConnectFourState: lambda state, last, width: _gravity(state, last),
+}
+
+#: How the line under a won board names its cells.
+_CELL_NAMES: dict[type, Callable[[Any, int], str]] = {
+    MnkState: lambda state, cell: state.move_text(cell),
+    QubicState: lambda state, cell: state.move_text(cell),
+    UltimateState: lambda state, cell: state.move_text(cell),
+    GobbletState: lambda state, cell: str(cell + 1),
+    ConnectFourState: _column_and_row,
+}

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from noughts.ai.base import Analysis, Limits
 from noughts.ai.levels import level_player, level_spec
-from noughts.core import State
+from noughts.core import MAX_DIGITS, State, shown
 from noughts.records import GameRecord
 from noughts.terminal.render import render
 from noughts.terminal.session import Reader
@@ -71,10 +71,10 @@ def replay(console: Console, record: GameRecord, read: Reader | None) -> int:
             ply -= 1
         elif entry in ("q", "quit", "exit"):
             return 0
-        elif entry.isdigit() and 0 <= int(entry) <= last:
+        elif entry.isascii() and entry.isdigit() and len(entry) <= MAX_DIGITS and int(entry) <= last:
             ply = int(entry)
         else:
-            console.print(f"{entry!r}: {_REPLAY_KEYS} (moves 0-{last})", highlight=False)
+            console.print(f"{shown(entry)}: {_REPLAY_KEYS} (moves 0-{last})", highlight=False)
             continue
         _position(console, record, states, ply)
 

@@ -146,6 +146,9 @@ BAD_CHAT_FRAMES = [
     ({"type": "chat", "text": "a\u0000b"}, "bad-text"),
     ({"type": "chat", "text": "bell\u0007"}, "bad-text"),
     ({"type": "chat", "text": "\u202eevil"}, "bad-text"),
+    ({"type": "chat", "text": "\u200b"}, "bad-text"),  # a lone zero-width space shows nothing
+    ({"type": "chat", "text": "one\u2028two"}, "bad-text"),  # a line separator
+    ({"type": "chat", "text": "\u200fevil"}, "bad-text"),  # a right-to-left mark
     ({"type": "chat-mute"}, "bad-message"),
     ({"type": "chat-mute", "user": "nobody-at-all"}, "no-such-player"),
     ({"type": "chat-report", "line": True}, "bad-message"),

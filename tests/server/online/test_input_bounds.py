@@ -110,6 +110,23 @@ def test_absurd_numbers_are_refused_by_the_schema(
     assert [r for r in ann.http.get("/api/online/rooms").json()["rooms"] if r["creator"] == ann.name] == []
 
 
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b'{"spec": "classic", "minutes": ' + b"5" * 5000 + b"}", "holds a number of more than 4,300 digits"),
+        (b'{"spec": "classic\xff"}', "is not UTF-8 text"),
+    ],
+)
+def test_a_body_json_cannot_read_is_refused_saying_why(people: Callable[[], Person], body: bytes, says: str) -> None:
+    """Both were "There was an error parsing the body", a 400 the schema did not name."""
+    ann = people().sign_up()
+    answer = ann.http.post("/api/online/rooms", content=body, headers={"content-type": "application/json"})
+    assert (answer.status_code, answer.json()) == (
+        422, {"error": "invalid-request", "message": f"the request body {says}", "field": None}
+    )  # fmt: skip
+    assert [r for r in ann.http.get("/api/online/rooms").json()["rooms"] if r["creator"] == ann.name] == []
+
+
 @pytest.mark.parametrize("minutes", [1e-320, 0.0, 0.009, 180.5, float("inf")])
 def test_the_service_refuses_a_clock_below_its_least(minutes: float) -> None:
     """Not only the schema: the service that every route (and a bot, a tournament) calls."""
@@ -184,6 +201,31 @@ def test_a_records_answer_has_a_content_type_the_schema_declares(people: Callabl
         answer = ann.http.get(f"/api/online/games/{game_id}/record", params={"format": form})
         assert answer.status_code == 200 and answer.headers["content-type"].startswith(kind)
         assert kind in declared["responses"]["200"]["content"]
+
+
+#: What chat refuses (`noughts.server.online.texts`), as a name.
+REFUSED_NAMES = [
+    "evil\u202eeman", "a\u0007b", "two\nlines", "one\u2028two", "\u200b", " \u200b\u2060 ", "\u2066x\u2069",
+]  # fmt: skip
+
+
+@pytest.mark.both_databases
+def test_names_are_refused_on_what_chat_refuses(people: Callable[[], Person]) -> None:
+    """A tournament took a bidirectional override, a control character, a newline or a
+    lone zero-width space in its name, which a chat line may not hold."""
+    ann = people().sign_up()
+    for name in REFUSED_NAMES:
+        made = ann.http.post("/api/online/tournaments", json={**ARENA, "name": name})
+        assert (made.status_code, made.json()["error"]) == (400, "invalid-tournament"), (name, made.text)
+        words = "is empty" if not name.strip("\u200b\u2060 ") else "control characters"
+        assert words in made.json()["message"]
+        bot = ann.http.post("/api/online/me/bots", json={"name": name})
+        assert (bot.status_code, bot.json()["error"]) in ((400, "name-malformed"), (400, "name-length")), bot.text
+    lists = ann.http.get("/api/online/tournaments").json()
+    assert all(t["creator"] != ann.name for listed in lists.values() for t in listed)
+    assert ann.http.get("/api/online/me/bots").json()["bots"] == []
+    fine = ann.http.post("/api/online/tournaments", json={**ARENA, "name": "Ünïcode ✓ cup"})
+    assert fine.status_code == 201 and fine.json()["name"] == "Ünïcode ✓ cup"
 
 
 def _request_schemas() -> Iterator[tuple[str, dict[str, Any]]]:

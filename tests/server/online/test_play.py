@@ -229,7 +229,7 @@ def test_lobby_socket_sees_rooms_come_and_go(people: Callable[[], Person], serve
         assert all(r["id"] != game_id for r in rooms)
 
 
-@pytest.mark.parametrize("spec", ["ultimate", "gobblet", "qubic", "mnk:m=4:n=4:k=4", "classic:forget=true"])
+@pytest.mark.parametrize("spec", ["ultimate", "gobblet", "qubic", "mnk:m=4:n=4:k=4", "classic:forget=true", "connect4"])
 def test_every_family_plays_online(people: Callable[[], Person], spec: str) -> None:
     _, _, _, a, b = start(people, spec)
     for sock in (a, b, a):
@@ -245,7 +245,7 @@ def _timeless(game: dict[str, Any]) -> dict[str, Any]:
     return {**game, "clock": clock}
 
 
-@pytest.mark.parametrize("spec", ["ultimate", "gobblet", "classic:forget=true"])
+@pytest.mark.parametrize("spec", ["ultimate", "gobblet", "classic:forget=true", "connect4"])
 def test_a_moves_patch_gives_the_state_the_server_sends_whole(people: Callable[[], Person], spec: str) -> None:
     _, _, _, a, b = start(people, spec, minutes=5, increment=2)
     b.act("draw-offer")

@@ -106,3 +106,43 @@ def test_the_leaderboard_ranks_settled_people_and_shows_the_others_when_asked(
     assert names(provisional="true") == [newcomer.name, ann.name, bob.name]
     assert names(bots="true") == [house, ann.name, bob.name]
     assert names(provisional="true", bots="true")[:2] == [house, newcomer.name]
+
+
+@pytest.mark.both_databases
+def test_a_private_game_counts_nowhere_a_stranger_reads(people: Callable[[], Person]) -> None:
+    """A private game was in no list but its players', yet anyone read from their
+    profiles that they played it and who won (outcomes), and when it ended, to the
+    millisecond (the rating chart's points); the games beside each rating, on the
+    leaderboard and in the bots' list counted it. Only the rating moves, as documented."""
+    spec = "classic:forget=true"  # a rating of its own: the leaderboard's other games stay out of it
+    ann, bob, private, a, b = start(people, spec, rated=True, private=True)
+    alternate(a, b, "1", "4", "2", "5", "3")  # ann (X) wins
+    public = ann.room(spec)  # casual, listed: bob (O) wins
+    a2 = ann.socket(public)
+    bob.join(public)
+    a2.event("start")
+    alternate(a2, bob.socket(public), "1", "4", "2", "5", "9", "6")
+    own = ann.http.get(f"/api/online/users/{ann.name}").json()
+    ended = next(g["ended_at"] for g in own["games"] if g["id"] == private)
+    (rating,) = [r["rating"] for r in own["ratings"] if r["spec"] == spec]
+    assert rating > 1500
+
+    def read(reader: Person) -> tuple[object, ...]:
+        seen = reader.http.get(f"/api/online/users/{ann.name}").json()
+        board = reader.http.get("/api/online/leaderboard", params={"game": spec, "provisional": "true"}).json()
+        (row,) = [p for p in board["players"] if p["name"] == ann.name]
+        (mine,) = [r for r in seen["ratings"] if r["spec"] == spec]
+        return (
+            [(o["spec"], o["wins"], o["draws"], o["losses"]) for o in seen["outcomes"]],
+            [p["at"] for p in seen["history"]],
+            (mine["rating"], mine["games"]),
+            (row["rating"], row["games"]),
+            (seen["games_total"], [g["id"] for g in seen["games"]]),
+        )
+
+    for player in (ann, bob):
+        assert read(player) == (
+            [(spec, 1, 0, 1)], [ended], (rating, 1), (rating, 1), (2, [public, private])
+        ), player.name  # fmt: skip
+    for stranger in (people().sign_up(), people()):
+        assert read(stranger) == ([(spec, 0, 0, 1)], [], (rating, 0), (rating, 0), (1, [public]))

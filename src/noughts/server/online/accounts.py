@@ -22,6 +22,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.realtime import REDIS_DOWN, Outage, redis_client
+from noughts.server.online.texts import text_fault
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
@@ -64,6 +65,9 @@ def check_name(name: str) -> str:
     """The name as it will be shown, or AccountError saying what is wrong with it."""
     if len(name) < NAME_MIN or len(name) > NAME_MAX:
         raise AccountError("name-length", f"a name has {NAME_MIN} to {NAME_MAX} characters", "name")
+    fault = text_fault(name)  # what chat refuses, in the same words; the pattern refuses more
+    if fault is not None:
+        raise AccountError("name-malformed", f"a name {fault}", "name")
     if not _NAME.fullmatch(name):
         raise AccountError(
             "name-malformed",

@@ -24,7 +24,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from noughts.ai.levels import LEVELS
+from noughts.ai.levels import LEVEL_CARDS, LEVELS
 from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
 from noughts.server.online.actions import ActionError, GameRow, turn_of
@@ -37,10 +37,9 @@ log = logging.getLogger(__name__)
 
 #: The house bots: each level's account name.
 HOUSE: dict[str, str] = {level: f"noughts-{level}" for level in LEVELS}
-#: Where a level's bot stands in a game before it has played rated games in it: the
-#: quick-pairing fill-in picks the bot nearest the player's rating by these until then
-#: (the levels' measured order, docs/strength.md; the Glicko ratings take over).
-PRIOR = {"easy": 1000.0, "medium": 1400.0, "hard": 1800.0, "max": 2200.0}
+#: Where a level's bot stands in a game before it has played rated games in it
+#: (`LevelCard.house_rating`).
+PRIOR: dict[str, float] = {level: card.house_rating for level, card in LEVEL_CARDS.items()}
 #: (spec, moves, level, seconds or None for the level's own limits) -> the move's text.
 Think = Callable[[str, list[str], str, float | None], Awaitable[str]]
 #: (spec, moves, level, seconds) -> the expected result for the player to move, 0 to 1

@@ -115,7 +115,7 @@ class RatingView(_Model):
     title: str
     rating: int
     deviation: int
-    games: int
+    games: int = Field(description="the rated games behind it the asker may see (a private one: its players only)")
     provisional: bool = Field(description="deviation above 110: not yet settled (as lichess marks it)")
 
 
@@ -129,7 +129,8 @@ class PuzzleRating(_Model):
 
 
 class OutcomesView(_Model):
-    """Finished games of one game (spec), rated or casual, from the player's side."""
+    """Finished games of one game (spec), rated or casual, from the player's side: those
+    the asker may see (a private game only for its players)."""
 
     spec: str
     title: str
@@ -150,7 +151,9 @@ class Profile(_Model):
     bot: str | None = Field(None, description="a bot's level: the computer plays this account")
     ratings: list[RatingView]
     outcomes: list[OutcomesView]
-    history: list[RatingPointView] = Field(description="the rating after each rated game, oldest first")
+    history: list[RatingPointView] = Field(
+        description="the rating after each rated game the asker may see (a private one: its players only), oldest first"
+    )
     puzzles: PuzzleRating | None = Field(description="the puzzle rating, once the player has tried a puzzle")
     games: list[dict[str, Any]] = Field(
         description="a page of games, newest first; a finished one says the player's `outcome` (win, draw, loss)"

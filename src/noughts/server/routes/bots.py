@@ -15,7 +15,7 @@ from noughts.server.models import GUARDED, RequestBody, Spec, error_answers
 from noughts.server.online.clock import now_ms
 from noughts.server.online.ratings import Glicko, current
 from noughts.server.online.schemas import Increment, Minutes, RoomAnswer, _Model
-from noughts.server.online.sessions import LoggedIn, online_of
+from noughts.server.online.sessions import LoggedIn, MaybeUser, online_of
 from noughts.server.routes.games import invite_path
 
 router = APIRouter(
@@ -57,21 +57,30 @@ class ChallengeRequest(RequestBody):
 
 
 @router.get("", response_model=BotList)
-async def bots(request: Request) -> BotList:
-    """The house bots, easiest first, with their ratings."""
+async def bots(request: Request, viewer: MaybeUser) -> BotList:
+    """The house bots, easiest first, with their ratings (each one's games counting
+    those the asker may see: a private game only for its players)."""
     online = online_of(request)
     await online.start()
     now = now_ms()
     found = []
     accounts = await online.bots.accounts()
     owners = await online.store.call(online.store.users, {b.owner_id for b in accounts if b.owner_id is not None})
+    hidden = await online.store.call(
+        online.profiles.hidden_rated, [b.id for b in accounts], viewer.id if viewer else None
+    )
     for bot in accounts:
         rows = await online.store.call(online.store.ratings_of, bot.id)
         ratings = []
         for r in rows:
             glicko = current(Glicko(r.rating, r.deviation, r.volatility), r.updated_at, now)
             ratings.append(
-                BotRating(spec=r.spec, rating=round(glicko.rating), deviation=round(glicko.deviation), games=r.games)
+                BotRating(
+                    spec=r.spec,
+                    rating=round(glicko.rating),
+                    deviation=round(glicko.deviation),
+                    games=max(0, r.games - hidden[(bot.id, r.spec)]),
+                )
             )
         owner = owners.get(bot.owner_id) if bot.owner_id is not None else None
         found.append(BotView(name=bot.name, level=bot.bot or "", owner=owner.name if owner else None, ratings=ratings))

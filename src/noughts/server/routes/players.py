@@ -58,8 +58,9 @@ async def profile(
     viewer_id = viewer.id if viewer else None
     ratings = await online.store.call(online.store.ratings_of, user.id)
     games = await online.store.call(online.store.games_of, user.id, limit, offset, viewer_id)
-    outcomes = await online.store.call(online.profiles.outcomes, user.id)
-    history = await online.store.call(online.profiles.rating_history, user.id)
+    outcomes = await online.store.call(online.profiles.outcomes, user.id, viewer_id)
+    history = await online.store.call(online.profiles.rating_history, user.id, viewer_id)
+    hidden = await online.store.call(online.profiles.hidden_rated, [user.id], viewer_id)
     total = await online.store.call(online.profiles.games_count, user.id, viewer_id)
     now = now_ms()
     puzzles = None if user.bot else await online.store.call(online.puzzles.player, user.id, now)
@@ -74,7 +75,7 @@ async def profile(
                 title=title(r.spec),
                 rating=round(r.rating),
                 deviation=round(shown.deviation),
-                games=r.games,
+                games=max(0, r.games - hidden[(user.id, r.spec)]),
                 provisional=is_provisional(shown.deviation),
             )
             for r in ratings
@@ -103,6 +104,7 @@ def _as_seen_by(row: GameRow, user_id: int) -> dict[str, Any]:
 @router.get("/leaderboard", response_model=Leaderboard, responses=error_answers(400))
 async def leaderboard(
     request: Request,
+    viewer: MaybeUser,
     game: Annotated[str, Query(max_length=200)] = "classic",
     provisional: Annotated[bool, Query(description="also provisional ratings (marked ?)")] = False,
     bots: Annotated[bool, Query(description="also the computer's accounts")] = False,
@@ -118,6 +120,9 @@ async def leaderboard(
         raise ActionError("invalid-spec", str(e)) from None
     rows = await online.store.call(online.store.leaderboard, spec, LEADERS, provisional, bots)
     specs = await online.store.call(online.store.rated_specs)
+    hidden = await online.store.call(
+        online.profiles.hidden_rated, {r.user_id for r in rows}, viewer.id if viewer else None
+    )
     now = now_ms()
     shown = [(r, g) for r in rows for g in [_now(r, now)] if provisional or not is_provisional(g.deviation)]
     return Leaderboard(
@@ -130,7 +135,7 @@ async def leaderboard(
                 bot=r.bot is not None,
                 rating=round(r.rating),
                 deviation=round(g.deviation),
-                games=r.games,
+                games=max(0, r.games - hidden[(r.user_id, r.spec)]),
                 provisional=is_provisional(g.deviation),
             )
             for i, (r, g) in enumerate(shown, 1)

@@ -68,8 +68,19 @@ export function gameArt(key) {
         h("path", { d: "M50 24 Q 60 8 70 32", class: "art-arrow" }), h("path", { d: "M66 28 L70 33 L72 27", class: "art-arrow" }));
     case "matryoshka":
       return svg("0 0 120 64", "nesting dolls in three sizes", doll(34, 60, 52, "x"), doll(66, 60, 38, "o"), doll(92, 60, 24, "x"));
+    case "connect4": {
+      // A standing frame, its holes, and a diagonal of four discs dropped in.
+      const parts = [h("rect", { x: 28, y: 4, width: 64, height: 56, rx: 4, class: "art-frame" })];
+      const filled = { "0,5": "x", "1,5": "o", "1,4": "x", "2,5": "o", "2,4": "o", "2,3": "x", "3,5": "x", "3,4": "o", "3,3": "o", "3,2": "x", "4,5": "o" };
+      for (let c = 0; c < 7; c++) {
+        for (let r = 0; r < 6; r++) parts.push(h("circle", { cx: 33 + c * 9, cy: 9 + r * 9, r: 3.4, class: `art-disc art-disc-${filled[`${c},${r}`] || "hole"}` }));
+      }
+      parts.push(line(33, 54, 60, 27, "art-win"));
+      return svg("0 0 120 64", "a standing board with four discs in a diagonal", ...parts);
+    }
     default:
-      return svg("0 0 120 64", key);
+      // A game this page has no picture for: a plain grid.
+      return svg("0 0 120 64", "a board", ...grid3(36, 6, 52));
   }
 }
 

@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { sideName, stones } from "./boards/common.js";
-import { BOARDS } from "./boards/index.js";
+import { boardFor } from "./boards/index.js";
 import { h } from "./dom.js";
 import { chosenLevel, strongestLevel } from "./levels.js";
 import { dropGame, newGameId, saveGame } from "./saved.js";
@@ -181,7 +181,7 @@ export class GamePage {
       this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "This game cannot start"), h("p", { class: "error", id: "error" }, e.message), h("a", { class: "button", href: "#/" }, "Choose a game")));
       return;
     }
-    const Board = BOARDS[this.view.board.kind];
+    const Board = boardFor(this.view.board.kind);
     this.boardBox.replaceChildren();
     this.board = new Board(this.boardBox, { onMove: (text) => this.play(text), onSelect: (s) => s && effect("select") });
     this.reviewing = null;

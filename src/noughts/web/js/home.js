@@ -10,8 +10,9 @@ import { prefs } from "./prefs.js";
 import { dropGame, savedGames } from "./saved.js";
 
 /** The one-click games, each game once, the most played first: the m,n,k-game as its
- * best-known size. The others are named and described by the catalogue. */
-const QUICK = ["ultimate", "classic", "mnk", "qubic", "gobblet", "nine-board", "matryoshka"];
+ * best-known size; any other game of the catalogue follows, in its order. They are named
+ * and described by the catalogue. */
+const QUICK = ["ultimate", "classic", "connect4", "mnk", "qubic", "gobblet", "nine-board", "matryoshka"];
 const GOMOKU = { spec: "mnk:m=15:n=15:k=5", title: "Gomoku", summary: "15x15 board, five in a row wins" };
 
 /** m,n,k sizes a click away. */
@@ -210,13 +211,19 @@ export function homePage(root, catalogue) {
   drawModes();
 }
 
+/** The catalogue's games, those of `QUICK` first, each once. */
+function quickKeys(catalogue) {
+  const known = new Set(catalogue.games.map((g) => g.key));
+  return [...new Set([...QUICK.filter((key) => known.has(key)), ...known])];
+}
+
 /** The lobby: continue a saved game, start a common one in a click, or play online. */
 function lobby(catalogue) {
   let level = chosenLevel(catalogue, prefs.get("quickLevel"));
   const tiles = h("div", { class: "quick-tiles" });
   const drawTiles = () =>
     tiles.replaceChildren(
-      ...QUICK.map((key) => {
+      ...quickKeys(catalogue).map((key) => {
         const game = catalogue.games.find((g) => g.key === key);
         const { spec, title, summary } = key === "mnk" ? GOMOKU : { spec: key, ...game };
         return h("a", { class: "tile", href: `#/play?${new URLSearchParams({ spec, mode: "computer", level, side: "x" })}`, "data-quick": spec },

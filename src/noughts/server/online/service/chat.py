@@ -7,7 +7,6 @@ socket opens to decide whether its viewer sees the line (`ChatViewer.frame`)."""
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -19,13 +18,11 @@ from noughts.server.online.config import OnlineConfig
 from noughts.server.online.realtime import Fanout, game_channel
 from noughts.server.online.storage.chat import ChatBook, ChatLine, ChatTooFastError
 from noughts.server.online.storage.store import Store, UserRow
+from noughts.server.online.texts import text_fault
 
 PLAYERS, SPECTATORS = "players", "spectators"
 #: The head of a published line: other frames pass a socket untouched.
 ENVELOPE = '{"type": "chat-envelope"'
-#: Characters that change how text around them is drawn (bidirectional overrides and
-#: isolates): a line could make another player's name read backwards.
-_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 #: A report's reason, in characters.
 REASON_LENGTH = 200
 
@@ -38,17 +35,16 @@ def players_of(row: GameRow) -> set[int]:
 
 
 def clean(given: object, most: int, what: str = "a chat line") -> str:
-    """`text` trimmed, if it is a text of 1 to `most` characters without control
-    characters; else ActionError `bad-text`, nothing stored."""
+    """`text` trimmed, if it is a text of 1 to `most` characters that `text_fault`
+    finds nothing wrong with; else ActionError `bad-text`, nothing stored."""
     if not isinstance(given, str):
         raise ActionError("bad-message", f'{what} is a "text" string')
     text = given.strip()
-    if not text:
-        raise ActionError("bad-text", f"{what} is empty")
     if len(text) > most:
         raise ActionError("bad-text", f"{what} has at most {most} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI for ch in text):
-        raise ActionError("bad-text", f"{what} may not hold control characters")
+    fault = text_fault(text)
+    if fault is not None:
+        raise ActionError("bad-text", f"{what} {fault}")
     return text
 
 

@@ -21,6 +21,7 @@ from noughts.server.online.service.play import Play
 from noughts.server.online.service.rooms import checked, room_row
 from noughts.server.online.storage.store import Store, UserRow
 from noughts.server.online.storage.tournaments import ARENA, UPCOMING, TournamentError, TournamentRow, Tournaments
+from noughts.server.online.texts import text_fault
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +70,9 @@ class TournamentRunner:
         if user.guest:
             raise TournamentError("guest-tournament", "sign up to create tournaments")
         canonical = checked(user, spec, rated, minutes, increment)
-        if not name.strip():
-            raise TournamentError("invalid-tournament", "a tournament needs a name")
+        fault = text_fault(name.strip())
+        if fault is not None:
+            raise TournamentError("invalid-tournament", f"a tournament's name {fault}")
         if kind == ARENA and duration is None:
             raise TournamentError("invalid-tournament", "an arena needs a duration (minutes)")
         if kind != ARENA and rounds is None:

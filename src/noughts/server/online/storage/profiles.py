@@ -1,12 +1,16 @@
 """What a profile shows beside the ratings: wins, draws and losses per game, the rating
-after each rated game, and how many games a player's list pages through."""
+after each rated game, and how many games a player's list pages through. Each counts
+only the games its viewer may see (`visible_to`): a private game counts for its own
+players, nowhere a stranger reads. A rated private game still moves the rating."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, and_, case, func, or_, select
+from sqlalchemy import Engine, Table, and_, case, func, not_, or_, select
 
 from noughts.server.online import actions
 from noughts.server.online.storage.store import games_of_player, visible_to
@@ -44,8 +48,9 @@ class Profiles:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def outcomes(self, user_id: int) -> list[Outcomes]:
-        """Every game (spec) `user_id` finished one of, rated or casual, counted once."""
+    def outcomes(self, user_id: int, viewer: int | None) -> list[Outcomes]:
+        """Every game (spec) `user_id` finished one of, rated or casual, counted once:
+        those `viewer` may see."""
         won = or_(
             and_(_games.c.x_id == user_id, _games.c.result == "x-wins"),
             and_(_games.c.o_id == user_id, _games.c.result == "o-wins"),
@@ -61,25 +66,58 @@ class Profiles:
                 func.sum(case((_games.c.result == "draw", 1), else_=0)),
                 func.sum(case((lost, 1), else_=0)),
             )
-            .where(_of(user_id), _games.c.state == actions.OVER)
+            .where(_of(user_id), _games.c.state == actions.OVER, visible_to(viewer))
             .group_by(_games.c.spec)
             .order_by(func.count().desc(), _games.c.spec)
         )
         with self.engine.connect() as c:
             return [Outcomes(r[0], int(r[1]), int(r[2]), int(r[3])) for r in c.execute(query)]
 
-    def rating_history(self, user_id: int, limit: int = HISTORY) -> list[RatingPoint]:
-        """`user_id`'s rating after each of their newest `limit` rated games, oldest first."""
+    def rating_history(self, user_id: int, viewer: int | None, limit: int = HISTORY) -> list[RatingPoint]:
+        """`user_id`'s rating after each of their newest `limit` rated games that
+        `viewer` may see, oldest first: a private game's point (and its end, to the
+        millisecond) is its own players' only."""
         mine = case((_games.c.x_id == user_id, _games.c.x_rating_after), else_=_games.c.o_rating_after)
         query = (
             select(_games.c.spec, _games.c.ended_at, mine.label("rating"))
-            .where(_of(user_id), _games.c.state == actions.OVER, _games.c.rated.is_(True), mine.is_not(None))
+            .where(
+                _of(user_id),
+                _games.c.state == actions.OVER,
+                _games.c.rated.is_(True),
+                mine.is_not(None),
+                visible_to(viewer),
+            )
             .order_by(_games.c.ended_at.desc())
             .limit(limit)
         )
         with self.engine.connect() as c:
             rows = c.execute(query).all()
         return [RatingPoint(r.spec, r.ended_at, int(r.rating)) for r in reversed(rows)]
+
+    def hidden_rated(self, user_ids: Collection[int], viewer: int | None) -> Counter[tuple[int, str]]:
+        """How many of each player's rated games `viewer` may not see, by (player,
+        spec): the private ones `viewer` neither played nor made. A rating's count of
+        games shown to `viewer` leaves them out."""
+        hidden: Counter[tuple[int, str]] = Counter()
+        if not user_ids:
+            return hidden
+        with self.engine.connect() as c:
+            for side in ("x", "o"):
+                player = _games.c[f"{side}_id"]
+                query = (
+                    select(player, _games.c.spec, func.count())
+                    .where(
+                        player.in_(list(user_ids)),
+                        _games.c.state == actions.OVER,
+                        _games.c.rated.is_(True),
+                        _games.c[f"{side}_rating_after"].is_not(None),
+                        not_(visible_to(viewer)),
+                    )
+                    .group_by(player, _games.c.spec)
+                )
+                for user_id, spec, count in c.execute(query):
+                    hidden[(int(user_id), spec)] += int(count)
+        return hidden
 
     def games_count(self, user_id: int, viewer: int | None) -> int:
         """How many games `Store.games_of` pages through for `viewer`."""

@@ -33,18 +33,22 @@ export class GridBoard {
     this.el.classList.toggle("go", go);
     this.frame.classList.toggle("go", go);
     this.frame.classList.toggle("with-coords", named);
+    // Connect Four's moves are its columns, numbered 1 up: only those are labelled.
+    const gravity = Boolean(view.board.gravity);
     if (named) {
-      this.cols.replaceChildren(...[...Array(columns).keys()].map((c) => h("span", {}, String.fromCharCode(97 + c))));
-      this.rows.replaceChildren(...[...Array(rows).keys()].map((r) => h("span", {}, r + 1)));
+      this.cols.replaceChildren(...[...Array(columns).keys()].map((c) => h("span", {}, gravity ? c + 1 : String.fromCharCode(97 + c))));
+      this.rows.replaceChildren(...[...Array(rows).keys()].map((r) => h("span", {}, gravity ? "" : r + 1)));
     }
     this.cols.hidden = this.rows.hidden = !named;
     const legal = movesByCell(view);
+    // With gravity (Connect Four) a move is a column: any empty cell of it plays there.
+    const byColumn = view.board.gravity ? new Map([...legal].map(([cell, moves]) => [cell % columns, moves])) : null;
     const winning = new Set(view.winning_line);
     const last = view.last_move ? view.last_move.cell : null;
     rebuild(this.el, () => [
       go ? goLines(columns, rows) : null,
       ...cells.map((mark, i) => {
-        const move = interactive ? legal.get(i)?.[0] : undefined;
+        const move = !interactive ? undefined : byColumn ? (mark ? undefined : byColumn.get(i % columns)?.[0]) : legal.get(i)?.[0];
         const fading = mark ? vanishing(view, i) : null;
         const label = move ? move.text : cellName(view, i);
         return h(
@@ -90,7 +94,8 @@ function goLines(columns, rows) {
 }
 
 function cellName(view, i) {
-  const { columns, rows } = view.board;
+  const { columns, rows, gravity } = view.board;
+  if (gravity) return `column ${(i % columns) + 1}, row ${Math.floor(i / columns) + 1}`;
   if (columns * rows <= 9) return String(i + 1);
   return String.fromCharCode(97 + (i % columns)) + (Math.floor(i / columns) + 1);
 }

@@ -2,7 +2,7 @@
 // the game's websocket, for players and spectators alike. The server is the authority:
 // the page sends moves and offers and draws whatever state the server sends back.
 
-import { BOARDS } from "../boards/index.js";
+import { boardFor } from "../boards/index.js";
 import { h, markSvg } from "../dom.js";
 import { online, socketUrl } from "../api.js";
 import { analysisButton, analysisLink, botMark, ended } from "./views.js";
@@ -237,7 +237,7 @@ export class LivePage {
     }
     if (!this.board || !this.root.contains(this.boardBox)) {
       this.boardBox = h("div", { class: "board-box", id: "board" });
-      const Board = BOARDS[game.view.board.kind];
+      const Board = boardFor(game.view.board.kind);
       this.board = new Board(this.boardBox, { onMove: (text) => this.send({ type: "move", move: text, ply: this.game.ply }) });
       this.sidePanel = h("section", { class: "panel", id: "side-panel", "aria-label": "the game" });
       // Your own seat below the board, your opponent's above (X below for spectators), as

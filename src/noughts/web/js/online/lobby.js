@@ -22,6 +22,7 @@ const QUICK = [
   { spec: "qubic", minutes: 5, increment: 3 },
   { spec: "gobblet", minutes: 3, increment: 2 },
   { spec: "nine-board", minutes: 3, increment: 2 },
+  { spec: "connect4", minutes: 3, increment: 2 },
 ];
 /** How often a waiting player asks again (each request may make the pairing). */
 const POLL_MS = 1000;

@@ -1,7 +1,7 @@
 // A player's profile (rating, wins, draws and losses per game, the rating history, the
 // puzzle rating, the games a page at a time with replay and download) and a replay.
 
-import { BOARDS } from "../boards/index.js";
+import { boardFor } from "../boards/index.js";
 import { h } from "../dom.js";
 import { api, online } from "../api.js";
 import { analysisButton, botMark, ended } from "./views.js";
@@ -169,7 +169,7 @@ export async function profilePage(root, name, { toast = () => {}, session, navig
 export async function replayPage(root, id, { toast }) {
   const game = await online.game(id);
   const box = h("div", { class: "board-box", id: "board" });
-  const board = new BOARDS[game.view.board.kind](box, { onMove: () => {} });
+  const board = new (boardFor(game.view.board.kind))(box, { onMove: () => {} });
   const slider = h("input", { type: "range", min: 0, max: game.moves.length, value: game.moves.length, id: "replay-ply", "aria-label": "move" });
   const label = h("span", { id: "replay-label" });
   const show = async () => {

@@ -6,7 +6,7 @@
 
 import { api, online } from "../api.js";
 import { drawMoveMarks, sideName, stones } from "../boards/common.js";
-import { BOARDS } from "../boards/index.js";
+import { boardFor } from "../boards/index.js";
 import { h, patchChildren } from "../dom.js";
 import { strongestLevel } from "../levels.js";
 import { describeSpec } from "../spec.js";
@@ -181,7 +181,7 @@ export class AnalysisPage {
       }
     }
     this.spec = view.spec;
-    const Board = BOARDS[view.board.kind];
+    const Board = boardFor(view.board.kind);
     this.board = new Board(this.boardBox, { onMove: (text) => this.play(text), onSelect: () => {} });
     this.go(this.node);
     if (this.online) await this.loadStoredReview();

@@ -9,7 +9,7 @@
 
 import { api, online } from "../api.js";
 import { reducedMotion, sideName, stones } from "../boards/common.js";
-import { BOARDS } from "../boards/index.js";
+import { boardFor } from "../boards/index.js";
 import { h } from "../dom.js";
 
 /** How long the defender "thinks" before its reply shows: the eye follows the move. */
@@ -177,7 +177,7 @@ export class PuzzlePage {
     this.refuted = null;
     this.ratingChange = null;
     if (!this.profile) remember(puzzle.id);
-    const Board = BOARDS[view.board.kind];
+    const Board = boardFor(view.board.kind);
     this.boardBox.replaceChildren();
     this.boardBox.className = `board-box game-${puzzle.spec.split(/[:\s]/)[0]}`;
     this.board = new Board(this.boardBox, { onMove: (text) => this.move(text), onSelect: () => {} });

@@ -1,0 +1,160 @@
+"""What a game tells the generic searches beyond the State protocol, as a plug-in object
+(as OpenSpiel's algorithms get a game's knowledge through an evaluator object): which of
+equal moves to try first, which moves are near enough to the play to matter, the moves
+that win or must be blocked at once, a search for forced wins by threats. The default,
+`SearchKnowledge`, knows none of it, and serves any game; `knowledge` finds a game's own.
+
+The searches (`noughts.ai.search`) ask it, never a game's class, so that the m,n,k-game's
+threats reach alpha-beta the way any other game's knowledge would.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, cast
+
+from noughts.ai import threats as threat_search
+from noughts.core import Game, Player, State
+from noughts.games.connect4.rules import ConnectFour
+from noughts.games.mnk import Mnk, MnkState
+
+__all__ = ["ConnectFourKnowledge", "MnkKnowledge", "SearchKnowledge", "ThreatWin", "knowledge"]
+
+#: A forced win found by a threat search: its first move, its length in plies (a
+#: bound), the nodes it took, and (where known) its whole line of moves.
+ThreatWin = threat_search.ThreatWin | threat_search.TreeWin
+
+
+class SearchKnowledge:
+    """A game's knowledge for a search: this base knows nothing, and serves any game."""
+
+    def tie_order(self, game: Game[Any, Any]) -> Callable[[Any], float] | None:
+        """A key that sorts moves of equal value, smallest first; None: legal-move order."""
+        return None
+
+    def near(self, state: State[Any], moves: list[Any], distance: int) -> list[Any]:
+        """The moves within `distance` of what is on the board (all of them where the
+        game has no such notion, or none is near)."""
+        return moves
+
+    def immediate(self, game: Game[Any, Any]) -> Callable[[State[Any]], tuple[int, int]] | None:
+        """(state) -> the moves that win at once for the player to move, and for the
+        opponent, each as a mask of moves (bit m: move m); None where the game has no
+        quick way to tell."""
+        return None
+
+    def threats(self, game: Game[Any, Any]) -> bool:
+        """Whether `threat_win` searches this game."""
+        return False
+
+    def threat_win(
+        self, state: State[Any], attacker: Player, threes: bool, nodes: int | None, deadline: float | None
+    ) -> ThreatWin | None:
+        """A forced win by threats for `attacker` in `state` (moving first if it is not
+        their turn, as after a pass), within the budgets; None when none was found."""
+        return None
+
+    def replay(self, state: State[Any], attacker: Player, win: ThreatWin) -> ThreatWin | None:
+        """`win`, found in another position, checked again in `state`: the same threats
+        still winning, or None."""
+        return None
+
+
+class MnkKnowledge(SearchKnowledge):
+    """The m,n,k-game's: the centre first, the cells near the marks, fours, and the
+    threat-space search of `noughts.ai.threats` (boards without Forget mode)."""
+
+    def tie_order(self, game: Game[Any, Any]) -> Callable[[Any], float] | None:
+        assert isinstance(game, Mnk)
+        return _from_centre(game).__getitem__
+
+    def near(self, state: State[Any], moves: list[Any], distance: int) -> list[Any]:
+        assert isinstance(state, MnkState)
+        around = _around(state.game, state.x | state.o, distance)
+        kept = [m for m in moves if around >> m & 1]
+        return kept or moves
+
+    def immediate(self, game: Game[Any, Any]) -> Callable[[State[Any]], tuple[int, int]] | None:
+        if not threat_search.applies(game):
+            return None
+        fours = threat_search.four_cells(game)
+
+        def wins_now(state: State[Any]) -> tuple[int, int]:
+            marks = cast(MnkState, state)  # in the search's hottest loop: no check
+            xs, os = fours(marks.x, marks.o)
+            return (xs, os) if state.turn is Player.X else (os, xs)
+
+        return wins_now
+
+    def threats(self, game: Game[Any, Any]) -> bool:
+        return threat_search.applies(game)
+
+    def threat_win(
+        self, state: State[Any], attacker: Player, threes: bool, nodes: int | None, deadline: float | None
+    ) -> ThreatWin | None:
+        assert isinstance(state, MnkState)
+        mine, theirs = _sides(state, attacker)
+        search = threat_search.vct if threes else threat_search.vcf
+        return search(state.game, mine, theirs, nodes, deadline)
+
+    def replay(self, state: State[Any], attacker: Player, win: ThreatWin) -> ThreatWin | None:
+        assert isinstance(state, MnkState)
+        if not isinstance(win, threat_search.ThreatWin):
+            return None
+        mine, theirs = _sides(state, attacker)
+        return threat_search.replay(state.game, mine, theirs, win.attacker_moves)
+
+
+class ConnectFourKnowledge(SearchKnowledge):
+    """Connect Four's: of equal moves, the column nearer the centre (it lies on more
+    lines)."""
+
+    def tie_order(self, game: Game[Any, Any]) -> Callable[[Any], float] | None:
+        assert isinstance(game, ConnectFour)
+        centre = (game.m - 1) / 2
+        return lambda column: abs(column - centre)
+
+
+_NOTHING = SearchKnowledge()
+_BY_KEY: dict[str, SearchKnowledge] = {
+    "classic": MnkKnowledge(),
+    "mnk": MnkKnowledge(),
+    "connect4": ConnectFourKnowledge(),
+}
+
+
+def knowledge(game: Game[Any, Any]) -> SearchKnowledge:
+    """`game`'s knowledge for the searches; for a game without any, the base, which knows
+    nothing."""
+    return _BY_KEY.get(game.key, _NOTHING)
+
+
+def _sides(state: MnkState, attacker: Player) -> tuple[int, int]:
+    return (state.x, state.o) if attacker is Player.X else (state.o, state.x)
+
+
+def _around(game: Mnk, marks: int, distance: int) -> int:
+    """The cells within `distance` of a mark (a square around each), marks included."""
+    right, left, full, m = _edges(game)
+    for _ in range(distance):
+        marks |= ((marks << 1) & right) | ((marks >> 1) & left)
+        marks |= ((marks << m) | (marks >> m)) & full
+    return marks
+
+
+@functools.cache
+def _from_centre(game: Mnk) -> tuple[int, ...]:
+    """Every cell's squared distance from the board's centre, times 4 (whole numbers)."""
+    return tuple(
+        (2 * (c // game.m) - game.n + 1) ** 2 + (2 * (c % game.m) - game.m + 1) ** 2 for c in range(game.cells)
+    )
+
+
+@functools.cache
+def _edges(game: Mnk) -> tuple[int, int, int, int]:
+    """Masks that keep a shift by one column from wrapping round to the next row: the
+    cells a step right (or left) may land on, the whole board, and the row width."""
+    m = game.m
+    first_column = sum(1 << (row * m) for row in range(game.n))
+    return game.full & ~first_column, game.full & ~(first_column << (m - 1)), game.full, m

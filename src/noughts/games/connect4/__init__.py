@@ -1,0 +1,1 @@
+"""Connect Four: its rules (`rules`) and what the computer knows of it."""
