@@ -23,7 +23,7 @@ def ask(session: EngineSession, line: str) -> str:
     ("commands", "last_answer"),
     [
         (["name"], "= noughts"),
-        (["games"], "= classic mnk nine-board ultimate qubic matryoshka gobblet"),
+        (["games"], "= classic mnk nine-board ultimate qubic matryoshka gobblet connect4"),
         (["turn"], "= x"),
         (["play 5", "turn"], "= o"),
         (["play 5", "position"], "= .../.x./... o"),
