@@ -24,7 +24,8 @@ $(STAMP): pyproject.toml requirements.lock
 	@# version the lock file names (pyproject declares ranges, for the library's users;
 	@# the set-up and CI are reproducible).
 	$(BIN)/pip install --quiet --no-compile -c requirements.lock uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -c requirements.lock -e '.[dev]'
+	@# Every extra, and the dev dependency group (pyproject.toml: not published, as an extra would be).
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -c requirements.lock -e '.[kernels,server,scale,arena,rl,openspiel]' --group dev
 	@# The browser tests drive Debian's Chromium: installed here when root on Debian, else explained.
 	@test -x /usr/bin/chromium || if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo 'installing Debian chromium for the browser tests (apt-get, a minute)'; \

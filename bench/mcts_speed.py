@@ -6,7 +6,7 @@ cost of the tree (selection, expansion, backup) shows as the distance from 1.0. 
 MCTS iteration is one playout from a leaf that is deeper than the opening, so a ratio a
 little above 1.0 is possible too.
 
-When OpenSpiel is installed (``pip install open-spiel``; it is in the dev extras),
+When OpenSpiel is installed (``pip install 'noughts[openspiel]'``, which make's set-up installs),
 its Python MCTSBot (open_spiel.python.algorithms.mcts, RandomRolloutEvaluator with one
 rollout, solve=True) is timed on tic_tac_toe and ultimate_tic_tac_toe for the same
 games, and the ratio ours / theirs is printed (above 1.0: we are faster).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import signal
@@ -60,7 +61,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # compiled the kernels its tests use, four processes on two cores compiling much the
     # same (a nine-board test took 79 s in a cold worker, 0.9 s warm); compiled before
     # them, it held their start half a minute on one core.
-    if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
+    # Without numba (a run of tools/dependency_ranges.sh over some extras) there is
+    # nothing to compile.
+    kernels = importlib.util.find_spec("numba") is not None
+    if kernels and config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
         # The fast engine (`noughts prepare`: a second when numba's cache has it, as
         # `make test` fills it before; while another process compiles, it waits for that
         # one and loads what it wrote), and
@@ -85,7 +89,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
     """In the controller, as each test process has collected: its tests wait for the
     kernels to be compiled."""
-    processes, _ = node.config.stash[_WARM_UPS]
+    processes, _ = node.config.stash.get(_WARM_UPS, ([], ""))
     for process in processes:
         if process.wait() != 0:
             raise pytest.UsageError(f"compiling the kernels failed: {process.args} exited with {process.returncode}")

@@ -8,6 +8,7 @@ metadata, so it needs no fresh environment."""
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import tomllib
 from functools import cache
@@ -36,7 +37,7 @@ EXTRA_OF = {
     "arena/openspiel.py": "openspiel",
     "arena/": "arena",
 }
-#: What users install; the developers' extras (dev, docs) are not theirs.
+#: What users install: every extra (the developers' packages are pyproject's dependency groups).
 USERS = ("kernels", "server", "scale", "arena", "rl", "openspiel")
 
 
@@ -88,15 +89,23 @@ def test_every_import_comes_with_the_extra_its_part_needs() -> None:
 
 
 def test_the_check_sees_a_package_only_the_developers_get() -> None:
-    """pytest is in dev alone: a server module importing it would be reported."""
+    """pytest is in the dev group alone: a server module importing it would be reported."""
     providers = metadata.packages_distributions()["pytest"]
     assert not {canonicalize_name(d) for d in providers} & installs(("server",))
     assert {canonicalize_name(d) for d in metadata.packages_distributions()["httpx2"]} <= installs(("server",))
 
 
+GROUPS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["dependency-groups"]
+
+
 def requirements() -> list[Requirement]:
-    """pyproject's requirements, of the library and every extra (not dev's own extras)."""
-    texts = [*PROJECT["dependencies"], *(r for reqs in PROJECT["optional-dependencies"].values() for r in reqs)]
+    """pyproject's requirements: of the library, every extra and every dependency group
+    (each group's own: an ``include-group`` is the other group's)."""
+    texts = [
+        *PROJECT["dependencies"],
+        *(r for reqs in PROJECT["optional-dependencies"].values() for r in reqs),
+        *(r for reqs in GROUPS.values() for r in reqs if isinstance(r, str)),
+    ]
     return [Requirement(t) for t in texts if canonicalize_name(Requirement(t).name) != "noughts"]
 
 
@@ -132,3 +141,14 @@ def test_the_lock_file_holds_every_requirement_within_its_range() -> None:
         if len(versions) != 1 or versions[0] not in req.specifier:
             wrong.append(f"{req}: locked {[str(v) for v in versions]}")
     assert wrong == []
+
+
+def test_every_extra_is_a_users_and_the_set_up_installs_them_all() -> None:
+    """The developers' packages are dependency groups, never a published extra; make's
+    set-up installs every extra beside the dev group (an extra it missed would go
+    untested)."""
+    assert set(PROJECT["optional-dependencies"]) == set(USERS)
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    (installed,) = re.findall(r"-e '\.\[([a-z,]+)\]' --group dev", makefile)
+    assert sorted(installed.split(",")) == sorted(USERS)
+    assert {"dev", "docs"} <= set(GROUPS)

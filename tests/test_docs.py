@@ -65,11 +65,11 @@ def test_the_openspiel_bot_module_plays_in_the_arena(tmp_path: Path, monkeypatch
         assert record.moves[0] == first
 
 
-def test_the_readmes_examples_run() -> None:
-    # The README's tour (the page on PyPI and the repository's front page) is tested as
-    # the site's pages are.
-    readme = ROOT / "README.md"
-    test = examples(readme)
+@pytest.mark.parametrize("readme", ["README.md", "PYPI.md"])
+def test_the_readmes_examples_run(readme: str) -> None:
+    # The README's tour (the repository's front page) and PYPI.md's (the page on PyPI)
+    # are tested as the site's pages are.
+    test = examples(ROOT / readme)
     assert len(test.examples) >= 4
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)

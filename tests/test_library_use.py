@@ -1,14 +1,23 @@
 """What a developer using Noughts as a library trips over first: a spec text where a
-game is asked for, a wrong argument to ``choose``, a position read back by its class, and
-a missing extra named by the error."""
+game is asked for, a wrong argument to ``choose``, a position read back by its class,
+a missing extra named by the error; every game at every level without any extra."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import os
 import subprocess
 import sys
+from importlib import metadata
+from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
+import bare_play
+import noughts
 from noughts import (
     GobbletState,
     InvalidPositionError,
@@ -96,3 +105,48 @@ def test_a_missing_extra_is_named_by_the_error(module: str, missing: list[str], 
     kind, is_ours, name, named_extra, message = done.stdout.strip().split("|")
     assert (kind, is_ours, name, named_extra) == ("MissingExtraError", "True", missing[0], extra)
     assert f"pip install 'noughts[{extra}]'" in message
+
+
+def _bare_site(tmp_path: Path) -> Path:
+    """A folder that holds what ``pip install noughts`` installs: the package (these
+    sources) and what rich requires, as links into this environment. ``python -S`` with
+    it as its path sees no other package: no numpy, no numba (tests/bare_play.py in a
+    bare install, in seconds; the fresh venv from the built wheel is
+    tests/test_packaging.py's, slow)."""
+    wanted, todo = set(), ["rich"]
+    while todo:
+        name = canonicalize_name(todo.pop())
+        if name not in wanted:
+            wanted.add(name)
+            todo += [Requirement(r).name for r in metadata.requires(name) or [] if Requirement(r).marker is None]
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "noughts").symlink_to(Path(noughts.__file__).parent)
+    for top, dists in metadata.packages_distributions().items():
+        spec = importlib.util.find_spec(top) if wanted & {canonicalize_name(d) for d in dists} else None
+        if spec is not None and spec.origin is not None:
+            origin = Path(spec.origin)
+            (site / (top if origin.name == "__init__.py" else origin.name)).symlink_to(
+                origin.parent if origin.name == "__init__.py" else origin
+            )
+    return site
+
+
+def test_every_game_plays_at_every_level_without_numpy_or_numba(tmp_path: Path) -> None:
+    """gobblet's medium once imported numpy (through its table's module) and failed on a
+    bare install; max plays its shipped book and x's strategy there, read without numpy."""
+    env = {**os.environ, "NOUGHTS_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(_bare_site(tmp_path))}
+    done = subprocess.run(
+        [sys.executable, "-S", bare_play.__file__, "6", "0.05"], capture_output=True, text=True, timeout=280, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    bare_play.check(json.loads(done.stdout), plies=6)
+
+
+def test_a_side_that_is_no_side_is_refused_as_bad_input() -> None:
+    """The docs promise NoughtsError as the base of every error on bad input; it is
+    still a ValueError, as it was."""
+    assert noughts.Player.from_text(" O ") is noughts.Player.O
+    with pytest.raises(noughts.NoughtsError, match="'z' is not a player: use x or o") as refused:
+        noughts.Player.from_text("z")
+    assert isinstance(refused.value, ValueError)

@@ -15,7 +15,7 @@ import pytest
 from noughts import parse_spec
 from noughts.core import State
 
-pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is a test dependency: pip install -e '.[dev]'")
+pyspiel = pytest.importorskip("pyspiel", reason="open-spiel comes with noughts[openspiel] (make's set-up installs it)")
 
 # The arena's own mapping of OpenSpiel's actions to our moves (its OpenSpiel player uses it).
 from noughts.arena.spiel_moves import placements as spiel_placements  # noqa: E402

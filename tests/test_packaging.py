@@ -4,6 +4,7 @@ where the library, the terminal game and the command work without any extra."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -16,8 +17,11 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+import bare_play
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "noughts"
+DOCS = ROOT / "docs"
 
 pytestmark = pytest.mark.integration
 #: The tests of the built wheel and sdist: a build of both (seconds of a core) is for the
@@ -75,15 +79,22 @@ def test_the_wheel_holds_the_web_app_the_weights_and_the_command(dist: Path) -> 
     assert [r.name for r in requires if r.marker is None] == ["rich"]
     # Ranges, not pins: noughts installs beside other versions of what it needs.
     assert [str(r) for r in requires if any(s.operator == "==" for s in r.specifier)] == []
+    # The users' extras only: what developing Noughts takes is pyproject's dependency groups.
     extras = set(metadata.get_all("Provides-Extra") or [])
-    assert {"kernels", "server", "arena", "rl", "openspiel", "docs", "dev"} <= extras
+    assert extras == {"kernels", "server", "scale", "arena", "rl", "openspiel"}
+    # The licence's notice ships with it, as its terms ask.
+    assert metadata["License-Expression"] == "MIT" and metadata.get_all("License-File") == ["LICENSE"]
+    assert "noughts-0.1.0.dist-info/licenses/LICENSE" in names
+    urls = dict(url.split(", ", 1) for url in metadata.get_all("Project-URL") or [])
+    assert set(urls) == {"Documentation", "Source", "Issues", "Changelog"}
+    assert metadata["Author"] and metadata["Keywords"] and "Typing :: Typed" in metadata.get_all("Classifier")
 
 
 #: What the sdist holds at its top: the package, its tests and docs, and what building,
 #: setting up (Makefile, requirements.lock) and documenting them takes.
 SDIST_TOP = {
-    "src", "tests", "tools", "docs", "pyproject.toml", "hatch_build.py", "README.md", "Makefile", "mkdocs.yml",
-    "requirements.lock", "PKG-INFO",
+    "src", "tests", "tools", "docs", "pyproject.toml", "hatch_build.py", "README.md", "PYPI.md", "LICENSE",
+    "Makefile", "mkdocs.yml", "requirements.lock", "PKG-INFO",
 }  # fmt: skip
 
 
@@ -130,24 +141,71 @@ def links(markdown: str) -> list[str]:
     return [next(g for g in m.groups() if g) for m in LINK.finditer(CODE.sub("", markdown))]
 
 
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
+def test_the_description_links_only_pages_that_exist() -> None:
+    """PYPI.md is the page on PyPI, where a relative link (docs/RULES.md, #a-section)
+    leads nowhere: every link in it is an absolute address, and one into the
+    documentation names a page of docs/ (as mkdocs publishes it: games.md at games/)."""
+    body = (ROOT / PROJECT["readme"]).read_text(encoding="utf-8")
+    found = links(body)
+    assert [link for link in found if not re.match(r"[a-z][a-z0-9+.-]*:", link, re.I)] == []
+    site = PROJECT["urls"]["Documentation"]
+    pages = [link.removeprefix(site).split("#")[0] for link in found if link.startswith(site)]
+    assert len(pages) >= 10
+    assert [page for page in pages if page and not (DOCS / f"{page.rstrip('/')}.md").exists()] == []
+    assert PROJECT["urls"]["Changelog"] == f"{site}changelog/" and (DOCS / "changelog.md").exists()
+    mkdocs = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert f"site_url: {site}\n" in mkdocs and f"repo_url: {PROJECT['urls']['Source']}\n" in mkdocs
+    assert "make run" not in body and "clone" not in body  # the repository's business, README.md's
+
+
 @_BUILT
-def test_the_description_links_only_absolute_addresses(dist: Path) -> None:
-    """README.md is the page on PyPI, where a relative link (docs/RULES.md, #a-section)
-    leads nowhere: every link in it is an absolute address."""
+def test_the_description_is_pypi_md(dist: Path) -> None:
     with zipfile.ZipFile(wheel(dist)) as archive:
         metadata = Parser().parsestr(archive.read("noughts-0.1.0.dist-info/METADATA").decode())
     assert metadata["Description-Content-Type"] == "text/markdown"
     body = metadata.get_payload()
-    assert isinstance(body, str) and body.strip()
-    assert [link for link in links(body) if not re.match(r"[a-z][a-z0-9+.-]*:", link, re.I)] == []
+    assert isinstance(body, str) and body.strip() == (ROOT / "PYPI.md").read_text(encoding="utf-8").strip()
 
 
-def test_the_docs_extra_brings_the_formatter_mkdocstrings_asks_for() -> None:
+#: The checkers of what is uploaded, installed for the test in a venv of its own: they are
+#: no dependency of Noughts' development (twine brings keyring, cryptography...).
+CHECKERS = ["twine==7.0.0", "check-wheel-contents==0.6.3"]
+
+
+@pytest.mark.slow
+@_BUILT
+def test_twine_and_check_wheel_contents_find_nothing_to_say(dist: Path, tmp_path: Path) -> None:
+    """What PyPI checks on upload (the metadata, the description rendered), and what the
+    wheel holds (no stray files, no duplicates; pyproject says which check is off)."""
+    venv = tmp_path / "checkers"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    python = str(venv / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "--quiet", *CHECKERS], check=True, capture_output=True, timeout=280)
+    built = sorted(str(p) for p in dist.iterdir())
+    twine = subprocess.run(
+        [python, "-m", "twine", "check", "--strict", *built], capture_output=True, text=True, timeout=120
+    )
+    assert twine.returncode == 0, twine.stdout + twine.stderr
+    assert twine.stdout.count("PASSED") == 2
+    contents = subprocess.run(
+        [python, "-m", "check_wheel_contents", "-c", str(ROOT / "pyproject.toml"), str(wheel(dist))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert contents.returncode == 0 and contents.stdout.strip().endswith(": OK"), contents.stdout + contents.stderr
+
+
+def test_the_docs_group_brings_the_formatter_mkdocstrings_asks_for() -> None:
     """mkdocstrings-python formats separate signatures with Black or Ruff, and warns
     (an error under ``mkdocs build --strict``) when neither is installed."""
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    docs = {Requirement(r).name for r in project["optional-dependencies"]["docs"]}
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["dependency-groups"]
+    docs = {Requirement(r).name for r in groups["docs"]}
+    assert {"include-group": "docs"} in groups["dev"]
     assert "separate_signature: true" in config
     assert docs & {"ruff", "black"}
 
@@ -169,6 +227,7 @@ print(json.dumps({"move": move, "legal": state.legal_move_texts(), "refused": re
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a build, a venv, an install, and a game of every level of every game
 @_BUILT
 def test_the_wheel_alone_in_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
@@ -185,8 +244,11 @@ def test_the_wheel_alone_in_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
     compiled = sorted(str(p.relative_to(venv)) for p in (venv / "lib").rglob("*") if p.suffix in (".so", ".pyd"))
     assert compiled == []
 
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    # Only what the venv holds: not the sources a PYTHONPATH may point at (a worktree's).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"NOUGHTS_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=tmp_path, env=env)
 
     overview = run(str(bin_dir / "noughts"), "--help")
     assert overview.returncode == 0 and "play" in overview.stdout and "serve" in overview.stdout
@@ -198,15 +260,22 @@ def test_the_wheel_alone_in_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
     assert found["move"] in found["legal"]
     assert "noughts[kernels]" in found["refused"]
     assert found["heavy"] == []  # import noughts loads no extra, nor the terminal's rich
-    # The terminal game, one move and out.
-    game = subprocess.run(
-        [str(bin_dir / "noughts"), "play", "classic", "--level", "easy", "--seed", "1"],
-        input="5\nquit\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
-    assert "your move" in game.stdout
+    # The terminal game, one move and out; gobblet's medium once asked for numpy.
+    for game, level, move in (("classic", "easy", "5"), ("gobblet", "medium", "S5")):
+        played = subprocess.run(
+            [str(bin_dir / "noughts"), "play", game, "--level", level, "--seed", "1"],
+            input=f"{move}\nquit\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert played.returncode == 0, played.stderr
+        assert played.stdout.count("your move") == 2 and "the computer (O) plays" in played.stdout
+    # Every game at every level, to the end of a game of each level against itself.
+    every = run(str(bin_dir / "python"), bare_play.__file__, "1000", "0.05", timeout=600)
+    assert every.returncode == 0, every.stderr
+    bare_play.check(json.loads(every.stdout), plies=1000)
     served = run(str(bin_dir / "noughts"), "serve", "--port", "0")
     assert served.returncode == 2 and "pip install 'noughts[server]'" in served.stderr

@@ -42,6 +42,14 @@ def test_write_then_read() -> None:
     assert GameRecord.parse(record.to_json_text()) == record
 
 
+def test_read_takes_a_path_as_text_or_as_a_path(tmp_path: Path) -> None:
+    (tmp_path / "game.txt").write_text(SAMPLE, encoding="utf-8")
+    by_text, by_path = GameRecord.read(str(tmp_path / "game.txt")), GameRecord.read(tmp_path / "game.txt")
+    assert by_text == by_path == GameRecord.from_text(SAMPLE)
+    with pytest.raises(FileNotFoundError):
+        GameRecord.read(str(tmp_path / "missing.txt"))
+
+
 def test_options_and_start_position_are_kept() -> None:
     game = parse_spec("mnk:m=4:n=4:k=3:forget=true:keep=4")
     start = game.initial().play_text("a1").play_text("b2")

@@ -43,6 +43,22 @@ def test_options_are_parameters() -> None:
     assert load("classic:forget").max_game_length() == 1000  # forget mode can cycle
 
 
+@pytest.mark.parametrize(
+    ("name", "params", "said"),
+    [
+        ("noughts_mnk", {"m": 0}, "noughts_mnk: m and n must be between 1 and 26"),
+        ("noughts_mnk", {"k": 9}, "noughts_mnk: "),
+        ("noughts_qubic", {"n": 1}, "noughts_qubic: "),
+        ("noughts_mnk", {"zz": 1}, "Unknown parameter 'zz'"),  # OpenSpiel's own check, for comparison
+    ],
+)
+def test_parameters_out_of_range_raise_openspiels_error_as_its_own_games_do(
+    name: str, params: dict[str, int], said: str
+) -> None:
+    with pytest.raises(pyspiel.SpielError, match=said):
+        pyspiel.load_game(name, params)
+
+
 def play(game: pyspiel.Game, texts: list[str]) -> pyspiel.State:
     state = game.new_initial_state()
     for text in texts:

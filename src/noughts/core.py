@@ -140,11 +140,12 @@ class Player(enum.Enum):
 
     @classmethod
     def from_text(cls, text: str) -> Player:
-        """The side named ``x`` or ``o`` (any case); ValueError for anything else."""
+        """The side named ``x`` or ``o`` (any case); InvalidOptionError (a NoughtsError and
+        a ValueError) for anything else."""
         try:
             return cls(text.strip().lower())
         except ValueError:
-            raise ValueError(f"{text!r} is not a player: use x or o") from None
+            raise InvalidOptionError(f"{text!r} is not a player: use x or o") from None
 
     def __str__(self) -> str:
         return self.value

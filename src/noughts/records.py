@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -318,14 +319,17 @@ class GameRecord:
         return cls.from_json(text) if _JSON_START.match(text) else cls.from_text(text)
 
     @classmethod
-    def read(cls, source: Path | TextIO) -> GameRecord:
-        """The record (either form) in the file `source` or read from the stream `source`.
-        A file larger than `MAX_RECORD_SIZE` is refused before it is read, and no more
-        than that is read from anything (a stream, a file that grows, a device).
+    def read(cls, source: str | os.PathLike[str] | TextIO) -> GameRecord:
+        """The record (either form) in the file `source` (its path, a str or a Path) or
+        read from the stream `source`. A file larger than `MAX_RECORD_SIZE` is refused
+        before it is read, and no more than that is read from anything (a stream, a file
+        that grows, a device).
 
         A file, and a stream with bytes beneath it (``sys.stdin``), is read as UTF-8,
         with or without a byte-order mark, or as UTF-16 with one; RecordError in one line
         for anything else (Latin-1, UTF-16 without its mark)."""
+        if isinstance(source, str | os.PathLike):
+            source = Path(source)
         if isinstance(source, Path):
             size = source.stat().st_size
             if size > _MAX_BYTES:

@@ -18,6 +18,9 @@ the name up in C++ and says only "Unknown game"), so until then the names are un
 >>> pyspiel.load_game("noughts_mnk", {"m": 4, "n": 4, "k": 3}).num_distinct_actions()
 16
 
+Parameters out of range are refused as OpenSpiel refuses them for its own games, with
+``pyspiel.SpielError``.
+
 Actions and observations are those of `noughts.encoding.Encoding` (an action per move the
 game can have; the observation tensor is the board's planes seen by the player
 observing), player 0 is X, returns are +1/-1/0. Games that can repeat positions
@@ -131,7 +134,10 @@ def _game_class(key: str) -> tuple[Any, type]:
     class SpielGame(pyspiel.Game):  # type: ignore[misc]
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             options = {**defaults, **(params or {})}
-            self.noughts: Game[Any, Any] = make_game(key, **options)
+            try:
+                self.noughts: Game[Any, Any] = make_game(key, **options)
+            except NoughtsError as e:  # OpenSpiel's own error at its boundary, as for its own games
+                raise pyspiel.SpielError(f"{short_name(key)}: {e}") from e
             self.encoding = Encoding(self.noughts)
             can_cycle = getattr(self.noughts, "forget", False) or key == "gobblet"
             # Without cycles, a game lasts at most a ply a cell (Connect Four: 42 plies of

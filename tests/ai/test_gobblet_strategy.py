@@ -8,11 +8,11 @@ replies to x's first move; the last checks every position x can meet (7,258, sec
 
 from __future__ import annotations
 
+import array
 import random
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from noughts.ai import gobblet_strategy, gobblet_table
@@ -49,10 +49,21 @@ def test_the_check_finds_a_missing_answer_a_wrong_move_and_a_wrong_distance() ->
     shipped = _shipped()
     empty = gobblet_strategy.Strategy.from_entries({})
     assert any("no move for x" in line for line in gobblet_strategy.check(empty, samples=1).wrong)
-    moved = gobblet_strategy.Strategy(shipped.keys, np.roll(shipped.targets, 1), shipped.plies)
+    moved = gobblet_strategy.Strategy(shipped.keys, shipped.targets[-1:] + shipped.targets[:-1], shipped.plies)
     assert not gobblet_strategy.check(moved, samples=1).ok
-    hurried = gobblet_strategy.Strategy(shipped.keys, shipped.targets, np.ones_like(shipped.plies))
+    hurried = gobblet_strategy.Strategy(shipped.keys, shipped.targets, array.array("B", [1] * len(shipped.plies)))
     assert any("not within" in line for line in gobblet_strategy.check(hurried, samples=1).wrong)
+
+
+def test_the_strategy_reads_back_what_it_writes(tmp_path: Path) -> None:
+    """Written with numpy (by the tool), read without it (by a bare installation)."""
+    shipped = _shipped()
+    shipped.write(tmp_path / "x.npz")
+    again = gobblet_strategy.Strategy.read(tmp_path / "x.npz")
+    assert again == shipped and len(again) > 400
+    key = shipped.keys[len(shipped) // 2]
+    assert again.entry(key) == (shipped.targets[len(shipped) // 2], shipped.plies[len(shipped) // 2])
+    assert again.entry(max(shipped.keys) + 1) is None
 
 
 def test_perfect_values_the_strategys_move_exactly_and_leaves_the_rest_unvalued() -> None:

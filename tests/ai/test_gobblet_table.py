@@ -92,6 +92,17 @@ def test_every_symmetry_and_colour_has_one_slot() -> None:
     assert table.index(state) == table.index(mirrored) == table.index(swapped)
 
 
+@pytest.mark.parametrize(("sizes", "copies"), [(3, 2), (3, 1), (2, 2), (1, 2)])
+def test_the_plain_index_is_the_kernels_index(sizes: int, copies: int) -> None:
+    """`Classes` (the shipped books' keys) and `small` read a plain-Python index, so that
+    they need neither numpy nor numba: it is the kernels' one."""
+    plain, lay = gobblet_table._index(sizes, copies), kernels.layout(sizes, copies)
+    assert plain.comp_of == {int(key): i for key, i in enumerate(lay.comp_of.tolist()) if i >= 0}
+    assert plain.sym == lay.sym.tolist()
+    assert plain.rank == lay.rank.tolist()
+    assert plain.slots == lay.slots
+
+
 def test_build_resumes_from_a_checkpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     # Two sizes, two copies: wins up to 33 plies away, so the build has many levels.
     game = Gobblet(sizes=2)

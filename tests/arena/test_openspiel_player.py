@@ -19,7 +19,7 @@ from noughts.core import InvalidOptionError
 from noughts.match import play_game
 from noughts.registry import GAMES
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test dependency: pip install -e '.[dev]'")
+pytest.importorskip("pyspiel", reason="open-spiel comes with noughts[openspiel] (make's set-up installs it)")
 
 from noughts.arena.openspiel import openspiel_player
 from openspiel_bots import FirstLegal

@@ -8,13 +8,15 @@ player to move in the analysed state.
 
 from __future__ import annotations
 
+import difflib
 import enum
+import functools
 import inspect
 import math
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -355,6 +357,53 @@ class AIPlayer(ABC):
     name: str = "?"
     """The player's name, as `make_player` knows it (``alphabeta``, ``mcts``...)."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Each constructor notes the options it was given (the outermost one: a subclass
+        # that calls its base's takes the options it was made with), for `spec`.
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+        signature = inspect.signature(init)
+
+        @functools.wraps(init)
+        def noting_its_options(self: AIPlayer, *args: Any, **options: Any) -> None:
+            if "_options" not in self.__dict__:
+                try:
+                    given = signature.bind(self, *args, **options).arguments
+                except TypeError:
+                    given = {}  # the constructor itself says what is wrong
+                self.__dict__["_options"] = {k: v for k, v in given.items() if k != "self"}
+            init(self, *args, **options)
+
+        cls.__init__ = noting_its_options  # type: ignore[method-assign, assignment]
+
+    @property
+    def spec(self) -> str | None:
+        """The player as text, ``NAME[:option=value...]`` with the options it was made
+        with: `parse_player` makes the same player again. None for a player that has no
+        registered name (`register_player`) or an option that is no text (an object).
+
+        >>> make_player("mcts", iterations="200", seed=1).spec
+        'mcts:iterations=200:seed=1'
+        >>> parse_player("alphabeta:depth=2")
+        parse_player('alphabeta:depth=2')
+        """
+        name = next((key for key, factory in _PLAYERS.items() if factory is type(self)), None)
+        if name is None:
+            return None
+        parts = [name]
+        for option, value in self.__dict__.get("_options", {}).items():
+            text = _option_text(value)
+            if text is None:
+                return None
+            parts.append(f"{option}={text}")
+        return ":".join(parts)
+
+    def __repr__(self) -> str:
+        spec = self.spec
+        return f"parse_player({spec!r})" if spec is not None else f"<{type(self).__name__} {self.name!r}>"
+
     def choose(self, state: State[Any], limits: Limits = Limits()) -> Any:
         """A legal move for the player to move in `state`, within `limits` (a `Limits`:
         ``Limits(time=0.5)``, ``Limits(depth=4)``; a bare number is refused, since it
@@ -431,11 +480,38 @@ def make_player(name: str, **options: Any) -> AIPlayer:
     and the engine protocol): ``make_player("random", seed="7")``."""
     factory = _PLAYERS.get(name.strip().lower())
     if factory is None:
-        raise InvalidOptionError(f"unknown player {name!r}; the players are: {', '.join(_PLAYERS)}")
+        raise InvalidOptionError(
+            f"unknown player {name!r}{_closest(name.strip().lower(), _PLAYERS)}; the players are: {', '.join(_PLAYERS)}"
+        )
+    given = {k.replace("-", "_"): coerce_option(v) for k, v in options.items()}
+    known = option_names(factory)
+    unknown = [k for k in given if known is not None and k not in known]
+    if known is not None and unknown:
+        listed = ", ".join(known) or "none"
+        raise InvalidOptionError(
+            f"player {name.strip().lower()} has no option {unknown[0]!r}{_closest(unknown[0], known)}; "
+            f"its options are: {listed}"
+        )
     try:
-        return factory(**{k.replace("-", "_"): coerce_option(v) for k, v in options.items()})
+        return factory(**given)
     except TypeError as e:
         raise InvalidOptionError(f"player {name}: {e}") from None
+
+
+def option_names(factory: Callable[..., AIPlayer]) -> list[str] | None:
+    """The options the player `factory` takes, in its signature's order; None where it
+    takes any (``**options``)."""
+    parameters = inspect.signature(factory).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in parameters if p.kind in kinds]
+
+
+def _closest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the choice nearest to a misspelt `word`, if any is near."""
+    found = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {found[0]!r}?)" if found else ""
 
 
 def parse_player(text: str) -> AIPlayer:
@@ -453,6 +529,17 @@ def seeded_player(text: str, seed: int | None) -> AIPlayer:
     if seed is not None and "seed" not in options and takes_seed(name):
         options["seed"] = str(seed)
     return make_player(name, **options)
+
+
+def _option_text(value: object) -> str | None:
+    """An option's value as `coerce_option` reads it back; None where no text would."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str) and value and not set(value) & set(":= ") and coerce_option(value) == value:
+        return value
+    return None
 
 
 def split_spec(text: str) -> tuple[str, dict[str, str]]:

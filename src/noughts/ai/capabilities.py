@@ -43,7 +43,8 @@ MAX_FORGET_CELLS = 9
 
 #: How a table comes to be: ``first use`` - built when first asked for (seconds; half a
 #: minute without numba), then cached on disk; ``command`` - built once by ``noughts solve GAME``
-#: (gobblet: minutes and gigabytes), looked up once it exists.
+#: (gobblet: minutes and gigabytes; every gobblet figure set needs ``noughts[kernels]``),
+#: looked up once it exists.
 TableUse = Literal["first use", "command"]
 #: The exact prover of the game's puzzles (`noughts.study.puzzles.prover`): the
 #: perfect player, the forcing searches (`ThreatProver`), the compiled alpha-beta.
@@ -100,7 +101,7 @@ class Capabilities:
 
 def capabilities(game: Game[Any, Any]) -> Capabilities:
     """What `game` can do (see `Capabilities`)."""
-    from noughts.kernels import supports  # imports no numba
+    from noughts.kernels import available, supports  # import no numba
 
     compiled = supports(game)
     if isinstance(game, Mnk):
@@ -111,7 +112,9 @@ def capabilities(game: Game[Any, Any]) -> Capabilities:
             return Capabilities(exact_search=True, book=game == Gobblet(moves=False), prover="perfect")
         from noughts.ai import gobblet_table
 
-        table: TableUse = "first use" if gobblet_table.small(game) else "command"
+        # A small figure set's table builds in a second, in the kernels: without them it
+        # is no more at hand than the published game's.
+        table: TableUse = "first use" if gobblet_table.small(game) and available() else "command"
         published = game == Gobblet()
         # The published game ships x's winning strategy (`noughts.ai.gobblet_strategy`) too.
         return Capabilities(table=table, book=published, proof=published, prover="perfect")

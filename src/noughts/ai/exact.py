@@ -1,16 +1,21 @@
 """What the exact tables share (the solved games' in `solve`, gobblet's in
-`gobblet_table`): where they are cached on disk, and how a stored value code reads."""
+`gobblet_table`): where they are cached on disk, how a stored value code reads, and how
+the shipped books (numpy's ``.npz`` files) read without numpy."""
 
 from __future__ import annotations
 
+import array
+import ast
 import os
+import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
 from noughts.ai.base import Kind, Value
 from noughts.core import State
 
-__all__ = ["cache_dir", "code_value", "outcome_value", "value_code"]
+__all__ = ["cache_dir", "code_value", "outcome_value", "read_npz", "value_code"]
 
 
 def cache_dir() -> Path:
@@ -56,3 +61,33 @@ def outcome_value(state: State[Any]) -> Value:
     if winner is None:
         return Value.draw()
     return Value.win(0) if winner is state.turn else Value.loss(0)
+
+
+#: numpy's little-endian type codes in an .npy header, as `array` type codes.
+_NPY_TYPES = {"<u8": "Q", "<i8": "q", "<u4": "I", "<i4": "i", "|u1": "B", "|i1": "b"}
+
+
+def _npy(data: bytes) -> array.array[int]:
+    """The numbers of a one-dimensional (or scalar) .npy file of the types above: its
+    format is a magic string, a version, a header's length and a Python dict literal."""
+    if data[:6] != b"\x93NUMPY":
+        raise ValueError("not an .npy file")
+    size_bytes = 2 if data[6] == 1 else 4
+    start = 8 + size_bytes
+    length = int.from_bytes(data[8:start], "little")
+    header = ast.literal_eval(data[start : start + length].decode("latin1"))
+    numbers = array.array(_NPY_TYPES[header["descr"]])
+    if numbers.itemsize != int(header["descr"][2:]):  # array's sizes are the platform's
+        raise ValueError(f"no array type of {header['descr']} here")
+    numbers.frombytes(data[start + length :])
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers
+
+
+def read_npz(path: Path, names: tuple[str, ...]) -> tuple[array.array[int], ...]:
+    """The arrays `names` of numpy's ``.npz`` archive at `path` (one-dimensional, of
+    whole numbers), as plain arrays: the shipped books are read without numpy (the tools
+    that write them have it)."""
+    with zipfile.ZipFile(path) as archive:
+        return tuple(_npy(archive.read(f"{name}.npy")) for name in names)

@@ -12,20 +12,21 @@ win at once the rules say so and no entry is needed.
 
 ``tools/gobblet_book/build.py`` writes it from the solved table; `check` proves it again
 from the rules alone: every o reply is answered, the distances shrink, the win is reached.
+Reading and playing it needs no numpy (writing it, the tool's business, does).
 """
 
 from __future__ import annotations
 
+import array
+import bisect
 import functools
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from noughts.ai.base import Analysis, Kind, MoveInfo, Value
+from noughts.ai.exact import read_npz
 from noughts.core import Player, State
 from noughts.games.gobblet import Gobblet, GobbletMove, GobbletState
 
@@ -40,37 +41,46 @@ class Strategy:
     """Sorted class keys of x-to-move positions, with the class x moves to and the plies
     to the win from each."""
 
-    keys: npt.NDArray[np.uint32]
-    targets: npt.NDArray[np.uint32]
-    plies: npt.NDArray[np.uint8]
+    keys: array.array[int]
+    targets: array.array[int]
+    plies: array.array[int]
 
     @classmethod
     def from_entries(cls, entries: dict[int, tuple[int, int]]) -> Strategy:
         keys = sorted(entries)
         return cls(
-            np.array(keys, dtype=np.uint32),
-            np.array([entries[k][0] for k in keys], dtype=np.uint32),
-            np.array([entries[k][1] for k in keys], dtype=np.uint8),
+            array.array("I", keys),
+            array.array("I", (entries[k][0] for k in keys)),
+            array.array("B", (entries[k][1] for k in keys)),
         )
 
     def write(self, path: Path) -> None:
+        """As numpy's .npz (uint32 keys and targets, uint8 plies), which `read` reads
+        without numpy."""
+        import numpy as np
+
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as out:
-            np.savez_compressed(out, keys=self.keys, targets=self.targets, plies=self.plies)
+            np.savez_compressed(
+                out,
+                keys=np.array(self.keys, dtype=np.uint32),
+                targets=np.array(self.targets, dtype=np.uint32),
+                plies=np.array(self.plies, dtype=np.uint8),
+            )
 
     @classmethod
     def read(cls, path: Path) -> Strategy:
-        with np.load(path) as data:
-            return cls(data["keys"], data["targets"], data["plies"])
+        keys, targets, plies = read_npz(path, ("keys", "targets", "plies"))
+        return cls(keys, targets, plies)
 
     def __len__(self) -> int:
         return len(self.keys)
 
     def entry(self, key: int) -> tuple[int, int] | None:
         """(the class to move to, the plies to the win) for class `key`, None if absent."""
-        i = int(np.searchsorted(self.keys, key))
-        if i < len(self.keys) and int(self.keys[i]) == key:
-            return int(self.targets[i]), int(self.plies[i])
+        i = bisect.bisect_left(self.keys, key)
+        if i < len(self.keys) and self.keys[i] == key:
+            return self.targets[i], self.plies[i]
         return None
 
 

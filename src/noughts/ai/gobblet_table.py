@@ -19,6 +19,11 @@ counts the positions reachable from the start (the report of ``noughts solve``).
 
 Smaller figure sets (``gobblet:copies=1``, ``gobblet:sizes=2``) go through the same code
 and build in a second: the tests check them against a plain search over the rules.
+
+Building a table runs in the kernels and reading one maps it with numpy: both need
+``noughts[kernels]`` (numba, which brings numpy), and say so (`MissingExtraError`). The
+classes of positions (`Classes`, the keys of the shipped books) and whether a table is
+built need neither, so that a bare installation plays gobblet from the shipped books.
 """
 
 from __future__ import annotations
@@ -38,14 +43,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
-import numpy.typing as npt
-
 from noughts.ai.base import Value
-from noughts.core import Player
+from noughts.core import MissingExtraError, Player
+from noughts.games.geometry import board_symmetries
 from noughts.games.gobblet import Gobblet, GobbletState
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from noughts.kernels.layout import Int
 
 __all__ = [
@@ -94,11 +100,73 @@ def stderr_progress(phase: str, fraction: float, seconds: float) -> None:
 _last_line = [0.0]
 
 
+def _kernels(what: str) -> Any:
+    """The kernels' module of gobblet (`noughts.kernels.gobblet`), or MissingExtraError
+    naming the extra that brings numba and numpy."""
+    try:
+        from noughts.kernels import gobblet
+    except ModuleNotFoundError as e:
+        raise MissingExtraError(what, e, "kernels") from e
+    return gobblet
+
+
+def _numpy(what: str) -> Any:
+    """numpy, or MissingExtraError naming the extra that brings it with the kernels."""
+    try:
+        import numpy
+    except ModuleNotFoundError as e:
+        raise MissingExtraError(what, e, "kernels") from e
+    return numpy
+
+
 @functools.cache
 def _layout(game: Gobblet) -> Any:
-    from noughts.kernels.gobblet import layout
+    """The kernels' index of `game`'s figure set (`noughts.kernels.gobblet.Layout`)."""
+    return _kernels("building gobblet's solved table").layout(game.sizes, game.copies)
 
-    return layout(game.sizes, game.copies)
+
+@dataclass(frozen=True)
+class _Index:
+    """The index of a figure set in plain Python, the same as the kernels' `Layout`
+    (tests/ai/test_gobblet_table.py compares them): what looking a class up takes."""
+
+    #: (mover << 9 | opponent) -> component.
+    comp_of: dict[int, int]
+    #: Per symmetry (the identity first) and component: its image.
+    sym: list[list[int]]
+    #: Per large component: its rank among the orbit minima, -1 if it is none.
+    rank: list[int]
+
+    @property
+    def components(self) -> int:
+        return len(self.comp_of)
+
+    @property
+    def slots(self) -> int:
+        k = self.components
+        return sum(r >= 0 for r in self.rank) * k * k
+
+
+@functools.cache
+def _index(sizes: int, copies: int) -> _Index:
+    # As noughts.kernels.gobblet.layout builds it: component 0 is the empty board.
+    masks = [m for m in range(512) if m.bit_count() <= copies]
+    pairs = [(m, o) for m in masks for o in masks if not m & o]
+    pairs.sort(key=lambda p: (p[0].bit_count() + p[1].bit_count(), p))
+    comp_of = {m << 9 | o: i for i, (m, o) in enumerate(pairs)}
+
+    def image(mask: int, cell_map: list[int]) -> int:
+        return sum(1 << cell_map[c] for c in range(9) if mask >> c & 1)
+
+    sym = [[comp_of[image(m, cm) << 9 | image(o, cm)] for m, o in pairs] for cm in board_symmetries(3, 3)]
+    rank = [-1] * len(pairs)
+    if sizes == 3:
+        minima = [i for i in range(len(pairs)) if min(row[i] for row in sym) == i]
+        for r, i in enumerate(minima):
+            rank[i] = r
+    else:
+        rank[0] = 0  # the large size is not in play: its component is always empty
+    return _Index(comp_of, sym, rank)
 
 
 def _file(game: Gobblet, what: str) -> Path:
@@ -123,24 +191,20 @@ def _partial(game: Gobblet, what: str) -> Path:
 
 def small(game: Gobblet) -> bool:
     """Whether `game`'s table builds in seconds (the smaller figure sets)."""
-    return bool(_layout(game).slots <= SMALL_SLOTS)
+    return _index(game.sizes, game.copies).slots <= SMALL_SLOTS
 
 
 @dataclass
 class Classes:
     """The classes of positions of one gobblet figure set, up to the board's symmetries
     and the colour swap: the slots of the table, the keys of the shipped books. Needs no
-    table: the index is computed from the figure set alone."""
+    table, nor numpy: the index is computed from the figure set alone."""
 
     game: Gobblet
 
     def __post_init__(self) -> None:
-        lay = _layout(self.game)
-        # Plain lists: indexing them from Python is several times faster than numpy's.
-        self._comp_of = lay.comp_of.tolist()
-        self._sym = lay.sym.tolist()
-        self._rank = lay.rank.tolist()
-        self._k = lay.components
+        index = _index(self.game.sizes, self.game.copies)
+        self._comp_of, self._sym, self._rank, self._k = index.comp_of, index.sym, index.rank, index.components
 
     def index(self, state: GobbletState) -> int:
         """The slot of `state`'s class."""
@@ -208,15 +272,17 @@ def is_built(game: Gobblet) -> bool:
 
 
 def load(game: Gobblet) -> GobbletTable | None:
-    """The table if it is built, else None (nothing is built here)."""
+    """The table if it is built, else None (nothing is built here). MissingExtraError
+    where one is built but numpy, which reads it, is not installed."""
     with _LOCK:
         table = _TABLES.get(game)
         if table is None and _values_path(game).exists():
+            np = _numpy("gobblet's solved table")
             try:
                 values = np.load(_values_path(game), mmap_mode="r")
             except (OSError, ValueError):
                 return None
-            if len(values) != _layout(game).slots:
+            if len(values) != _index(game.sizes, game.copies).slots:
                 return None
             table = _TABLES[game] = GobbletTable(game, values)
         return table
@@ -224,12 +290,14 @@ def load(game: Gobblet) -> GobbletTable | None:
 
 def solve(game: Gobblet, progress: Progress | None = None) -> GobbletTable:
     """The table of `game`: from memory, the cache folder, or built now (resuming a
-    build that was interrupted), then its reachable positions counted."""
+    build that was interrupted). The build needs ``noughts[kernels]``: without it,
+    MissingExtraError."""
     table = load(game)
     if table is None:
         with _BUILD_LOCK:
             table = load(game)
             if table is None:
+                _kernels("building gobblet's solved table")
                 _build(game, progress)
                 table = load(game)
                 if table is None:
@@ -246,6 +314,8 @@ def counts(game: Gobblet, progress: Progress | None = None) -> dict[str, Any]:
     known = _read_counts(game)
     if known is None:
         table = solve(game, progress)
+        import numpy as np  # solve has made sure the kernels, and numpy, are here
+
         known = _count(game, np.asarray(table.values), progress)
         with contextlib.suppress(OSError):
             _write_json(_counts_path(game), known)
@@ -268,6 +338,8 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 
 
 def _save_array(path: Path, array: npt.NDArray[Any]) -> None:
+    import numpy as np
+
     # Written aside and renamed, so that a reader never sees half a file.
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npy")
@@ -297,6 +369,8 @@ _local = threading.local()
 
 def _buffer() -> npt.NDArray[np.int64]:
     """This thread's room for collected entries (8 MB, kept for the build's length)."""
+    import numpy as np
+
     buf: npt.NDArray[np.int64] | None = getattr(_local, "buf", None)
     if buf is None:
         buf = _local.buf = np.empty(1 << 20, dtype=np.int64)
@@ -338,6 +412,8 @@ def _in_threads(
 
 
 def _build(game: Gobblet, progress: Progress | None) -> None:
+    import numpy as np
+
     from noughts.kernels import gobblet as kernels
 
     lay = _layout(game)
@@ -431,6 +507,8 @@ def _build(game: Gobblet, progress: Progress | None) -> None:
 
 def _resume(game: Gobblet, slots: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8], dict[str, Any]] | None:
     """The checkpoint of an interrupted build, if there is a sound one."""
+    import numpy as np
+
     try:
         phase: dict[str, Any] = json.loads(_partial(game, "json").read_text())
         if phase.get("slots") != slots:
@@ -462,6 +540,8 @@ def _count(game: Gobblet, values: npt.NDArray[Any], progress: Progress | None) -
     its orbit under the symmetries, per colour), up to the board's symmetries (per
     colour) and up to symmetry and colour (classes); the finished ones among them; and
     the classes won, drawn and lost for the side to move."""
+    import numpy as np
+
     from noughts.kernels import gobblet as kernels
 
     lay = _layout(game)

@@ -21,19 +21,16 @@ them at once.
 from __future__ import annotations
 
 import array
-import ast
 import bisect
 import functools
 import itertools
 import random
-import sys
-import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from noughts.ai.base import Deadline, Kind, Value
-from noughts.ai.exact import code_value, outcome_value, value_code
+from noughts.ai.exact import code_value, outcome_value, read_npz, value_code
 from noughts.core import Player
 from noughts.games.geometry import board_symmetries
 from noughts.games.gobblet import Gobblet, GobbletState
@@ -305,8 +302,7 @@ class Book:
 
     @classmethod
     def read(cls, path: Path = BOOK) -> Book:
-        with zipfile.ZipFile(path) as archive:
-            plies, gaps, codes = (_npy(archive.read(f"{name}.npy")) for name in ("plies", "gaps", "codes"))
+        plies, gaps, codes = read_npz(path, ("plies", "gaps", "codes"))
         return cls(plies[0], array.array("Q", itertools.accumulate(gaps)), codes)
 
     def write(self, path: Path) -> None:
@@ -318,25 +314,6 @@ class Book:
         gaps = np.diff(keys, prepend=np.uint64(0))
         with path.open("wb") as out:
             np.savez_compressed(out, plies=np.int64(self.plies), gaps=gaps, codes=np.array(self.codes, dtype=np.int8))
-
-
-#: numpy's little-endian type codes in an .npy header, as `array` type codes.
-_NPY_TYPES = {"<u8": "Q", "<i8": "q", "|i1": "b"}
-
-
-def _npy(data: bytes) -> array.array[int]:
-    """The numbers of a one-dimensional (or scalar) .npy file of the types above: its
-    format is a magic string, a version, a header's length and a Python dict literal."""
-    if data[:6] != b"\x93NUMPY":
-        raise ValueError("not an .npy file")
-    size_bytes = 2 if data[6] == 1 else 4
-    start = 8 + size_bytes
-    header = ast.literal_eval(data[start : start + int.from_bytes(data[8:start], "little")].decode("latin1"))
-    numbers = array.array(_NPY_TYPES[header["descr"]])
-    numbers.frombytes(data[start + int.from_bytes(data[8:start], "little") :])
-    if sys.byteorder == "big":
-        numbers.byteswap()
-    return numbers
 
 
 @functools.cache

@@ -27,7 +27,7 @@ import functools
 import importlib.util
 from typing import Any
 
-from noughts.core import Game, NoughtsError
+from noughts.core import Game, MissingExtraError
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate
 
@@ -37,8 +37,12 @@ __all__ = ["SUPPORTED", "KernelsMissingError", "available", "require_kernels", "
 SUPPORTED = "ultimate and nine-board (without forget mode) and qubic (4x4x4)"
 
 
-class KernelsMissingError(NoughtsError):
-    """The compiled kernels were asked for where numba is not installed."""
+class KernelsMissingError(MissingExtraError):
+    """The compiled kernels were asked for where numba is not installed: a
+    MissingExtraError naming ``noughts[kernels]``."""
+
+    def __init__(self, who: str) -> None:
+        super().__init__(who, ModuleNotFoundError("No module named 'numba'", name="numba"), "kernels")
 
 
 @functools.cache
@@ -50,7 +54,7 @@ def available() -> bool:
 def require_kernels(who: str) -> None:
     """Raise KernelsMissingError, naming `who` and the extra to install, without numba."""
     if not available():
-        raise KernelsMissingError(f"{who} needs the compiled kernels: pip install 'noughts[kernels]' (numba)")
+        raise KernelsMissingError(who)
 
 
 def supports(game: Game[Any, Any]) -> bool:
