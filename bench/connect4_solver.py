@@ -1,0 +1,147 @@
+"""The Connect Four solver against Pascal Pons's (github.com/PascalPons/connect4), on the
+same 7x6 positions in one run: per set, the mean time a position for each, their ratio,
+and whether every score agrees.
+
+Pons's program is built outside the repository and its path given here; it runs without
+its opening book (there is none in his repository: it says "Unable to load opening
+book" and solves from nothing, as ours does). Each keeps its transposition table from
+one position to the next, as his program does. His times are the round trip of one line
+through its pipe (his program flushes each answer). The positions are drawn by random
+play from the empty board, no move of them a win, at the depths of his published test
+sets' levels (end: 28 and more stones, middle: 14 to 28, beginning: fewer).
+
+    git clone <fetched PascalPons/connect4> /work/ext/connect4 && make -C /work/ext/connect4 c4solver
+    PYTHONPATH=src .venv/bin/python bench/connect4_solver.py /work/ext/connect4/c4solver
+
+2026-12-02, 2 cores shared with other work (one core held by another solve throughout):
+FIGURES
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+
+from noughts.games.connect4 import solver
+
+M, N = 7, 6
+
+
+def masks(moves: str) -> tuple[int, int]:
+    """x and o of a move text (columns 1..7), in the project's convention."""
+    heights = [0] * M
+    x = o = 0
+    for ply, ch in enumerate(moves):
+        col = int(ch) - 1
+        bit = 1 << ((N - 1 - heights[col]) * M + col)
+        heights[col] += 1
+        if ply % 2 == 0:
+            x |= bit
+        else:
+            o |= bit
+    return x, o
+
+
+def _four(stones: int) -> bool:
+    # Reading order, m = 7: a four across must not wrap from one row to the next.
+    for shift, cols in ((1, range(M - 3)), (M, range(M)), (M + 1, range(M - 3)), (M - 1, range(3, M))):
+        for start in range(M * N):
+            if start % M in cols and all(stones >> (start + i * shift) & 1 for i in range(4)):
+                return True
+    return False
+
+
+def draw(rng: random.Random, depth: int) -> str:
+    """A random game of `depth` plies in which no move wins."""
+    while True:
+        moves = ""
+        for _ in range(depth):
+            options = [c for c in range(1, M + 1) if moves.count(str(c)) < N]
+            rng.shuffle(options)
+            for c in options:
+                x, o = masks(moves + str(c))
+                if not (_four(x) or _four(o)):
+                    moves += str(c)
+                    break
+            else:
+                break
+        if len(moves) == depth:
+            return moves
+
+
+class Pons:
+    """Pons's program, one process for the whole run (its table lives as long)."""
+
+    def __init__(self, path: str) -> None:
+        self._cwd = tempfile.TemporaryDirectory()
+        self._proc = subprocess.Popen(
+            [path], cwd=self._cwd.name, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True,
+        )  # fmt: skip
+
+    def run(self, positions: list[str]) -> tuple[list[int], list[float]]:
+        stdin, stdout = self._proc.stdin, self._proc.stdout
+        assert stdin is not None and stdout is not None
+        scores, times = [], []
+        for moves in positions:
+            started = time.perf_counter()
+            stdin.write(moves + "\n")
+            stdin.flush()
+            line = stdout.readline()
+            times.append(time.perf_counter() - started)
+            scores.append(int(line.split()[1]))
+        return scores, times
+
+    def close(self) -> None:
+        assert self._proc.stdin is not None
+        self._proc.stdin.close()
+        self._proc.wait()
+        self._cwd.cleanup()
+
+
+def run_ours(positions: list[str]) -> tuple[list[int], list[float]]:
+    scores, times = [], []
+    for moves in positions:
+        x, o = masks(moves)
+        started = time.perf_counter()
+        score = solver.solve(x, o)
+        times.append(time.perf_counter() - started)
+        assert score is not None
+        scores.append(score)
+    return scores, times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pons", help="the path of Pons's compiled c4solver")
+    parser.add_argument("--depths", type=int, nargs="+", default=[32, 24, 18, 14, 10])
+    parser.add_argument("--positions", type=int, default=40, help="positions a set")
+    parser.add_argument("--seed", type=int, default=54)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    solver.solve(*masks("4444"))  # compiled (or read from numba's cache) before any clock
+    pons = Pons(args.pons)
+    # Its table allocated and the pipe warm before any clock; then what a round trip
+    # costs when there is nothing to solve (the mover wins at once), part of its times.
+    pons.run(["4444"])
+    _, trips = pons.run(["112233"] * 50)
+    print(f"Pons's pipe round trip, nothing to solve: {statistics.median(trips) * 1e3:.3f} ms")
+    print(f"{'stones':>6} {'positions':>9} {'Pons ms':>10} {'ours ms':>10} {'ours/Pons':>9}  scores")
+    for depth in args.depths:
+        positions = [draw(rng, depth) for _ in range(args.positions)]
+        theirs, their_times = pons.run(positions)
+        ours, our_times = run_ours(positions)
+        pons_ms = statistics.fmean(their_times) * 1e3
+        ours_ms = statistics.fmean(our_times) * 1e3
+        agree = sum(a == b for a, b in zip(theirs, ours, strict=True))
+        verdict = "all agree" if agree == len(positions) else f"{len(positions) - agree} DIFFER"
+        print(f"{depth:>6} {len(positions):>9} {pons_ms:>10.2f} {ours_ms:>10.2f} {ours_ms / pons_ms:>9.2f}  {verdict}")
+    pons.close()
+
+
+if __name__ == "__main__":
+    main()
