@@ -115,19 +115,58 @@ def run_ours(positions: list[str]) -> tuple[list[int], list[float]]:
     return scores, times
 
 
+def by_depth(rng: random.Random, depths: list[int], count: int, cap: float) -> None:
+    """What a move costs at each depth: `column_scores` (every column's exact score, what
+    `max` and the analysis need), strong and weak, each from an empty table and cut at
+    `cap` seconds."""
+    print(f"column_scores by stones played, {count} positions a depth, each cut at {cap:g} s")
+    print(f"{'stones':>6} {'kind':>6} {'median s':>9} {'90% s':>8} {'max s':>8} {'within 1 s':>10}")
+    for depth in depths:
+        positions = [masks(draw(rng, depth)) for _ in range(count)]
+        for weak in (False, True):
+            times = []
+            for x, o in positions:
+                solver.clear_table()  # each position from a cold table: the worst case
+                started = time.perf_counter()
+                scores = solver.column_scores(x, o, deadline=cap, weak=weak)
+                spent = time.perf_counter() - started
+                times.append(spent if None not in _playable(scores, x | o) else float("inf"))
+            times.sort()
+            within = sum(t <= 1.0 for t in times)
+
+            def show(t: float) -> str:
+                return f">{cap:g}" if t == float("inf") else f"{t:.3f}"
+
+            median, p90, worst = times[len(times) // 2], times[(len(times) * 9) // 10], times[-1]
+            kind = "weak" if weak else "strong"
+            print(f"{depth:>6} {kind:>6} {show(median):>9} {show(p90):>8} {show(worst):>8} {within:>5}/{count}")
+
+
+def _playable(scores: list[int | None], stones: int) -> list[int | None]:
+    # A full column's None is not an unfinished one: its top cell (row 0) is taken.
+    return [s for col, s in enumerate(scores) if not stones >> col & 1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pons", help="the path of Pons's compiled c4solver")
+    parser.add_argument("pons", nargs="?", help="the path of Pons's compiled c4solver")
     parser.add_argument("--depths", type=int, nargs="+", default=[32, 24, 18, 14, 10])
     parser.add_argument("--positions", type=int, default=40, help="positions a set")
     parser.add_argument("--seed", type=int, default=54)
+    parser.add_argument("--by-depth", action="store_true", help="ours only: column_scores's time by depth")
+    parser.add_argument("--cap", type=float, default=30.0, help="--by-depth: seconds a position at most")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    solver.solve(*masks("4444"))  # compiled (or read from numba's cache) before any clock
+    solver.prepare()  # compiled (or read from numba's cache), the table allocated
+    if args.by_depth:
+        by_depth(rng, args.depths, args.positions, args.cap)
+        return
+    if args.pons is None:
+        parser.error("the path of Pons's c4solver is needed, except with --by-depth")
     pons = Pons(args.pons)
     # Its table allocated and the pipe warm before any clock; then what a round trip
     # costs when there is nothing to solve (the mover wins at once), part of its times.
-    pons.run(["4444"])
+    pons.run([draw(random.Random(0), 34)])
     _, trips = pons.run(["112233"] * 50)
     print(f"Pons's pipe round trip, nothing to solve: {statistics.median(trips) * 1e3:.3f} ms")
     print(f"{'stones':>6} {'positions':>9} {'Pons ms':>10} {'ours ms':>10} {'ours/Pons':>9}  scores")

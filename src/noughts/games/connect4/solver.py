@@ -48,7 +48,7 @@ import numpy as np
 
 from noughts.core import InvalidOptionError, InvalidPositionError, MissingExtraError
 
-__all__ = ["column_scores", "plies_to_end", "solve"]
+__all__ = ["clear_table", "column_scores", "plies_to_end", "prepare", "solve"]
 
 _numba: Any
 try:
@@ -270,6 +270,21 @@ def _negamax(
 
 
 # -- the Python side: boards, checks, the table, the null-window loop --
+
+
+def prepare() -> None:
+    """Load the compiled search (from numba's cache, else compile it: about a second,
+    more the first time on a machine) and allocate the table, so that the first timed
+    call does not pay for them."""
+    _need_numba()
+    solve(0, 0, 4, 4)
+
+
+def clear_table() -> None:
+    """Empty the transposition table (its memory stays allocated): the next call starts
+    cold, as a measurement wants. Never needed for correct answers."""
+    if _TABLE is not None:
+        _TABLE.values.fill(0)
 
 
 def _next_prime(n: int) -> int:
@@ -511,9 +526,12 @@ def _deadline_at(deadline: float | None) -> float | None:
     return None if deadline is None else time.perf_counter() + deadline
 
 
-def solve(x: int, o: int, m: int = 7, n: int = 6, *, k: int = 4, deadline: float | None = None) -> int | None:
+def solve(
+    x: int, o: int, m: int = 7, n: int = 6, *, k: int = 4, deadline: float | None = None, weak: bool = False
+) -> int | None:
     """The score of the position for the side to move (see the module's docstring), or
-    None when `deadline` (seconds) ran out first. Refuses a position that already holds
+    None when `deadline` (seconds) ran out first; `weak` asks only for its sign (1 a
+    win, 0 a draw, -1 a loss), a smaller search. Refuses a position that already holds
     a four, or that gravity and the turn order cannot make (`InvalidPositionError`),
     and a board or k it cannot solve (`InvalidOptionError`).
 
@@ -522,15 +540,22 @@ def solve(x: int, o: int, m: int = 7, n: int = 6, *, k: int = 4, deadline: float
     """
     _need_numba()
     pos = _Position(x, o, _board(m, n, k))
-    return _solve(pos, _deadline_at(deadline))
+    return _sign(_solve(pos, _deadline_at(deadline), weak), weak)
+
+
+def _sign(score: int | None, weak: bool) -> int | None:
+    if score is None or not weak:
+        return score
+    return (score > 0) - (score < 0)
 
 
 def column_scores(
-    x: int, o: int, m: int = 7, n: int = 6, *, k: int = 4, deadline: float | None = None
+    x: int, o: int, m: int = 7, n: int = 6, *, k: int = 4, deadline: float | None = None, weak: bool = False
 ) -> list[int | None]:
     """Each column's score for the side to move: the score of the position after the
     move, seen by the mover (None for a full column, and for every column not finished
-    when `deadline` seconds ran out). Checks as `solve`."""
+    when `deadline` seconds ran out); with `weak`, only the scores' signs. Checks as
+    `solve`."""
     _need_numba()
     pos = _Position(x, o, _board(m, n, k))
     deadline_at = _deadline_at(deadline)
@@ -541,9 +566,9 @@ def column_scores(
         if not pos.can_play(col):
             continue
         if pos.wins_with(col):
-            out[col] = (cells + 1 - pos.stones) // 2
+            out[col] = _sign((cells + 1 - pos.stones) // 2, weak)
             continue
-        score = _solve(pos.play(col), deadline_at)
+        score = _sign(_solve(pos.play(col), deadline_at, weak), weak)
         if score is None:
             break
         out[col] = -score
