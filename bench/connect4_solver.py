@@ -172,8 +172,12 @@ def main() -> None:
     print(f"{'stones':>6} {'positions':>9} {'Pons ms':>10} {'ours ms':>10} {'ours/Pons':>9}  scores")
     for depth in args.depths:
         positions = [draw(rng, depth) for _ in range(args.positions)]
-        theirs, their_times = pons.run(positions)
-        ours, our_times = run_ours(positions)
+        theirs, their_times, ours, our_times = [], [], [], []
+        for moves in positions:  # in turn, so that both see the machine's same moments
+            for run, scores, times in ((pons.run, theirs, their_times), (run_ours, ours, our_times)):
+                score, spent = run([moves])
+                scores += score
+                times += spent
         pons_ms = statistics.fmean(their_times) * 1e3
         ours_ms = statistics.fmean(our_times) * 1e3
         agree = sum(a == b for a, b in zip(theirs, ours, strict=True))

@@ -145,7 +145,7 @@ def test_late_7x6_positions_score_as_the_brute_force() -> None:
     _brute.cache_clear()
 
 
-@pytest.mark.parametrize(("m", "n"), [(4, 4), (5, 3), (3, 5), (6, 2), (1, 8)])
+@pytest.mark.parametrize(("m", "n"), [(4, 4), pytest.param(5, 3, marks=pytest.mark.slow), (3, 5), (6, 2), (1, 8)])
 def test_small_boards_score_as_the_brute_force_at_every_depth(m: int, n: int) -> None:
     """From the empty board and from random positions of every depth, on even and odd
     numbers of cells (Pons's score is not 22 minus a stone count there)."""
@@ -208,14 +208,16 @@ def test_the_mirror_image_has_the_mirrored_scores() -> None:
         assert solver.solve(*_masks(mirror, 6)) == solver.solve(*_masks(grid, 6)) == best
 
 
+#: Both in the centre column: solving it takes minutes, more than any deadline here.
+OPENING = (1 << 38, 1 << 31)
+
+
 def test_a_deadline_returns_none_and_changes_no_later_answer() -> None:
     rng = random.Random(3)
     probes = [_masks(_random_grid(rng, 7, 6, 26), 6) for _ in range(5)]
     before = [solver.solve(x, o) for x, o in probes]
-    # Four stones down, 7x6 takes far more than a millisecond (seconds, on any machine).
-    opening = _masks(_random_grid(rng, 7, 6, 4), 6)
-    assert solver.solve(*opening, deadline=0.001) is None
-    columns = solver.column_scores(*opening, deadline=0.001)
+    assert solver.solve(*OPENING, deadline=0.001) is None
+    columns = solver.column_scores(*OPENING, deadline=0.001)
     assert None in columns
     assert [solver.solve(x, o) for x, o in probes] == before
     # And on a fresh board size in between: the table is emptied, answers stay.
@@ -231,6 +233,22 @@ def test_the_weak_solve_gives_the_scores_signs() -> None:
         signs = [None if s is None else (s > 0) - (s < 0) for s in scores]
         assert solver.column_scores(x, o, weak=True) == signs
         assert solver.solve(x, o, weak=True) == max(s for s in signs if s is not None)
+
+
+def test_the_best_move_reaches_the_best_score() -> None:
+    rng = random.Random(9)
+    for stones in (*range(14, 41, 2), 41):
+        grid = _random_grid(rng, 7, 6, stones)
+        x, o = _masks(grid, 6)
+        scores = solver.column_scores(x, o)
+        found = solver.best_move(x, o)
+        assert found is not None
+        col, score = found
+        assert score == scores[col] == max(s for s in scores if s is not None), grid
+    full = _random_grid(rng, 4, 4, 16)
+    with pytest.raises(InvalidPositionError, match="full"):
+        solver.best_move(*_masks(full, 4), 4, 4)
+    assert solver.best_move(*OPENING, deadline=0.001) is None
 
 
 def test_a_generous_deadline_gives_the_same_score() -> None:

@@ -49,7 +49,7 @@ import numpy as np
 
 from noughts.core import InvalidOptionError, InvalidPositionError, MissingExtraError
 
-__all__ = ["clear_table", "column_scores", "plies_to_end", "prepare", "solve"]
+__all__ = ["best_move", "clear_table", "column_scores", "plies_to_end", "prepare", "solve"]
 
 _numba: Any
 try:
@@ -584,6 +584,48 @@ def column_scores(
             break
         out[col] = -score
     return out
+
+
+def best_move(
+    x: int, o: int, m: int = 7, n: int = 6, *, k: int = 4, deadline: float | None = None
+) -> tuple[int, int] | None:
+    """A best column for the side to move and the position's score, or None when
+    `deadline` seconds ran out: the position is solved, then each column in Pons's order
+    (centre first) is asked only whether it reaches that score, a null-window search,
+    until one does. Cheaper than `column_scores`, which finds every column's score.
+    Checks as `solve`; a full board has no move (`InvalidPositionError`).
+
+    >>> best_move(0b1000_1000_1000_0000, 0b0100_0100_0100_0000, 4, 4)
+    (3, 5)
+    """
+    _need_numba()
+    pos = _Position(x, o, _board(m, n, k))
+    if pos.stones == pos.board.cells:
+        raise InvalidPositionError("the board is full: there is no move")
+    deadline_at = _deadline_at(deadline)
+    playable = [int(col) for col in pos.board.order() if pos.can_play(int(col))]
+    for col in playable:
+        if pos.wins_with(col):
+            return col, (pos.board.cells + 1 - pos.stones) // 2
+    score = _solve(pos, deadline_at)
+    if score is None:
+        return None
+    cells = pos.board.cells
+    for col in playable:
+        child = pos.play(col)
+        if child.stones == cells:
+            value = 0
+        elif child.can_win_next():
+            value = -((cells + 1 - child.stones) // 2)
+        else:
+            # The mover reaches `score` exactly when the child is worth at most -score.
+            r = _Search(child, _table()).window(-score, -score + 1, deadline_at)
+            if r is None:
+                return None
+            value = score if r <= -score else score - 1
+        if value == score:
+            return col, score
+    raise RuntimeError(f"no column reaches the score {score}: the solver is wrong")
 
 
 def plies_to_end(score: int, stones: int, m: int = 7, n: int = 6) -> int | None:
