@@ -39,6 +39,7 @@ search; without it the module still imports and every call raises
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,7 +50,16 @@ import numpy as np
 
 from noughts.core import InvalidOptionError, InvalidPositionError, MissingExtraError
 
-__all__ = ["best_move", "clear_table", "column_scores", "plies_to_end", "prepare", "solve"]
+__all__ = [
+    "OpeningBook",
+    "best_move",
+    "clear_table",
+    "column_scores",
+    "plies_to_end",
+    "position_key",
+    "prepare",
+    "solve",
+]
 
 _numba: Any
 try:
@@ -626,6 +636,72 @@ def best_move(
         if value == score:
             return col, score
     raise RuntimeError(f"no column reaches the score {score}: the solver is wrong")
+
+
+def position_key(x: int, o: int, m: int = 7, n: int = 6) -> tuple[int, bool]:
+    """The position's key, the same for its mirror image, and whether it is the mirror's:
+    Pons's key (the mover's stones plus every stone, in his layout; unique, as the stone
+    count says who moves) of whichever of the two is smaller. An opening book stores its
+    columns for the keyed side: a column c of a mirrored position is m - 1 - c here."""
+    board = _board(m, n, 4)
+    pos = _Position(x, o, board)
+    mirror = _Position(_mirror(x, m, n), _mirror(o, m, n), board)
+    key, mirror_key = pos.cur + pos.mask, mirror.cur + mirror.mask
+    return (mirror_key, True) if mirror_key < key else (key, False)
+
+
+def _mirror(stones: int, m: int, n: int) -> int:
+    out = 0
+    for cell in range(m * n):
+        if stones >> cell & 1:
+            row, col = divmod(cell, m)
+            out |= 1 << (row * m + m - 1 - col)
+    return out
+
+
+@dataclass(frozen=True)
+class OpeningBook:
+    """Best columns of positions, looked up by `position_key`: what `tools/connect4_book`
+    builds for the first plies, where one `best_move` takes longer than a move may.
+
+    Stored as ``.npz``: the board, `keys` sorted (uint64), and beside each key the best
+    `columns` (uint8, for the keyed side) and the position's `scores` (int8)."""
+
+    m: int
+    n: int
+    keys: np.ndarray
+    columns: np.ndarray
+    scores: np.ndarray
+
+    @classmethod
+    def from_entries(cls, m: int, n: int, entries: dict[int, tuple[int, int]]) -> OpeningBook:
+        keys = np.array(sorted(entries), dtype=np.uint64)
+        columns = np.array([entries[int(k)][0] for k in keys], dtype=np.uint8)
+        scores = np.array([entries[int(k)][1] for k in keys], dtype=np.int8)
+        return cls(m, n, keys, columns, scores)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> OpeningBook:
+        with np.load(path) as data:
+            m, n = (int(v) for v in data["board"])
+            return cls(m, n, data["keys"], data["columns"], data["scores"])
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        np.savez_compressed(
+            path, board=np.array([self.m, self.n]), keys=self.keys, columns=self.columns, scores=self.scores
+        )
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def move(self, x: int, o: int) -> tuple[int, int] | None:
+        """(best column, score) of the position, None when the book does not hold it."""
+        key, mirrored = position_key(x, o, self.m, self.n)
+        at = int(np.searchsorted(self.keys, np.uint64(key)))
+        if at == len(self.keys) or int(self.keys[at]) != key:
+            return None
+        col = int(self.columns[at])
+        return (self.m - 1 - col if mirrored else col), int(self.scores[at])
 
 
 def plies_to_end(score: int, stones: int, m: int = 7, n: int = 6) -> int | None:
