@@ -13,8 +13,22 @@ sets' levels (end: 28 and more stones, middle: 14 to 28, beginning: fewer).
     git clone <fetched PascalPons/connect4> /work/ext/connect4 && make -C /work/ext/connect4 c4solver
     PYTHONPATH=src .venv/bin/python bench/connect4_solver.py /work/ext/connect4/c4solver
 
-2026-12-02, 2 cores shared with other work (one core held by another solve throughout):
-FIGURES
+2026-12-02 05:46 UTC, 2 cores shared with other work (load about 4), the default run
+(27 s) and ``--depths 8 --positions 10``:
+
+    stones positions    Pons ms    ours ms ours/Pons  scores
+        32        40       0.14       0.07      0.48  all agree
+        24        40       0.16       0.16      1.02  all agree
+        18        40       1.91       1.68      0.88  all agree
+        14        40      17.83      17.59      0.99  all agree
+        10        40     268.71     259.82      0.97  all agree
+         8        10     638.19     606.57      0.95  all agree
+
+Runs under heavier load moved each ratio by up to a factor of two either way (10 stones:
+0.69 and 1.76 in two earlier runs): read them as "as fast as Pons's", not finer.
+
+``--by-depth`` measures ours alone: `best_move` and `column_scores` by stones played,
+each position from an empty table (the figures: tools/connect4_book/README.md).
 """
 
 from __future__ import annotations
@@ -116,21 +130,23 @@ def run_ours(positions: list[str]) -> tuple[list[int], list[float]]:
 
 
 def by_depth(rng: random.Random, depths: list[int], count: int, cap: float) -> None:
-    """What a move costs at each depth: `column_scores` (every column's exact score, what
-    `max` and the analysis need), strong and weak, each from an empty table and cut at
-    `cap` seconds."""
-    print(f"column_scores by stones played, {count} positions a depth, each cut at {cap:g} s")
-    print(f"{'stones':>6} {'kind':>6} {'median s':>9} {'90% s':>8} {'max s':>8} {'within 1 s':>10}")
+    """What a move costs at each depth, each position from an empty table and cut at
+    `cap` seconds: `best_move` (what `max` needs) and `column_scores` (every column's
+    exact score, what the analysis shows)."""
+    print(f"by stones played, {count} positions a depth, each from an empty table, cut at {cap:g} s")
+    print(f"{'stones':>6} {'call':>13} {'median s':>9} {'90% s':>8} {'max s':>8} {'within 1 s':>10}")
     for depth in depths:
         positions = [masks(draw(rng, depth)) for _ in range(count)]
-        for weak in (False, True):
+        for name in ("best_move", "column_scores"):
             times = []
             for x, o in positions:
-                solver.clear_table()  # each position from a cold table: the worst case
+                solver.clear_table()
                 started = time.perf_counter()
-                scores = solver.column_scores(x, o, deadline=cap, weak=weak)
-                spent = time.perf_counter() - started
-                times.append(spent if None not in _playable(scores, x | o) else float("inf"))
+                if name == "best_move":
+                    finished = solver.best_move(x, o, deadline=cap) is not None
+                else:
+                    finished = None not in _playable(solver.column_scores(x, o, deadline=cap), x | o)
+                times.append(time.perf_counter() - started if finished else float("inf"))
             times.sort()
             within = sum(t <= 1.0 for t in times)
 
@@ -138,8 +154,7 @@ def by_depth(rng: random.Random, depths: list[int], count: int, cap: float) -> N
                 return f">{cap:g}" if t == float("inf") else f"{t:.3f}"
 
             median, p90, worst = times[len(times) // 2], times[(len(times) * 9) // 10], times[-1]
-            kind = "weak" if weak else "strong"
-            print(f"{depth:>6} {kind:>6} {show(median):>9} {show(p90):>8} {show(worst):>8} {within:>5}/{count}")
+            print(f"{depth:>6} {name:>13} {show(median):>9} {show(p90):>8} {show(worst):>8} {within:>5}/{count}")
 
 
 def _playable(scores: list[int | None], stones: int) -> list[int | None]:
