@@ -7,12 +7,16 @@ table, ordering and windows are all under test."""
 from __future__ import annotations
 
 import random
+import sys
 from functools import cache
+from pathlib import Path
 
 import pytest
 
-from noughts.core import InvalidOptionError, InvalidPositionError
+from noughts.core import InvalidOptionError, InvalidPositionError, MissingExtraError
 from noughts.games.connect4 import solver
+
+from support import load_file
 
 Grid = tuple[tuple[int, ...], ...]  # columns bottom up; 1 is x, 2 is o
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -321,3 +325,11 @@ def test_the_empty_7x6_board_is_a_first_player_win_in_the_centre_only() -> None:
     """Allis (1988) and Tromp: the centre column wins, columns 3 and 5 draw, the others
     lose (the weak solve: win, draw or loss, not how soon)."""
     assert solver.column_scores(0, 0, weak=True) == [-1, -1, 0, 1, 0, -1, -1]
+
+
+def test_without_numba_the_module_imports_and_a_call_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba now raises ModuleNotFoundError
+    bare = load_file("connect4_solver_without_numba", Path(solver.__file__))
+    with pytest.raises(MissingExtraError, match=r"noughts\[kernels\]"):
+        bare.solve(0, 0, 4, 4)
+    monkeypatch.delitem(sys.modules, "connect4_solver_without_numba")
