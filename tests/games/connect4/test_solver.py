@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
@@ -253,6 +254,18 @@ def test_the_best_move_reaches_the_best_score() -> None:
     with pytest.raises(InvalidPositionError, match="full"):
         solver.best_move(*_masks(full, 4), 4, 4)
     assert solver.best_move(*OPENING, deadline=0.001) is None
+
+
+def test_threads_sharing_the_table_get_the_answers_one_thread_gets() -> None:
+    """Two boards at once, so that the table is also emptied under the other's feet."""
+    rng = random.Random(21)
+    jobs = [(*_masks(_random_grid(rng, 7, 6, 24), 6), 7, 6) for _ in range(6)]
+    jobs += [(*_masks(_random_grid(rng, 4, 4, 4), 4), 4, 4) for _ in range(6)]
+    alone = [solver.column_scores(*job) for job in jobs]
+    solver.clear_table()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        together = list(pool.map(lambda job: solver.column_scores(*job), jobs[::2] + jobs[1::2]))
+    assert together == alone[::2] + alone[1::2]
 
 
 def test_a_generous_deadline_gives_the_same_score() -> None:

@@ -40,6 +40,7 @@ search; without it the module still imports and every call raises
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -289,14 +290,17 @@ def prepare(m: int = 7, n: int = 6) -> None:
     for them."""
     _need_numba()
     solve(0, 0, 4, 4)
-    _table().arrays(_board(m, n, 4))
+    table = _table()
+    with _LOCK:
+        table.arrays(_board(m, n, 4))
 
 
 def clear_table() -> None:
     """Empty the transposition table (its memory stays allocated): the next call starts
     cold, as a measurement wants. Never needed for correct answers."""
-    if _TABLE is not None:
-        _TABLE.values.fill(0)
+    with _LOCK:
+        if _TABLE is not None:
+            _TABLE.values.fill(0)
 
 
 def _next_prime(n: int) -> int:
@@ -385,14 +389,17 @@ def _touched(array: np.ndarray) -> np.ndarray:
     return array
 
 
+#: Held by whoever reads or writes the table (`_Search.window`: one slice at a time).
+_LOCK = threading.Lock()
 _TABLE: _Table | None = None
 
 
 def _table() -> _Table:
     global _TABLE
-    if _TABLE is None:
-        _TABLE = _Table()
-    return _TABLE
+    with _LOCK:
+        if _TABLE is None:
+            _TABLE = _Table()
+        return _TABLE
 
 
 class _Position:
@@ -470,7 +477,7 @@ class _Search:
         board = pos.board
         self.pos = pos
         self.board = board
-        self.keys, self.values = table.arrays(board)
+        self.table = table
         depth = board.cells - pos.stones + 2
         self.ctl = np.zeros(4, dtype=np.int64)
         self.frames = np.zeros((depth, _FIELDS), dtype=np.int64)
@@ -489,12 +496,24 @@ class _Search:
         frames[0, _BETA] = beta
         frames[0, _NB] = self.pos.stones
         b = self.board
-        budget = SLICE_NODES if deadline_at is not None else 1 << 62
+        budget = SLICE_NODES
         while True:
-            _negamax(
-                ctl, frames, self.moves, self.scores, self.keys, self.values, self.order,
-                b.n, b.cells, b.bottom, b.board, budget,
-            )  # fmt: skip
+            # One slice at a time holds the table: threads' slices take turns (the
+            # kernel lets go of the GIL, and a slot written by two at once could pair one
+            # key with another's bound). Between slices the table may gain others'
+            # entries, true bounds all, or be emptied for another board: both keep the
+            # search exact, as its stack holds nothing from the table.
+            wait = -1.0 if deadline_at is None else max(0.0, deadline_at - time.perf_counter())
+            if not _LOCK.acquire(timeout=wait):
+                return None
+            try:
+                keys, values = self.table.arrays(b)
+                _negamax(
+                    ctl, frames, self.moves, self.scores, keys, values, self.order,
+                    b.n, b.cells, b.bottom, b.board, budget,
+                )  # fmt: skip
+            finally:
+                _LOCK.release()
             if ctl[_DONE]:
                 self.nodes = int(ctl[_NODES])
                 return int(ctl[_RESULT])
