@@ -39,7 +39,6 @@ try:
 except ModuleNotFoundError as e:  # numpy comes with the rl and openspiel extras
     raise MissingExtraError("noughts.encoding", e, "rl") from e
 
-from noughts.games.connect4.rules import ConnectFourState
 from noughts.games.gobblet import CELLS, SIZES, Gobblet, GobbletState, Place, Shift
 from noughts.games.marks import MarksGame, MarksState
 from noughts.games.mnk import Mnk, MnkState
@@ -133,7 +132,7 @@ class Encoding:
                 for side, boards in enumerate(self._sides(state.ages, me)):
                     for order in boards:
                         self._countdown(out, side, order, 3, self._ultimate_square)
-        elif isinstance(state, MarksState | ConnectFourState):
+        elif isinstance(state, MarksState):
             mine, theirs = (state.x, state.o) if me is Player.X else (state.o, state.x)
             for cell in range(rows * cols):
                 out[cell // cols, cell % cols, :2] = (mine >> cell & 1, theirs >> cell & 1)
@@ -190,7 +189,7 @@ class Encoding:
         _, cols, _ = self.shape
         if isinstance(state, GobbletState):
             return {divmod(cell, 3): top for cell in range(CELLS) if (top := state.top(cell)) is not None}
-        if isinstance(state, UltimateState | MarksState | ConnectFourState):
+        if isinstance(state, UltimateState | MarksState):
             square = self._ultimate_square if isinstance(state, UltimateState) else (lambda m: divmod(m, cols))
             return {
                 square(m): (player, 3)

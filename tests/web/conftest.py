@@ -16,9 +16,9 @@ from server.online.servers import address_line
 from web.browsing import DESKTOP, Tab
 
 
-@pytest.fixture(scope="session")
-def server_url() -> Iterator[str]:
-    """A real server on a free port, in its own process, as `noughts serve` runs it."""
+def serve(env: dict[str, str] | None = None) -> Iterator[str]:
+    """A real server on a free port, in its own process, as `noughts serve` runs it, with
+    `env` added to its environment; its address while the generator runs."""
     process = subprocess.Popen(
         # The analysis board deepens to 5 s a position while it is open, for as long as a
         # test looks at it: 0.3 s shows the same page, for a sixth of the suite's CPU. One
@@ -28,7 +28,7 @@ def server_url() -> Iterator[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
     assert process.stdout is not None
     line = address_line(process)
@@ -40,6 +40,11 @@ def server_url() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    yield from serve()
 
 
 def _tab(browser: Any, base: str, viewport: dict[str, int], theme: str = "light") -> Iterator[Tab]:

@@ -7,17 +7,14 @@ dark: artifacts/screenshots/new-game-*.png."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server.online.servers import address_line
 from web.browsing import DESKTOP, PHONE, SCREENSHOTS, Tab, axe_violations, wait_for_ply
-from web.conftest import _tab
+from web.conftest import _tab, serve
 
 pytestmark = pytest.mark.integration
 
@@ -28,28 +25,10 @@ TESTS = Path(__file__).resolve().parents[1]
 def plugged_in_server() -> Iterator[str]:
     """`noughts serve` with the toy game of tests/toy_game.py named in its environment,
     as a contributor's game from outside the package would be."""
-    env = {
-        **os.environ,
-        "PYTHONUNBUFFERED": "1",
-        "NOUGHTS_GAMES": "toy_game:Strip",
-        "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "noughts.cli", "serve", "--port", "0", "--workers", "1", "--max-think", "0.3"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
+    tests = str(TESTS)
+    yield from serve(
+        {"NOUGHTS_GAMES": "toy_game:Strip", "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
     )
-    line = address_line(process)
-    if "http://" not in line:
-        process.kill()
-        pytest.fail(f"noughts serve did not start: {line}")
-    try:
-        yield "http://" + line.split("http://", 1)[1].split()[0]
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 @pytest.mark.parametrize(("viewport", "theme"), [(DESKTOP, "light"), (PHONE, "dark")])

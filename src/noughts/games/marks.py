@@ -10,16 +10,17 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any, TypeVar
 
-from noughts.core import Game, IllegalMoveError, InvalidMoveError, InvalidPositionError, Player, State
-from noughts.games.geometry import bits
+from noughts.core import Game, IllegalMoveError, InvalidMoveError, InvalidPositionError, Outcome, Player, State
+from noughts.games.geometry import bits, has_line
 
-__all__ = ["MarksGame", "MarksState", "parse_marks", "parse_turn"]
+__all__ = ["MarksGame", "MarksState", "check_turn", "line_outcome", "parse_marks", "parse_rows", "parse_turn"]
 
 S = TypeVar("S", bound="MarksState")
 
 
 class MarksGame(Game[S, int]):
-    """A game whose moves are cell indices 0..cells-1."""
+    """A game whose positions are marks on cells 0..cells-1; its moves are those cells
+    (Connect Four's are columns, and its state says so)."""
 
     #: The number of cells, and the mask with a bit for each.
     cells: int
@@ -56,6 +57,12 @@ class MarksState(State[int]):
         if (self.x | self.o) >> move & 1:
             raise IllegalMoveError(f"cell {self.game.move_text(move)} is taken")
 
+    def rows_text(self, m: int, n: int) -> str:
+        """The board as a position text writes it: `n` rows of `m` cells from the top
+        (``x``, ``o``, ``.``), joined by ``/``."""
+        cells = "".join("." if (p := self.cell(i)) is None else p.value for i in range(m * n))
+        return "/".join(cells[r * m : (r + 1) * m] for r in range(n))
+
     def cell(self, index: int) -> Player | None:
         """Whose mark is on cell `index`, if anyone's."""
         if self.x >> index & 1:
@@ -85,3 +92,29 @@ def parse_turn(text: str) -> Player:
         return Player.from_text(text)
     except ValueError as e:
         raise InvalidPositionError(str(e)) from None
+
+
+def parse_rows(text: str, m: int, n: int) -> tuple[int, int]:
+    """The x and o masks of a board written as `n` rows of `m` cells joined by ``/``."""
+    rows = text.split("/")
+    if len(rows) != n or any(len(r) != m for r in rows):
+        raise InvalidPositionError(f"the board needs {n} rows of {m} cells separated by '/', got {text!r}")
+    return parse_marks("".join(rows))
+
+
+def check_turn(x: int, o: int, turn: Player) -> None:
+    """Refuse mark counts that alternate moves from x's first cannot give."""
+    difference = x.bit_count() - o.bit_count()
+    if difference not in (0, 1) or (difference == 1) != (turn is Player.O):
+        raise InvalidPositionError("x moves first: x has as many marks as o (o to move: one more)")
+
+
+def line_outcome(x: int, o: int, turn: Player, lines: tuple[int, ...]) -> Outcome | None:
+    """The game's end where the player who just moved has a line (`lines`: masks);
+    refuse lines a game cannot have reached (both players', the mover's)."""
+    x_line, o_line = has_line(x, lines), has_line(o, lines)
+    if x_line and o_line:
+        raise InvalidPositionError("both players have a line")
+    if (x_line and turn is Player.X) or (o_line and turn is Player.O):
+        raise InvalidPositionError("the player to move cannot already have a line")
+    return Outcome(turn.other) if x_line or o_line else None

@@ -32,7 +32,7 @@ from noughts.core import (
 )
 from noughts.games.forget import FORGET_OPTIONS, check_options, forget_rule, parse_ages, placed
 from noughts.games.geometry import full_line, has_line, line_masks, masks_through
-from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
+from noughts.games.marks import MarksGame, MarksState, check_turn, line_outcome, parse_rows, parse_turn
 from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["MAX_SIDE", "Mnk", "MnkState"]
@@ -124,19 +124,14 @@ class Mnk(MarksGame["MnkState"]):
         if len(parts) != (4 if self.forget else 2):
             shape = "ROWS TURN x=CELLS o=CELLS" if self.forget else "ROWS TURN"
             raise InvalidPositionError(f"a {self.spec} position is {shape!r}, got {text!r}")
-        x, o = _parse_rows(parts[0], self.m, self.n)
+        x, o = parse_rows(parts[0], self.m, self.n)
         turn = parse_turn(parts[1])
         ages = None
         if self.forget:
             ages = (self._parse_ages(parts[2], "x", x), self._parse_ages(parts[3], "o", o))
-        elif not 0 <= x.bit_count() - o.bit_count() <= 1 or (x.bit_count() - o.bit_count() == 1) != (turn is Player.O):
-            raise InvalidPositionError("x moves first: x has as many marks as o (o to move: one more)")
-        x_line, o_line = has_line(x, self.lines), has_line(o, self.lines)
-        if x_line and o_line:
-            raise InvalidPositionError("both players have a line")
-        if (x_line and turn is Player.X) or (o_line and turn is Player.O):
-            raise InvalidPositionError("the player to move cannot already have a line")
-        return MnkState._make(self, x, o, turn, ages, (), Outcome(turn.other) if x_line or o_line else None)
+        else:
+            check_turn(x, o, turn)
+        return MnkState._make(self, x, o, turn, ages, (), line_outcome(x, o, turn, self.lines))
 
     def _parse_ages(self, text: str, side: str, marks: int) -> tuple[int, ...]:
         order = parse_ages(text, side, marks, self.parse_move)
@@ -302,14 +297,7 @@ class MnkState(MarksState):
 
     def to_text(self) -> str:
         game = self.game
-        rows = []
-        for r in range(game.n):
-            row = ""
-            for c in range(game.m):
-                p = self.cell(r * game.m + c)
-                row += "." if p is None else p.value
-            rows.append(row)
-        text = f"{'/'.join(rows)} {self.turn.value}"
+        text = f"{self.rows_text(game.m, game.n)} {self.turn.value}"
         if self.ages is not None:
             for side, order in zip("xo", self.ages, strict=True):
                 text += f" {side}=" + (",".join(game.move_text(c) for c in order) or "-")
@@ -333,10 +321,3 @@ class MnkState(MarksState):
             marks = (self.cell(r * game.m + c) for c in range(game.m))
             lines.append(f"{r + 1:>3} " + " ".join(p.value.upper() if p else "." for p in marks))
         return "\n".join(lines)
-
-
-def _parse_rows(text: str, m: int, n: int) -> tuple[int, int]:
-    rows = text.split("/")
-    if len(rows) != n or any(len(r) != m for r in rows):
-        raise InvalidPositionError(f"the board needs {n} rows of {m} cells separated by '/', got {text!r}")
-    return parse_marks("".join(rows))

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from noughts.core import (
-    Game,
     IllegalMoveError,
     InvalidMoveError,
     InvalidOptionError,
@@ -34,10 +33,9 @@ from noughts.core import (
     Outcome,
     Player,
     Reason,
-    State,
 )
 from noughts.games.geometry import full_line, has_line, line_masks, masks_through
-from noughts.games.marks import parse_marks, parse_turn
+from noughts.games.marks import MarksGame, MarksState, check_turn, line_outcome, parse_rows, parse_turn
 from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["MAX_COLUMNS", "ConnectFour", "ConnectFourState"]
@@ -48,7 +46,7 @@ MAX_ROWS = 26
 
 
 @dataclass(frozen=True)
-class ConnectFour(Game["ConnectFourState", int]):
+class ConnectFour(MarksGame["ConnectFourState"]):
     """`m` columns, `n` rows, `k` in a row wins; marks drop to the bottom of a column."""
 
     m: int = 7
@@ -117,27 +115,15 @@ class ConnectFour(Game["ConnectFourState", int]):
         parts = text.split()
         if len(parts) != 2:
             raise InvalidPositionError(f"a {self.spec} position is 'ROWS TURN', got {text!r}")
-        rows = parts[0].split("/")
-        if len(rows) != self.n or any(len(r) != self.m for r in rows):
-            raise InvalidPositionError(
-                f"the board needs {self.n} rows of {self.m} cells separated by '/', got {parts[0]!r}"
-            )
-        x, o = parse_marks("".join(rows))
+        x, o = parse_rows(parts[0], self.m, self.n)
         turn = parse_turn(parts[1])
         taken = x | o
         for cell in range(self.cells - self.m):  # every row but the bottom one
             if taken >> cell & 1 and not taken >> (cell + self.m) & 1:
                 column = cell % self.m + 1
                 raise InvalidPositionError(f"a mark floats in column {column}: marks drop to the lowest empty cell")
-        difference = x.bit_count() - o.bit_count()
-        if difference not in (0, 1) or (difference == 1) != (turn is Player.O):
-            raise InvalidPositionError("x moves first: x has as many marks as o (o to move: one more)")
-        x_line, o_line = has_line(x, self.lines), has_line(o, self.lines)
-        if x_line and o_line:
-            raise InvalidPositionError("both players have a line")
-        if (x_line and turn is Player.X) or (o_line and turn is Player.O):
-            raise InvalidPositionError("the player to move cannot already have a line")
-        return ConnectFourState._make(self, x, o, turn, Outcome(turn.other) if x_line or o_line else None)
+        check_turn(x, o, turn)
+        return ConnectFourState._make(self, x, o, turn, line_outcome(x, o, turn, self.lines))
 
 
 def _rules(game: ConnectFour | None) -> list[str]:
@@ -180,17 +166,13 @@ ConnectFour.variants = (
 )
 
 
-class ConnectFourState(State[int]):
+class ConnectFourState(MarksState):
     """A Connect Four position: each player's cells as a bitmask (bit i: cell i, in
-    reading order from the top row)."""
+    reading order from the top row); a move is a column."""
 
-    __slots__ = ("o", "x")
+    __slots__ = ()
 
     game: ConnectFour
-    x: int
-    """X's cells, as a bitmask."""
-    o: int
-    """O's cells, as a bitmask."""
 
     @classmethod
     def standard_game(cls) -> ConnectFour:
@@ -203,18 +185,8 @@ class ConnectFourState(State[int]):
         if outcome is None and (x | o) == game.full:
             outcome = Outcome(None, Reason.FULL)
         self._init(game, turn, outcome, (x, o, turn))
-        set_ = object.__setattr__
-        set_(self, "x", x)
-        set_(self, "o", o)
+        self._set_marks(x, o)
         return self
-
-    def cell(self, index: int) -> Player | None:
-        """Whose mark is on cell `index`, if anyone's."""
-        if self.x >> index & 1:
-            return Player.X
-        if self.o >> index & 1:
-            return Player.O
-        return None
 
     def landing(self, column: int) -> int:
         """The cell a mark dropped into `column` lands on (IllegalMoveError when the
@@ -259,12 +231,7 @@ class ConnectFourState(State[int]):
     # -- text ---------------------------------------------------------------------
 
     def to_text(self) -> str:
-        game = self.game
-        rows = []
-        for r in range(game.n):
-            marks = (self.cell(r * game.m + c) for c in range(game.m))
-            rows.append("".join("." if p is None else p.value for p in marks))
-        return f"{'/'.join(rows)} {self.turn.value}"
+        return f"{self.rows_text(self.game.m, self.game.n)} {self.turn.value}"
 
     def diagram(self) -> str:
         game = self.game
