@@ -49,30 +49,86 @@ def four(stones: int, m: int, n: int) -> bool:
 
 
 def book_positions(plies: int, m: int, n: int, best: dict[int, tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    """Each position where the book's side is to move, in the order of a walk from the
-    empty board; `best` must hold a position's entry once it has been yielded."""
-    for side in (0, 1):
-        seen: set[int] = set()
-        stack = [(0, 0)]
-        while stack:
-            x, o = stack.pop()
-            stones = (x | o).bit_count()
-            if stones >= plies or stones == m * n:
-                continue
-            key, mirrored = solver.position_key(x, o, m, n)
-            if key in seen:
-                continue
+    """Each position where the book's side is to move, fewer stones first: a run that
+    stops has every position of the levels it finished, so the deepest complete book
+    can be written from its work file. `best` must hold a position's entry once its
+    level has been yielded. The empty board comes after max-as-o's first positions
+    (every first move of x), from whose entries `build` derives its entry instead of
+    solving it."""
+    fronts = {0: [(0, 0)], 1: _distinct(_replies([(0, 0)], m, n), m, n)}
+    order = [1, 0] if plies > 1 else [0]
+    order += list(range(2, plies))
+    for level in order:
+        side = level % 2
+        if level >= 2:
+            fronts[side] = _distinct(_replies(_book_children(fronts[side], m, n, best), m, n), m, n)
+        if m * n > level:
+            yield from fronts[side]
+
+
+def _distinct(positions: list[tuple[int, int]], m: int, n: int) -> list[tuple[int, int]]:
+    seen: set[int] = set()
+    out = []
+    for x, o in positions:
+        key = solver.position_key(x, o, m, n)[0]
+        if key not in seen:
             seen.add(key)
-            if stones % 2 == side:
-                yield x, o
-                col = best[key][0]
-                cols = [m - 1 - col if mirrored else col]
-            else:
-                cols = list(range(m))
-            for c in cols:
-                child = play(x, o, c, m, n)
-                if child is not None and not (four(child[0], m, n) or four(child[1], m, n)):
-                    stack.append(child)
+            out.append((x, o))
+    return out
+
+
+def _children(x: int, o: int, cols: list[int], m: int, n: int) -> list[tuple[int, int]]:
+    """The positions after each of `cols` that the game goes on from."""
+    out = []
+    for c in cols:
+        child = play(x, o, c, m, n)
+        if child is None or four(child[0], m, n) or four(child[1], m, n):
+            continue
+        if (child[0] | child[1]).bit_count() < m * n:
+            out.append(child)
+    return out
+
+
+def _replies(positions: list[tuple[int, int]], m: int, n: int) -> list[tuple[int, int]]:
+    return [child for x, o in positions for child in _children(x, o, list(range(m)), m, n)]
+
+
+def _book_children(
+    positions: list[tuple[int, int]], m: int, n: int, best: dict[int, tuple[int, int]]
+) -> list[tuple[int, int]]:
+    out = []
+    for x, o in positions:
+        key, mirrored = solver.position_key(x, o, m, n)
+        col = best[key][0]
+        out += _children(x, o, [m - 1 - col if mirrored else col], m, n)
+    return out
+
+
+def derived(x: int, o: int, m: int, n: int, best: dict[int, tuple[int, int]]) -> tuple[int, int] | None:
+    """The position's (best column, score) from its children's entries, None unless
+    every child is known: a score is the best of minus the children's, so the empty
+    board, whose seven children max-as-o's book solves anyway, costs no solve of its own
+    (one exact solve of it took longer than 30 min). The column is the first in the
+    solver's order (centre first) that reaches the score, for the position as given."""
+    cells, stones = m * n, (x | o).bit_count()
+    found: tuple[int, int] | None = None
+    half = m // 2  # the solver's order: 3 2 4 1 5 0 6 on 7
+    for c in [half + ((i + 1) // 2 if i % 2 == 0 else -((i + 1) // 2)) for i in range(m)]:
+        child = play(x, o, c, m, n)
+        if child is None:
+            continue
+        if four(child[0], m, n) or four(child[1], m, n):
+            score = (cells + 1 - stones) // 2
+        elif (child[0] | child[1]).bit_count() == cells:
+            score = 0
+        else:
+            entry = best.get(solver.position_key(*child, m, n)[0])
+            if entry is None:
+                return None
+            score = -entry[1]
+        if found is None or score > found[1]:
+            found = (c, score)
+    return found
 
 
 def build(plies: int, m: int, n: int, work: Path | None = None) -> solver.OpeningBook:
@@ -86,12 +142,18 @@ def build(plies: int, m: int, n: int, work: Path | None = None) -> solver.Openin
     started = time.perf_counter()
     solver.prepare(m, n)
     done = solved = 0
+    level = -1
     entries: dict[int, tuple[int, int]] = {}
     with work.open("a") as out:
         for x, o in book_positions(plies, m, n, best):
+            stones = (x | o).bit_count()
+            if stones != level:
+                if level >= 0:
+                    print(f"level {level} complete, {time.perf_counter() - started:.0f} s", flush=True)
+                level = stones
             key, mirrored = solver.position_key(x, o, m, n)
             if key not in best:
-                found = solver.best_move(x, o, m, n)
+                found = derived(x, o, m, n, best) or solver.best_move(x, o, m, n)
                 if found is None:
                     raise RuntimeError("best_move gave up without a deadline")
                 col, score = found
@@ -99,6 +161,10 @@ def build(plies: int, m: int, n: int, work: Path | None = None) -> solver.Openin
                 out.write(json.dumps({"key": key, "column": best[key][0], "score": score}) + "\n")
                 out.flush()
                 solved += 1
+                print(
+                    f"  {stones} stones x={x} o={o}: {col + 1} {score}, {time.perf_counter() - started:.0f} s",
+                    flush=True,
+                )
             entries[key] = best[key]
             done += 1
             if done % 100 == 0:

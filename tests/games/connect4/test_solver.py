@@ -151,7 +151,12 @@ def test_late_7x6_positions_score_as_the_brute_force() -> None:
     _brute.cache_clear()
 
 
-@pytest.mark.parametrize(("m", "n"), [(4, 4), pytest.param(5, 3, marks=pytest.mark.slow), (3, 5), (6, 2), (1, 8)])
+#: The boards; the two larger ones in make test-slow.
+_SLOW = pytest.mark.slow
+_BOARDS = [pytest.param(4, 4, marks=_SLOW), pytest.param(5, 3, marks=_SLOW), (3, 5), (6, 2), (1, 8)]
+
+
+@pytest.mark.parametrize(("m", "n"), _BOARDS)
 def test_small_boards_score_as_the_brute_force_at_every_depth(m: int, n: int) -> None:
     """From the empty board and from random positions of every depth, on even and odd
     numbers of cells (Pons's score is not 22 minus a stone count there)."""
