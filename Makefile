@@ -13,9 +13,9 @@ unexport PYTHONDONTWRITEBYTECODE
 # computing. (make check's tests compute: one process a core.)
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print(max(2, 2 * (os.cpu_count() or 1)))')
 
-.PHONY: run test test-slow check lint typecheck clean
+.PHONY: run test test-slow check lint typecheck clean web-checks
 
-$(STAMP): pyproject.toml requirements.lock
+$(STAMP): pyproject.toml requirements.lock package-lock.json
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is needed (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
 	@# uv installs (its version from the lock file, with pip): 5 s where pip took 22. Like
@@ -31,6 +31,9 @@ $(STAMP): pyproject.toml requirements.lock
 		echo 'installing Debian chromium for the browser tests (apt-get, a minute)'; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "note: the browser tests need Chromium: run 'apt-get install -y chromium' as root (they skip without it)"; fi
+	@# The browser game's checks (tsc, ESLint; package-lock.json's versions), where Node.js is.
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "note: the browser game's type check, lint and unit tests need Node.js and npm (they are skipped without them)"; fi
 	touch $(STAMP)
 
 # The computer's fast engine is compiled before the server starts, once per machine (a
@@ -51,7 +54,7 @@ test: $(STAMP)
 	@# get cache and data folders of their own.
 	@$(BIN)/noughts prepare --quiet >/dev/null & preparing=$$!; \
 	$(BIN)/pytest --collect-only -q -p no:cacheprovider -m "not slow" tests >/dev/null 2>&1 & collecting=$$!; \
-	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports && $(BIN)/mypy; checked=$$?; \
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports && $(BIN)/mypy && $(MAKE) --no-print-directory web-checks; checked=$$?; \
 	wait $$collecting; wait $$preparing || { echo "compiling the fast engine failed: run $(BIN)/noughts prepare"; exit 1; }; \
 	exit $$checked
 	@scratch=$$(mktemp -d); \
@@ -62,6 +65,14 @@ test: $(STAMP)
 	if [ $$doctested = 0 ]; then echo "doctests (src): $$(tail -n 1 $(VENV)/doctests.log)"; else cat $(VENV)/doctests.log; fi; \
 	[ $$tested = 0 ] && [ $$doctested = 0 ]
 
+# The browser game's modules: type-checked (JSDoc, tsc --checkJs: jsconfig.json), linted
+# (ESLint: eslint.config.js), their pure parts unit-tested (node --test tests/web/js/).
+web-checks:
+	@if [ -d node_modules ]; then \
+		node_modules/.bin/tsc -p jsconfig.json && node_modules/.bin/eslint src/noughts/web/js tests/web/js \
+		&& node --test --test-reporter=dot tests/web/js/; \
+	else echo "web checks skipped: no node_modules (Node.js and npm are needed: npm ci)"; fi
+
 # The exhaustive and long-running checks; CI runs them after `make test`. Gobblet's
 # solved table first (minutes on every core, once per machine: it stays in the cache
 # folder), so that the checks of the table, its opening book and the gobblet puzzles
@@ -70,6 +81,14 @@ test-slow: $(STAMP)
 	$(BIN)/noughts prepare --quiet
 	$(BIN)/noughts solve gobblet
 	NOUGHTS_TESTS_NEED_GOBBLET_TABLE=1 $(BIN)/pytest -n auto --dist worksteal -m slow
+	@# A sample of the server and browser tests again, beside two busy processes a core:
+	@# they pass on a busy machine as on an idle one.
+	$(BIN)/python tests/under_load.py -n 2 --dist worksteal -q -p no:cacheprovider -m "not slow" $(UNDER_LOAD)
+
+# The sample test-slow runs under load: online play, its bots and its bad input, and the
+# browser playing the computer and another person.
+UNDER_LOAD := tests/server/online/test_play.py tests/server/online/test_bots.py tests/server/online/test_faults.py \
+	tests/web/test_play.py tests/server/online/test_live_browser.py
 
 # Lint, types and the quick tests: no browser, no server processes, nothing slow.
 check: $(STAMP)
@@ -78,6 +97,7 @@ check: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	$(MAKE) --no-print-directory web-checks
 	$(BIN)/pytest -n auto --dist worksteal -m "not slow and not integration"
 
 lint: $(STAMP)

@@ -15,6 +15,7 @@ from noughts.server.guards import TOO_LARGE
 from noughts.server.models import ErrorBody
 from noughts.server.online.accounts import AccountError, TooManyAttemptsError
 from noughts.server.online.actions import ActionError
+from noughts.server.online.storage.db import DATABASE_AWAY, DATABASE_AWAY_ERRORS, database_away
 from noughts.server.replay import RequestError
 from noughts.server.thinking import ComputerBusyError, ThinkingError, TooManyJobsError
 
@@ -33,14 +34,6 @@ def _field(loc: tuple[int | str, ...]) -> str | None:
     for p in parts:
         text += f"[{p}]" if isinstance(p, int) else (f".{p}" if text else str(p))
     return text or None
-
-
-#: HTTP status of each refused online action; the rest are 409 (the game's state forbids it).
-_ACTION_STATUS = {"no-such-game": 404, "not-a-player": 403, "not-yours": 403, "invalid-spec": 400,
-                  "invalid-side": 400, "invalid-clock": 400, "guest-rated": 403, "own-room": 409,
-                  "no-such-puzzle": 404, "no-puzzle-left": 404, "not-seeking": 404, "no-such-bot": 404,
-                  "invalid-wait": 400, "not-invited": 403, "no-such-tournament": 404, "invalid-tournament": 400,
-                  "guest-tournament": 403, "too-many-tournaments": 429, "no-such-review": 404}  # fmt: skip
 
 
 def install(app: FastAPI) -> None:
@@ -69,7 +62,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ActionError)
     async def action_error(request: Request, exc: ActionError) -> JSONResponse:
-        return _answer(_ACTION_STATUS.get(exc.error, 409), exc.error, exc.message)
+        return _answer(exc.status, exc.error, exc.message)
 
     @app.exception_handler(ThinkingError)
     async def too_slow(request: Request, exc: ThinkingError) -> JSONResponse:
@@ -80,6 +73,15 @@ def install(app: FastAPI) -> None:
         # Refused before any thinking: the asker's quota (429) or a full lane (503).
         status, word = (429, "too-many-jobs") if isinstance(exc, TooManyJobsError) else (503, "computer-busy")
         return _answer(status, word, str(exc), headers={"Retry-After": str(exc.retry_after)})
+
+    async def database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+        # The database cannot be reached (PostgreSQL restarting, the network): nothing
+        # was changed, the request may be sent again; the log says so once an outage.
+        database_away(exc)
+        return _answer(503, "database-unavailable", DATABASE_AWAY, headers={"Retry-After": "5"})
+
+    for kind in DATABASE_AWAY_ERRORS:
+        app.add_exception_handler(kind, database_unavailable)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:

@@ -8,6 +8,7 @@ import os
 import secrets
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,12 +21,13 @@ from server.online.servers import in_thread
 POSTGRES_ADMIN = os.environ.get("NOUGHTS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A database of this test run's own on the local PostgreSQL, dropped at the end."""
+@contextmanager
+def new_postgres_database(prefix: str) -> Iterator[str]:
+    """The URL of a new database on the local PostgreSQL, dropped afterwards; the test
+    is skipped, saying why, where none is reachable."""
     import psycopg
 
-    name = f"noughts_test_{secrets.token_hex(4)}"
+    name = f"{prefix}_{secrets.token_hex(4)}"
     try:
         admin = psycopg.connect(POSTGRES_ADMIN, autocommit=True, connect_timeout=3)
     except psycopg.OperationalError as e:
@@ -36,6 +38,13 @@ def postgres_url() -> Iterator[str]:
             yield POSTGRES_ADMIN.rsplit("/", 1)[0] + "/" + name
         finally:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A database of this test run's own on the local PostgreSQL, dropped at the end."""
+    with new_postgres_database("noughts_test") as url:
+        yield url
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

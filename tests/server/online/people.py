@@ -19,11 +19,20 @@ PASSWORD = "correct horse"
 #: Cheap hashes and short periods: the tests sign up many players and wait for graces;
 #: all of them from one address (the brakes on that have tests of their own).
 FAST = OnlineConfig(
-    argon2_time_cost=1, argon2_memory_kib=8192, disconnect_grace=1.0, signups_per_address=1000, guests_per_address=1000
+    argon2_time_cost=1,
+    argon2_memory_kib=8192,
+    disconnect_grace=1.0,
+    signups_per_address=1000,
+    guests_per_address=1000,
+    # The tests read the state again whenever they check it (test_share.py keeps the limit).
+    resync_burst=1e6,
 )
 
 
 KEEP_ALIVE = httpx2.Limits(keepalive_expiry=2.0)
+#: Seconds a test waits for an answer or an event that should come: generous, since it
+#: only stops a hang (a busy machine answers late, not differently).
+WAIT = 30.0
 
 
 def unique(name: str) -> str:
@@ -37,7 +46,7 @@ class Person:
         # Idle connections dropped long before the server closes them (KEEP_ALIVE_SECONDS):
         # a request sent on a connection just as the server closes it fails with "Server
         # disconnected" (seen in CI when the server kept them 5 s, as uvicorn does).
-        self.http = httpx2.Client(base_url=base, timeout=10, limits=KEEP_ALIVE)
+        self.http = httpx2.Client(base_url=base, timeout=WAIT, limits=KEEP_ALIVE)
         self.name: str | None = None
         self.sockets: list[GameSocket] = []
         self._stack = contextlib.ExitStack()
@@ -71,7 +80,7 @@ class Person:
         url = self.base.replace("http", "ws", 1) + f"/api/online/games/{game_id}/ws"
         token = self.http.cookies.get(COOKIE)
         extra = {"Cookie": f"{COOKIE}={token}"} if token else {}
-        ws = self._stack.enter_context(connect(url, additional_headers={**extra, **headers}, open_timeout=10))
+        ws = self._stack.enter_context(connect(url, additional_headers={**extra, **headers}, open_timeout=WAIT))
         sock = GameSocket(ws)
         self.sockets.append(sock)
         return sock
@@ -100,7 +109,7 @@ class GameSocket:
     def send(self, message: dict[str, Any] | str) -> None:
         self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    def receive(self, timeout: float = 10) -> dict[str, Any]:
+    def receive(self, timeout: float = WAIT) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         if message.get("game") is not None:
             self.state = message["game"]
@@ -112,15 +121,23 @@ class GameSocket:
                 self.state = patched(state, message)
         return message
 
-    def expect(self, type_: str, timeout: float = 10, **fields: Any) -> dict[str, Any]:
-        """The next message of type `type_` (with `fields`), skipping others (presence...)."""
+    def expect(self, type_: str, timeout: float = WAIT, **fields: Any) -> dict[str, Any]:
+        """The next message of type `type_` (with `fields`), skipping others (presence...).
+        On a timeout the failure lists what came instead: a flaky wait says what it saw."""
         deadline = time.monotonic() + timeout
+        skipped: list[str] = []
         while True:
-            message = self.receive(max(0.01, deadline - time.monotonic()))
+            try:
+                message = self.receive(max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                wanted = " ".join([type_, *(f"{k}={v}" for k, v in fields.items())])
+                seen = "; ".join(skipped[-8:]) or "nothing"
+                raise AssertionError(f"no {wanted} within {timeout} s; came instead: {seen}") from None
             if message["type"] == type_ and all(message.get(k) == v for k, v in fields.items()):
                 return message
+            skipped.append(" ".join(f"{k}={message[k]}" for k in ("type", "kind", "ply", "error") if k in message))
 
-    def event(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+    def event(self, kind: str, timeout: float = WAIT) -> dict[str, Any]:
         return self.expect("event", timeout, kind=kind)
 
     def act(self, kind: str, **fields: Any) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -142,3 +143,67 @@ def private_redis() -> Iterator[PrivateRedis]:
         yield server
     finally:
         server.stop()
+
+
+class Cuttable:
+    """A TCP forwarder to `target` on a port of its own, whose link the test cuts and
+    mends: a server behind it sees its database go away (every connection reset, new
+    ones refused) and come back, as when PostgreSQL restarts or the network fails."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self._listener: socket.socket | None = None
+        self._open: list[socket.socket] = []
+        self._lock = threading.Lock()
+
+    def mend(self) -> None:
+        """Listens (again): connections reach the target."""
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def cut(self) -> None:
+        """Refuses new connections and resets the open ones."""
+        with self._lock:
+            if self._listener is not None:
+                # shutdown first: close alone leaves the thread in accept() listening.
+                with contextlib.suppress(OSError):
+                    self._listener.shutdown(socket.SHUT_RDWR)
+                self._listener.close()
+                self._listener = None
+            for sock in self._open:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            self._open.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # cut
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            with self._lock:
+                self._open += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)

@@ -338,8 +338,8 @@ def test_at_most_a_few_argon2_hashes_run_at_once(sqlite_url: str, monkeypatch: p
 
 def test_passwords_are_argon2id_hashes_and_tokens_are_kept_as_their_sha256(sqlite_url: str) -> None:
     """What a stolen database holds: no password, no usable log-in."""
+    from noughts.competition.clock import now_ms
     from noughts.server.online.accounts import token_hash
-    from noughts.server.online.clock import now_ms
     from noughts.server.online.service import Online
 
     online = Online(sqlite_url, None, FAST)

@@ -6,7 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from noughts.server.online import actions, clock
+from noughts.competition import clock
+from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, GameRow
 
 ANN, BOB, EVE = 1, 2, 3

@@ -7,21 +7,25 @@ between a move and the bot's answer)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from noughts.ai.base import Kind, Limits
 from noughts.ai.levels import level_player
+from noughts.competition.clock import now_ms
 from noughts.registry import parse_spec
 from noughts.server import Settings
 from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
 from noughts.server.online.bots import HOUSE
-from noughts.server.online.clock import now_ms
 from noughts.server.online.service.rooms import room_row
 from noughts.server.online.storage.store import Store
+from noughts.server.thinking import ThinkingError, ThinkingPool
 from server.online.people import FAST, GameSocket, Person
 from server.online.servers import in_thread
 
@@ -44,7 +48,7 @@ def _play_out(sock: GameSocket, side: str) -> dict[str, Any]:
                 position = position.play_text(text)
             assert sock.move(position.move_text(position.legal_moves()[0]))["type"] == "ack"
         else:
-            sock.event("move", timeout=15)
+            sock.event("move")
     return sock.state
 
 
@@ -132,7 +136,7 @@ def test_a_bot_claims_a_game_its_opponent_left(people: Callable[[], Person]) -> 
     game_id = _challenge(ann, HOUSE["easy"], side="x")
     sock = ann.socket(game_id)
     sock.move("5")
-    sock.event("move", timeout=15)
+    sock.event("move")
     sock.ws.close()  # ann leaves; the test server's grace is short (online.people.FAST)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
@@ -176,27 +180,57 @@ def test_a_bot_answers_takebacks_and_draw_offers(people: Callable[[], Person]) -
     ann = people().sign_up()
     sock = ann.socket(_challenge(ann, HOUSE["max"], side="x"))
     sock.move("5")
-    sock.event("move", timeout=15)
+    sock.event("move")
     assert sock.act("takeback-request")["type"] == "ack"
-    sock.event("takeback-accept", timeout=15)
+    sock.event("takeback-accept")
     assert sock.state["ply"] == 0 and sock.state["state"] == "playing"
     assert sock.act("draw-offer")["type"] == "ack"
-    sock.event("draw-accept", timeout=15)
+    sock.event("draw-accept")
     assert (sock.state["result"], sock.state["termination"]) == ("draw", "agreement")
 
     # Rated, ann o: whatever x opens, o has replies that lose in 6 plies (the solved
     # table's); after one, and x's answer, the bot is winning and the game goes on.
     sock = ann.socket(_challenge(ann, HOUSE["max"], side="o", rated=True))
     if sock.state["ply"] == 0:
-        sock.event("move", timeout=15)
+        sock.event("move")
     game = parse_spec("classic")
     position = game.initial().play_text(sock.state["moves"][0])
     moves = level_player(game, "max", mistakes=False).analyze(position, Limits(time=1)).moves
     losing = next(m.text for m in moves if m.value.kind is Kind.LOSS)
     assert sock.move(losing)["type"] == "ack"
-    sock.event("move", timeout=15)
+    sock.event("move")
     assert sock.act("takeback-request")["type"] == "ack"
-    sock.event("takeback-decline", timeout=15)
+    sock.event("takeback-decline")
     assert sock.act("draw-offer")["type"] == "ack"
-    sock.event("draw-decline", timeout=15)
+    sock.event("draw-decline")
     assert (sock.state["state"], sock.state["ply"], sock.state["offers"]["draw"]) == ("playing", 3, None)
+
+
+def test_bots_that_cannot_think_say_so_once_not_each_turn(
+    people: Callable[[], Person], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The computer unreachable (its workers' Redis away, say): three bot games waiting
+    for the bots' first move give one warning line, no traceback; once it is back, a
+    bot moves and the log says they think again."""
+    away = True
+    analyze = ThinkingPool.analyze
+
+    async def unreachable(self: ThinkingPool, *args: Any, **kwargs: Any) -> Any:
+        if away:
+            raise ThinkingError("the computer's workers cannot be reached (Connection refused); try again")
+        return await analyze(self, *args, **kwargs)
+
+    monkeypatch.setattr(ThinkingPool, "analyze", unreachable)
+    ann = people().sign_up()
+    with caplog.at_level(logging.WARNING, logger="noughts"):
+        for _ in range(3):
+            _challenge(ann, HOUSE["easy"], side="o")
+        time.sleep(1.5)  # the turns fail, and the sweep looks once at least
+        away = False
+        sock = ann.socket(_challenge(ann, HOUSE["easy"], side="o"))
+        if sock.state["ply"] == 0:
+            sock.event("move")
+    said = [r for r in caplog.records if r.name.startswith("noughts")]
+    assert [r.exc_info for r in said] == [None, None], said
+    assert "the bots cannot think" in said[0].getMessage() and "cannot be reached" in said[0].getMessage()
+    assert said[1].getMessage() == "the bots think again"

@@ -154,9 +154,18 @@ BAD_CHAT_FRAMES = [
     ({"type": "chat-report", "line": True}, "bad-message"),
     ({"type": "chat-report", "line": 10**9}, "no-such-line"),
     ({"type": "chat-report", "line": "players"}, "bad-message"),
+    # Past the databases' integers (PostgreSQL's 32 bits, SQLite's 64): refused unread.
+    ({"type": "chat-report", "line": 2**31}, "bad-message"),
+    ({"type": "chat-report", "line": 2**63}, "bad-message"),
+    ({"type": "chat-report", "line": 10**400}, "bad-message"),
+    # Names no account has, which a database's text would refuse (a NUL, a lone surrogate).
+    ({"type": "chat-mute", "user": "a\u0000b"}, "bad-message"),
+    ({"type": "chat-mute", "user": "\ud800"}, "bad-message"),
+    ({"type": "chat-unmute", "user": "x" * 41}, "bad-message"),
 ]
 
 
+@pytest.mark.both_databases  # each database refuses its own out-of-range numbers
 def test_hostile_chat_frames_change_nothing(people: Callable[[], Person], app_settings: Settings) -> None:
     """Each frame in turn on one spectator's socket: its error, nothing stored, the
     socket still open and the game going on."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+from noughts.competition.clock import now_ms
 from noughts.server import Settings
 from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
-from noughts.server.online.clock import now_ms
 from noughts.server.online.service.rooms import room_row
 from noughts.server.online.storage.store import Store
 from server.online.people import FAST, Person

@@ -3,7 +3,11 @@ untouched and the server up."""
 
 from __future__ import annotations
 
+import gc
+import logging
+import socket
 import threading
+import time
 from collections.abc import Callable
 
 import pytest
@@ -177,3 +181,30 @@ def test_the_database_takes_one_move_per_ply(database_url: str) -> None:
     assert [m for _, m, _, _ in store.move_rows(row.id)] in (["5"], ["1"])
     assert store.game(row.id).ply == 1
     store.close()
+
+
+def test_a_socket_whose_client_left_closes_without_a_traceback(
+    people: Callable[[], Person], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Clients that drop their connection mid-exchange (an oversized frame, then gone;
+    events on their way to a client that left) end their handler quietly: no
+    traceback from the socket's writer or close, in the app's log or asyncio's."""
+    uvicorn_log = logging.getLogger("uvicorn")  # it does not pass its records on to the root
+    uvicorn_log.addHandler(caplog.handler)
+    try:
+        with caplog.at_level(logging.WARNING):
+            ann, bob, game_id, a, b = start(people)
+            for _ in range(3):
+                gone = bob.socket(game_id)
+                gone.send('{"type": "ping", "pad": "' + "x" * 10_000 + '"}')  # closes with 1009 ...
+                gone.ws.socket.shutdown(socket.SHUT_RDWR)  # ... to a client already gone
+                watcher = ann.socket(game_id)
+                watcher.ws.socket.shutdown(socket.SHUT_RDWR)  # events will find it gone
+            alternate(a, b, "5", "1", "9")
+            assert b.move("3")["type"] == "ack"
+            time.sleep(0.5)  # the handlers of the sockets that left end meanwhile
+            gc.collect()  # a task whose exception nobody read says so when collected
+        noisy = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert not noisy, [f"{r.name}: {r.getMessage()}" for r in noisy]
+    finally:
+        uvicorn_log.removeHandler(caplog.handler)

@@ -30,6 +30,7 @@ def site(sqlite_url: str) -> Iterator[str]:
         yield base
 
 
+@pytest.mark.slow  # a check of a bench script: make test-slow
 def test_the_load_bench_sets_up_games_at_once_each_between_its_own_two_guests(
     site: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,9 +9,9 @@ from typing import cast
 import pytest
 from sqlalchemy import Table, delete, insert
 
+from noughts.competition.clock import now_ms
 from noughts.server import Settings
 from noughts.server.online.accounts import name_key
-from noughts.server.online.clock import now_ms
 from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tables import Rating
 from noughts.study.puzzles import Puzzle

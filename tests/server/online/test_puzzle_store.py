@@ -4,18 +4,19 @@ the player and the puzzle, counted once whoever submits it twice, from wherever.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
+from noughts.competition.ratings import Glicko, update
 from noughts.registry import parse_spec
-from noughts.server.online.ratings import Glicko, update
 from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import NotFoundError, Store
 from noughts.study.puzzles import Puzzle, mine, shipped
@@ -68,6 +69,28 @@ def test_the_shipped_puzzles_are_there_after_the_migration(book: PuzzleBook) -> 
     for puzzle_id in sorted(expected)[:20]:
         assert book.puzzle(puzzle_id).id == puzzle_id
     assert book.sync_shipped(NOW) == 0  # nothing new to add on the next start
+
+
+def test_a_shipped_puzzles_changed_line_reaches_a_database_that_has_it(book: PuzzleBook) -> None:
+    """A release that made a puzzle's line the quickest win (e6sl5qfy: 9 plies to 7,
+    issue 56) gives it to a database loaded before, its rating and attempts kept."""
+    from sqlalchemy import update
+
+    from noughts.server.online.storage.tables import Puzzle as PuzzleTable
+
+    (puzzle,) = [p for p in shipped() if p.id == "e6sl5qfy"]
+    old = ["a4", "d1", "b2", "e2", "b4", "b3", "d4", "d5", "c4"]  # the line shipped before
+    table = cast(Any, PuzzleTable.__table__)
+    with book.engine.begin() as c:
+        c.execute(
+            update(table)
+            .where(table.c.id == puzzle.id)
+            .values(solution=json.dumps(old), plies=9, themes="|win in at most 5|", rating=1777.0)
+        )
+    assert book.sync_shipped(NOW) == 1
+    row = book.puzzle(puzzle.id)
+    assert (row.solution, row.plies, row.rating) == (puzzle.solution, 7, 1777.0)
+    assert book.sync_shipped(NOW) == 0
 
 
 def test_a_game_this_server_cannot_judge_is_kept_but_never_offered(book: PuzzleBook) -> None:

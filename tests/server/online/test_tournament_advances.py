@@ -10,7 +10,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from noughts.server.online.clock import now_ms
+from noughts.competition.clock import now_ms
 from noughts.server.online.service import Online
 from noughts.server.online.storage.store import UserRow
 from server.online.people import FAST, unique

@@ -11,7 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from noughts.competition.tournaments import arena, swiss
 from noughts.server.online import actions
+from noughts.server.online.actions import ForbiddenError, MissingError, TooManyError
 from noughts.server.online.service.tournaments import tournament_game
 from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tournaments import (
@@ -27,7 +29,6 @@ from noughts.server.online.storage.tournaments import (
     arena_games,
     swiss_games,
 )
-from noughts.server.online.tournaments import arena, swiss
 
 T0 = 1_800_000_000_000
 
@@ -201,7 +202,7 @@ def test_withdrawing_and_starting(store: Store) -> None:
     a, b, c = _users(store, 3)
     t = _tournament(tournaments, a, SWISS, rounds=2)
     tournaments.join(t.id, b, 1500.0, T0)
-    with pytest.raises(TournamentError, match="only the tournament's creator"):
+    with pytest.raises(ForbiddenError, match="only the tournament's creator"):
         tournaments.start_now(t.id, b, T0)
     tournaments.withdraw(t.id, b)  # before the start: gone entirely
     with pytest.raises(TournamentError) as refused:
@@ -211,13 +212,13 @@ def test_withdrawing_and_starting(store: Store) -> None:
     tournaments.start_now(t.id, a, T0 + 5)
     # One player: the Swiss ends at once, with nothing played.
     assert _advance(tournaments, t.id, T0 + 5) == [] and tournaments.get(t.id).state == FINISHED
-    with pytest.raises(TournamentError) as missing:
+    with pytest.raises(MissingError) as missing:
         tournaments.get("nope")
     assert missing.value.error == "no-such-tournament"
     # A player has at most five tournaments not finished (that one is).
     for _ in range(5):
         _tournament(tournaments, a, ARENA, minutes=10)
-    with pytest.raises(TournamentError) as many:
+    with pytest.raises(TooManyError) as many:
         _tournament(tournaments, a, ARENA, minutes=10)
     assert many.value.error == "too-many-tournaments"
 

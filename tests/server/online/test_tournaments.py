@@ -1,5 +1,5 @@
 """Tournaments over HTTP (a real server, SQLite here; PostgreSQL in make test-slow):
-the Swiss worked by hand in tests/server/online/test_swiss.py played to the end through the
+the Swiss worked by hand in tests/competition/tournaments/test_swiss.py played to the end through the
 API, an arena pairing its players as they join and finish, and bad requests refused."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def test_a_swiss_to_the_end(people: Callable[[], Person]) -> None:
     assert p[1].http.post(f"{ROOT}/{tid}/start").json()["error"] == "not-yours"
     shown = p[0].http.post(f"{ROOT}/{tid}/start").json()
     assert (shown["state"], shown["round"]) == ("running", 1)
-    # The example worked by hand in tests/server/online/test_swiss.py: round 1 is 1-3, 4-2, bye 5.
+    # The example worked by hand in tests/competition/tournaments/test_swiss.py: round 1 is 1-3, 4-2, bye 5.
     assert _pairs(shown, 1) == {(n[0], n[2]), (n[3], n[1]), (n[4], None)}
     assert _show(p[0], tid)["my_game"] is not None and _show(p[4], tid)["my_game"] is None
     assert p[4].http.post(f"{ROOT}/{tid}/join").json()["error"] == "joined-already"

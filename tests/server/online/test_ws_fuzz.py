@@ -1,6 +1,7 @@
 """The outside probe's hostile websocket frames kept in the suite: thousands of frames
 (garbage, broken and deeply nested JSON, every message type with wrong fields, huge
-numbers, oversized and binary frames) against a live game on a real server. Each is
+numbers, oversized and binary frames, and frames of the protocol's published JSON
+Schema with one field just past what it allows: server.online.frames) against a live game on a real server. Each is
 answered with an error (or, for a ping or a resync, its answer), or the socket is
 closed with a code that says why; the game's moves are unchanged, and it plays on."""
 
@@ -17,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 
 from noughts.server import Settings
 from noughts.server.online.actions import ACTIONS
+from server.online.frames import hostile_frames
 from server.online.people import FAST, GameSocket, Person
 from server.online.servers import in_thread
 from server.online.test_play import alternate
@@ -58,7 +60,7 @@ def _key(rng: random.Random) -> str:
 
 def hostile(rng: random.Random, types: list[str]) -> str | bytes:
     """One hostile frame."""
-    kind = rng.randrange(10)
+    kind = rng.randrange(12)
     if kind == 0:
         return "".join(chr(rng.randint(1, 0x2FF)) for _ in range(rng.randint(0, 80)))
     if kind == 1:
@@ -85,6 +87,8 @@ def hostile(rng: random.Random, types: list[str]) -> str | bytes:
         return json.dumps({"type": "move", "move": "é" * rng.randint(2100, 3000)})
     if kind == 8:
         return bytes(rng.randrange(256) for _ in range(rng.randint(0, 40)))
+    if kind in (10, 11):  # a frame of the published schema's with one field just past it
+        return json.dumps(hostile_frames(rng))
     return json.dumps({"type": rng.choice(["ping", "resync"]), "id": _value(rng)})
 
 

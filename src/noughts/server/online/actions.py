@@ -12,11 +12,11 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
+from noughts.competition import clock
 from noughts.core import NoughtsError, State
 from noughts.registry import parse_spec
-from noughts.server.online import clock
 from noughts.server.replay import error_kind
 
 #: Live: the game goes on. Finished: a result (over), or no result (aborted, cancelled).
@@ -43,12 +43,39 @@ ACTIONS = (
 
 class ActionError(Exception):
     """An action refused: `error` is a stable word, the message is for the player.
-    Nothing was changed."""
+    Nothing was changed. Its kind says its HTTP status: this class, what the game's
+    state (or another's action) forbids now (409); the subclasses below, the rest."""
+
+    status: ClassVar[int] = 409
 
     def __init__(self, error: str, message: str) -> None:
         super().__init__(message)
         self.error = error
         self.message = message
+
+
+class MissingError(ActionError):
+    """What the action names is not there: no such game, bot, puzzle, review."""
+
+    status = 404
+
+
+class ForbiddenError(ActionError):
+    """Not the asker's to do: not their game, a guest where an account is needed."""
+
+    status = 403
+
+
+class InvalidError(ActionError):
+    """The request itself is malformed: a spec, a side, a clock that cannot be."""
+
+    status = 400
+
+
+class TooManyError(ActionError):
+    """The asker holds as many of these as anyone may."""
+
+    status = 429
 
 
 @dataclass
@@ -200,7 +227,7 @@ def position(spec: str, moves: str) -> State[Any]:
 def _live_side(row: GameRow, user_id: int | None) -> str:
     side = row.side_of(user_id)
     if side is None:
-        raise ActionError("not-a-player", "you are not playing in this game")
+        raise ForbiddenError("not-a-player", "you are not playing in this game")
     if row.state == OPEN:
         raise ActionError("not-started", "the game has not started: it is waiting for an opponent")
     if row.state != PLAYING:
@@ -245,9 +272,9 @@ def join(row: GameRow, user_id: int, guest: bool, now: int, coin: str | None = N
     if user_id == row.creator_id:
         raise ActionError("own-room", "this is your own room: share its link with your opponent")
     if row.invited_id is not None and user_id != row.invited_id:
-        raise ActionError("not-invited", "this room is a challenge to another player")
+        raise ForbiddenError("not-invited", "this room is a challenge to another player")
     if row.rated and guest:
-        raise ActionError("guest-rated", "guests play casual games only: sign up to play rated games")
+        raise ForbiddenError("guest-rated", "guests play casual games only: sign up to play rated games")
     creator = row.creator_side if row.creator_side in ("x", "o") else (coin or secrets.choice("xo"))
     x_id, o_id = (row.creator_id, user_id) if creator == "x" else (user_id, row.creator_id)
     started = replace(
@@ -267,13 +294,13 @@ def join(row: GameRow, user_id: int, guest: bool, now: int, coin: str | None = N
 def decline(row: GameRow, user_id: int, now: int) -> Change:
     """The challenged player turns the challenge down: the room closes."""
     if row.invited_id != user_id:
-        raise ActionError("not-invited", "this is not a challenge to you")
+        raise ForbiddenError("not-invited", "this is not a challenge to you")
     return _close(row, now)
 
 
 def cancel(row: GameRow, user_id: int, now: int) -> Change:
     if row.creator_id != user_id:
-        raise ActionError("not-yours", "only the room's creator may close it")
+        raise ForbiddenError("not-yours", "only the room's creator may close it")
     return _close(row, now)
 
 
@@ -470,7 +497,7 @@ def no_show(row: GameRow, now: int, wait_ms: int) -> Change:
 def _rematch(row: GameRow, user_id: int | None, action: str, now: int) -> Change:
     side = row.side_of(user_id)
     if side is None:
-        raise ActionError("not-a-player", "you are not playing in this game")
+        raise ForbiddenError("not-a-player", "you are not playing in this game")
     if row.state not in (OVER, ABORTED):
         raise ActionError("not-over", "a rematch is offered after the game")
     if row.rematch_id is not None:

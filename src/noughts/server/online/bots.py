@@ -25,13 +25,14 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from noughts.ai.levels import LEVEL_CARDS, LEVELS
+from noughts.competition.clock import move_budget, now_ms
 from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
 from noughts.server.online.actions import ActionError, GameRow, turn_of
-from noughts.server.online.clock import move_budget, now_ms
+from noughts.server.online.storage.db import log_failure
 from noughts.server.online.storage.store import Store, UserRow
 
-__all__ = ["HOUSE", "PRIOR", "Assess", "Bots", "Think", "think_seconds"]
+__all__ = ["HOUSE", "PRIOR", "Assess", "Bots", "CannotThinkError", "Think", "think_seconds"]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,13 @@ HOUSE: dict[str, str] = {level: f"noughts-{level}" for level in LEVELS}
 #: Where a level's bot stands in a game before it has played rated games in it
 #: (`LevelCard.house_rating`).
 PRIOR: dict[str, float] = {level: card.house_rating for level, card in LEVEL_CARDS.items()}
+
+
+class CannotThinkError(Exception):
+    """`think` or `assess` could not reach the computer (its workers or their Redis are
+    away): the sweep tries the turn again, and the log says so once, not every time."""
+
+
 #: (spec, moves, level, seconds or None for the level's own limits) -> the move's text.
 Think = Callable[[str, list[str], str, float | None], Awaitable[str]]
 #: (spec, moves, level, seconds) -> the expected result for the player to move, 0 to 1
@@ -82,6 +90,18 @@ class Bots:
         self._thinking: set[str] = set()
         self._answering: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Why the bots cannot think now (None: they can), for one line per outage.
+        self._cannot: str | None = None
+
+    def _cannot_think(self, error: CannotThinkError) -> None:
+        if self._cannot is None:
+            log.warning("the bots cannot think (%s): their turns wait until the computer is back", error)
+        self._cannot = str(error)
+
+    def _can_think(self) -> None:
+        if self._cannot is not None:
+            log.warning("the bots think again")
+            self._cannot = None
 
     async def ensure(self) -> None:
         """Creates the house bots' accounts that are missing."""
@@ -124,12 +144,15 @@ class Bots:
         assert self.think is not None
         try:
             text = await self.think(row.spec, row.move_list, self.levels[bot_id], think_seconds(row))
+            self._can_think()
             bot = self._account(bot_id)
             # ActionError: the game moved on meanwhile (another process answered, it ended).
             with contextlib.suppress(ActionError):
                 await self._play(row.id, bot, text, row.ply)
+        except CannotThinkError as e:
+            self._cannot_think(e)
         except Exception:
-            log.exception("bot move in game %s failed", row.id)
+            log_failure(log, "bot move in game %s failed", row.id)
         finally:
             self._thinking.discard(row.id)
 
@@ -155,14 +178,17 @@ class Bots:
                 verdict = "takeback-decline" if row.rated else "takeback-accept"
             else:
                 chance = await self.assess(row.spec, row.move_list, self.levels[bot_id], ASSESS_SECONDS)
+                self._can_think()
                 bot_to_move = (row.x_id if turn_of(row.ply) == "x" else row.o_id) == bot_id
                 mine = None if chance is None else chance if bot_to_move else 1.0 - chance
                 verdict = "draw-accept" if mine is not None and mine <= DRAW_AT_MOST else "draw-decline"
             # ActionError: withdrawn or answered meanwhile, or the game moved on or ended.
             with contextlib.suppress(ActionError):
                 await self._act(row.id, self._account(bot_id), verdict)
+        except CannotThinkError as e:
+            self._cannot_think(e)
         except Exception:
-            log.exception("bot answer in game %s failed", row.id)
+            log_failure(log, "bot answer in game %s failed", row.id)
         finally:
             self._answering.discard(row.id)
 
@@ -177,7 +203,7 @@ class Bots:
                 for row in await self.store.call(self.store.bot_games):
                     await self._look(row, now, grace)
             except Exception:
-                log.exception("the bots' sweep failed")
+                log_failure(log, "the bots' sweep failed")
 
     async def _look(self, row: GameRow, now: int, grace: int) -> None:
         for side, user_id, other_left in (("x", row.x_id, row.o_left_at), ("o", row.o_id, row.x_left_at)):

@@ -89,6 +89,16 @@ class OnlineConfig:
     burst: float = 40.0
     #: Messages refused for the rate beyond which the socket is closed as abusive (1008).
     flood_close_after: int = 20
+    #: Sockets one visitor may hold open on a process at once: an account (its tabs,
+    #: its games, the lobby), and an address for those without one (a household or a
+    #: school shares it). Beyond, a socket is refused (1008): one visitor's hundred
+    #: spectator sockets slowed everybody's moves.
+    sockets_per_account: int = 16
+    sockets_per_address: int = 48
+    #: Frames that make the server read the whole game again (resync): per socket, a
+    #: few at once and then one every `resync_every` seconds; beyond, `rate-limited`.
+    resync_burst: float = 3.0
+    resync_every: float = 2.0
     #: Chat lines a player may send in `chat_window` seconds, across sockets and
     #: processes (counted in the database), and a line's length in characters.
     chat_burst: int = 5

@@ -49,11 +49,12 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Collection
 
+from noughts.competition.clock import now_ms
 from noughts.server.online import actions
 from noughts.server.online.actions import GameRow
-from noughts.server.online.clock import now_ms
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.realtime import REDIS_DOWN, Outage, redis_client, unreachable
+from noughts.server.online.storage.db import log_failure
 from noughts.server.online.storage.store import NotFoundError, Store
 
 log = logging.getLogger(__name__)
@@ -294,7 +295,7 @@ class RedisPresence(Presence):
             except REDIS_DOWN as e:
                 self._outage.failed(e)
             except Exception:
-                log.exception("keeping presence failed")  # the database, say: next beat
+                log_failure(log, "keeping presence failed")  # the database, say: next beat
 
     async def _bury(self, dead: list[str]) -> None:
         """Marks away the players only the `dead` processes held."""

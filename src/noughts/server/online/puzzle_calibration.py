@@ -19,7 +19,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from noughts.server.online.ratings import Glicko, expected_score
+from noughts.competition.ratings import Glicko, expected_score
 
 __all__ = ["Attempt", "Band", "calibration", "log_loss"]
 

@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
+from noughts.competition.clock import MAX_INCREMENT, MAX_MINUTES, MIN_MINUTES
 from noughts.server.models import WHOLE, RequestBody, Spec
 from noughts.server.online.accounts import NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
-from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, MIN_MINUTES
 
 
 class _Model(BaseModel):

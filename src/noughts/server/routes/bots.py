@@ -11,9 +11,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from noughts.competition.clock import now_ms
+from noughts.competition.ratings import Glicko, current
 from noughts.server.models import GUARDED, RequestBody, Spec, error_answers
-from noughts.server.online.clock import now_ms
-from noughts.server.online.ratings import Glicko, current
 from noughts.server.online.schemas import Increment, Minutes, RoomAnswer, _Model
 from noughts.server.online.sessions import LoggedIn, MaybeUser, online_of
 from noughts.server.routes.games import invite_path

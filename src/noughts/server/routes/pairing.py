@@ -10,10 +10,10 @@ from typing import Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import Field
 
+from noughts.competition.clock import now_ms
 from noughts.registry import title
 from noughts.server.models import GUARDED, RequestBody, Spec, error_answers
-from noughts.server.online.actions import ActionError
-from noughts.server.online.clock import now_ms
+from noughts.server.online.actions import MissingError
 from noughts.server.online.schemas import Increment, Minutes, _Model
 from noughts.server.online.sessions import LoggedIn, online_of
 from noughts.server.online.storage.pairing import SeekRow, window
@@ -89,7 +89,7 @@ async def pairing(request: Request, user: LoggedIn) -> SeekView:
     still `waiting`. 404 not-seeking when the player is not in the pool."""
     seek = await online_of(request).pairing.status(user)
     if seek is None:
-        raise ActionError("not-seeking", "you are not waiting for a game: press play now first")
+        raise MissingError("not-seeking", "you are not waiting for a game: press play now first")
     return await _view(request, seek)
 
 

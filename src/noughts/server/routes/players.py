@@ -7,13 +7,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
+from noughts.competition.clock import now_ms
+from noughts.competition.ratings import Glicko, current, is_provisional
 from noughts.core import NoughtsError
 from noughts.registry import parse_spec, title
 from noughts.server.models import error_answers
 from noughts.server.online.accounts import AccountError, name_key
-from noughts.server.online.actions import OVER, ActionError, GameRow
-from noughts.server.online.clock import now_ms
-from noughts.server.online.ratings import Glicko, current, is_provisional
+from noughts.server.online.actions import OVER, GameRow, InvalidError
 from noughts.server.online.schemas import (
     Leaderboard,
     LeaderRow,
@@ -117,7 +117,7 @@ async def leaderboard(
     try:
         spec = parse_spec(game).spec
     except NoughtsError as e:
-        raise ActionError("invalid-spec", str(e)) from None
+        raise InvalidError("invalid-spec", str(e)) from None
     rows = await online.store.call(online.store.leaderboard, spec, LEADERS, provisional, bots)
     specs = await online.store.call(online.store.rated_specs)
     hidden = await online.store.call(

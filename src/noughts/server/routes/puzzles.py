@@ -19,12 +19,12 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from noughts.competition.clock import now_ms
+from noughts.competition.ratings import is_provisional
 from noughts.core import IllegalMoveError
 from noughts.registry import title
 from noughts.server.models import GUARDED, MAX_MOVES, WHOLE, MoveText, RequestBody, Spec, error_answers
-from noughts.server.online.actions import ActionError, GameRow
-from noughts.server.online.clock import now_ms
-from noughts.server.online.ratings import is_provisional
+from noughts.server.online.actions import ActionError, GameRow, MissingError
 from noughts.server.online.schemas import PuzzleRating
 from noughts.server.online.service import Online
 from noughts.server.online.sessions import LoggedIn, current_user, online_of
@@ -193,7 +193,7 @@ async def _puzzle(request: Request, puzzle_id: str) -> PuzzleRow:
     try:
         return await online.store.call(online.puzzles.puzzle, puzzle_id)
     except NotFoundError:
-        raise ActionError("no-such-puzzle", f"there is no puzzle {puzzle_id!r}") from None
+        raise MissingError("no-such-puzzle", f"there is no puzzle {puzzle_id!r}") from None
 
 
 @router.get("", response_model=PuzzleCatalogue)
@@ -229,7 +229,7 @@ async def next_puzzle(
         online.puzzles.choose, near, spec, theme, None if user is None else user.id, skipped
     )
     if found is None:
-        raise ActionError("no-puzzle-left", "no puzzle left with these filters: try another game or theme")
+        raise MissingError("no-puzzle-left", "no puzzle left with these filters: try another game or theme")
     return _view(found)
 
 
@@ -241,7 +241,7 @@ async def daily(request: Request) -> DailyPuzzle:
     day = datetime.now(UTC).strftime("%Y-%m-%d")
     found = await online.store.call(online.puzzles.daily, day)
     if found is None:
-        raise ActionError("no-puzzle-left", "there are no puzzles yet")
+        raise MissingError("no-puzzle-left", "there are no puzzles yet")
     return DailyPuzzle(day=day, puzzle=_view(found))
 
 
@@ -258,7 +258,7 @@ async def streak(
     seed = random.randrange(2**31) if seed is None else seed
     found = await online.store.call(online.puzzles.streak, STREAK_LENGTH, spec, theme, seed)
     if not found:
-        raise ActionError("no-puzzle-left", "no puzzle with these filters")
+        raise MissingError("no-puzzle-left", "no puzzle with these filters")
     return StreakRun(seed=seed, puzzles=[_view(p) for p in found])
 
 
@@ -374,5 +374,5 @@ async def attempt(puzzle_id: _ID, body: AttemptRequest, request: Request, user: 
     try:
         row = await online.store.call(online.puzzles.attempt, user.id, puzzle_id, body.solved, now_ms())
     except NotFoundError:
-        raise ActionError("no-such-puzzle", f"there is no puzzle {puzzle_id!r}") from None
+        raise MissingError("no-such-puzzle", f"there is no puzzle {puzzle_id!r}") from None
     return _attempt(row)

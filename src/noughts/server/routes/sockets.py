@@ -1,46 +1,8 @@
-"""The websocket protocol: one socket per game (players and spectators), one for the
-lobby and one per tournament. Messages are JSON objects with a "type".
-
-Client to server, on a game's socket (``/api/online/games/{id}/ws``):
-  {"type": "move", "move": "5", "ply": 3, "id": 7}  play a move; `ply` is the number of
-      plies the client saw played (a move for an older position is refused); `id` is
-      echoed in the answer
-  {"type": "resign" | "abort" | "draw-offer" | "draw-accept" | "draw-decline" |
-      "takeback-request" | "takeback-accept" | "takeback-decline" | "rematch-offer" |
-      "rematch-accept" | "rematch-decline" | "claim" | "flag"}
-  {"type": "resync"}   the whole state again;   {"type": "ping"}
-  {"type": "chat", "text": "good luck"}   a line in the game's chat (accounts only, not
-      guests): in the players' channel for a player, the spectators' for anybody else
-  {"type": "chat-mute" | "chat-unmute", "user": name}   hide (show again) a player's lines
-  {"type": "chat-report", "line": 12, "reason": text}   report a line to the moderators
-
-Server to client:
-  {"type": "hello", "you": "x" | "o" | null, "user": name | null}   first, once; "you" is
-      null for spectators and for a room's creator until the opponent joins (the
-      state's "x" and "o" names tell the sides from then on)
-  {"type": "state", "game": {...}}            the whole public state (on connect, resync)
-  {"type": "ack", "id", "kind", "version", "ply"}   the actor's change is committed
-  {"type": "event", "kind", "by", "move", "version", "ply", "deadline", "game": {...}}
-  {"type": "event", "kind": "move", "by", "move", "version", "ply", "deadline",
-      "patch": {"clock", "offers", "view": {...}}}   a move that does not end the game:
-      what it changed, for the state of version - 1 (the view's fields are some of
-      them; "move" goes at the end of "moves" and of the view's "moves", "ply" is also
-      the view's ply)
-  {"type": "presence", "version", "ply", "away": {"x": ms | null, "o": ms | null}}
-  {"type": "error", "error": word, "message": text, "id"}   nothing was changed
-  {"type": "chat-backlog", "lines": [...], "muted": [names], "channel"}   after the state:
-      the newest chat lines the viewer may read, whom they mute, the channel they write in
-  {"type": "chat", "line": {"id", "user", "channel", "text", "at"}}   a new chat line
-  {"type": "chat-muted", "muted": [names], "id"}, {"type": "chat-reported", "line", "id"}
-  {"type": "spectators", "count"}   how many watch the game (on this process), on
-      opening and whenever it changes
-  {"type": "pong"}
-
-On a tournament's socket (``/api/online/tournaments/{id}/ws``), server to client only:
-  {"type": "tournament", "id", "paired": {player name: game id}}   the tournament changed
-      (a pairing, a game over, a join, its start or end): its page asks for it again,
-      and a player named in "paired" has a new game
-and {"type": "pong"} to a ping.
+"""The websocket routes: one socket per game (players and spectators), one for the
+lobby and one per tournament. What each side sends is typed in
+`noughts.server.online.protocol` (its JSON Schema at /api/online/socket-schema.json;
+docs/online.md tables it): a client frame is parsed once there and handled here by
+the entry of `HANDLERS` for its type.
 
 The version counts every change of the game: a client that sees one skipped sends
 "resync" (and applies no patch until the state comes). Frames larger than `max_frame`
@@ -53,23 +15,49 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import functools
+import logging
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
-from starlette.websockets import WebSocketState
+from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from noughts.server.online.actions import ACTIONS, ActionError, Change
 from noughts.server.online.config import OnlineConfig
+from noughts.server.online.protocol import (
+    Ack,
+    Action,
+    ChatMute,
+    ChatMuted,
+    ChatReport,
+    ChatReported,
+    ChatSay,
+    ClientMessage,
+    ErrorFrame,
+    Frame,
+    FrameError,
+    Hello,
+    Move,
+    Ping,
+    Pong,
+    Resync,
+    StateFrame,
+    decode,
+    encode,
+    schema,
+)
 from noughts.server.online.realtime import LOBBY, RECONNECT, tournament_channel
 from noughts.server.online.service import Online
 from noughts.server.online.service.chat import ChatViewer, players_of
 from noughts.server.online.sessions import COOKIE
+from noughts.server.online.storage.db import DATABASE_AWAY, DATABASE_AWAY_ERRORS, database_away
 from noughts.server.online.storage.store import UserRow
-from noughts.server.online.storage.tournaments import TournamentError
 
+log = logging.getLogger(__name__)
 router = APIRouter()
 #: Events waiting for a slow socket before it is closed.
 _QUEUE = 512
@@ -85,6 +73,7 @@ class _Socket:
         self.tokens = config.burst
         self.stamp = time.monotonic()
         self.refused = 0
+        self.resyncs, self.resynced = config.resync_burst, time.monotonic()
         self.closing = False
         self.closer: asyncio.Future[None] | None = None
 
@@ -103,16 +92,21 @@ class _Socket:
             self.closing = True
             self.closer = asyncio.ensure_future(self.close(1008, "too slow: events piled up"))
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.push(json.dumps(message))
+    def send(self, frame: Frame) -> None:
+        self.push(encode(frame))
 
-    def error(self, error: str, message: str, ref: Any = None) -> None:
-        self.send({"type": "error", "error": error, "message": message, "id": ref})
+    def error(self, error: str, message: str, ref: int | str | None = None) -> None:
+        self.send(ErrorFrame(error=error, message=message, id=ref))
 
     async def write(self) -> None:
+        """Sends what is queued, in order, until the socket is gone."""
         while True:
             text = await self.queue.get()
-            await self.ws.send_text(text)
+            try:
+                await self.ws.send_text(text)
+            except Exception:  # the client left (its socket closed under us): nothing to tell it
+                self.closing = True
+                return
 
     async def close(self, code: int, reason: str) -> None:
         self.closing = True
@@ -122,7 +116,8 @@ class _Socket:
                 break
             await asyncio.sleep(0.01)
         if self.ws.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(RuntimeError, OSError):
+            # The client may have gone already: then there is nobody to tell.
+            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
                 await self.ws.close(code, reason)
 
     def allow(self) -> bool:
@@ -134,6 +129,17 @@ class _Socket:
             self.tokens -= 1
             return True
         self.refused += 1
+        return False
+
+    def allow_resync(self) -> bool:
+        """A resync reads the whole game: `resync_burst` at once, then one every
+        `resync_every` seconds."""
+        now = time.monotonic()
+        self.resyncs = min(self.config.resync_burst, self.resyncs + (now - self.resynced) / self.config.resync_every)
+        self.resynced = now
+        if self.resyncs >= 1:
+            self.resyncs -= 1
+            return True
         return False
 
     async def receive(self) -> str | None:
@@ -169,46 +175,58 @@ def _same_origin(websocket: WebSocket) -> bool:
     return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
 
 
-def _parse(sock: _Socket, text: str) -> dict[str, Any] | None:
-    try:
-        message = json.loads(text)
-    except ValueError:
-        sock.error("bad-json", "the message is not valid JSON")
-        return None
-    except RecursionError:
-        # "[[[[...]]]]" nested a few thousand deep exhausts the parser's stack.
-        sock.error("bad-json", "the message nests too deeply")
-        return None
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        sock.error("bad-message", 'a message is a JSON object with a "type" string')
-        return None
-    return message
-
-
-async def _opened(websocket: WebSocket) -> tuple[Online, _Socket] | None:
+@contextlib.asynccontextmanager
+async def _opened(websocket: WebSocket) -> AsyncIterator[tuple[Online, _Socket, UserRow | None] | None]:
+    """The socket accepted, with whose it is; None (and closed) when it is refused: from
+    another site's page, or one more than its visitor may hold open (an account's, or an
+    address's for those without one)."""
     online: Online = websocket.app.state.online
     if not _same_origin(websocket):
         await websocket.close(1008, "cross-site websocket refused")
-        return None
+        yield None
+        return
     await online.start()
     await websocket.accept()
-    return online, _Socket(websocket, online.config)
+    user = await online.accounts.user_for(websocket.cookies.get(COOKIE))
+    config = online.config
+    if user is not None:
+        visitor, most = f"user:{user.id}", config.sockets_per_account
+    else:
+        visitor, most = f"address:{websocket.client.host if websocket.client else '?'}", config.sockets_per_address
+    if not online.live.visit(visitor, most):
+        whose = "an account" if user is not None else "an address without an account"
+        error = ActionError("too-many-sockets", f"{whose} may have {most} sockets open at once: close a page")
+        await _refuse(websocket, error, "too many sockets", 1008)
+        yield None
+        return
+    try:
+        yield online, _Socket(websocket, config), user
+    finally:
+        online.live.left_visit(visitor)
 
 
 @router.websocket("/api/online/games/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
-    opened = await _opened(websocket)
-    if opened is None:
-        return
-    online, sock = opened
-    user = await online.accounts.user_for(websocket.cookies.get(COOKIE))
+    try:
+        async with _opened(websocket) as opened:
+            if opened is not None:
+                await _game_socket(*opened, game_id)
+    except DATABASE_AWAY_ERRORS as e:
+        # Opening needs the game and the viewer: the client is told, with a close
+        # code that says to come back (1013, try again later), not dropped.
+        database_away(e)
+        await _refuse(websocket, ActionError("database-unavailable", DATABASE_AWAY), "try again later", 1013)
+
+
+async def _game_socket(online: Online, sock: _Socket, user: UserRow | None, game_id: str) -> None:
+    websocket = sock.ws
     try:
         row = await online.play.game(game_id)
     except ActionError as e:
         await _refuse(websocket, e, "no such game")
         return
     writer = asyncio.create_task(sock.write())
-    sock.send({"type": "hello", "you": row.side_of(user.id) if user else None, "user": user.name if user else None})
+    sock.send(Hello(you=row.side_of(user.id) if user else None, user=user.name if user else None))  # type: ignore[arg-type]
     viewer = await online.chat.viewer(user)
 
     def listener(text: str) -> None:
@@ -227,16 +245,15 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         if user is not None:
             await online.live.arrived(live, user.id)
         row = await online.play.game(game_id)
-        sock.send({"type": "state", "game": await online.play.snapshot(row)})
+        sock.send(StateFrame(game=await online.play.snapshot(row)))
         sock.send(await online.chat.backlog(row, viewer))
         if watches:
             online.live.watching(live, who, True)
         else:
             sock.push(live.spectators_frame())
+        here = _Here(online, sock, game_id, user, viewer)
         while (text := await sock.receive()) is not None:
-            message = _parse(sock, text)
-            if message is not None:
-                await _handle(online, sock, game_id, user, viewer, message)
+            await _handle(here, text)
     finally:
         if user is not None:
             await online.live.left(live, user.id)
@@ -244,7 +261,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         if watches:
             online.live.watching(live, who, False)
         online.live.disconnected(who)
-        writer.cancel()
+        await _stop(writer)
+
+
+async def _stop(writer: asyncio.Task[None]) -> None:
+    writer.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await writer
 
 
 def _who(user: UserRow | None, sock: _Socket) -> str:
@@ -252,51 +275,109 @@ def _who(user: UserRow | None, sock: _Socket) -> str:
     return f"user:{user.id}" if user else f"socket:{id(sock)}"
 
 
-async def _handle(
-    online: Online, sock: _Socket, game_id: str, user: UserRow | None, viewer: ChatViewer, message: dict[str, Any]
-) -> None:
-    kind = message["type"]
-    ref = message.get("id")
-    if not (ref is None or (isinstance(ref, int | str) and len(str(ref)) <= 40)):
-        ref = None
+@dataclass(frozen=True)
+class _Here:
+    """A game's socket, as its handlers see it: whose it is and where."""
 
-    def acknowledge(change: Change) -> None:
-        sock.send({"type": "ack", "id": ref, "kind": change.kind, "version": change.row.version, "ply": change.row.ply})
+    online: Online
+    sock: _Socket
+    game_id: str
+    user: UserRow | None
+    viewer: ChatViewer
 
+    async def send_state(self) -> None:
+        self.sock.send(StateFrame(game=await self.online.play.snapshot(await self.online.play.game(self.game_id))))
+
+    def acknowledge(self, ref: int | str | None) -> Callable[[Change], None]:
+        def sent(change: Change) -> None:
+            self.sock.send(Ack(id=ref, kind=change.kind, version=change.row.version, ply=change.row.ply))
+
+        return sent
+
+
+async def _ping(here: _Here, frame: Ping) -> None:
+    here.sock.send(Pong(id=frame.id))
+
+
+async def _resync(here: _Here, frame: Resync) -> None:
+    if not here.sock.allow_resync():
+        every = here.online.config.resync_every
+        raise ActionError("rate-limited", f"the whole state is sent again once every {every:g} seconds at most")
+    await here.send_state()
+
+
+async def _move(here: _Here, frame: Move) -> None:
+    await here.online.play.move(here.game_id, here.user, frame.move, frame.ply, here.acknowledge(frame.id))
+
+
+async def _act(here: _Here, frame: Action) -> None:
+    await here.online.play.act(here.game_id, here.user, frame.type, here.acknowledge(frame.id))
+
+
+async def _chat(here: _Here, frame: ChatSay) -> None:
+    await here.online.chat.say(here.game_id, here.user, frame.text)
+
+
+async def _mute(here: _Here, frame: ChatMute) -> None:
+    muted = await here.online.chat.mute(here.viewer, here.user, frame.user, frame.type == "chat-mute")
+    here.sock.send(ChatMuted(muted=muted, id=frame.id))
+
+
+async def _report(here: _Here, frame: ChatReport) -> None:
+    await here.online.chat.report(here.game_id, here.viewer, here.user, frame.line, frame.reason)
+    here.sock.send(ChatReported(line=frame.line, id=frame.id))
+
+
+Handler = Callable[[_Here, Any], Awaitable[None]]
+#: What a game's socket does with each type of client frame (protocol.ClientMessage).
+HANDLERS: dict[str, Handler] = {
+    "ping": _ping,
+    "resync": _resync,
+    "move": _move,
+    **dict.fromkeys(ACTIONS, _act),
+    "chat": _chat,
+    "chat-mute": _mute,
+    "chat-unmute": _mute,
+    "chat-report": _report,
+}
+
+
+async def _handle(here: _Here, text: str) -> None:
+    """One frame from the socket: parsed, handled; an error frame if it is refused."""
+    ref: int | str | None = None
     try:
-        if kind == "ping":
-            sock.send({"type": "pong", "id": ref})
-        elif kind == "resync":
-            sock.send({"type": "state", "game": await online.play.snapshot(await online.play.game(game_id))})
-        elif kind == "move":
-            move, ply = message.get("move"), message.get("ply")
-            if not isinstance(move, str) or not 0 < len(move) <= 16:
-                raise ActionError("bad-message", 'a move message has "move": the move text, e.g. "5"')
-            if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool) or ply < 0):
-                raise ActionError("bad-message", '"ply" is the number of plies played, 0 or more')
-            await online.play.move(game_id, user, move, ply, acknowledge)
-        elif kind == "chat":
-            await online.chat.say(game_id, user, message.get("text"))
-        elif kind in ("chat-mute", "chat-unmute"):
-            muted = await online.chat.mute(viewer, user, message.get("user"), kind == "chat-mute")
-            sock.send({"type": "chat-muted", "muted": muted, "id": ref})
-        elif kind == "chat-report":
-            await online.chat.report(game_id, viewer, user, message.get("line"), message.get("reason"))
-            sock.send({"type": "chat-reported", "line": message.get("line"), "id": ref})
-        elif kind in ACTIONS:
-            await online.play.act(game_id, user, kind, acknowledge)
-        else:
-            raise ActionError("unknown-type", f"unknown message type {kind[:40]!r}")
+        frame: ClientMessage = decode(text)
+        ref = frame.id
+        await HANDLERS[frame.type](here, frame)
+    except FrameError as e:
+        here.sock.error(e.error, e.message, e.ref)
+    except DATABASE_AWAY_ERRORS as e:
+        # Nothing was changed; the socket stays open, and the client may send it again.
+        database_away(e)
+        here.sock.error("database-unavailable", DATABASE_AWAY, ref)
     except ActionError as e:
-        sock.error(e.error, e.message, ref)
+        here.sock.error(e.error, e.message, ref)
         if e.error == "stale-ply":
-            sock.send({"type": "state", "game": await online.play.snapshot(await online.play.game(game_id))})
+            await here.send_state()
 
 
-async def _refuse(websocket: WebSocket, error: ActionError, reason: str) -> None:
-    """A socket for something that is not there: the error, then closed with 4404."""
-    await websocket.send_text(json.dumps({"type": "error", "error": error.error, "message": error.message, "id": None}))
-    await websocket.close(4404, reason)
+async def _refuse(websocket: WebSocket, error: ActionError, reason: str, code: int = 4404) -> None:
+    """A socket for something that is not there (4404), or not now: the error, then closed."""
+    with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # the client may have gone
+        await websocket.send_text(encode(ErrorFrame(error=error.error, message=error.message)))
+        await websocket.close(code, reason)
+
+
+@router.get("/api/online/socket-schema.json", summary="The websocket protocol's JSON Schema")
+def socket_schema() -> dict[str, Any]:
+    """Every frame a client may send on the sockets ("client") and every frame it gets
+    ("server"), as JSON Schema (noughts.server.online.protocol)."""
+    return _schema()
+
+
+#: Built on the first request, not at import: start-up does not pay for it.
+_schema = functools.cache(schema)
+_PING = frozenset({"ping"})
 
 
 async def _relay(online: Online, sock: _Socket, channel: str, what: str) -> None:
@@ -306,44 +387,44 @@ async def _relay(online: Online, sock: _Socket, channel: str, what: str) -> None
     await online.fanout.subscribe(channel, sock.push)
     try:
         while (text := await sock.receive()) is not None:
-            message = _parse(sock, text)
-            if message is None:
+            try:
+                frame = decode(text, allowed=_PING)
+            except FrameError as e:
+                unknown = e.error == "unknown-type"
+                sock.error(e.error, f"{what} only answers ping" if unknown else e.message, e.ref)
                 continue
-            if message["type"] == "ping":
-                sock.send({"type": "pong", "id": message.get("id")})
-            else:
-                sock.error("unknown-type", f"{what} only answers ping")
+            sock.send(Pong(id=frame.id))
     finally:
         await online.fanout.unsubscribe(channel, sock.push)
-        writer.cancel()
+        await _stop(writer)
 
 
 @router.websocket("/api/online/lobby/ws")
 async def lobby_socket(websocket: WebSocket) -> None:
     """The open rooms, sent whole on connect and whenever they change."""
-    opened = await _opened(websocket)
-    if opened is None:
-        return
-    online, sock = opened
-    who = _who(await online.accounts.user_for(websocket.cookies.get(COOKIE)), sock)
-    online.live.connected(who)
-    try:
-        sock.push(await online.play.lobby_message())
-        await _relay(online, sock, LOBBY, "the lobby socket")
-    finally:
-        online.live.disconnected(who)
+    async with _opened(websocket) as opened:
+        if opened is None:
+            return
+        online, sock, user = opened
+        who = _who(user, sock)
+        online.live.connected(who)
+        try:
+            sock.push(await online.play.lobby_message())
+            await _relay(online, sock, LOBBY, "the lobby socket")
+        finally:
+            online.live.disconnected(who)
 
 
 @router.websocket("/api/online/tournaments/{tournament_id}/ws")
 async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     """A tournament's news, as it happens (see the module's docstring)."""
-    opened = await _opened(websocket)
-    if opened is None:
-        return
-    online, sock = opened
-    try:
-        await online.store.call(online.tournaments.book.get, tournament_id)
-    except TournamentError as e:
-        await _refuse(websocket, e, "no such tournament")
-        return
-    await _relay(online, sock, tournament_channel(tournament_id), "a tournament's socket")
+    async with _opened(websocket) as opened:
+        if opened is None:
+            return
+        online, sock, _ = opened
+        try:
+            await online.store.call(online.tournaments.book.get, tournament_id)
+        except ActionError as e:  # no such tournament
+            await _refuse(websocket, e, "no such tournament")
+            return
+        await _relay(online, sock, tournament_channel(tournament_id), "a tournament's socket")

@@ -18,7 +18,7 @@ from noughts.server.models import (
     ReviewView,
     error_answers,
 )
-from noughts.server.online.actions import ActionError
+from noughts.server.online.actions import MissingError
 from noughts.server.replay import RequestError, replay
 from noughts.server.reviews import Answer, Reviews, computing
 from noughts.server.routes.askers import asker_of
@@ -62,7 +62,7 @@ async def review_by_key(
     reviews: Reviews = request.app.state.reviews
     answer = await reviews.of_page_key(key)
     if answer is None:
-        raise ActionError("no-such-review", "no review of that key was asked for")
+        raise MissingError("no-such-review", "no review of that key was asked for")
     return _answer(answer)
 
 

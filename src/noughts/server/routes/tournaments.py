@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import Field
 
+from noughts.competition.tournaments import arena, swiss
 from noughts.registry import title
 from noughts.server.models import GUARDED, WHOLE, RequestBody, Spec, error_answers
 from noughts.server.online.schemas import Increment, Minutes, _Model
@@ -29,7 +30,6 @@ from noughts.server.online.storage.tournaments import (
     arena_games,
     swiss_games,
 )
-from noughts.server.online.tournaments import arena, swiss
 
 router = APIRouter(
     prefix="/api/online/tournaments",

@@ -102,8 +102,9 @@ export const online = {
   leaderboard: (spec) => get(`/api/online/leaderboard?game=${id(spec)}`),
   // The leaderboard with its filters, a page of a profile's games.
   leaderboardOf: (spec, { provisional = false, bots = false } = {}) =>
-    get(`/api/online/leaderboard?${new URLSearchParams({ game: spec, provisional, bots })}`),
-  profilePage: (name, { offset = 0, limit = 20 } = {}) => get(`/api/online/users/${id(name)}?${new URLSearchParams({ offset, limit })}`),
+    get(`/api/online/leaderboard?${new URLSearchParams({ game: spec, provisional: String(provisional), bots: String(bots) })}`),
+  profilePage: (name, { offset = 0, limit = 20 } = {}) =>
+    get(`/api/online/users/${id(name)}?${new URLSearchParams({ offset: String(offset), limit: String(limit) })}`),
 };
 
 /** A query string of the set values of `params`. */
@@ -116,8 +117,13 @@ export function socketUrl(path) {
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
 }
 
-/** A listen-only socket (the lobby's, a tournament's): each message, parsed, to
- * `onMessage`; opened again 1.5 s after it drops while `keep()` says so, until closed. */
+/**
+ * A listen-only socket (the lobby's, a tournament's): each message, parsed, to
+ * `onMessage`; opened again 1.5 s after it drops while `keep()` says so, until closed.
+ * @param {string} path
+ * @param {(message: import("./online/protocol").ServerFrame) => void} onMessage
+ * @param {() => boolean} [keep]
+ */
 export function listen(path, onMessage, keep = () => true) {
   let socket = null;
   let closed = false;

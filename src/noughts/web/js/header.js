@@ -59,7 +59,7 @@ function setUpMenu() {
   };
   button.addEventListener("click", () => open(button.getAttribute("aria-expanded") !== "true"));
   // A link followed, Escape or a click elsewhere closes it.
-  menu.addEventListener("click", (event) => event.target.closest("a") && open(false));
+  menu.addEventListener("click", (event) => /** @type {Element} */ (event.target).closest("a") && open(false));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && menu.classList.contains("open")) {
       open(false);
@@ -67,7 +67,7 @@ function setUpMenu() {
     }
   });
   document.addEventListener("click", (event) => {
-    if (!event.target.closest("#site-menu, #menu-toggle")) open(false);
+    if (!(/** @type {Element} */ (event.target).closest("#site-menu, #menu-toggle"))) open(false);
   });
   window.addEventListener("hashchange", () => open(false));
 }

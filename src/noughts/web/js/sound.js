@@ -13,7 +13,8 @@ for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, () 
 function audio() {
   if (!gestured) return null;
   if (!context) {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    // Safari before 14.1 named it webkitAudioContext.
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return null;
     context = new Context();
     master = context.createGain();

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import asyncio
 
+from noughts.competition.clock import now_ms
 from noughts.server.online.bots import Bots
-from noughts.server.online.clock import now_ms
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import make_presence
 from noughts.server.online.realtime import Fanout, make_fanout

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
+from noughts.competition.clock import now_ms
 from noughts.server.online import accounts
 from noughts.server.online.accounts import AccountError, Passwords, TooManyAttemptsError, make_quota, make_throttle
-from noughts.server.online.clock import now_ms
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.storage.store import NameTakenError, Store, TooManyBotsError, UserRow
 

@@ -6,23 +6,22 @@ socket opens to decide whether its viewer sees the line (`ChatViewer.frame`)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from noughts.competition.clock import now_ms
 from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
 from noughts.server.online.actions import ActionError, GameRow
-from noughts.server.online.clock import now_ms
 from noughts.server.online.config import OnlineConfig
+from noughts.server.online.protocol import ENVELOPE_HEAD, ChatBacklog, ChatEnvelope, ChatLineFrame, encode
+from noughts.server.online.protocol import ChatLine as ShownLine
 from noughts.server.online.realtime import Fanout, game_channel
 from noughts.server.online.storage.chat import ChatBook, ChatLine, ChatTooFastError
 from noughts.server.online.storage.store import Store, UserRow
 from noughts.server.online.texts import text_fault
 
 PLAYERS, SPECTATORS = "players", "spectators"
-#: The head of a published line: other frames pass a socket untouched.
-ENVELOPE = '{"type": "chat-envelope"'
 #: A report's reason, in characters.
 REASON_LENGTH = 200
 
@@ -66,17 +65,17 @@ class ChatViewer:
     def frame(self, text: str) -> str | None:
         """What this socket sends for a published frame: other frames as they are, a
         chat envelope as its line if the viewer sees it, else nothing."""
-        if not text.startswith(ENVELOPE):
+        if not text.startswith(ENVELOPE_HEAD):
             return text
-        envelope = json.loads(text)
-        line = ChatLine(**envelope["line"])
-        if not self.sees(line, set(envelope["players"]), envelope["finished"]):
+        envelope = ChatEnvelope.model_validate_json(text)
+        line = ChatLine(**envelope.line)
+        if not self.sees(line, set(envelope.players), envelope.finished):
             return None
-        return json.dumps({"type": "chat", "line": _public(line)})
+        return encode(ChatLineFrame(line=_public(line)))
 
 
-def _public(line: ChatLine) -> dict[str, Any]:
-    return {"id": line.id, "user": line.name, "channel": line.channel, "text": line.text, "at": line.at}
+def _public(line: ChatLine) -> ShownLine:
+    return ShownLine(id=line.id, user=line.name, channel=line.channel, text=line.text, at=line.at)  # type: ignore[arg-type]
 
 
 class Chat:
@@ -88,16 +87,15 @@ class Chat:
         muted = await self.store.call(self.book.muted, user.id) if user else {}
         return ChatViewer(user.id if user else None, muted)
 
-    async def backlog(self, row: GameRow, viewer: ChatViewer) -> dict[str, Any]:
+    async def backlog(self, row: GameRow, viewer: ChatViewer) -> ChatBacklog:
         """The frame a socket gets on opening: the lines its viewer sees, and whom they mute."""
         lines = await self.store.call(self.book.lines, row.id)
         players, finished = players_of(row), row.state in actions.FINISHED
-        return {
-            "type": "chat-backlog",
-            "lines": [_public(line) for line in lines if viewer.sees(line, players, finished)],
-            "muted": sorted(viewer.muted.values()),
-            "channel": _channel(row, viewer.user_id),
-        }
+        return ChatBacklog(
+            lines=[_public(line) for line in lines if viewer.sees(line, players, finished)],
+            muted=sorted(viewer.muted.values()),
+            channel=_channel(row, viewer.user_id),  # type: ignore[arg-type]
+        )
 
     async def say(self, game_id: str, user: UserRow | None, text: Any) -> None:
         """Stores `user`'s line in their channel of the game and publishes it."""
@@ -118,8 +116,9 @@ class Chat:
                 "chat-too-fast",
                 f"at most {self.config.chat_burst} chat lines in {self.config.chat_window:g} seconds: wait a moment",
             ) from None
-        envelope = {"line": asdict(line), "players": sorted(players_of(row)), "finished": row.state in actions.FINISHED}
-        await self.fanout.publish(game_channel(game_id), ENVELOPE + ", " + json.dumps(envelope)[1:])
+        finished = row.state in actions.FINISHED
+        envelope = ChatEnvelope(line=asdict(line), players=sorted(players_of(row)), finished=finished)
+        await self.fanout.publish(game_channel(game_id), encode(envelope))
 
     async def mute(self, viewer: ChatViewer, user: UserRow | None, name: Any, muting: bool) -> list[str]:
         """`user` mutes (or no longer mutes) the player `name` everywhere; whom they mute now."""

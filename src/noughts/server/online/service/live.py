@@ -5,21 +5,17 @@ runs out. Also who is connected to this process at all (players online)."""
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from noughts.competition.clock import now_ms
 from noughts.server.online import actions
 from noughts.server.online.actions import GameRow
-from noughts.server.online.clock import now_ms
 from noughts.server.online.presence import Presence
+from noughts.server.online.protocol import Spectators, deadline_of, encode
 from noughts.server.online.realtime import Fanout, Listener, game_channel
 from noughts.server.online.storage.store import Store
-
-#: The head of a game's event, whose second field is its deadline (`Play.publish_change`).
-DEADLINE = re.compile(r'\{"type": "event", "deadline": (null|\d+)')
 
 
 @dataclass
@@ -41,7 +37,7 @@ class LiveGame:
     spectators: Counter[str] = field(default_factory=Counter)
 
     def spectators_frame(self) -> str:
-        return json.dumps({"type": "spectators", "count": len(self.spectators)})
+        return encode(Spectators(count=len(self.spectators)))
 
     def tell_spectators(self) -> None:
         frame = self.spectators_frame()
@@ -66,6 +62,21 @@ class LiveGames:
         self._games: dict[str, LiveGame] = {}
         #: Who has a socket open on this process (a game's or the lobby's), by viewer.
         self._connected: Counter[str] = Counter()
+        #: Sockets open on this process by visitor (`visit`).
+        self._visits: Counter[str] = Counter()
+
+    def visit(self, visitor: str, most: int) -> bool:
+        """Counts a socket of `visitor` (an account, or an address) opened on this
+        process, if they hold fewer than `most`; False (not counted) if they hold them."""
+        if self._visits[visitor] >= most:
+            return False
+        self._visits[visitor] += 1
+        return True
+
+    def left_visit(self, visitor: str) -> None:
+        self._visits[visitor] -= 1
+        if self._visits[visitor] <= 0:
+            del self._visits[visitor]
 
     def connected(self, viewer: str) -> None:
         self._connected[viewer] += 1
@@ -124,11 +135,10 @@ class LiveGames:
             self._games.pop(live.id, None)
 
     def _clock_event(self, game_id: str, message: str) -> None:
-        # Every event of every game passes here: its head is enough, no need to parse
-        # the whole state.
-        found = DEADLINE.match(message)
-        if found:
-            self.watch_clock(game_id, int(found.group(1)) if found.group(1) != "null" else None)
+        # Every frame of every game passes here; only events move the clock.
+        is_event, deadline = deadline_of(message)
+        if is_event:
+            self.watch_clock(game_id, deadline)
 
     async def arrived(self, live: LiveGame, user_id: int) -> None:
         """A user's socket opened: if they play this game, they are no longer away."""

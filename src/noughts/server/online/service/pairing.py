@@ -3,11 +3,11 @@ after a while with a house bot of about their rating."""
 
 from __future__ import annotations
 
+from noughts.competition.clock import now_ms
+from noughts.competition.ratings import Glicko
 from noughts.server.online import actions
-from noughts.server.online.actions import ActionError, GameRow
+from noughts.server.online.actions import GameRow, InvalidError
 from noughts.server.online.bots import PRIOR, Bots
-from noughts.server.online.clock import now_ms
-from noughts.server.online.ratings import Glicko
 from noughts.server.online.service.play import Play
 from noughts.server.online.service.rooms import checked, room_row
 from noughts.server.online.storage.pairing import Pairing, SeekRow
@@ -35,7 +35,7 @@ class QuickPairing:
         seconds unpaired (None: never), a bot of about their rating fills in. While a
         game quick pairing made them goes on, the answer is that game (`Pairing.seek`)."""
         if bot_after is not None and not 0 <= bot_after <= 600:
-            raise ActionError("invalid-wait", "a bot fills in after 0 to 600 seconds of waiting, or never")
+            raise InvalidError("invalid-wait", "a bot fills in after 0 to 600 seconds of waiting, or never")
         canonical = checked(user, spec, rated, minutes, increment)
         now = now_ms()
         ratings = {r.spec: r for r in await self.store.call(self.store.ratings_of, user.id)}

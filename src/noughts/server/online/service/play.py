@@ -11,20 +11,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from noughts.competition.clock import now_ms
 from noughts.server.online import actions
-from noughts.server.online.actions import ActionError, Change, GameRow
+from noughts.server.online.actions import ActionError, Change, GameRow, MissingError
 from noughts.server.online.bots import Bots
-from noughts.server.online.clock import now_ms
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import Presence
+from noughts.server.online.protocol import Event, Lobby, encode
+from noughts.server.online.protocol import Presence as PresenceFrame
 from noughts.server.online.realtime import LOBBY, Fanout, game_channel
 from noughts.server.online.service.live import LiveGames
 from noughts.server.online.snapshots import move_patch, snapshot, summary
+from noughts.server.online.storage.db import log_failure
 from noughts.server.online.storage.store import NotFoundError, Store, UserRow
 
 log = logging.getLogger(__name__)
@@ -65,7 +67,7 @@ class Play:
         try:
             return await self.store.call(self.store.game, game_id)
         except NotFoundError:
-            raise ActionError("no-such-game", f"there is no game {game_id!r}") from None
+            raise MissingError("no-such-game", f"there is no game {game_id!r}") from None
 
     async def snapshot(self, row: GameRow) -> dict[str, Any]:
         ids = {i for i in (row.creator_id, row.x_id, row.o_id) if i is not None}
@@ -153,7 +155,7 @@ class Play:
         try:
             await self.on_finished(row)
         except Exception:
-            log.exception("the work after game %s ended failed", row.id)
+            log_failure(log, "the work after game %s ended failed", row.id)
 
     def await_arrivals(self, row: GameRow) -> None:
         """Marks away, `arrival_wait` from now, the players of the game just started at
@@ -164,7 +166,7 @@ class Play:
             try:
                 await self.presence.seated(row, since, self.bots.levels.keys())
             except Exception:
-                log.exception("marking who never arrived at game %s failed", row.id)
+                log_failure(log, "marking who never arrived at game %s failed", row.id)
 
         since = now_ms()
         task = asyncio.create_task(check(), name=f"noughts-arrivals-{row.id}")
@@ -196,7 +198,7 @@ class Play:
                 for row in await self.store.call(self.store.overdue_games, now):
                     await self.flag(row.id)
             except Exception:
-                log.exception("ending abandoned games failed")
+                log_failure(log, "ending abandoned games failed")
 
     async def flag(self, game_id: str) -> None:
         """Ends the game on time if its clock has run out."""
@@ -205,46 +207,38 @@ class Play:
         except ActionError:
             pass  # a move, a resignation or another process got there first
         except Exception:
-            log.exception("ending game %s on time failed", game_id)
+            log_failure(log, "ending game %s on time failed", game_id)
 
     async def _commit(self, game_id: str, action: Callable[[GameRow], Change], cached: bool) -> Change:
         try:
             return await self.store.apply_soon(game_id, action, cached)
         except NotFoundError:
-            raise ActionError("no-such-game", f"there is no game {game_id!r}") from None
+            raise MissingError("no-such-game", f"there is no game {game_id!r}") from None
 
     async def publish_change(self, change: Change) -> None:
         row = change.row
-        event: dict[str, Any] = {
-            "type": "event",
-            # Second, right after the type: every process reads it with `live.DEADLINE`.
-            "deadline": row.deadline(),
-            "kind": change.kind,
-            "by": change.by,
-            "move": change.move,
-            "version": row.version,
-            "ply": row.ply,
-        }
-        if change.kind == "move" and not change.finished:
-            event["patch"] = move_patch(row, now_ms())
-        else:
-            event["game"] = await self.snapshot(row)
-        await self.fanout.publish(game_channel(row.id), json.dumps(event))
+        patched = change.kind == "move" and not change.finished
+        event = Event(
+            deadline=row.deadline(),
+            kind=change.kind,
+            by=change.by,
+            move=change.move,
+            version=row.version,
+            ply=row.ply,
+            patch=move_patch(row, now_ms()) if patched else None,
+            game=None if patched else await self.snapshot(row),
+        )
+        await self.fanout.publish(game_channel(row.id), encode(event))
         if change.kind in ("start", "cancel") and not row.private:
             await self.publish_lobby()
 
     async def publish_presence(self, row: GameRow) -> None:
-        event = {
-            "type": "presence",
-            "version": row.version,
-            "ply": row.ply,
-            "away": {"x": row.x_left_at, "o": row.o_left_at},
-        }
-        await self.fanout.publish(game_channel(row.id), json.dumps(event))
+        presence = PresenceFrame(version=row.version, ply=row.ply, away={"x": row.x_left_at, "o": row.o_left_at})
+        await self.fanout.publish(game_channel(row.id), encode(presence))
 
     async def lobby_message(self) -> str:
         rows = await self.store.call(self.store.open_rooms)
-        return json.dumps({"type": "lobby", "rooms": await self.summaries(rows)})
+        return encode(Lobby(rooms=await self.summaries(rows)))
 
     async def publish_lobby(self) -> None:
         await self.fanout.publish(LOBBY, await self.lobby_message())

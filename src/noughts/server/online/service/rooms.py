@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from noughts.competition.clock import MAX_INCREMENT, MAX_MINUTES, MIN_MINUTES, now_ms
 from noughts.core import NoughtsError
 from noughts.registry import parse_spec
 from noughts.server.online import accounts, actions
-from noughts.server.online.actions import ActionError, Change, GameRow
+from noughts.server.online.actions import Change, ForbiddenError, GameRow, InvalidError, MissingError
 from noughts.server.online.bots import HOUSE, Bots
-from noughts.server.online.clock import MAX_INCREMENT, MAX_MINUTES, MIN_MINUTES, now_ms
 from noughts.server.online.service.play import Play
 from noughts.server.online.storage.store import Store, UserRow
 
@@ -50,13 +50,13 @@ def checked(user: UserRow, spec: str, rated: bool, minutes: float | None, increm
     try:
         game = parse_spec(spec)
     except NoughtsError as e:
-        raise ActionError("invalid-spec", str(e)) from None
+        raise InvalidError("invalid-spec", str(e)) from None
     if rated and user.guest:
-        raise ActionError("guest-rated", "guests play casual games only: sign up to play rated games")
+        raise ForbiddenError("guest-rated", "guests play casual games only: sign up to play rated games")
     if minutes is not None and not MIN_MINUTES <= minutes <= MAX_MINUTES:
-        raise ActionError("invalid-clock", f"a clock has {MIN_MINUTES} to {MAX_MINUTES} minutes")
+        raise InvalidError("invalid-clock", f"a clock has {MIN_MINUTES} to {MAX_MINUTES} minutes")
     if not 0 <= increment <= MAX_INCREMENT:
-        raise ActionError("invalid-clock", f"the increment is 0 to {MAX_INCREMENT} seconds")
+        raise InvalidError("invalid-clock", f"the increment is 0 to {MAX_INCREMENT} seconds")
     return game.spec
 
 
@@ -79,9 +79,11 @@ class Rooms:
     ) -> GameRow:
         """A room; with `days`, for a correspondence game (that many days a move)."""
         if side not in ("x", "o", "random"):
-            raise ActionError("invalid-side", "side is x, o or random")
+            raise InvalidError("invalid-side", "side is x, o or random")
         if days is not None and (minutes is not None or not 1 <= days <= MAX_DAYS):
-            raise ActionError("invalid-clock", f"a correspondence game has 1 to {MAX_DAYS} days a move, and no minutes")
+            raise InvalidError(
+                "invalid-clock", f"a correspondence game has 1 to {MAX_DAYS} days a move, and no minutes"
+            )
         canonical = checked(user, spec, rated, minutes, increment)
         row = room_row(canonical, rated, user.id, side, private, minutes, increment, now_ms(), days)
         await self.store.call(self.store.add_game, row)
@@ -100,11 +102,11 @@ class Rooms:
         if found is None:
             engine = await self.store.call(self.store.user_by_key, accounts.name_key(bot))
             if engine is None or engine.bot != "engine":
-                raise ActionError(
+                raise MissingError(
                     "no-such-bot", f"there is no bot {bot!r}: the house bots are {', '.join(HOUSE.values())}"
                 )
         if side not in ("x", "o", "random"):
-            raise ActionError("invalid-side", "side is x, o or random")
+            raise InvalidError("invalid-side", "side is x, o or random")
         canonical = checked(user, spec, rated, minutes, increment)
         now = now_ms()
         room = room_row(canonical, rated, user.id, side, engine is not None, minutes, increment, now)

@@ -6,21 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 
+from noughts.competition.clock import now_ms
+from noughts.competition.ratings import Glicko
 from noughts.server.online import actions
-from noughts.server.online.actions import ActionError, GameRow
-from noughts.server.online.clock import now_ms
+from noughts.server.online.actions import ForbiddenError, GameRow, InvalidError
 from noughts.server.online.config import OnlineConfig
-from noughts.server.online.ratings import Glicko
+from noughts.server.online.protocol import TournamentNews, encode
 from noughts.server.online.realtime import Fanout, tournament_channel
 from noughts.server.online.service.play import Play
 from noughts.server.online.service.rooms import checked, room_row
+from noughts.server.online.storage.db import log_failure
 from noughts.server.online.storage.store import Store, UserRow
-from noughts.server.online.storage.tournaments import ARENA, UPCOMING, TournamentError, TournamentRow, Tournaments
+from noughts.server.online.storage.tournaments import ARENA, UPCOMING, TournamentRow, Tournaments
 from noughts.server.online.texts import text_fault
 
 log = logging.getLogger(__name__)
@@ -68,15 +69,15 @@ class TournamentRunner:
         """A new tournament, upcoming until `starts_in` minutes from now (its creator may
         start it earlier). Guests may play in tournaments but not create them."""
         if user.guest:
-            raise TournamentError("guest-tournament", "sign up to create tournaments")
+            raise ForbiddenError("guest-tournament", "sign up to create tournaments")
         canonical = checked(user, spec, rated, minutes, increment)
         fault = text_fault(name.strip())
         if fault is not None:
-            raise TournamentError("invalid-tournament", f"a tournament's name {fault}")
+            raise InvalidError("invalid-tournament", f"a tournament's name {fault}")
         if kind == ARENA and duration is None:
-            raise TournamentError("invalid-tournament", "an arena needs a duration (minutes)")
+            raise InvalidError("invalid-tournament", "an arena needs a duration (minutes)")
         if kind != ARENA and rounds is None:
-            raise TournamentError("invalid-tournament", "a Swiss needs a number of rounds")
+            raise InvalidError("invalid-tournament", "a Swiss needs a number of rounds")
         now = now_ms()
         row = TournamentRow(
             id=actions.new_game_id(), kind=kind, name=name.strip(), spec=canonical, rated=rated,
@@ -93,7 +94,7 @@ class TournamentRunner:
     async def join(self, tournament_id: str, user: UserRow) -> None:
         t = await self.store.call(self.book.get, tournament_id)
         if t.rated and user.guest:
-            raise ActionError("guest-rated", "guests play casual games only: sign up to play rated tournaments")
+            raise ForbiddenError("guest-rated", "guests play casual games only: sign up to play rated tournaments")
         ratings = {r.spec: r for r in await self.store.call(self.store.ratings_of, user.id)}
         stored = ratings.get(t.spec)
         rating = stored.rating if stored is not None else Glicko().rating
@@ -166,8 +167,8 @@ class TournamentRunner:
         ids = {i for g in games for i in (g.x_id, g.o_id) if i is not None}
         names = await self.store.call(self.store.users, ids) if ids else {}
         paired = {names[i].name: g.id for g in games for i in (g.x_id, g.o_id) if i is not None and i in names}
-        event = {"type": "tournament", "id": tournament_id, "paired": paired}
-        await self.fanout.publish(tournament_channel(tournament_id), json.dumps(event))
+        news = TournamentNews(id=tournament_id, paired=paired)
+        await self.fanout.publish(tournament_channel(tournament_id), encode(news))
 
     async def game_ended(self, game_id: str) -> None:
         """The game's tournament, if any, pairs its players again or starts the next round."""
@@ -176,7 +177,7 @@ class TournamentRunner:
             if tournament_id is not None:
                 await self.advance(tournament_id)
         except Exception:
-            log.exception("advancing the tournament of game %s failed", game_id)
+            log_failure(log, "advancing the tournament of game %s failed", game_id)
 
     async def sweep(self) -> None:
         """Now and then, advances every tournament that may need it: starts the due,
@@ -188,4 +189,4 @@ class TournamentRunner:
                 for tournament_id in await self.store.call(self.book.due, now_ms()):
                     await self._advance(tournament_id, wait=False, changed=False)
             except Exception:
-                log.exception("advancing the tournaments failed")
+                log_failure(log, "advancing the tournaments failed")

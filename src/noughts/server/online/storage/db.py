@@ -3,17 +3,52 @@ Alembic's migrations (run at start-up, for SQLite and PostgreSQL alike)."""
 
 from __future__ import annotations
 
+import logging
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
 from noughts.core import NoughtsError
 
+log = logging.getLogger(__name__)
+
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+#: The PostgreSQL advisory lock migrations hold (a number of this program's own).
+MIGRATION_LOCK = 0x6E6F756768  # "nough"
+
+
+#: What the driver raises when the database cannot be reached or drops the connection
+#: (psycopg's OperationalError, wrapped by SQLAlchemy; SQLite's "unable to open", "disk
+#: I/O error"): the request is answered 503 and may be sent again.
+DATABASE_AWAY_ERRORS: tuple[type[Exception], ...] = (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError)
+DATABASE_AWAY = "the games' database cannot be reached just now: nothing was changed; try again in a moment"
+_away_since: list[float] = []
+
+
+def database_away(error: BaseException) -> None:
+    """Logs that the database is away: one warning a minute while it lasts, not one
+    per request."""
+    now = time.monotonic()
+    if not _away_since or now - _away_since[-1] > 60:
+        log.warning("the database cannot be reached: %s", str(error).splitlines()[0] if str(error) else error)
+        _away_since[:] = [now]
+
+
+def log_failure(logger: logging.Logger, message: str, *args: object) -> None:
+    """In an `except` block of background work (a sweep, a heartbeat): the database
+    being away is `database_away`'s one line a minute, anything else a traceback."""
+    error = sys.exc_info()[1]
+    if isinstance(error, DATABASE_AWAY_ERRORS):
+        database_away(error)
+    else:
+        logger.exception(message, *args)
 
 
 class DatabaseError(NoughtsError):
@@ -75,5 +110,11 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Servers started at once on a new database take turns: the first migrates,
+            # the others then find nothing to do (without it one died on alembic_version's
+            # unique key). The lock is the transaction's, released as it commits. SQLite's
+            # transactions are IMMEDIATE (`_begin_immediate`): they take turns already.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)

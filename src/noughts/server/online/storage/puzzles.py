@@ -22,9 +22,9 @@ from sqlalchemy import ColumnElement, Connection, Table, and_, func, insert, not
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from noughts.competition.ratings import Glicko, current
+from noughts.competition.ratings import update as rated
 from noughts.server.online.puzzle_calibration import Attempt
-from noughts.server.online.ratings import Glicko, current
-from noughts.server.online.ratings import update as rated
 from noughts.server.online.storage.store import NotFoundError, Store
 from noughts.server.online.storage.tables import Game, Puzzle, PuzzleAttempt, PuzzleDaily, PuzzlePlayer
 from noughts.study.puzzles import Puzzle as ProvedPuzzle
@@ -153,9 +153,25 @@ class PuzzleBook:
         return dialect.insert(table).values(**values).on_conflict_do_nothing()
 
     def sync_shipped(self, now: int) -> int:
-        """Adds the shipped puzzles missing here (those of a newer release); how many."""
+        """Adds the shipped puzzles missing here (those of a newer release), and gives
+        those already here the release's line, length and themes where it changed them
+        (a line made the quickest win: tools/puzzles/build.py shorten), their ratings and
+        attempts kept; how many were added or changed."""
+        puzzles = shipped()
         with self.engine.begin() as c:
-            return add_puzzles(c, shipped(), now)
+            added = add_puzzles(c, puzzles, now)
+            columns = (_puzzles.c.id, _puzzles.c.solution, _puzzles.c.plies, _puzzles.c.themes)
+            wanted = [p.id for p in puzzles]
+            rows = c.execute(select(*columns).where(_puzzles.c.id.in_(wanted)))
+            stored = {r[0]: (json.loads(r[1]), r[2], r[3]) for r in rows}
+            changed = 0
+            for p in puzzles:
+                fields = (p.solution, p.plies, "|" + "|".join(p.themes) + "|")
+                if p.id in stored and stored[p.id] != fields:
+                    values = {"solution": json.dumps(p.solution), "plies": p.plies, "themes": fields[2]}
+                    c.execute(update(_puzzles).where(_puzzles.c.id == p.id).values(**values))
+                    changed += 1
+        return added + changed
 
     def add(self, puzzles: list[ProvedPuzzle], now: int, origin_game: str | None = None) -> int:
         with self.engine.begin() as c:

@@ -33,9 +33,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from noughts.competition.ratings import PROVISIONAL, Glicko, after_game, current, is_provisional
 from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow
-from noughts.server.online.ratings import PROVISIONAL, Glicko, after_game, current, is_provisional
 from noughts.server.online.storage.db import make_engine, migrate
 from noughts.server.online.storage.tables import (
     Game,

@@ -20,11 +20,11 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Table, delete, func, insert, or_, select, update
 
+from noughts.competition.tournaments import arena, swiss
 from noughts.server.online import actions
-from noughts.server.online.actions import ActionError, GameRow
+from noughts.server.online.actions import ActionError, ForbiddenError, GameRow, MissingError, TooManyError
 from noughts.server.online.storage.store import Store, lock_user
 from noughts.server.online.storage.tables import Game, Tournament, TournamentGame, TournamentPlayer
-from noughts.server.online.tournaments import arena, swiss
 
 __all__ = [
     "ARENA",
@@ -238,7 +238,7 @@ class Tournaments:
                 )
             ).scalar_one()
             if open_ones >= most:
-                raise TournamentError(
+                raise TooManyError(
                     "too-many-tournaments", f"you have {open_ones} tournaments not finished yet: {most} at most"
                 )
             c.execute(insert(_tournaments).values(**asdict(row)))
@@ -299,7 +299,7 @@ class Tournaments:
         with self.engine.begin() as c:
             t = _get(c, tournament_id, lock=True)
             if t.creator_id != user_id:
-                raise TournamentError("not-yours", "only the tournament's creator can start it early")
+                raise ForbiddenError("not-yours", "only the tournament's creator can start it early")
             if t.state != UPCOMING:
                 raise TournamentError("tournament-started", "the tournament has started already")
             c.execute(update(_tournaments).where(_tournaments.c.id == tournament_id).values(starts_at=now))
@@ -333,7 +333,7 @@ def _get(c: Connection, tournament_id: str, lock: bool = False) -> TournamentRow
     query = select(_tournaments).where(_tournaments.c.id == tournament_id)
     found = c.execute(query.with_for_update() if lock else query).first()
     if found is None:
-        raise TournamentError("no-such-tournament", f"there is no tournament {tournament_id!r}")
+        raise MissingError("no-such-tournament", f"there is no tournament {tournament_id!r}")
     return TournamentRow.from_mapping(found._mapping)
 
 

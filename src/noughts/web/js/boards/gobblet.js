@@ -192,7 +192,7 @@ export class GobbletBoard {
         if (!ghost) return; // a click: handled by onclick
         ghost.remove();
         document.body.classList.remove("dragging");
-        const cell = document.elementFromPoint(e.clientX, e.clientY)?.closest(".gobblet-grid .cell");
+        const cell = /** @type {HTMLElement | null} */ (document.elementFromPoint(e.clientX, e.clientY)?.closest(".gobblet-grid .cell"));
         const target = cell && e.type === "pointerup" ? this.targets(selection).get(Number(cell.dataset.cell)) : null;
         this.selected = null;
         // The click that follows a drag must not select what was just dropped.

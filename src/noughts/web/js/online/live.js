@@ -8,6 +8,7 @@ import { online, socketUrl } from "../api.js";
 import { analysisButton, analysisLink, botMark, ended } from "./views.js";
 import { effect } from "../sound.js";
 import { ChatPanel } from "./chat.js";
+import { afterEvent } from "./events.js";
 
 /** A finished game's analysis being computed is asked for again this often (milliseconds). */
 const ANALYSIS_POLL = 1500;
@@ -47,19 +48,6 @@ const DID = {
   "takeback-decline": "declines to take back the move",
   "rematch-decline": "declines the rematch",
 };
-
-/** The game after a move event's patch (see the server's ws.py): the same state the server would send whole. */
-function patched(game, event) {
-  const { patch } = event;
-  return {
-    ...game,
-    ...patch,
-    ply: event.ply,
-    version: event.version,
-    moves: [...game.moves, event.move],
-    view: { ...game.view, ...patch.view, ply: event.ply, moves: [...game.view.moves, event.move] },
-  };
-}
 
 function clockText(ms) {
   // Correspondence: days and hours, then as a real-time clock for the last hour.
@@ -153,27 +141,25 @@ export class LivePage {
     this.send({ type: "resync" });
   }
 
+  /** @param {import("./protocol").Outgoing} message a frame of the protocol's; its id is added */
   send(message) {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ ...message, id: ++this.ref }));
     else this.context.toast("not connected: reconnecting…", "error");
   }
 
+  /** @param {import("./protocol").ServerFrame} message */
   receive(message) {
     if (message.type === "state") {
       this.resyncing = false;
       this.apply(message.game);
     } else if (message.type === "event") {
-      if (this.game && message.version <= this.game.version) return; // already seen
-      const gap = this.game && message.version > this.game.version + 1;
       const before = this.game;
-      if (message.patch) {
-        // A move: what it changed, for the version before. After a gap, wait for the whole state.
-        if (!this.game || gap) return this.resync();
-        this.apply(patched(this.game, message));
-      } else {
-        if (gap) this.resync();
-        this.apply(message.game);
-      }
+      const next = afterEvent(this.game, message);
+      if (next.seen) return;
+      if (next.resync) this.resync();
+      // A move's patch after a gap waits for the whole state; a whole state is shown.
+      if (next.game === before) return;
+      this.apply(next.game);
       this.announce(message);
       this.sounds(before, this.game, message);
     } else if (message.type === "presence" && this.game) {
@@ -254,7 +240,8 @@ export class LivePage {
     this.bottomSeat.replaceChildren(this.seat(game, bottom));
     if (game.state !== "playing") this.confirming = null;
     // The panel is drawn anew: the focus stays on the same action (a keyboard's place).
-    const focused = this.sidePanel.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focused = this.sidePanel.contains(active) ? active.dataset.action : null;
     this.sidePanel.replaceChildren(...this.panel(game, interactive).filter(Boolean));
     if (focused) this.sidePanel.querySelector(`[data-action="${focused}"]`)?.focus();
     this.showSpectators();

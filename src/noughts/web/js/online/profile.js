@@ -140,6 +140,11 @@ function gameList(profile, toast) {
   return box;
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} name
+ * @param {{ toast?: (message: string, kind?: string) => void, session?: any, navigate?: (route: string) => void }} [context]
+ */
 export async function profilePage(root, name, { toast = () => {}, session, navigate } = {}) {
   let profile;
   try {

@@ -152,6 +152,7 @@ export class TournamentPage {
 
   /** The tournament's news: a pairing of this player sends them to the game; anything
    * else has the page ask again (see NEWS_SPAN_MS). */
+  /** @param {import("./protocol").ServerFrame} message */
   hear(message) {
     if (message.type !== "tournament") return;
     const me = this.context.session.user?.name;

@@ -16,6 +16,14 @@ import { h } from "../dom.js";
 const REPLY_DELAY = 450;
 /** How long the position before the puzzle shows before the move that made it. */
 const CONTEXT_DELAY = 600;
+/** The help a puzzle solved after all had, in words: a hint, wrong moves, or both. */
+export function solvedHow(help) {
+  const how = [];
+  if (help.hint) how.push("with a hint");
+  if (help.wrong) how.push(`after ${help.wrong} wrong ${help.wrong === 1 ? "move" : "moves"}`);
+  return how.join(" and ");
+}
+
 /** Puzzles a visitor saw lately, not offered again (their attempts are not stored). */
 const SEEN_KEY = "noughts.puzzles.seen";
 const BEST_STREAK_KEY = "noughts.puzzles.bestStreak";
@@ -45,6 +53,7 @@ export class PuzzlePage {
     this.played = []; // the moves from the puzzle's position, both sides'
     this.view = null;
     this.failed = false; // a wrong move, a hint or the solution: the attempt is lost
+    this.help = { hint: false, wrong: 0 }; // what lost it, said when the puzzle is solved after all
     this.done = false;
     this.busy = false;
     this.profile = null; // the signed-in player's puzzle rating, else null
@@ -169,6 +178,7 @@ export class PuzzlePage {
     this.puzzle = puzzle;
     this.played = [];
     this.failed = false;
+    this.help = { hint: false, wrong: 0 };
     this.done = false;
     this.solver = view.turn;
     this.view = view;
@@ -237,6 +247,7 @@ export class PuzzlePage {
   }
 
   async wrong(text, judged, token) {
+    this.help.wrong++;
     this.fail();
     this.refuted = this.played.length;
     this.feedback.replaceChildren(
@@ -271,7 +282,7 @@ export class PuzzlePage {
   solved() {
     this.done = true;
     const clean = !this.failed;
-    this.feedback.replaceChildren(h("p", { class: "puzzle-good", id: "solved" }, h("strong", {}, clean ? "✓ Solved!" : "✓ Solved, with help."), clean ? " That was the only winning move." : ""));
+    this.feedback.replaceChildren(h("p", { class: "puzzle-good", id: "solved" }, h("strong", {}, clean ? "✓ Solved!" : `✓ Solved, ${solvedHow(this.help)}.`), clean ? " That was the only winning move." : " It counts as failed: as on lichess, only a first try with no wrong move and no hint counts as solved."));
     if (clean) this.report(true);
     if (this.mode === "streak" && clean) {
       this.streak.score++;
@@ -298,6 +309,7 @@ export class PuzzlePage {
   async showHint() {
     const next = this.puzzle.solution[this.played.length];
     if (!next || this.view.turn !== this.solver) return;
+    this.help.hint = true;
     this.fail();
     this.hint = next;
     this.feedback.replaceChildren(h("p", { id: "hint-text" }, "The marked move is the one (a hint counts as a failed attempt)."));

@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+__all__ = ["MAX_INCREMENT", "MAX_MINUTES", "MIN_MINUTES", "Clocks", "is_running", "move_budget", "now_ms", "read"]
+
 #: Limits on a room's clock: minutes per player and increment in seconds. The least
 #: clock is 0.6 s (a bullet game's clocks are minutes; a tiny one, 1e-320 minutes,
 #: made a game of 0 ms clocks).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from noughts.server.online.tournaments.arena import ArenaGame, Waiting, pair_waiting, standings
+from noughts.competition.tournaments.arena import ArenaGame, Waiting, pair_waiting, standings
 
 
 def test_streaks_double_the_points_until_a_game_that_is_not_a_win() -> None:

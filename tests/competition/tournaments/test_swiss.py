@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from noughts.server.online.tournaments.matching import maximum_matching
-from noughts.server.online.tournaments.swiss import (
+from noughts.competition.tournaments.matching import maximum_matching
+from noughts.competition.tournaments.swiss import (
     BYE_POINTS,
     Entrant,
     NoPairingError,

@@ -40,7 +40,7 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from noughts.server.online.tournaments.matching import maximum_matching
+from noughts.competition.tournaments.matching import maximum_matching
 
 __all__ = [
     "BYE_POINTS",

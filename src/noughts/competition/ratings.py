@@ -16,6 +16,22 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+__all__ = [
+    "DEFAULT_DEVIATION",
+    "DEFAULT_RATING",
+    "DEFAULT_VOLATILITY",
+    "PROVISIONAL",
+    "RATING_PERIOD",
+    "TAU",
+    "Glicko",
+    "after_game",
+    "current",
+    "expected_score",
+    "idle",
+    "is_provisional",
+    "update",
+]
+
 #: The scale factor between Glicko and Glicko-2 units (step 2 of the paper).
 _SCALE = 173.7178
 #: The system constant tau: how fast volatility may change (the paper suggests 0.3-1.2).
