@@ -13,7 +13,7 @@ import argparse
 import random
 import time
 
-from noughts.server.online.tournaments.swiss import (
+from noughts.competition.tournaments.swiss import (
     BYE_POINTS,
     NoPairingError,
     SwissGame,

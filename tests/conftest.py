@@ -45,8 +45,6 @@ _INTEGRATION = {
     "terminal/test_puzzle_command.py",
     "test_cli.py",
 }
-#: ... but for these modules of those folders, which start nothing.
-_QUICK = {"server/online/test_swiss.py", "server/online/test_arena_rules.py"}
 
 
 #: Modules whose every test is slow and costly to collect (schemathesis builds its tests
@@ -124,7 +122,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if not item.path.is_relative_to(tests):
             continue  # the doctests in src
         where = item.path.relative_to(tests).as_posix()
-        if where not in _QUICK and any(where == listed or where.startswith(listed + "/") for listed in _INTEGRATION):
+        if any(where == listed or where.startswith(listed + "/") for listed in _INTEGRATION):
             item.add_marker(pytest.mark.integration)
     # The browser modules first, then the other integration modules, then the rest,
     # each module's tests together as collected. xdist's worksteal hands each process a

@@ -74,6 +74,15 @@ def test_solve_refuses_what_has_no_table() -> None:
     assert "no exact table" in out.stderr
 
 
+def test_solve_answers_for_matryoshka_which_its_refusal_lists_as_solved() -> None:
+    # The refusal names matryoshka among the solved games (issue 56: then exited 2 for it).
+    assert "matryoshka (by search)" in noughts("solve", "ultimate").stderr
+    out = noughts("solve", "matryoshka")
+    assert out.returncode == 0, out.stderr
+    assert "table:       none: the perfect player reads the shipped opening book" in out.stdout
+    assert "start value: draw (for x, who moves first)" in out.stdout
+
+
 # The same counts as tests/ai/test_gobblet_table.py's, through the command in a process
 # of its own, which compiles gobblet's solver again (half a minute on a busy machine).
 @pytest.mark.slow

@@ -188,3 +188,33 @@ def test_every_game_has_its_rules_its_notation_and_its_line_in_the_docs() -> Non
         rows = [line for line in notation.splitlines() if line.startswith("| ")]
         family = key if key not in ("classic", "mnk") else "mnk"
         assert any(family in row.split("|")[1] for row in rows), f"docs/notation.md has no row for {key}"
+
+
+def test_the_commands_page_quotes_values_as_they_are_printed() -> None:
+    """docs/commands.md quotes each wording of a value as the code writes it (issue 56:
+    it said the terminal read "win in N" where it printed ``loss-in-6``)."""
+    from noughts.ai.base import Analysis, Kind, MoveInfo, Value
+    from noughts.core import Player
+    from noughts.terminal.reviewing import _value
+    from noughts.terminal.values import meaning, move_words, outlook
+
+    estimate = Value(Kind.SCORE, score=-0.3)
+    win3, loss6, bound = Value.win(3), Value.loss(6), Value.win(63, bound=True)
+
+    def token(value: Value) -> str:
+        return Analysis("x", [MoveInfo(0, "1", value)], [], None, 0, 0.0).lines()[0].split()[1]
+
+    words = [
+        outlook(Value.win(5), Player.X),
+        outlook(Value.draw(), Player.X),
+        outlook(estimate, Player.O),
+        *(move_words(MoveInfo(0, "1", v), Player.X) for v in (win3, loss6, Value.draw(), bound, estimate)),
+        meaning(win3),
+        meaning(estimate),
+        *(v.text for v in (win3, loss6, bound, Value.draw())),
+        _value(estimate, 0.35),
+        *(token(v) for v in (win3, loss6, bound, Value.draw(), estimate)),
+    ]
+    page = " ".join((DOCS / "commands.md").read_text(encoding="utf-8").split())
+    missing = [w for w in words if f"`{w}`" not in page]
+    assert not missing, missing

@@ -5,12 +5,16 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from noughts import GameRecord, parse_spec
+from noughts.ai import gobblet_table
 from noughts.engine import EngineSession
+
+from support import without_the_gobblet_table
 
 
 def ask(session: EngineSession, line: str) -> str:
@@ -224,7 +228,17 @@ def test_every_player_takes_its_options_and_a_seed(game: str, player: str, optio
     assert move[2:] in legal and ask(session, "moves").endswith(f" {move[2:]}")
 
 
-@pytest.mark.parametrize("game", ["classic", "classic:forget", "mnk m=3 n=4 k=3", "matryoshka", "gobblet copies=1"])
+# 3x4 builds its table at max and perfect (16 s): make test-slow; classic and its Forget mode build theirs here.
+@pytest.mark.parametrize(
+    "game",
+    [
+        "classic",
+        "classic:forget",
+        pytest.param("mnk m=3 n=4 k=3", marks=pytest.mark.slow),
+        "matryoshka",
+        "gobblet copies=1",
+    ],
+)
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "max", "perfect"])
 def test_every_level_and_perfect_take_a_seed(game: str, level: str) -> None:
     session = EngineSession()
@@ -234,6 +248,27 @@ def test_every_level_and_perfect_take_a_seed(game: str, level: str) -> None:
             ask(session, f"play {move}")
     legal = ask(session, "legal")[2:].split()
     assert ask(session, f"genmove level={level} seed=3")[2:] in legal
+
+
+@pytest.mark.parametrize("command", ["genmove player=perfect", "genmove level=perfect", "analyze player=perfect"])
+def test_perfect_gobblet_without_its_table_is_refused_at_once_naming_the_command(
+    command: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A fresh install: the player would build the 443 MB table first, minutes of silence
+    # for a program waiting on genmove (issue 56).
+    without_the_gobblet_table(monkeypatch, tmp_path)
+
+    def build(*_: Any) -> None:
+        raise AssertionError("the engine started building gobblet's table")
+
+    monkeypatch.setattr(gobblet_table, "_build", build)
+    session = EngineSession()
+    ask(session, "new gobblet")
+    answer = ask(session, command)
+    assert answer.startswith("? perfect play in gobblet reads its solved table, which is not built"), answer
+    assert "noughts solve gobblet builds it once" in answer and "level=max plays at once" in answer
+    assert not list(tmp_path.iterdir())  # nothing was built
+    assert ask(session, "legal").count(" ") > 20  # the game goes on, at its start
 
 
 @pytest.mark.parametrize("game", ["classic", "classic:forget", "mnk m=4 n=3 k=3", "gobblet copies=1"])

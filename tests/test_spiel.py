@@ -115,6 +115,7 @@ def test_a_clone_shares_the_immutable_parts_and_goes_its_own_way() -> None:
     assert copy.deepcopy(state.state_now) is state.state_now  # immutable: no copy needed
 
 
+@pytest.mark.slow  # CFR's iterations (9 s); the other OpenSpiel algorithms' tests run in make test
 def test_openspiels_cfr_runs_on_a_registered_game() -> None:
     # OpenSpiel's Python CFR+ on the Python game itself (3x2, two in a row: a first-
     # player win), its average policy's NashConv going to 0.

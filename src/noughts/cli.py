@@ -7,13 +7,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noughts import __version__
-from noughts.core import NoughtsError, State
+from noughts.core import Game, NoughtsError, State
 from noughts.games.gobblet import Gobblet
 from noughts.records import GameRecord
 from noughts.registry import GAMES, parse_spec, spec_help
+
+if TYPE_CHECKING:
+    from noughts.ai.compiled import Compiling
 
 #: The optional packages, by the extra that installs them (pyproject.toml): a command
 #: that needs one that is missing says which extra to install.
@@ -105,7 +108,10 @@ def _parser() -> argparse.ArgumentParser:
     record.set_defaults(run=_record)
 
     solve = sub.add_parser("solve", help="build (or load) the exact table of a solved game and report it")
-    solve.add_argument("game", help="classic, classic:forget, mnk up to 4x4, or gobblet (once: 14 min on 2 cores)")
+    solve.add_argument(
+        "game",
+        help="classic, classic:forget, mnk up to 4x4, matryoshka (by search), or gobblet (once: 14 min on 2 cores)",
+    )
     solve.add_argument(
         "--book",
         action="store_true",
@@ -189,9 +195,21 @@ def _prepare(args: argparse.Namespace) -> int:
         return 0
     if not cached:
         print(f"preparing the fast engine, once for this machine: {COMPILE_ESTIMATE}", flush=True)
-    seconds = prepare(lambda line: print(f"  {line}", flush=True))
+    if sys.stdout.isatty() and not cached:
+        from noughts.terminal.preparing import compile_with_a_bar
+
+        seconds = compile_with_a_bar(prepare)
+    else:
+        seconds = prepare(_progress_line)
     print(f"the fast engine is ready ({seconds:.1f} s)", flush=True)
     return 0
+
+
+def _progress_line(step: Compiling) -> None:
+    """A line now and then, where no terminal shows a bar (a log, make's output in CI)."""
+    if step.count % 20 == 1:
+        left = f"about {step.seconds_left():.0f} s left" if step.count > 1 else "timing it"
+        print(f"  compiling the fast engine: {step.done:3.0%}, {step.elapsed:.0f} s so far, {left}", flush=True)
 
 
 def _engine(args: argparse.Namespace) -> int:
@@ -211,6 +229,7 @@ def _show(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     import time
 
+    from noughts.ai.capabilities import capabilities
     from noughts.ai.solve import cache_dir, solve
 
     game = parse_spec(args.game)
@@ -218,6 +237,8 @@ def _solve(args: argparse.Namespace) -> int:
         return _solve_gobblet(game, args.book)
     if args.book:
         raise SystemExit("noughts solve: --book is for gobblet, whose table is too big to ship")
+    if capabilities(game).exact_search:
+        return _solve_by_search(game)
     started = time.perf_counter()
     table = solve(game)
     print(f"game:        {game.spec}")
@@ -225,6 +246,26 @@ def _solve(args: argparse.Namespace) -> int:
     print(f"positions:   {table.positions:,} reachable{stored}")
     print(f"start value: {table.start_value.text} (for x, who moves first)")
     print(f"time:        {time.perf_counter() - started:.2f} s (cached in {cache_dir()})")
+    return 0
+
+
+def _solve_by_search(game: Game[Any, Any]) -> int:
+    """A game solved by search, not a table (matryoshka): the start's value and best
+    first moves, as the perfect player finds them from the shipped book."""
+    import time
+
+    from noughts.ai.base import Limits
+    from noughts.ai.solve import PerfectPlayer
+
+    started = time.perf_counter()
+    analysis = PerfectPlayer().analyze(game.initial(), Limits())
+    best = [info.text for info in analysis.moves if info.value == analysis.moves[0].value]
+    print(f"game:        {game.spec}")
+    print("table:       none: the perfect player reads the shipped opening book and searches past it")
+    print(f"start value: {analysis.moves[0].value.text} (for x, who moves first)")
+    print(f"best first:  {' '.join(best)} ({len(best)} of {len(analysis.moves)} moves)")
+    print(f"line:        {' '.join(analysis.pv)}")
+    print(f"time:        {time.perf_counter() - started:.2f} s")
     return 0
 
 
@@ -239,7 +280,13 @@ def _solve_gobblet(game: Gobblet, book: bool = False) -> int:
     from noughts.ai.solve import PerfectPlayer, cache_dir
 
     started = time.perf_counter()
-    table = gobblet_table.solve(game, gobblet_table.stderr_progress)
+    try:
+        table = gobblet_table.solve(game, gobblet_table.stderr_progress)
+    except KeyboardInterrupt:
+        # One line on a line of its own (the bar stays as it was), saying what is kept.
+        end_bar = "\n" if sys.stderr.isatty() else ""
+        print(f"{end_bar}noughts solve: stopped; {gobblet_table.kept(game)}", file=sys.stderr)
+        return 130
     counts = gobblet_table.counts(game, gobblet_table.stderr_progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)

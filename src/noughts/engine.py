@@ -18,6 +18,7 @@ from noughts.ai.base import takes_seed
 from noughts.ai.capabilities import capabilities
 from noughts.ai.levels import LEVELS, level_player, level_spec
 from noughts.core import NoughtsError, State, parse_int, shown
+from noughts.kernels import require_kernels
 from noughts.records import GameRecord
 from noughts.registry import game_keys, parse_spec
 
@@ -167,6 +168,8 @@ class EngineSession:
         level = options.pop("level", None)
         if level is None:
             name = options.pop("player", "random")
+            if name == "perfect":
+                _check_table_built(state)
             if seed is not None and takes_seed(name):
                 options["seed"] = str(seed)
             return make_player(name, **options)
@@ -177,6 +180,7 @@ class EngineSession:
                 raise CommandError(
                     f"no perfect player for {state.game.spec}: level=max plays {level_spec(state.game, 'max')} here"
                 )
+            _check_table_built(state)
             return make_player("perfect")
         if level not in LEVELS:
             raise CommandError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}, and perfect")
@@ -197,6 +201,25 @@ class EngineSession:
     def _quit(self, args: list[str]) -> str:
         self.finished = True
         return ""
+
+
+def _check_table_built(state: State[Any]) -> None:
+    """Refuses perfect play from a table that a command builds (gobblet's) before it is
+    built: the player would build it first, minutes of a silent wait for a program that
+    waits on the answer (a GUI's time-out)."""
+    if capabilities(state.game).table != "command":
+        return
+    from noughts.ai import gobblet_table
+    from noughts.games.gobblet import Gobblet
+
+    assert isinstance(state.game, Gobblet)  # the only game whose table a command builds
+    # Without the kernels the table can be neither built nor read: say that first.
+    require_kernels(f"perfect play in {state.game.spec} (its solved table)")
+    if not gobblet_table.is_built(state.game):
+        raise CommandError(
+            f"perfect play in {state.game.spec} reads its solved table, which is not built on this machine:"
+            f" {gobblet_table.BUILD_NOTE}; level=max plays at once without it"
+        )
 
 
 def _framed(status: str, body: str) -> str:

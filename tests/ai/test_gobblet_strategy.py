@@ -66,7 +66,7 @@ def test_the_strategy_reads_back_what_it_writes(tmp_path: Path) -> None:
     assert again.entry(max(shipped.keys) + 1) is None
 
 
-def test_perfect_values_the_strategys_move_exactly_and_leaves_the_rest_unvalued() -> None:
+def test_perfect_values_the_strategys_move_exactly_and_the_rest_only_where_kept() -> None:
     rng = random.Random(7)
     perfect, clock = PerfectPlayer(), Limits(time=1)  # with a clock it never starts the table's build
     state: State[Any] = GAME.initial()
@@ -79,7 +79,10 @@ def test_perfect_values_the_strategys_move_exactly_and_leaves_the_rest_unvalued(
     analysis = perfect.analyze(state, clock)
     assert analysis.best == found[0]
     assert analysis.moves[0].value.kind is Kind.WIN and analysis.moves[0].value.plies == found[1]
-    assert {info.value.kind for info in analysis.moves[1:]} <= {Kind.UNKNOWN}
+    # Another move is valued only where every o reply meets an answer (`kept_value`).
+    for info in analysis.moves[1:]:
+        assert info.value.kind is Kind.UNKNOWN or gobblet_strategy.kept_value(state.play(info.move)) is not None
+    assert any(info.value.kind is Kind.UNKNOWN for info in analysis.moves)
 
 
 @pytest.mark.slow  # every position of the shipped strategy, as the other shipped data is checked
@@ -89,6 +92,9 @@ def test_every_position_x_can_meet_is_answered_with_a_shrinking_win() -> None:
     assert found.positions > len(_shipped())
 
 
+# Whole games to the win against two opponents (make test-slow): make test walks every
+# reply's exact values without the table in tests/test_exact_kept.py.
+@pytest.mark.slow
 def test_max_as_x_wins_every_reply_against_hard_and_random_without_the_table() -> None:
     """issue 40, item 7, on a new installation: each of o's replies to max's first move,
     o then played by `hard` and by random moves avoiding x's immediate wins where it can

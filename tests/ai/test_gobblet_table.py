@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from noughts.ai import gobblet_table
+from noughts.ai import gobblet_strategy, gobblet_table
 from noughts.ai.base import Kind, Limits, make_player
 from noughts.ai.levels import level_player
 from noughts.ai.solve import PerfectPlayer, _negate, _rank
@@ -126,6 +126,39 @@ def test_build_resumes_from_a_checkpoint(monkeypatch: pytest.MonkeyPatch) -> Non
     assert gobblet_table.solve(game).start_value.kind is Kind.DRAW
 
 
+def test_the_progress_shows_the_time_left_at_the_pace_so_far() -> None:
+    # Half the work in 2 minutes: 2 more at that pace (issue 56: no time left was shown).
+    assert gobblet_table.progress_line("depth 7", 0.5, 120.0).endswith("50.0% depth 7, 2.0 min, about 2.0 min left")
+    assert gobblet_table.time_left(0.25, 60.0) == 180.0
+    assert "left" not in gobblet_table.progress_line("classes", 0.005, 3.0)  # too early to tell
+    assert "left" not in gobblet_table.progress_line("reachable, ply 4", 1.0, 30.0)
+
+
+def test_an_interrupted_build_says_what_it_kept(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from noughts.cli import main
+
+    game = Gobblet(sizes=2)
+    assert "no checkpoint was written yet" in gobblet_table.kept(game)
+    monkeypatch.setattr(gobblet_table, "_CHECKPOINT_EVERY", 0.0)
+    monkeypatch.setattr(gobblet_table, "SMALL_SLOTS", 0)  # checkpoints as for the big one
+
+    def ctrl_c(phase: str, fraction: float, seconds: float) -> None:
+        if phase == "depth 5":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(gobblet_table, "stderr_progress", ctrl_c)
+    assert main(["solve", "gobblet:sizes=2"]) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert err[0].startswith("noughts solve: stopped; kept the build's checkpoint (its levels up to depth 5")
+    assert err[0].endswith("`noughts solve gobblet:sizes=2` again resumes from it")
+    resumed: list[str] = []
+    gobblet_table.solve(game, lambda phase, fraction, seconds: resumed.append(phase))
+    assert resumed[0] == "depth 5"
+
+
 def test_threads_in_small_pieces_build_the_same_table_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # Pieces of 4,096 slots and a buffer of 200 entries make every pass run on both
     # threads, and collecting stop (its buffer full) and resume hundreds of times.
@@ -179,7 +212,10 @@ def test_perfect_never_loses_the_small_set() -> None:
 def test_a_player_with_a_clock_never_starts_the_big_build() -> None:
     state = Gobblet().initial().play_text("L5").play_text("M1").play_text("S9")  # past the opening book
     analysis = PerfectPlayer().analyze(state, Limits(time=0.2))
-    assert all(info.value.kind is Kind.UNKNOWN for info in analysis.moves)
+    # Only what the shipped strategy plays to the end is valued (gobblet_strategy.kept_value).
+    for info in analysis.moves:
+        kept = gobblet_strategy.kept_value(state.play(info.move))
+        assert info.value.kind is Kind.UNKNOWN if kept is None else info.value == kept.negated(1), info
     assert not gobblet_table.is_built(Gobblet())
     # max falls back to its search meanwhile.
     analysis = level_player(Gobblet(), "max", seed=1).analyze(state, Limits(time=0.3))

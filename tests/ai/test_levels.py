@@ -114,7 +114,7 @@ def test_in_solved_games_medium_and_hard_slip_less_often_than_easy() -> None:
 def test_max_prefers_the_draw_with_the_most_traps() -> None:
     analysis = level_player(parse_spec("classic"), "max").analyze(parse_spec("classic").initial())
     assert analysis.moves[0].text in ("1", "3", "7", "9")  # a corner: 7 of 8 replies lose
-    assert analysis.moves[0].note == "7 losing replies"
+    assert analysis.moves[0].traps == 7
 
 
 def test_fallible_player_keeps_the_inner_analysis() -> None:
@@ -190,6 +190,25 @@ def test_medium_on_big_boards_takes_a_win_and_blocks_a_four() -> None:
     assert block.depth == 1 and block.moves[0].text in ("h7", "h12")
     win = fours.play_text("o15")  # o ignores it: x takes the five
     assert level_player(game, "medium").choose(win) in (game.parse_move("h7"), game.parse_move("h12"))
+
+
+@pytest.mark.parametrize(
+    ("where", "fours", "block"),
+    [
+        ("the first row", ["a1", "b1", "c1", "d1"], "e1"),
+        ("the first column", ["a1", "a2", "a3", "a4"], "a5"),
+        ("the last column", ["o1", "o2", "o3", "o4"], "o5"),
+    ],
+)
+def test_easy_on_gomoku_blocks_a_four_along_the_edge(where: str, fours: list[str], block: str) -> None:
+    """Easy's search (its deliberate slips aside) blocks o's four that the board's edge
+    closes, though it has an open three of its own: one ply alone made that three a four
+    and o won first (issue 56: easy never blocked a five along the edge)."""
+    game = parse_spec("mnk:m=15:n=15:k=5")
+    state = game.initial()
+    for x, o in zip(["h4", "h5", "h6", "m13"], fours, strict=True):  # x: the open three h4-h6
+        state = state.play_text(x).play_text(o)
+    assert level_player(game, "easy", seed=1, mistakes=False).analyze(state).moves[0].text == block, where
 
 
 def test_on_big_boards_the_upper_levels_search_threats() -> None:

@@ -112,7 +112,12 @@ def small_positions(spec: str, moves: int, count: int) -> list[State[Any]]:
 # Seeded positions with wins, losses and draws among them (up to a loss in 8).
 @pytest.mark.parametrize(
     ("spec", "moves", "count"),
-    [("classic", 6, 6), ("classic", 7, 4), ("mnk:m=4:n=3:k=3", 9, 6), ("matryoshka", 10, 6)],
+    [
+        ("classic", 6, 6),
+        ("classic", 7, 4),
+        ("mnk:m=4:n=3:k=3", 9, 6),
+        pytest.param("matryoshka", 10, 6, marks=pytest.mark.slow),  # its brute force takes 10 s
+    ],
 )
 def test_solver_agrees_with_brute_force(spec: str, moves: int, count: int) -> None:
     states = small_positions(spec, moves, count)

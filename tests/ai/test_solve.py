@@ -202,7 +202,8 @@ def test_gobblet_with_a_clock_answers_unvalued_and_ultimate_is_refused() -> None
     # Past the shipped opening book (tests/ai/test_gobblet_book.py), which knows the first two plies.
     past_the_book = parse_spec("gobblet").initial().play_text("L5").play_text("M1").play_text("S9")
     analysis = PerfectPlayer().analyze(past_the_book, Limits(time=0.1))
-    assert all(info.value.kind is Kind.UNKNOWN for info in analysis.moves)
+    # Unvalued, but for o's moves that leave x a win at once: x's strategy plays that.
+    assert {info.value for info in analysis.moves} == {Value(Kind.UNKNOWN), Value.loss(2)}
     with pytest.raises(InvalidOptionError, match="classic"):
         PerfectPlayer().analyze(parse_spec("ultimate").initial())
 
@@ -252,3 +253,27 @@ def test_perfect_builds_the_table_first_whatever_the_clock(spec: str, monkeypatc
     monkeypatch.setattr(solve_module, "_TABLES", {})
     assert solve_module.is_cached(game)
     assert solve(game).start_value == analysis.value
+
+
+@pytest.mark.parametrize(
+    ("named", "spec"),
+    [
+        ("classic", "classic"),
+        ("4x4", "mnk:m=4:n=4:k=3"),
+        ("3x5", "mnk:m=3:n=5:k=3"),
+        ("classic:forget", "classic:forget"),
+        ("matryoshka (by search)", "matryoshka"),
+        ("gobblet", "gobblet"),
+    ],
+)
+def test_every_game_the_refusal_names_as_solved_is_one_noughts_solve_takes(named: str, spec: str) -> None:
+    # One source: `noughts solve` takes a game with a table or an exact search (its
+    # capabilities), and the refusal's list names only such games (issue 56: matryoshka).
+    from noughts.ai.capabilities import capabilities
+    from noughts.registry import parse_spec
+
+    with pytest.raises(InvalidOptionError) as refused:
+        solve(parse_spec("ultimate"))
+    assert named in str(refused.value)
+    found = capabilities(parse_spec(spec))
+    assert found.table is not None or found.exact_search

@@ -70,8 +70,8 @@ def test_tune_resumes_from_its_state_file(tmp_path: Path) -> None:
 
 def test_a_state_of_an_older_version_is_refused(tmp_path: Path) -> None:
     lines: list[str] = []
-    state = tune_module.tune("matryoshka", "tops", 1, tmp_path / "s", games=2, depth=1, report=lines.append)
-    assert state.depths == (1,)
+    # A new run's state, before any game (a tuning round takes 12 s).
+    state = tune_module._start("matryoshka", "tops", (1,), games=2, seed=0, opening_plies=2)
     state.version = tune_module.STATE_VERSION - 1  # as a pickle from before `depths` loads
     (tmp_path / "s").write_bytes(pickle.dumps(state))
     with pytest.raises(InvalidOptionError, match="not a tuning state of this version"):

@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from noughts.ai.base import Analysis, Limits
-from noughts.ai.levels import level_player
+from noughts.ai.levels import as_level, level_player
 from noughts.registry import parse_spec
 from noughts.server import Settings, create_app, queue_thinking
 from noughts.server.queue_thinking import QueueThinking
@@ -422,3 +422,35 @@ def test_a_request_whose_client_hung_up_leaves_its_lane(tmp_path: Path) -> None:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_a_short_review_does_not_wait_behind_a_long_ones_every_position() -> None:
+    """One worker for reviews, a long review under way (each position thought about for
+    0.2 s) and a short one asked meanwhile (0.01 s a position): once its first position has waited for the
+    one running, the short review's positions run one after another (the worker time
+    each asker took lately decides, not who came first), and the long one goes on.
+    Before, the two took turns position by position."""
+    pool = ThinkingPool(workers=1)
+    done: list[str] = []
+    long = replay("mnk:m=5:n=5:k=4", None, ["a1", "b2", "c3", "d4", "e5", "a5", "b4", "c2"])
+    short = replay("mnk:m=5:n=5:k=4", None, ["c3", "b2", "d4"])
+
+    async def review(asker: str, game: Replayed, seconds: float) -> None:
+        await pool.review(game, as_level("medium"), seconds, Asker(asker), lambda _: done.append(asker))
+
+    async def run() -> None:
+        await pool.start()
+        first = asyncio.ensure_future(review("long", long, 0.2))
+        # The long one's head start (three positions) is more worker time than the short
+        # one's four positions take, however busy the machine: it is the share that counts.
+        while done.count("long") < 3:
+            await asyncio.sleep(0.01)
+        await asyncio.gather(review("short", short, 0.01), first)
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.shutdown()
+    begun = done.index("short")
+    assert done[begun : begun + 4] == ["short"] * 4, done  # its four positions
+    assert done.count("long") == 9

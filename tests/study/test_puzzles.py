@@ -375,6 +375,23 @@ def test_a_race_puzzle_states_its_length_as_a_bound() -> None:
     assert not exact.bound and "bound" not in exact.to_json()
 
 
+def test_a_five_by_five_race_puzzles_line_is_the_quickest_win() -> None:
+    """The threat searches' first win is not the quickest (shipped e6sl5qfy's line took
+    9 plies where X wins in 7, issue 56): on a board the quickest-win search counts, the
+    miner's line is the quickest, verify holds it though the searches bound it longer,
+    and a move off the line that wins as quickly counts."""
+    game = parse_spec("mnk:m=5:n=5:k=4")
+    found = puzzle_at(game.parse_position(".x.../o.xx./o..x./....o/o.... x"), ThreatProver(), Limits())
+    assert found is not None and found.plies == 7 and found.themes[0] == "win in at most 4"
+    (shipped_one,) = [p for p in shipped() if p.id == "b7qb4fcw"]
+    assert ThreatProver().forces(game.parse_position(shipped_one.position), game.parse_move("d5")) == 11
+    assert shipped_one.plies == 9 and verify(shipped_one) is None
+    # After d5 a2, a4 is off the line (d3) and wins within the 7 plies left; the searches bound it at 11.
+    assert shipped_one.solution[:3] == ["d5", "a2", "d3"]
+    assert accepts(shipped_one, ["d5", "a2", "a4"], ThreatProver())
+    assert not accepts(shipped_one, ["d5", "a2", "e1"], ThreatProver())
+
+
 def test_verify_goes_on_past_a_failure_checks_gobblet_by_its_keys_and_sums_up(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,15 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from noughts import parse_spec
 from noughts.ai import Limits, make_player
-from noughts.ai.base import AIPlayer, Analysis, Value, parse_player, win_chance
+from noughts.ai.base import AIPlayer, Analysis, MoveInfo, Value, parse_player, win_chance
 from noughts.ai.levels import level_player
 from noughts.cli import main
 from noughts.core import Player, State
 from noughts.records import GameRecord
 from noughts.study import Judgement, move_accuracy, review_game, review_record
+from noughts.study.review import Review
+from noughts.terminal.reviewing import print_review, review_figure
 
 #: A game of each shape, and a reviewer for it that answers quickly.
 PLANTED = {
@@ -171,6 +174,73 @@ def test_a_value_proven_from_the_position_before_is_kept() -> None:
     assert review.chances[5] == 1.0
 
 
+class _ProvesTheOpening(AIPlayer):
+    """A classic reviewer exact in the first four plies (the perfect player) and blind
+    after them: every move an even estimate, so that each move played is as good as its
+    best."""
+
+    name = "proves-the-opening"
+
+    def analyze(self, state: State[Any], limits: Limits = Limits()) -> Analysis:
+        if len(state.legal_moves()) > 5:
+            return make_player("perfect").analyze(state, limits)
+        infos = [MoveInfo(m, state.move_text(m), Value.estimate(0.0)) for m in state.legal_moves()]
+        return Analysis(self.name, infos, [infos[0].text], scale=1.0)
+
+
+@pytest.mark.parametrize(
+    ("moves", "fell_to"),
+    [
+        # After 5 2 1 9 x wins in 3 (a fork at 4 or 7); 8 lets it go, 7 then loses.
+        (["5", "2", "1", "9", "8", "3", "7", "6"], Value.loss(0)),
+        (["5", "2", "1", "9", "8", "3", "6", "4", "7"], Value.draw()),
+    ],
+)
+def test_a_proven_win_that_fell_is_a_blunder_whatever_the_estimates(moves: list[str], fell_to: Value) -> None:
+    """issue 56: x's value proven a win, then estimates only, then the game lost (or
+    drawn): x's moves all the reviewer's best by its estimates, yet the win was given
+    away, by x's first move after the proof."""
+    game = parse_spec("classic")
+    states = [game.initial()]
+    for move in moves:
+        states.append(states[-1].play_text(move))
+    review = review_game(states, moves, _ProvesTheOpening())
+    assert review.values[4] == Value.win(3)  # kept from o's move into it, proven before
+    blunder = review.moves[4]
+    assert (blunder.move, blunder.judgement) == ("8", Judgement.BLUNDER)
+    assert blunder.value_before == Value.win(3) and blunder.fell_to == fell_to and blunder.fell_at == len(moves)
+    # o's 2 threw the start's draw away, proven by the reviewer; the rest are all best by its estimates.
+    assert [m.move for m in review.moves if m.judgement is not Judgement.BEST] == ["2", "8"]
+    accuracy = review.accuracy(Player.X)
+    assert accuracy is not None and accuracy < 100
+    assert review.to_json()["moves"][4]["fell_to"]["kind"] == fell_to.kind.value
+    from noughts.server.models import ReviewView  # the server extra's, only here
+
+    ReviewView.model_validate(review.to_json())  # as the server answers it
+    console = Console(record=True, width=200)
+    print_review(console, review)
+    assert f"(the win fell to a {fell_to.kind.value} by ply {len(moves)})" in console.export_text()
+
+
+def test_a_gobblet_game_lost_after_its_proven_win_is_not_all_best(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """issue 56's game, reviewed by max without the table: x's win proven at the start,
+    o's win at the end; no longer every move best at 100%."""
+    monkeypatch.setenv("NOUGHTS_CACHE_DIR", str(tmp_path))
+    game = parse_spec("gobblet")
+    moves = ["S5", "L5", "L1", "S2", "L2", "M3", "1-3", "M1", "S9", "L9"]
+    states: list[State[Any]] = [game.initial()]
+    for move in moves:
+        states.append(states[-1].play_text(move))
+    assert states[-1].status == "o-wins"
+    review = review_game(states, moves, level_player(game, "max", mistakes=False), Limits(time=0.05))
+    assert review.values[0] == Value.win(13)
+    assert review.count(Player.X, Judgement.BLUNDER) >= 1
+    accuracy = review.accuracy(Player.X)
+    assert accuracy is not None and accuracy < 100
+
+
 def test_win_chance_puts_every_value_on_one_scale() -> None:
     assert win_chance(Value.win(9)) == 1.0
     assert win_chance(Value.loss(2)) == 0.0
@@ -222,6 +292,25 @@ def test_a_review_shows_the_qubic_proofs_plies_as_a_bound(tmp_path: Path, capsys
     ]
     assert main(["review", str(path), "--time", "0.3"]) == 0
     assert "win in at most" in capsys.readouterr().out
+
+
+def test_the_graphs_title_is_whole_inside_the_figure() -> None:
+    """issue 56: a reviewer's name with its estimates note ran wider than the graph, and
+    its title was cut off at both sides; it wraps into lines that fit."""
+    import matplotlib.pyplot as plt
+
+    reviewer = "max (kmcts:time=2:contempt=0.25:endgame=39:minimax=0.3) · estimates in 6 of 10 positions (by alphabeta)"
+    review = Review("ultimate:forget=true", reviewer, None, [], [Value.draw()] * 3, [0.5, 0.6, 0.4])
+    figure = review_figure(review)
+    try:
+        figure.canvas.draw()
+        title = figure.axes[0].title
+        box, frame = title.get_window_extent(), figure.bbox
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, (box, frame)
+        assert " ".join(title.get_text().split()) == f"ultimate:forget=true: reviewed by {reviewer}"
+        assert "\n" in title.get_text()
+    finally:
+        plt.close(figure)
 
 
 def test_the_command_prints_a_table_with_the_better_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -287,4 +376,5 @@ def test_a_review_says_where_its_values_are_estimates(tmp_path: Path, monkeypatc
         states.append(states[-1].play_text(move))
     review = review_game(states, moves, level_player(game, "max", mistakes=False), Limits(time=0.05), "max (perfect)")
     assert review.reviewer.startswith("max (perfect) · estimates in ")
-    assert "(by alphabeta)" in review.reviewer
+    # Named by the search, alone or beside the exact player's proven moves (perfect+alphabeta).
+    assert "alphabeta" in review.reviewer.partition("(by ")[2]

@@ -97,3 +97,45 @@ def test_every_shipped_puzzle_is_rated_from_attempts() -> None:
     moved from the guess where the attempts said the guess was off."""
     assert all(p.rating is not None for p in PUZZLES)
     assert sum(p.rating != p.difficulty for p in PUZZLES) > len(PUZZLES) // 2
+
+
+#: The 5x5 k=4 puzzles whose threat searches' line was longer than the quickest win
+#: (issue 56: e6sl5qfy stated 9 plies where X wins in 7, 25f7tvtl 13 where 9 suffice).
+SHORTENED = [
+    *("b7qb4fcw", "2rdaztm2", "dq2q5dq2", "2ncp4xp2", "pouznzgl"),
+    *("2zi3uy3f", "hnrv6tp6", "ml7niu6s", "e6sl5qfy", "25f7tvtl"),
+]
+FIVE_BY_FIVE = [p for p in PUZZLES if p.spec == "mnk:m=5:n=5:k=4"]
+
+
+def _no_quicker_win(puzzle: Puzzle) -> None:
+    """`puzzle`'s line is the quickest win, as the exact quickest-win search counts it,
+    and at each of the defender's turns the line's reply holds out longest."""
+    from noughts.ai.quickest import shortest_win
+
+    state: Any = parse_spec(puzzle.spec).parse_position(puzzle.position)
+    assert shortest_win(state, puzzle.plies) == puzzle.plies, puzzle.id
+    for i, text in enumerate(puzzle.solution[:-1]):
+        state = state.play_text(text)
+        left = puzzle.plies - i - 1  # the plies the line takes from here
+        if i % 2 == 0:  # the defender to move: its reply must hold out longest
+            longest = max(shortest_win(state.play(m), left - 1) or 0 for m in state.legal_moves())
+            assert shortest_win(state.play_text(puzzle.solution[i + 1]), left - 1) == longest == left - 1, puzzle.id
+        else:
+            assert shortest_win(state, left) == left, puzzle.id
+
+
+# Two of the ten in make test (seconds each); all ten, and every 5x5 puzzle, in make test-slow.
+@pytest.mark.parametrize(
+    "puzzle_id", [p if i < 2 else pytest.param(p, marks=pytest.mark.slow) for i, p in enumerate(SHORTENED)]
+)
+def test_a_shortened_five_by_five_line_is_the_quickest_win(puzzle_id: str) -> None:
+    (puzzle,) = [p for p in FIVE_BY_FIVE if p.id == puzzle_id]
+    _no_quicker_win(puzzle)
+
+
+@pytest.mark.slow
+def test_no_five_by_five_puzzles_line_is_longer_than_its_quickest_win() -> None:
+    # All 319 in 15 s of one core (2026-12-02; `noughts.ai.quickest`): among the slow checks.
+    for puzzle in FIVE_BY_FIVE:
+        _no_quicker_win(puzzle)

@@ -243,7 +243,7 @@ def test_a_hint_in_a_solved_game_gives_exact_values_at_every_level(spawn) -> Non
     child.expect(YOUR_MOVE_X)
     child.sendline("hint")
     child.expect(r"hint: \d \(exact: a draw with best play[;)]")
-    child.expect(r"next best: \d \(draw\), \d \(draw\), \d \(draw\)\r?\n")
+    child.expect(r"next best: \d \(draws[;)].*\d \(draws[;)].*\d \(draws[;)]")
     child.sendline("quit")
     finish(child)
 
@@ -252,9 +252,12 @@ def test_explain_shows_the_value_of_every_move(spawn) -> None:
     child = spawn("play", "classic", "--level", "max", "--explain", "--seed", "1")
     child.expect(YOUR_MOVE_X)
     child.sendline("1")
-    child.expect(r"the computer \(O\) plays 5 +\[\d+\.\d\d s\]")  # only the centre holds against a corner
-    child.expect_exact("its view of every move, best first (all exact, with best play):")
-    child.expect(r"5 draw +\d loss-in-\d")
+    # Only the centre holds against a corner; said in the words of the analysis board.
+    child.expect(r"the computer \(O\) plays 5 — a draw with best play +\[\d+\.\d\d s\]")
+    child.expect_exact("its best moves, for O:")
+    child.expect(r"5 +draws\r?\n +\d +loses in \d moves?")
+    child.expect(r"and 3 more, (each loses in \d moves?|the worst: loses in \d moves?)")
+    child.expect(r"\(perfect; [\d,]+ positions in \d+\.\d\d s")
     child.sendline("quit")
     finish(child)
 

@@ -46,7 +46,8 @@ def test_a_wrong_move_is_refuted_then_the_puzzle_solved(
         if ply + 1 < len(puzzle.solution):
             child.expect_exact(f"answers {puzzle.solution[ply + 1]}")
             child.expect_exact("puzzle> ")
-    child.expect_exact("✓ solved, with help")  # the wrong move came first
+    # The wrong move came first, and no hint (issue 56: this said "with help").
+    child.expect_exact("✓ solved, after 1 wrong move: not counted as solved at the first try")
     child.expect_exact("0 of 1 solved at the first try")
     child.expect(pexpect.EOF)
 
@@ -74,7 +75,7 @@ def test_a_shipped_gobblet_puzzle_is_judged_off_its_line_without_the_table(spawn
     child.expect_exact(f"answers {puzzle.solution[1]}")
     child.expect_exact("puzzle> ")
     child.sendline(other)
-    child.expect("✓ (solved, with help|best move)")
+    child.expect("✓ (solved, after 1 wrong move|best move)")
     child.sendline("q")
     child.expect(pexpect.EOF)
 
@@ -93,6 +94,27 @@ def test_solved_at_once_hints_and_the_solution(spawn: Callable[..., Any], puzzle
     child.sendline("q")
     child.expect_exact("0 of 2 solved at the first try")
     child.expect(pexpect.EOF)
+
+
+def test_a_puzzle_solved_after_a_hint_says_so(spawn: Callable[..., Any], puzzle_file: tuple[Path, Puzzle]) -> None:
+    path, puzzle = puzzle_file
+    child = spawn("puzzle", "--file", str(path), "--id", puzzle.id)
+    child.expect_exact("puzzle> ")
+    child.sendline("h")
+    child.expect_exact(f"hint: {puzzle.solution[0]}")
+    for ply in range(0, len(puzzle.solution), 2):
+        child.sendline(puzzle.solution[ply])
+    child.expect_exact("✓ solved, with a hint: not counted as solved at the first try")
+    child.expect_exact("0 of 1 solved at the first try")
+    child.expect(pexpect.EOF)
+
+
+def test_a_solved_puzzle_names_the_help_it_had() -> None:
+    from noughts.terminal.solving import solved_words
+
+    assert solved_words(False, 0) == "✓ solved!"
+    assert solved_words(False, 2) == "✓ solved, after 2 wrong moves: not counted as solved at the first try"
+    assert solved_words(True, 1).startswith("✓ solved, with a hint and after 1 wrong move: ")
 
 
 def test_no_puzzle_of_a_filter_is_said(spawn: Callable[..., Any], puzzle_file: tuple[Path, Puzzle]) -> None:

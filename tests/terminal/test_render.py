@@ -11,6 +11,7 @@ and read the diff before keeping it.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -119,3 +120,23 @@ def test_colour_marks_the_same_things_as_the_characters() -> None:
     text = render(state, 4, WIDTH)
     reversed_spans = [text.plain[s.start : s.end] for s in text.spans if "reverse" in str(s.style)]
     assert reversed_spans == ["(X)"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves", "marks"),
+    [
+        ("classic", ["1", "4", "2", "5", "3"], ["[X]"] * 3),
+        ("gobblet", ["L1", "L4", "L2", "L5", "M3"], ["[XL]", "[XL]", "[XM]"]),
+        ("connect4", ["1", "1", "2", "2", "3", "3", "4"], ["[X]"] * 4),
+    ],
+)
+def test_the_winning_move_is_bracketed_as_the_rest_of_its_line(spec: str, moves: list[str], marks: list[str]) -> None:
+    # Gobblet drew the winning move as "(XM)" beside "[XL] [XL]" (issue 56).
+    state: Any = parse_spec(spec).initial()
+    last = None
+    for text in moves:
+        last = state.game.parse_move(text)
+        state = state.play(last)
+    board = render(state, last=last).plain
+    assert re.findall(r"\[\w+\]", board.split("last move")[0]) == marks, board
+    assert "(" not in board.split("last move")[0], board

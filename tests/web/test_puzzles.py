@@ -77,6 +77,23 @@ def test_a_wrong_move_is_refuted_on_the_board_then_retried(tab: Tab, server_url:
     tab.assert_clean()
 
 
+def test_a_puzzle_solved_after_a_wrong_move_says_so_and_not_with_help(tab: Tab, server_url: str) -> None:
+    # Issue 56: it said "Solved, with help." where no hint was shown.
+    puzzle = _puzzle(server_url, long=False)
+    tab.open(f"#/puzzles?id={puzzle['id']}")
+    page = tab.page
+    page.wait_for_selector(f"#puzzle-info[data-id='{puzzle['id']}']")
+    playable = page.eval_on_selector_all(".cell.playable[data-move]", "cells => cells.map(c => c.dataset.move)")
+    page.click(f".cell[data-move='{next(m for m in playable if m != puzzle['solution'][0])}']")
+    page.wait_for_selector("#wrong-move")
+    page.click("#retry")
+    page.click(f".cell[data-move='{puzzle['solution'][0]}']")
+    page.wait_for_selector("#solved")
+    said = page.locator("#solved").inner_text()
+    assert said.startswith("✓ Solved, after 1 wrong move. It counts as failed: as on lichess"), said
+    tab.assert_clean()
+
+
 @pytest.mark.slow  # a detail of a page make test covers; with the exhaustive checks (make test-slow)
 def test_a_streak_counts_solved_puzzles(tab: Tab, server_url: str) -> None:
     tab.open("#/puzzles?mode=streak&spec=ultimate")

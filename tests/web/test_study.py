@@ -117,16 +117,19 @@ def test_the_exact_values_of_a_solved_game_beside_the_board(tab: Tab) -> None:
 
 
 def test_gobblets_opening_is_exact_before_its_table_is_built(tab: Tab) -> None:
-    """The test server's cache folder has no gobblet table: the shipped opening book
-    gives the start (x wins in 13) and every first move's value."""
+    """The test server's cache folder has no gobblet table: what ships (the opening book's
+    move and the strategy after it) proves x's win in 13 through `L1` and plays it to the
+    end, so the verdict and that move's line are exact; the other first moves, which
+    nothing shipped can play out, are estimates, and the panel of every move's exact value stays hidden (issue 56:
+    no exact claim the computer cannot keep)."""
     tab.open("#/analysis?spec=gobblet")
     page = tab.page
-    page.wait_for_selector("#tablebase:not([hidden]) .exact-move")
-    assert page.locator("#tablebase .exact-move").count() == 27
     # Distances in the winner's own moves, as players count them: 13 plies are 7 of x's moves.
-    assert page.locator("#tablebase .exact-move[data-move='L5']").inner_text().endswith("win in 7 moves")
-    assert page.locator("#tablebase .exact-move[data-move='M5']").inner_text().endswith("loss in 6 moves")
-    assert page.locator("#verdict").inner_text() == "X wins in 7 moves"
+    page.wait_for_function("() => document.querySelector('#verdict')?.textContent === 'X wins in 7 moves'")
+    proven = page.locator(".engine-line .line-value.value-win")
+    page.wait_for_selector(".engine-line .line-value.value-win")
+    assert proven.count() == 1 and proven.inner_text() == "win in 7 moves"  # L1's line, first
+    assert page.locator("#tablebase").is_hidden()
     tab.assert_clean()
 
 

@@ -9,13 +9,16 @@ themes are derived again.
     .venv/bin/python tools/puzzles/build.py mine [--source N ...] [--jobs J]
     .venv/bin/python tools/puzzles/build.py assemble [--out PATH]
     .venv/bin/python tools/puzzles/build.py context [--level L ...] [--out PATH]
+    .venv/bin/python tools/puzzles/build.py shorten [--out PATH]
 
 ``mine`` writes each source's puzzles to the work folder (``puzzles/`` in the cache
 folder) as it finishes, and skips a source already there: a stopped run goes on.
 ``assemble`` writes the shipped file from it. ``context`` gives the puzzles mined before
 the miner kept it the position before theirs and the move played there (which the puzzle
 page shows first), by playing their source games again, where the level's self-play is
-reproducible. Then ``noughts puzzles verify`` proves the
+reproducible. ``shorten`` makes the m,n,k race puzzles' lines the quickest win where
+a threat search's first line was longer (`quickest_line`), keeping their ids; the
+miner now does that itself. Then ``noughts puzzles verify`` proves the
 file again and ``noughts puzzles keys`` works out the answer keys of the new puzzles.
 """
 
@@ -34,8 +37,9 @@ from typing import Any
 from noughts.ai.base import Limits, split_spec
 from noughts.ai.exact import cache_dir
 from noughts.ai.levels import level_spec
+from noughts.games.mnk import MnkState
 from noughts.registry import parse_spec
-from noughts.study.puzzles import SHIPPED, Puzzle, mine, read_puzzles, self_play, themes
+from noughts.study.puzzles import SHIPPED, Puzzle, mine, quickest_line, read_puzzles, refresh, self_play, themes
 
 #: The largest share of one game's puzzles that may be wins in one move: the easiest
 #: kind, which self-play of a race game yields most of.
@@ -202,6 +206,22 @@ def _context(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shorten(args: argparse.Namespace) -> int:
+    puzzles = read_puzzles(args.out)
+    shortened = []
+    for i, puzzle in enumerate(puzzles):
+        state = parse_spec(puzzle.spec).parse_position(puzzle.position)
+        if not puzzle.bound or not isinstance(state, MnkState):
+            continue
+        line = quickest_line(state, puzzle.solution)
+        if len(line) < len(puzzle.solution):
+            puzzles[i] = refresh(replace(puzzle, solution=line, plies=len(line)))
+            shortened.append(f"{puzzle.id} {puzzle.plies}->{len(line)}")
+    args.out.write_text("".join(json.dumps(p.to_json()) + "\n" for p in puzzles), encoding="utf-8")
+    print(f"wrote {args.out}: {len(shortened)} lines made the quickest win: {', '.join(shortened) or 'none'}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     what = parser.add_subparsers(dest="command", required=True)
@@ -216,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     context.add_argument("--level", action="append", help="only puzzles of this level's self-play")
     context.add_argument("--out", type=Path, default=SHIPPED)
     context.set_defaults(run=_context)
+    shorten = what.add_parser("shorten", help="make the m,n,k race puzzles' lines the quickest win")
+    shorten.add_argument("--out", type=Path, default=SHIPPED)
+    shorten.set_defaults(run=_shorten)
     args = parser.parse_args(argv)
     code: int = args.run(args)
     return code

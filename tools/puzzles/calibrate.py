@@ -31,10 +31,10 @@ from build import deterministic
 
 from noughts.ai.base import Limits
 from noughts.ai.levels import level_player
+from noughts.competition.ratings import Glicko, update
 from noughts.core import NoughtsError
 from noughts.registry import parse_spec
 from noughts.server.online.puzzle_calibration import Attempt, calibration, log_loss
-from noughts.server.online.ratings import Glicko, update
 from noughts.study.answer_keys import judge_by_key
 from noughts.study.puzzles import SHIPPED, Puzzle, accepts, on_line, prover, read_puzzles, reply
 

@@ -263,6 +263,9 @@ class MoveInfo:
     """MCTS: how often the move was tried; None for other players."""
     note: str | None = None
     """Why, in a word or two: the rules player's rule ("fork"); None when there is none."""
+    traps: int | None = None
+    """How many of the opponent's replies lose against this move, where the analysis counted them (a perfect
+    player choosing among equal moves, `noughts.ai.solve`); None where not counted."""
     line: tuple[str, ...] = field(default=(), compare=False)
     """The line this move starts, as the analysis expects it to go on (move texts, this move first); given for
     the best `TOP_LINES` moves by the players that know it. Not part of equality: after a stopped search the
@@ -335,6 +338,8 @@ class Analysis:
                 line += f" visits={info.visits}"
             if info.note:
                 line += f" note={info.note.replace(' ', '-')}"
+            if info.traps:
+                line += f" note={info.traps}-losing-replies"
             out.append(line)
         return out
 
@@ -356,6 +361,9 @@ class AIPlayer(ABC):
 
     name: str = "?"
     """The player's name, as `make_player` knows it (``alphabeta``, ``mcts``...)."""
+    uses_kernels: bool = False
+    """Whether it searches with the compiled kernels, which are loaded (or compiled) before its first search:
+    a program shows that wait for what it is, and only for a player that has it."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # Each constructor notes the options it was given (the outermost one: a subclass

@@ -67,11 +67,16 @@ class Capabilities:
     compiled: bool = False
     #: Who proves its puzzles; None: no puzzles.
     prover: Prover | None = None
+    #: An exact solver that proves what it can within a move's time and leaves the rest
+    #: to the search (Connect Four: Pons's method, `noughts.ai.connect4_exact`); not
+    #: exact at once, as a position it cannot finish in time gets the search's estimates.
+    solver: bool = False
 
     @property
     def perfect(self) -> bool:
-        """The `perfect` player plays the game (from its table or by exact search)."""
-        return self.table is not None or self.exact_search
+        """The `perfect` player plays the game (from its table, by exact search, or by
+        the solver: exact where it finishes in time)."""
+        return self.table is not None or self.exact_search or self.solver
 
     @property
     def exact_at_once(self) -> bool:
@@ -94,6 +99,8 @@ class Capabilities:
             parts.append("first-player win proof")
         if self.compiled:
             parts.append("compiled kernels")
+        if self.solver:
+            parts.append("exact solver within a move's time, else search")
         if self.prover:
             parts.append(f"puzzles proved by `{self.prover}`")
         return ", ".join(parts) or "search only"
@@ -106,6 +113,16 @@ def capabilities(game: Game[Any, Any]) -> Capabilities:
     compiled = supports(game)
     if isinstance(game, Mnk):
         return _mnk(game)
+    from noughts.ai import connect4_exact
+
+    if connect4_exact.applies(game):
+        # The 7x6 book (its first plies, where a solve outlasts a move) ships beside the game.
+        return Capabilities(
+            book=connect4_exact.book(game.m, game.n) is not None,
+            compiled=compiled,
+            solver=True,
+            prover="perfect",
+        )
     if isinstance(game, Gobblet):
         if not game.moves:
             # The published set has a shipped book of its first five plies (`noughts.ai.matryoshka`).

@@ -45,6 +45,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -72,10 +73,13 @@ if TYPE_CHECKING:
     from noughts.kernels.proof import ProofTree
 
 __all__ = [
+    "COMPILES",
     "COMPILE_ESTIMATE",
+    "COMPILE_SECONDS",
     "DEFAULT_C",
     "DEFAULT_TIME",
     "CompileWarning",
+    "Compiling",
     "KernelAlphaBetaPlayer",
     "KernelMCTSPlayer",
     "drop_stale_cache",
@@ -150,6 +154,8 @@ class KernelMCTSPlayer(AIPlayer):
     in a seeded random order) the second time the node is reached, so the root's moves
     not yet tried show as unknown with 0 visits.
     """
+
+    uses_kernels = True
 
     name = "kmcts"
 
@@ -430,6 +436,8 @@ class KernelAlphaBetaPlayer(AIPlayer):
     `analyze` values every move exactly at the finished depth; `choose` (and `decide`)
     only proves the others worse (cheaper, same best move and depth).
     """
+
+    uses_kernels = True
 
     name = "kalphabeta"
 
@@ -767,11 +775,62 @@ def _value(score: int, proven: bool) -> Value:
 
 
 #: Roughly how long compiling every kernel takes on a two-core machine, for messages.
-COMPILE_ESTIMATE = "about a minute"
+#: The compilation's seconds on an idle two-core machine from an empty cache, and the
+#: functions numba compiles meanwhile (the kernels and the library code they call),
+#: measured 2026-12-02 (`NUMBA_CACHE_DIR=$(mktemp -d) noughts prepare`): the estimate of
+#: the time left counts the functions done. A busy machine takes several times as long.
+COMPILE_SECONDS = 28.0
+COMPILES = 171
+COMPILE_ESTIMATE = "about half a minute on an idle machine, minutes on a busy one"
 
 #: The games whose code paths the warm-up runs: each compiles its own variants of the
 #: shared kernels (ultimate's tie-break rule is a game number of its own).
 _WARM_UP_SPECS = ("ultimate", "ultimate:tiebreak=boards", "nine-board", "qubic")
+
+
+@dataclass(frozen=True)
+class Compiling:
+    """How far a compilation is: numba has just compiled `what` (a kernel, or library
+    code a kernel calls), the `count`th function of the about `COMPILES`, `elapsed`
+    seconds in."""
+
+    what: str
+    count: int
+    elapsed: float
+
+    @property
+    def done(self) -> float:
+        """The share of the work done (short of 1 until it is)."""
+        return min(self.count / COMPILES, 0.99)
+
+    def seconds_left(self, now: float | None = None) -> float:
+        """About how many seconds are left at `now` (seconds since the start; when
+        this function was compiled if None), at the pace of the functions done."""
+        now = self.elapsed if now is None else now
+        total = self.elapsed / self.done if self.count else COMPILE_SECONDS
+        return max(0.0, total - now)
+
+
+class _Heard:
+    """Tells `progress` of each function numba compiles (numba's event API)."""
+
+    def __init__(self, progress: Callable[[Compiling], None]) -> None:
+        from numba.core import event
+
+        class Listener(event.Listener):
+            def on_start(self, _: Any) -> None:
+                pass
+
+            def on_end(self, happened: Any) -> None:
+                outer.count += 1
+                function = happened.data["dispatcher"].py_func
+                module = function.__module__.rsplit(".", 1)[-1]
+                progress(Compiling(f"{module}.{function.__name__}", outer.count, time.perf_counter() - outer.started))
+
+        outer = self
+        self.count, self.started = 0, time.perf_counter()
+        self.installed = event.install_listener("numba:compile", Listener())
+
 
 _prepare_lock = threading.RLock()
 _ready = False
@@ -828,11 +887,11 @@ def is_ready() -> bool:
     return _ready
 
 
-def prepare(progress: Callable[[str], None] | None = None) -> float:
+def prepare(progress: Callable[[Compiling], None] | None = None) -> float:
     """Compile (or load from numba's cache) every kernel in this process, once; the
     seconds it took (0 when they were ready). Safe from any thread: others wait for the
-    one preparing. `progress` hears a line per step while it compiles (not when the
-    cache only has to be loaded)."""
+    one preparing. `progress` hears each step as it starts while it compiles (not when
+    the cache only has to be loaded)."""
     global _ready
     require_kernels("the fast engine")
     if _ready or getattr(_preparing, "active", False):
@@ -910,17 +969,21 @@ def drop_stale_cache(folder: Path) -> int:
     return dropped
 
 
-def _warm_up(progress: Callable[[str], None] | None) -> float:
+def _warm_up(progress: Callable[[Compiling], None] | None) -> float:
     """Runs both players on a small position of every game, with the argument types
-    play uses, so that every kernel is compiled or loaded; the seconds it took."""
+    play uses, so that every kernel is compiled or loaded; the seconds it took.
+    `progress` hears of each function compiled."""
+    started = time.perf_counter()
+    with _Heard(progress).installed if progress is not None else contextlib.nullcontext():
+        _run_every_kernel()
+    return time.perf_counter() - started
+
+
+def _run_every_kernel() -> None:
     from noughts.kernels.games import perft
     from noughts.registry import parse_spec
 
-    started = time.perf_counter()
-    steps = len(_WARM_UP_SPECS)
-    for step, spec in enumerate(_WARM_UP_SPECS, 1):
-        if progress is not None:
-            progress(f"compiling the fast engine: {spec} ({step}/{steps})")
+    for spec in _WARM_UP_SPECS:
         state = parse_spec(spec).initial()
         perft(state, 2)
         players: list[tuple[AIPlayer, State[Any]]] = [
@@ -956,7 +1019,6 @@ def _warm_up(progress: Callable[[str], None] | None) -> float:
     learned.weights()
     # Not gobblet's solver: its kernels serve only `noughts solve gobblet`, which
     # compiles them as it starts a build of minutes.
-    return time.perf_counter() - started
 
 
 def _cache_marker() -> Path:

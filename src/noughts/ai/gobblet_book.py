@@ -3,9 +3,11 @@
 installation knows gobblet's start is x's win in 13 plies, and the exact value of every
 opening move, before ``noughts solve gobblet`` has built the table (minutes, 443 MB).
 
-The perfect player reads it where the table is missing (`noughts.ai.solve`); past the
-book x plays the shipped winning strategy (`noughts.ai.gobblet_strategy`, which starts
-from this book's moves) and o by search until the table is built. The book holds, for each position
+Where the table is missing, the perfect player plays x's moves from it, and past it the
+shipped winning strategy (`noughts.ai.gobblet_strategy`, which starts from this book's
+moves); o plays by search until the table is built. It shows a value of the book only
+where those moves play it to the end (`gobblet_strategy.kept`): the book knows every
+opening, the strategy follows only its own first move. The book holds, for each position
 (its text), the analysis as the table gives it: every legal move, best first, with its
 value in the tables' code (`noughts.ai.exact.code_value`) and, for the best few, the
 line that follows. ``noughts solve gobblet --book`` writes it again from the table.

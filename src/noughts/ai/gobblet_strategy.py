@@ -10,6 +10,10 @@ position is looked up by its class; x plays the legal move whose result has the 
 class (any such move is as good: the results are images of each other). Where x can
 win at once the rules say so and no entry is needed.
 
+Without the table the perfect player shows only the values these moves play to the end
+(`kept`, `kept_value`, `analysis`): x's wins along the strategy, o's losses into them;
+the rest unvalued, though the opening book knows more.
+
 ``tools/gobblet_book/build.py`` writes it from the solved table; `check` proves it again
 from the rules alone: every o reply is answered, the distances shrink, the win is reached.
 Reading and playing it needs no numpy (writing it, the tool's business, does).
@@ -21,16 +25,28 @@ import array
 import bisect
 import functools
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from noughts.ai.base import Analysis, Kind, MoveInfo, Value
-from noughts.ai.exact import read_npz
+from noughts.ai.exact import outcome_value, read_npz
 from noughts.core import Player, State
 from noughts.games.gobblet import Gobblet, GobbletMove, GobbletState
 
-__all__ = ["STRATEGY", "Check", "Strategy", "analysis", "build", "check", "choice", "immediate_win", "load"]
+__all__ = [
+    "STRATEGY",
+    "Check",
+    "Strategy",
+    "analysis",
+    "build",
+    "check",
+    "choice",
+    "immediate_win",
+    "kept",
+    "kept_value",
+    "load",
+]
 
 #: The shipped strategy.
 STRATEGY = Path(__file__).resolve().parent / "books" / "gobblet_x.npz"
@@ -129,15 +145,116 @@ def choice(state: State[Any], strategy: Strategy | None = None) -> tuple[Gobblet
     return None
 
 
-def analysis(state: State[Any], name: str = "perfect") -> Analysis | None:
-    """The strategy's move first, valued exactly; the other moves unvalued."""
-    found = choice(state)
+def kept(state: GobbletState) -> int | None:
+    """The plies to x's win from `state` (x to move) where what is shipped plays that win
+    to the end against every reply of o: the opening book's move (`_move`), then the
+    strategy's; None where it does not.
+
+    The opening book holds the table's value of every position of its plies, but the
+    strategy starts from the book's own moves: after another first move of x (``S5``) the
+    book still knows x's win in 13, and nothing shipped can play it. A position past the
+    book that the strategy answers is kept, for the strategy answers every o reply after
+    its moves (`check` proves it); a position of the book is kept when every o reply
+    after the book's move leads to one that is."""
+    if state.turn is not Player.X or state.is_over:
+        return None
+    return _kept(state.to_text())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _kept(text: str) -> int | None:
+    state = Gobblet().parse_position(text)
+    assert isinstance(state, GobbletState)
+    strategy = load()
+    if strategy is None:
+        return None
+    found = _move(state, strategy)
     if found is None:
         return None
-    best, plies = found
-    infos = [MoveInfo(best, state.move_text(best), Value.win(plies))]
-    infos += [MoveInfo(m, state.move_text(m), Value(Kind.UNKNOWN)) for m in state.legal_moves() if m != best]
-    return Analysis(name, infos, [infos[0].text])
+    move, plies = found
+    child = state.play(move)
+    if child.is_over or _opening_move(state) is None:  # past the book: the strategy answers every reply
+        return plies
+    for reply in child.legal_moves():
+        after = child.play(reply)
+        if after.is_over:
+            if after.outcome is None or after.outcome.winner is not Player.X:
+                return None
+        elif kept(after) is None:
+            return None
+    return plies
+
+
+def kept_value(state: GobbletState) -> Value | None:
+    """`state`'s value for the side to move where the shipped moves keep it (`kept`):
+    x's win, or o's loss in the plies of its longest resistance when every o move leads
+    to a kept win of x; None elsewhere. o's wins and draws are never kept: nothing
+    shipped plays o."""
+    if state.is_over:
+        return outcome_value(state)
+    if state.turn is Player.X:
+        plies = kept(state)
+        return None if plies is None else Value.win(plies)
+    longest = 0
+    for move in state.legal_moves():
+        after = state.play(move)
+        if after.is_over:
+            if after.outcome is None or after.outcome.winner is not Player.X:
+                return None
+            plies = 0
+        else:
+            found = kept(after)
+            if found is None:
+                return None
+            plies = found
+        longest = max(longest, plies + 1)
+    return Value.loss(longest)
+
+
+def analysis(state: State[Any], name: str = "perfect") -> Analysis | None:
+    """Standard gobblet without its table: every move whose value the shipped moves
+    keep (`kept_value`) valued exactly, best first, the others unvalued; None in
+    another game. The line follows x's shipped moves and o's longest resistance."""
+    if not isinstance(state, GobbletState) or state.game != Gobblet():
+        return None
+    infos = []
+    for move in state.legal_moves():
+        value = kept_value(state.play(move))
+        infos.append(MoveInfo(move, state.move_text(move), Value(Kind.UNKNOWN) if value is None else value.negated()))
+    # sorted is stable: equal moves stay in legal order.
+    infos.sort(key=lambda info: info.value.sort_key(), reverse=True)
+    line = [infos[0].text, *_line(state.play(infos[0].move), _LINE_LIMIT - 1)] if infos[0].value.exact else []
+    # The proven move carries its line too (an analysis board lists a move's line beside it).
+    infos[0] = replace(infos[0], line=tuple(line or [infos[0].text]))
+    return Analysis(name, infos, line or [infos[0].text])
+
+
+_LINE_LIMIT = 24  # plies of a line, as the perfect player's (`noughts.ai.solve`)
+
+
+def _line(state: GobbletState, limit: int) -> list[str]:
+    """The kept line from `state`: x's shipped moves, o's longest resistance."""
+    line: list[str] = []
+    while not state.is_over and len(line) < limit:
+        if state.turn is Player.X:
+            strategy = load()
+            found = None if strategy is None else _move(state, strategy)
+            if found is None:
+                break
+            move = found[0]
+        else:
+            move = max(state.legal_moves(), key=lambda m: _resistance(state.play(m)))
+        line.append(state.move_text(move))
+        state = state.play(move)
+    return line
+
+
+def _resistance(after: GobbletState) -> int:
+    """How long o lasts after its move to `after` (x to move), -1 where x is not kept."""
+    if after.is_over:
+        return 0 if after.outcome is not None and after.outcome.winner is Player.X else -1
+    plies = kept(after)
+    return -1 if plies is None else plies
 
 
 @dataclass
@@ -158,7 +275,7 @@ def _opening_move(state: GobbletState) -> tuple[GobbletMove, int] | None:
     from noughts.ai import gobblet_book
 
     found = gobblet_book.analysis(state)
-    if found is None or found.moves[0].value.plies is None:
+    if found is None or found.moves[0].value.kind is not Kind.WIN or found.moves[0].value.plies is None:
         return None
     return found.moves[0].move, found.moves[0].value.plies
 

@@ -13,7 +13,7 @@ The table holds one value code per class (`noughts.ai.solve`'s codes: 0 a draw, 
 win in d plies, -(d + 1) a loss, for the side to move), stored uncompressed as a numpy
 file that the players map into memory: opening it costs nothing, and the processes of a
 server share one copy through the page cache. The build checkpoints to the cache folder
-every couple of minutes and resumes from there when interrupted; every pass runs on a
+every five minutes (`_CHECKPOINT_EVERY`) and resumes from there when interrupted; every pass runs on a
 thread per core (`threads`), with the same result as on one; afterwards a second pass
 counts the positions reachable from the start (the report of ``noughts solve``).
 
@@ -62,11 +62,14 @@ __all__ = [
     "build_report",
     "counts",
     "is_built",
+    "kept",
     "load",
+    "progress_line",
     "small",
     "solve",
     "stderr_progress",
     "threads",
+    "time_left",
 ]
 
 #: Part of the files' names: bump it when the index or the codes change.
@@ -85,6 +88,23 @@ T = TypeVar("T")
 Progress = Callable[[str, float, float], None]
 
 
+def time_left(fraction: float, seconds: float) -> float | None:
+    """The seconds still to go at the pace so far: `seconds` did `fraction` of the work
+    (a resumed build counts the time and the work before it alike); None before 1%, too
+    early to tell, and once the work is done."""
+    if not 0.01 <= fraction < 1:
+        return None
+    return seconds * (1 - fraction) / fraction
+
+
+def progress_line(phase: str, fraction: float, seconds: float) -> str:
+    """The progress bar's text: the share done, the time spent and, from the pace, the time left."""
+    filled = int(30 * fraction)
+    line = f"solving gobblet [{'#' * filled}{'.' * (30 - filled)}] {fraction:6.1%} {phase}, {seconds / 60:.1f} min"
+    left = time_left(fraction, seconds)
+    return line if left is None else f"{line}, about {left / 60:.1f} min left"
+
+
 def stderr_progress(phase: str, fraction: float, seconds: float) -> None:
     """A progress bar on stderr, redrawn in place (a line a minute when not a terminal)."""
     now = time.monotonic()
@@ -92,9 +112,13 @@ def stderr_progress(phase: str, fraction: float, seconds: float) -> None:
     if not tty and now - _last_line[0] < 60 and fraction < 1:
         return
     _last_line[0] = now
-    filled = int(30 * fraction)
-    line = f"solving gobblet [{'#' * filled}{'.' * (30 - filled)}] {fraction:6.1%} {phase}, {seconds / 60:.1f} min"
+    # Padded: a shorter line (the time left gone) must cover the longer one before it.
+    line = progress_line(phase, fraction, seconds).ljust(_last_width[0])
+    _last_width[0] = len(line)
     print(("\r" + line) if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True)
+
+
+_last_width = [0]
 
 
 _last_line = [0.0]
@@ -520,6 +544,27 @@ def _resume(game: Gobblet, slots: int) -> tuple[npt.NDArray[np.int16], npt.NDArr
     if values.shape != (slots,) or counts_.shape != (slots,) or values.dtype != np.int16 or counts_.dtype != np.uint8:
         return None
     return values, counts_, phase
+
+
+def kept(game: Gobblet) -> str:
+    """What an interrupted build leaves for the next (its checkpoint, if one was written),
+    in one sentence naming the command that resumes it."""
+    command = "noughts solve " + ("gobblet" if game == Gobblet() else game.spec)
+    try:
+        phase: dict[str, Any] = json.loads(_partial(game, "json").read_text())
+    except (OSError, ValueError):
+        return (
+            f"no checkpoint was written yet (the first after {_CHECKPOINT_EVERY / 60:.0f} min): `{command}` starts over"
+        )
+    slots = max(int(phase.get("slots", 1)), 1)
+    if int(phase.get("depth", 0)):
+        where = f"its levels up to depth {phase['depth']}"
+    else:
+        where = f"{int(phase.get('init_done', 0)) / slots:.0%} of its first pass"
+    return (
+        f"kept the build's checkpoint ({where}, {float(phase.get('seconds', 0)) / 60:.1f} min of work) in"
+        f" {_partial(game, 'json').parent}: `{command}` again resumes from it"
+    )
 
 
 def build_report(game: Gobblet) -> dict[str, Any] | None:

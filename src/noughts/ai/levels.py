@@ -124,6 +124,7 @@ def _big_plain(game: Game[Any, Any], k_min: int = 0, k_below: int = 99, cells_mi
 GAME_KINDS: dict[str, Callable[[Game[Any, Any]], bool]] = {
     "every game": lambda game: True,
     "solved": _exact_available,
+    "connect4 solver": lambda game: capabilities(game).solver,
     "mnk over 16 cells": _big,
     "mnk up to 16 cells, Forget mode": lambda game: isinstance(game, Mnk) and game.forget and not _big(game),
     "gobblet": lambda game: game.key == "gobblet",
@@ -159,13 +160,22 @@ _PAIRS = ".venv/bin/python bench/kernel_levels.py"
 #: Every level of every game: the first row of a level whose kind fits the game.
 #: docs/strength.md shows this table (tests/ai/test_levels.py keeps the two equal).
 LEVEL_TABLE: tuple[LevelRow, ...] = (
+    LevelRow(
+        "easy",
+        "mnk over 16 cells",
+        "alphabeta:depth=1:guard=true",
+        "one ply, and 35% of its moves a random other one; with medium's guard, as one ply alone made its own "
+        "four rather than block the opponent's, who then won; easy < medium 90%, +18 -2 (15x15, 20 games) and "
+        "85%, +17 -3 (7x7, 20) (2026-12-02)",
+        f"{_ARENA} mnk:m=15:n=15:k=5 easy medium --games 20 --seed 1 --jobs 1",
+    ),
     LevelRow("easy", "every game", "alphabeta:depth=1", "one ply, and 35% of its moves a random other one"),
     LevelRow(
         "medium",
         "mnk over 16 cells",
         "alphabeta:depth=1:guard=true",
-        "easy < medium 90% (7x7, 20 games) and 95% (15x15, 20); depth 2 beat a depth-3 hard only 67.5% on 7x7 "
-        "(40), and valuing every move at depth 2 takes 50,000 evaluations on 15x15 (2026-11-22)",
+        "easy < medium 85% (7x7, 20 games) and 90% (15x15, 20) (2026-12-02); depth 2 beat a depth-3 hard only "
+        "67.5% on 7x7 (40), and valuing every move at depth 2 takes 50,000 evaluations on 15x15 (2026-11-22)",
         f"{_ARENA} mnk:m=7:n=7:k=4 easy medium hard --games 20 --seed 1 --jobs 1",
     ),
     LevelRow("medium", "every game", "alphabeta:depth=2", "easy < medium 64-100% in every game (2026-11-22)"),
@@ -254,6 +264,14 @@ LEVEL_TABLE: tuple[LevelRow, ...] = (
         "has built it; until then the opening book, then as x the shipped winning strategy (24 of 24 against hard "
         "from o's every reply, 2026-11-28) and as o the search alphabeta:time=3",
         ".venv/bin/noughts solve gobblet",
+    ),
+    LevelRow(
+        "max",
+        "connect4 solver",
+        "perfect",
+        "exact play: the shipped book of 7x6's first plies, then Pons's solver within 1 s; where it does not "
+        "finish, the search alphabeta:time=3 (its values estimates); see docs/strength.md#connect-four-the-solver",
+        ".venv/bin/python bench/connect4_solver.py --by-depth",
     ),
     LevelRow(
         "max",
@@ -379,6 +397,7 @@ class FalliblePlayer(AIPlayer):
         self.inner, self.rate, self.seed = inner, rate, seed
         self.rng = random.Random(seed)
         self.name = f"{inner.name}+mistakes"
+        self.uses_kernels = inner.uses_kernels
 
     def reset(self) -> None:
         self.inner.reset()
@@ -400,12 +419,15 @@ class ExactOrSearch(AIPlayer):
     seconds, `noughts.ai.solve`), so tables always answer exactly; the fallback
     decides where an exact search runs out of time (matryoshka) and where gobblet's
     table is not built yet, and its analysis carries its own name, so that a review or
-    an analysis says that its values are estimates.
+    an analysis says that its values are estimates. Where the exact player proves a win
+    and leaves other moves unvalued (gobblet's strategy for x), the win stays the answer
+    and the search values the rest (`_merged`).
     """
 
     def __init__(self, exact: AIPlayer, fallback: AIPlayer, wait: float = 1.0) -> None:
         self.exact, self.fallback, self.wait = exact, fallback, wait
         self.name = exact.name
+        self.uses_kernels = exact.uses_kernels or fallback.uses_kernels
 
     def reset(self) -> None:
         self.exact.reset()
@@ -422,18 +444,46 @@ class ExactOrSearch(AIPlayer):
         require_moves(state)
         budget = self.wait if limits.time is None else min(self.wait, limits.time / 2)
         try:
-            analysis = self.exact.analyze(state, Limits(time=budget))
+            # A decision asks only for the best move (Connect Four's solver proves one
+            # column far sooner than all of them).
+            exact = self.exact.analyze if every_move else self.exact.decide
+            analysis = exact(state, Limits(time=budget))
         except InvalidOptionError:
             analysis = None
         if analysis is not None and all(info.value.kind is not Kind.UNKNOWN for info in analysis.moves):
             return analysis
         # A proven win for the move to play is all a decision needs (gobblet's shipped
         # strategy for x values only its own move).
-        if analysis is not None and not every_move and analysis.moves[0].value.kind is Kind.WIN:
+        proven_win = analysis is not None and analysis.moves[0].value.kind is Kind.WIN
+        if analysis is not None and not every_move and proven_win:
             return analysis
         left = None if limits.time is None else max(limits.time - (time.perf_counter() - started), 0.05)
         limits = replace(limits, time=left) if left is not None else limits
-        return self.fallback.analyze(state, limits) if every_move else self.fallback.decide(state, limits)
+        if not every_move:
+            return self.fallback.decide(state, limits)
+        searched = self.fallback.analyze(state, limits)
+        if analysis is None or not proven_win:
+            return searched
+        return _merged(analysis, searched)
+
+
+def _merged(exact: Analysis, searched: Analysis) -> Analysis:
+    """`exact`'s proven values (its best a proven win: gobblet's strategy before its table),
+    the search's values for the moves it left unvalued, best first: the proven win stays
+    the answer, and a move the exact player could not value still gets an estimate. Named
+    after both, so that no header calls the estimates exact."""
+    proven = {info.move for info in exact.moves if info.value.kind is not Kind.UNKNOWN}
+    infos = [info for info in exact.moves if info.move in proven]
+    infos += [info for info in searched.moves if info.move not in proven]
+    # sorted is stable: among equal values the proven ones stay first.
+    infos.sort(key=lambda info: info.value.sort_key(), reverse=True)
+    return replace(
+        searched,
+        player=f"{exact.player}+{searched.player}",
+        moves=infos,
+        pv=list(exact.pv) if infos[0].move == exact.best else [infos[0].text],
+        time=exact.time + searched.time,
+    )
 
 
 def _level_factory(level: str) -> Any:

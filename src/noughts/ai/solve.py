@@ -71,6 +71,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from noughts.ai import connect4_exact
 from noughts.ai.base import (
     AIPlayer,
     Analysis,
@@ -510,7 +511,8 @@ class PerfectPlayer(AIPlayer):
     4x4: seconds, see the module docstring), so every answer is exact from the
     first call; when a matryoshka search runs out of time the player answers with the
     immediate wins first and the other moves unvalued (Kind.UNKNOWN), and so does
-    gobblet with a clock before ``noughts solve gobblet`` has built its table.
+    gobblet with a clock before ``noughts solve gobblet`` has built its table, but for
+    the values its shipped book and strategy play to the end (`gobblet_strategy.analysis`).
     """
 
     name = "perfect"
@@ -521,10 +523,17 @@ class PerfectPlayer(AIPlayer):
     def reset(self) -> None:
         """Keep the search's proven bounds: they stay true in every game."""
 
+    def decide(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
+        if capabilities(state.game).solver:  # the solver's best column costs less than every column's value
+            return connect4_exact.decide(state, self.name, limits)
+        return self.analyze(state, limits)
+
     def analyze(self, state: State[Any], limits: Limits = _NO_LIMITS) -> Analysis:
         started = time.perf_counter()
         moves = require_moves(state)
         game = state.game
+        if capabilities(game).solver:
+            return connect4_exact.analyze(state, self.name, limits)
         deadline = Deadline(limits.time)
         nodes_before = self._search.nodes
         evaluate: Callable[[State[Any]], Value]
@@ -545,14 +554,12 @@ class PerfectPlayer(AIPlayer):
 
         elif isinstance(game, Gobblet):
             table = _gobblet_table(game, limits)
-            if table is None:  # the shipped opening book knows the first plies exactly, x's strategy the rest
-                from noughts.ai import gobblet_book, gobblet_strategy
+            if table is None:
+                # The values that the shipped opening book and x's strategy play to the end;
+                # the others unvalued, though the book knows more: no claim the player cannot keep.
+                from noughts.ai import gobblet_strategy
 
-                return (
-                    gobblet_book.analysis(state, self.name)
-                    or gobblet_strategy.analysis(state, self.name)
-                    or self._unvalued(state, moves, started)
-                )
+                return gobblet_strategy.analysis(state, self.name) or self._unvalued(state, moves, started)
             evaluate = table.value
         else:
             # Built now when it is not yet (a minute at most, then cached on disk): a
@@ -628,7 +635,7 @@ def _prefer_traps(state: State[Any], infos: list[MoveInfo], evaluate: Callable[[
 
     counted = [(losing_replies(info), info) for info in tied]
     counted.sort(key=lambda pair: pair[0], reverse=True)  # stable: legal order among equals
-    noted = [replace(info, note=f"{n} losing replies" if n else None) for n, info in counted]
+    noted = [replace(info, traps=n or None) for n, info in counted]
     return noted + infos[len(tied) :]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -19,11 +19,12 @@ from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 
 from noughts import __version__
-from noughts.ai.base import win_chance
+from noughts.ai.base import Analysis, win_chance
 from noughts.ai.levels import as_level
 from noughts.server import errors
 from noughts.server.guards import MAX_BODY, BodyLimit, JsonOnly, NoNulText, OriginGuard, no_nul_in_schema
 from noughts.server.online.actions import GameRow
+from noughts.server.online.bots import CannotThinkError
 from noughts.server.online.config import default_database_url
 from noughts.server.online.service import Online
 from noughts.server.replay import replay
@@ -45,7 +46,7 @@ from noughts.server.routes import (
     tournaments,
 )
 from noughts.server.settings import Settings
-from noughts.server.thinking import SERVER, Lane, Thinking, ThinkingPool, ThinkJob
+from noughts.server.thinking import SERVER, Lane, Thinking, ThinkingError, ThinkingPool, ThinkJob
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -70,11 +71,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        say = settings.announce or (lambda _: None)
         if settings.warm_kernels:
             # Before the server answers anything: no request waits for a cold worker, nor
             # the first page for the catalogue's imports (a second and a half).
+            say(f"starting {_thinkers(pool)} (each loads the fast engine) and reading the games' catalogue")
             await asyncio.gather(pool.start(), asyncio.to_thread(catalogue.catalogue))
+        say("opening the database (its migrations, the house bots)")
         await online.start()
+        say("building the pages' routes")
         await _first_use_now(app)
         try:
             yield
@@ -145,6 +150,20 @@ def _thinking(settings: Settings) -> Thinking:
     return QueueThinking(settings.workers_on, settings.online.redis_prefix, max_think=settings.max_think)
 
 
+async def _reached(asked: Awaitable[Analysis]) -> Analysis:
+    """A bot's analysis; CannotThinkError when the computer does not give it (its
+    workers or their Redis away, busy, late): the bots say so once, not each turn."""
+    try:
+        return await asked
+    except ThinkingError as e:
+        raise CannotThinkError(str(e)) from None
+
+
+def _thinkers(pool: Thinking) -> str:
+    workers = getattr(pool, "workers", None)
+    return f"{workers} thinking worker{'s' if workers != 1 else ''}" if workers else "the thinking workers"
+
+
 def _online(settings: Settings, pool: Thinking) -> Online:
     """Online play, its bots thinking in `pool`."""
     online = Online(settings.database or default_database_url(), settings.redis, settings.online)
@@ -152,14 +171,14 @@ def _online(settings: Settings, pool: Thinking) -> Online:
     async def think(spec: str, moves: list[str], level: str, seconds: float | None) -> str:
         """A bot's move (seeded by nothing: bots vary)."""
         job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds, asked=time.time())
-        analysis = await pool.analyze(job, Lane.MOVE, SERVER)
+        analysis = await _reached(pool.analyze(job, Lane.MOVE, SERVER))
         return str(analysis.moves[0].text)
 
     async def assess(spec: str, moves: list[str], level: str, seconds: float) -> float | None:
         """How a bot sees the position (for a draw offer): its level's search without
         the deliberate slips, as the expected result for the player to move."""
         job = ThinkJob(replay(spec, None, moves).state, as_level(level), seconds, mistakes=False, asked=time.time())
-        analysis = await pool.analyze(job, Lane.MOVE, SERVER)
+        analysis = await _reached(pool.analyze(job, Lane.MOVE, SERVER))
         return win_chance(analysis.value, analysis.scale)
 
     online.bots.think, online.bots.assess = think, assess

@@ -35,10 +35,10 @@ from websockets.sync.client import connect
 
 from noughts.ai.base import Limits
 from noughts.arena.external import STARTUP_TIME, EnginePlayer
+from noughts.competition.clock import move_budget
 from noughts.core import NoughtsError, State
 from noughts.match import ForfeitError
 from noughts.registry import parse_spec
-from noughts.server.online.clock import move_budget
 
 __all__ = ["Bridge", "Rules", "ending", "move_seconds"]
 

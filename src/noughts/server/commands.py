@@ -305,11 +305,21 @@ def _serve(args: argparse.Namespace) -> int:
         warm_kernels=True,
         max_think=args.max_think,
         workers_on=args.workers_on,
+        announce=lambda what: print(f"noughts: {what}...", flush=True),
     )
     app = create_app(settings)
     _tune_gc()
     address = f"noughts: playing at http://{shown}:{port}  (API docs: /docs; Ctrl-C stops)"
-    ready_server(uvicorn_config(app, settings, args.forwarded_allow_ips), address).run(sockets=[sock])
+    from noughts.server.connections import connection_cap, raise_open_files
+
+    connections = connection_cap(raise_open_files())
+    config = uvicorn_config(app, settings, args.forwarded_allow_ips, connections)
+    try:
+        ready_server(config, address).run(sockets=[sock])
+    except KeyboardInterrupt:
+        # uvicorn has shut down cleanly and raises the signal again: Ctrl-C is how a
+        # server is stopped, not a failure (make run says nothing more).
+        print("noughts: stopped", flush=True)
     return 0
 
 
@@ -345,9 +355,14 @@ def ready_server(config: uvicorn.Config, address: str) -> uvicorn.Server:
 KEEP_ALIVE_SECONDS = 75
 
 
-def uvicorn_config(app: FastAPI, settings: Settings, forwarded_allow_ips: str) -> uvicorn.Config:
-    """How `noughts serve` runs `app` under uvicorn."""
+def uvicorn_config(
+    app: FastAPI, settings: Settings, forwarded_allow_ips: str, connections: int | None = None
+) -> uvicorn.Config:
+    """How `noughts serve` runs `app` under uvicorn, taking at most `connections` at
+    once (None: as many as come)."""
     import uvicorn
+
+    from noughts.server.connections import HeadersDeadline
 
     # Frames are refused by the protocol from 16 times the app's own limit: uvicorn would
     # otherwise read up to 16 MiB before the app could look at a frame's size.
@@ -364,6 +379,11 @@ def uvicorn_config(app: FastAPI, settings: Settings, forwarded_allow_ips: str) -
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
+        # Headers within a deadline, and a cap on connections (503 beyond it): one
+        # client's idle or trickling connections cannot take every file the process may
+        # open (noughts.server.connections).
+        http=HeadersDeadline,
+        limit_concurrency=connections,
     )
 
 

@@ -292,7 +292,11 @@ class MoveAnalysis(_Model):
     text: str
     value: ValueView
     visits: int | None
+    #: The rules player's rule for this move ("fork"); null for the other players.
     note: str | None
+    #: How many of the opponent's replies lose against it, where a perfect player counted them
+    #: (among moves of equal value, it plays the one with the most); null where not counted.
+    traps: int | None = None
     #: The line this move starts (this move first), for the best few moves; else empty.
     line: list[str]
 
@@ -341,6 +345,13 @@ class ReviewedMove(_Model):
     line: list[str]
     value_before: ReviewedValue
     value_after: ReviewedValue
+    #: Reviews stored before these fields were added name no fall.
+    fell_to: ReviewedValue | None = Field(
+        default=None,
+        description="where the move is blamed for a proven fall: the mover's proven value later in the game, "
+        "worse than its proven value before the move (its first move after the proof)",
+    )
+    fell_at: int | None = Field(default=None, description="the ply where fell_to was proven")
     loss: float
 
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field, replace
 from fastapi.responses import JSONResponse
 
 from noughts.ai.levels import Level
+from noughts.competition.clock import now_ms
 from noughts.server.models import ReviewProgress
 from noughts.server.online.actions import GameRow
-from noughts.server.online.clock import now_ms
 from noughts.server.online.service import Online
 from noughts.server.replay import Replayed, replay
 from noughts.server.thinking import SERVER, Asker, Thinking

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,7 +25,9 @@ class Settings:
     (an analysis, a hint, each position of a review): an operator's bound on one
     request's CPU (None: as asked, up to the routes' own limits).
     `workers_on` is the Redis URL where `noughts worker` processes take the thinking
-    (`noughts.server.queue_thinking`; None: this server's own worker processes)."""
+    (`noughts.server.queue_thinking`; None: this server's own worker processes).
+    `announce` hears what start-up is waiting for as it starts each part (`noughts
+    serve` prints it until its address), None: nothing is said."""
 
     database: str | None = None
     ai_workers: int | None = None
@@ -35,3 +38,4 @@ class Settings:
     warm_kernels: bool = False
     max_think: float | None = None
     workers_on: str | None = None
+    announce: Callable[[str], None] | None = field(default=None, compare=False)

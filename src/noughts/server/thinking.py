@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 import threading
-from collections import Counter, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,7 +27,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import partial
-from time import sleep
+from time import monotonic, sleep
 from time import time as clock
 from typing import Any, Protocol
 
@@ -169,6 +170,9 @@ def warm_up(kernels: bool) -> None:
 
 def _start_worker(server_pid: int, warm_kernels: bool) -> None:
     """Runs first in every worker of the pool: a watchdog, then the warm-up."""
+    # Ctrl-C reaches every process of the terminal's group: the server stops its pool,
+    # and a worker that took the signal itself would print its own traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_the_server, args=(server_pid,), daemon=True).start()
     warm_up(warm_kernels)
 
@@ -317,6 +321,7 @@ class _Queued:
     work: tuple[Any, ...]
     loop: asyncio.AbstractEventLoop
     started: asyncio.Future[Future[Any]]
+    asker: str = ""
 
 
 class LanedThinking:
@@ -377,17 +382,33 @@ class LanedThinking:
         from noughts.study.review import review_from_analyses
 
         analyses: list[Analysis | None] = []
+        # One position waits in the lane while the one before is thought about: when a
+        # position ends, the review's next is there to be weighed against the others'
+        # (ThinkingPool's fair share), and a free worker takes it at once.
+        ahead: deque[asyncio.Future[Analysis] | None] = deque()
+
+        def ask(state: State[Any]) -> asyncio.Future[Analysis] | None:
+            if state.is_over:
+                return None
+            job = ThinkJob(state, level, time, mistakes=False, every_move=True)
+            return asyncio.ensure_future(self._analyze(job, Lane.REVIEW, asker, "the review did not finish"))
+
         async with self._holding(Lane.REVIEW, asker):
-            for state in game.states:
-                if not state.is_over:
-                    if await asker_gone(asker):
+            try:
+                states = list(game.states)
+                for index, state in enumerate(states):
+                    if not state.is_over and await asker_gone(asker):
                         raise AskerGoneError("the review's asker has gone")
-                    job = ThinkJob(state, level, time, mistakes=False, every_move=True)
-                    analyses.append(await self._analyze(job, Lane.REVIEW, asker, "the review did not finish"))
-                else:
-                    analyses.append(None)
-                if progress is not None:
-                    progress(len(analyses))
+                    ahead.append(ask(state))
+                    while ahead and (len(ahead) > REVIEW_AHEAD or index == len(states) - 1):
+                        position = ahead.popleft()
+                        analyses.append(None if position is None else await position)
+                        if progress is not None:
+                            progress(len(analyses))
+            finally:
+                for position in ahead:
+                    if position is not None:
+                        position.cancel()
         name = f"{level} ({level_spec(game.game, level)})"
         return review_from_analyses(list(game.states), game.moves, analyses, name).to_json()
 
@@ -469,6 +490,11 @@ class ThinkingPool(LanedThinking):
         self._lock = threading.RLock()
         self._waiting: dict[Lane, deque[_Queued]] = {lane: deque() for lane in Lane}
         self._running: dict[Future[Any], Lane] = {}
+        #: The review lane's share: the worker seconds each asker's review positions took
+        #: lately, and when their last one ended (`_fairest`).
+        self._spent: defaultdict[str, float] = defaultdict(float)
+        self._seen: dict[str, float] = {}
+        self._reviewing: dict[Future[Any], tuple[str, float]] = {}
 
     async def start(self) -> None:
         """Starts every worker and returns once each has warmed up (imported the players,
@@ -511,7 +537,7 @@ class ThinkingPool(LanedThinking):
         """Queues `work` in `lane` and waits for its worker: the executor's future. The
         job is dropped if the caller is cancelled or the asker goes meanwhile."""
         loop = asyncio.get_running_loop()
-        queued = _Queued(lane, work, loop, loop.create_future())
+        queued = _Queued(lane, work, loop, loop.create_future(), asker.key)
         with self._lock:
             if len(self._waiting[lane]) >= LANES[lane].waiting:
                 message = f"the computer has {LANES[lane].waiting} {lane.name.lower()} jobs waiting already; try later"
@@ -542,6 +568,8 @@ class ThinkingPool(LanedThinking):
                     return
                 future = self._pool().submit(*queued.work)
                 self._running[future] = queued.lane
+                if queued.lane is Lane.REVIEW:
+                    self._reviewing[future] = (queued.asker, monotonic())
                 future.add_done_callback(partial(self._finished, queued.loop))
                 queued.loop.call_soon_threadsafe(_hand_over, queued.started, future)
 
@@ -552,13 +580,29 @@ class ThinkingPool(LanedThinking):
         below_moves_allowed = below_moves < max(1, self.workers - 1)
         for lane in Lane:
             if self._waiting[lane] and (lane is Lane.MOVE or below_moves_allowed):
-                return self._waiting[lane].popleft()
+                return self._fairest(self._waiting[lane]) if lane is Lane.REVIEW else self._waiting[lane].popleft()
         return None
+
+    def _fairest(self, waiting: deque[_Queued]) -> _Queued:
+        """The review position to start: the one whose asker's positions took the least
+        worker time lately (the first come among equals), so that a short review does
+        not wait behind a long one's every position, and two long ones take turns."""
+        chosen = min(waiting, key=lambda queued: self._spent[queued.asker])
+        waiting.remove(chosen)
+        return chosen
 
     def _finished(self, loop: asyncio.AbstractEventLoop, future: Future[Any]) -> None:
         # Called in the executor's own thread: the next job is started from the event loop.
         with self._lock:
             self._running.pop(future, None)
+            reviewed = self._reviewing.pop(future, None)
+            if reviewed is not None:
+                asker, began = reviewed
+                now = monotonic()
+                self._spent[asker] += now - began
+                self._seen[asker] = now
+                for old in [a for a, seen in self._seen.items() if now - seen > REVIEW_MEMORY]:
+                    del self._seen[old], self._spent[old]
         try:
             loop.call_soon_threadsafe(self._dispatch)
         except RuntimeError:  # that loop has closed (its asker's asyncio.run ended)
@@ -572,6 +616,11 @@ class ThinkingPool(LanedThinking):
             self._executor = None
 
 
+#: Review positions queued beyond the one being thought about.
+REVIEW_AHEAD = 1
+#: Seconds after an asker's last review position that the review lane forgets the time
+#: their positions took (`ThinkingPool._fairest`).
+REVIEW_MEMORY = 120.0
 #: Seconds between looks at whether a queued job's asker has gone.
 GONE_POLL = 0.25
 

@@ -234,6 +234,7 @@ def analysis_view(analysis: Analysis, level: Level, turn: Player) -> AnalysisVie
                 value=value_view(i.value, analysis.scale),
                 visits=i.visits,
                 note=i.note,
+                traps=i.traps,
                 line=list(i.line),
             )
             for i in analysis.moves

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from noughts.ai.base import (
     AIPlayer,
@@ -369,12 +369,63 @@ def puzzle_at(state: State[Any], player: AIPlayer, limits: Limits, source: str =
         # that "win in N" is both shown and proved.
         return None
     # A race prover's count is its searches' bound (another move on the way may win
-    # sooner: the first tree a search finds is not the shortest), and the puzzle says so.
+    # sooner: the first tree a search finds is not the shortest), and the puzzle says so;
+    # on an m,n,k board the line is then made the quickest where that can be counted.
     bound = isinstance(player, ThreatProver)
-    puzzle = Puzzle(
-        state.game.spec, state.to_text(), line, wins[0].value.plies or len(line), source=source, bound=bound
-    )
+    if bound and _countable(state):
+        line = quickest_line(state, line)
+    puzzle = Puzzle(state.game.spec, state.to_text(), line, len(line), source=source, bound=bound)
     return replace(puzzle, themes=themes(state, line, bound), difficulty=difficulty(state, puzzle, analysis))
+
+
+def quickest_line(state: MnkState, line: list[str]) -> list[str]:
+    """A race puzzle's `line` made the winner's quickest win and the defender's longest
+    resistance (`noughts.ai.quickest`: the threat searches' first win is often not the
+    quickest), where that search finishes (an m,n,k board up to `COUNT_CELLS`); else
+    `line` as it is."""
+    if not _countable(state):
+        return line
+    from noughts.ai.quickest import TooOpenError
+    from noughts.ai.quickest import line as quickest
+
+    try:
+        found = quickest(state, len(line), evaluator(state.game))
+    except TooOpenError:
+        return line
+    # The race's own line wins within its plies, so the search finds one at least as quick.
+    assert found is not None
+    moves = [state.move_text(found[0])]
+    after = state.play(found[0])
+    for move in found[1:]:
+        moves.append(after.move_text(move))
+        after = after.play(move)
+    return moves
+
+
+#: Nodes of the quickest-win search when judging one move (on a board too open for
+#: it, it gives up and the searches' bound stands).
+COUNT_NODES = 200_000
+#: The m,n,k boards the quickest-win search counts on: up to 5x5, where the shipped
+#: puzzles' lines take it at most 4 s (`tests/study/test_shipped_puzzles.py`); a gomoku
+#: board's every node looks at 200 cells and 572 lines, far too many for it.
+COUNT_CELLS = 25
+
+
+def _countable(state: State[Any]) -> TypeGuard[MnkState]:
+    return isinstance(state, MnkState) and not state.game.forget and state.game.cells <= COUNT_CELLS
+
+
+def _counted_within(state: State[Any], move: Any, plies: int) -> bool:
+    """Whether `move` wins within `plies` as the quickest-win search counts it, on an
+    m,n,k board small enough for it (`COUNT_CELLS`, `noughts.ai.quickest`); False elsewhere."""
+    from noughts.ai.quickest import TooOpenError, wins_within
+
+    if _countable(state):
+        try:
+            return wins_within(state, move, plies, COUNT_NODES)
+        except TooOpenError:
+            pass
+    return False
 
 
 def _solution(state: State[Any], first: MoveInfo, player: AIPlayer, limits: Limits) -> list[str] | None:
@@ -437,8 +488,10 @@ def accepts(puzzle: Puzzle, played: list[str], player: AIPlayer, limits: Limits 
         return played[0] == puzzle.solution[0]
     left = puzzle.plies - len(played) + 1  # the plies the win may take from the move on
     if isinstance(player, ThreatProver):
-        plies = player.forces(state, game.parse_move(played[-1]), limits)
-        return plies is not None and plies <= left
+        move = game.parse_move(played[-1])
+        plies = player.forces(state, move, limits)
+        # The searches' bound may exceed a count that the quickest-win search set.
+        return plies is not None and (plies <= left or _counted_within(state, move, left))
     state = state.play_text(played[-1])
     if state.is_over:
         return state.outcome is not None and state.outcome.winner is solver
@@ -580,7 +633,7 @@ def verify(puzzle: Puzzle, player: AIPlayer | None = None, limits: Limits = VERI
     value = wins[0].value
     if value.bound and not puzzle.bound:
         return f"the win's {value.plies} plies are a search's bound, but the puzzle states them as the shortest"
-    if puzzle.bound and (value.plies or 0) > puzzle.plies:
+    if puzzle.bound and (value.plies or 0) > puzzle.plies and not _counted_within(state, wins[0].move, puzzle.plies):
         return f"the proved bound is {value.plies} plies, more than the {puzzle.plies} stated"
     if not puzzle.bound and value.plies != puzzle.plies:
         return f"the shortest win is {value.plies} plies, the puzzle says {puzzle.plies}"

@@ -12,6 +12,13 @@ Every value is put on the one scale of `noughts.ai.base.win_chance` (the expecte
 result for the mover, a draw counting half); a move's class is read from the chance it
 lost, with two rules of exact values above the thresholds: a proven win given up is a
 blunder, and so is a move into a proven loss from a position that was not lost.
+
+A proven fall is a blunder whatever the estimates between: where a side's value was
+proven a win (or a draw) and is proven worse later in the game (a draw or a loss, the
+game's end included), one of its moves between gave the result away though the reviewer
+could not tell which. The first of them is blamed (`MoveReview.fell_to`): it left the
+proof, a blunder from the proven value to the one the side fell to, which its accuracy
+counts, so that a game that went from a win to a loss never shows 100%.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, MoveInfo, Value, win_chance
@@ -82,11 +89,23 @@ class MoveReview:
     judgement: Judgement
     """The move's class: best, good, inaccuracy, mistake or blunder, by the chance it gave
     away."""
+    fell_to: Value | None = None
+    """Where the move is blamed for a proven fall (the module's docstring): the mover's
+    proven value later in the game, worse than its proven `value_before`; else None."""
+    fell_at: int | None = None
+    """The ply of the position where `fell_to` was proven (the number of plies played)."""
 
     @property
     def loss(self) -> float:
-        """The chance the move gave away (0 when it kept everything)."""
-        return max(0.0, self.chance_before - self.chance_after)
+        """The chance the move gave away (0 when it kept everything); for a proven fall,
+        down to `fell_to`'s."""
+        return max(0.0, self.chance_before - self.result_chance)
+
+    @property
+    def result_chance(self) -> float:
+        """The mover's chance after the move as the review counts it: `fell_to`'s for a
+        proven fall, else `chance_after`."""
+        return self.chance_after if self.fell_to is None else _proven_chance(self.fell_to)
 
     def to_json(self) -> dict[str, Any]:
         """The move as JSON: ply, side, move, class, best, line, the values before and after
@@ -100,6 +119,8 @@ class MoveReview:
             "line": self.line,
             "value_before": _value_json(self.value_before, self.chance_before),
             "value_after": _value_json(self.value_after, self.chance_after),
+            "fell_to": None if self.fell_to is None else _value_json(self.fell_to, _proven_chance(self.fell_to)),
+            "fell_at": self.fell_at,
             "loss": round(self.loss, 4),
         }
 
@@ -124,7 +145,7 @@ class Review:
     def accuracy(self, side: Player) -> float | None:
         """`side`'s accuracy in percent: the mean of its moves' `move_accuracy`
         (lichess's formula); None when it made no move."""
-        scores = [move_accuracy(m.chance_before, m.chance_after) for m in self.moves if m.side is side]
+        scores = [move_accuracy(m.chance_before, m.result_chance) for m in self.moves if m.side is side]
         return sum(scores) / len(scores) if scores else None
 
     def count(self, side: Player, judgement: Judgement) -> int:
@@ -225,6 +246,7 @@ def review_from_analyses(
                 ),
             )
         )
+    reviews = _proven_falls(states, values, reviews)
     for_x = [v if s.turn is Player.X else v.negated(0) for v, s in zip(values, states, strict=True)]
     chances_x = [c if s.turn is Player.X else 1.0 - c for c, s in zip(chances, states, strict=True)]
     start = states[0]
@@ -237,6 +259,50 @@ def review_from_analyses(
         values=for_x,
         chances=chances_x,
     )
+
+
+#: How good a proven result is, to tell a fall: a win, a draw, a loss.
+_RANK = {Kind.WIN: 2, Kind.DRAW: 1, Kind.LOSS: 0}
+
+
+def _proven_falls(states: list[State[Any]], values: list[Value], reviews: list[MoveReview]) -> list[MoveReview]:
+    """`reviews` with each proven fall blamed on its side's first move after the proof
+    (the module's docstring). A side's proven values over the game are each position's
+    (its own where it is to move, its opponent's negated elsewhere); the opponent's moves
+    cannot make a proven win worse, the side's own can."""
+    reviews = list(reviews)
+    for side in Player:
+        proven: tuple[int, Value] | None = None  # the last proven value of `side`, and where
+        for index, (state, value) in enumerate(zip(states, values, strict=True)):
+            mine = value if state.turn is side else value.negated(0)
+            if not mine.exact:
+                continue
+            if proven is not None and _RANK[mine.kind] < _RANK[proven[1].kind]:
+                start, held = proven
+                first = next((i for i in range(start, index) if states[i].turn is side), None)
+                if first is None:  # no move of its own between: proofs that disagree, nothing to blame
+                    proven = (index, mine)
+                    continue
+                if held.kind is not Kind.WIN or first == start:
+                    before = held
+                else:  # held where the opponent was to move: after its reply, a win in fewer plies
+                    before = Value.win((held.plies or 1) - 1, bound=True)
+                reviews[first] = replace(
+                    reviews[first],
+                    value_before=before,
+                    chance_before=_proven_chance(before),
+                    judgement=Judgement.BLUNDER,
+                    fell_to=mine,
+                    fell_at=index,
+                )
+            proven = (index, mine)
+    return reviews
+
+
+def _proven_chance(value: Value) -> float:
+    chance = win_chance(value)
+    assert chance is not None, value
+    return chance
 
 
 def _estimates_note(analyses: list[Analysis | None]) -> str:

@@ -304,12 +304,13 @@ def _gobblet(state: GobbletState, last: Any) -> list[Text]:
             player, size = stack[-1]
             label = _figure(player, size)
             style = PLAYER_STYLES[player]
+            # As `_cell`: the winning line is bracketed whole, its last figure too (bold says which).
             if cell == target:
-                label, style = f"({label})", f"{style} {_LAST}"
-            elif cell in winning:
-                label = f"[{label}]"
+                style += f" {_LAST}"
             if cell in winning:
-                style += f" {_WIN}"
+                label, style = f"[{label}]", f"{style} {_WIN}"
+            elif cell == target:
+                label = f"({label})"
             text = _t(label, style)
             text.align("center", _FIGURE_CELL)
             tops.append(text)

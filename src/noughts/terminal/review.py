@@ -115,8 +115,13 @@ def show_analysis(console: Console, state: State[Any], level: str, seconds: floa
     spec = level_spec(state.game, level)
     label = f"level {level} ({spec})"
     if spec == "perfect" and analysis.player != "perfect":
-        # The exact player ran out of time (matryoshka's search, gobblet before its
-        # table): the header must not call a search's estimates perfect.
-        label += f", answered by {analysis.player}: the exact player did not finish in time"
+        # The header must not call a search's estimates perfect: the exact player ran
+        # out of time (matryoshka's search, gobblet before its table), or valued only
+        # some moves (gobblet's strategy: its win, the rest by the search).
+        _, merged, search = analysis.player.partition("+")
+        if merged:
+            label += f", the moves it leaves unvalued estimated by {search}"
+        else:
+            label += f", answered by {analysis.player}: the exact player did not finish in time"
     console.print(analysis_text(analysis, label), highlight=False)
     return analysis

@@ -4,9 +4,10 @@ the terminal, as JSON, or as a plot of the evaluation over the game."""
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -17,7 +18,11 @@ from noughts.ai.base import Value
 from noughts.core import Player
 from noughts.study.review import Judgement, Review
 
-__all__ = ["JUDGEMENT_STYLES", "plot_review", "print_review", "progress_bar", "write_json"]
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["JUDGEMENT_STYLES", "plot_review", "print_review", "progress_bar", "review_figure", "write_json"]
 
 #: The colours lichess uses for its classes, by style name.
 JUDGEMENT_STYLES = {
@@ -45,6 +50,8 @@ def print_review(console: Console, review: Review, x: str = "x", o: str = "o") -
         better = ""
         if move.judgement is not Judgement.BEST:
             better = f"{move.best}: " + " ".join(move.line[:8]) + (" …" if len(move.line) > 8 else "")
+        if move.fell_to is not None:
+            better += f" (the {move.value_before.kind.value} fell to a {move.fell_to.kind.value} by ply {move.fell_at})"
         table.add_row(
             str(move.ply),
             move.side.value,
@@ -81,8 +88,18 @@ def write_json(review: Review, out: IO[str]) -> None:
 
 
 def plot_review(review: Review, path: Path) -> None:
-    """The evaluation graph: x's chance after every ply, the classes marked, as a PNG
-    (or any format matplotlib knows by the file's suffix)."""
+    """The evaluation graph (`review_figure`) as a PNG (or any format matplotlib knows by
+    the file's suffix)."""
+    import matplotlib.pyplot as plt
+
+    figure = review_figure(review)
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def review_figure(review: Review) -> Figure:
+    """The evaluation graph: x's chance after every ply, the classes marked, under a
+    title that names the game and the reviewer in full."""
     import matplotlib
 
     matplotlib.use("Agg")  # no screen needed
@@ -111,10 +128,24 @@ def plot_review(review: Review, path: Path) -> None:
     axes.set_xlim(0, max(1, len(plies) - 1))
     axes.set_xlabel("ply")
     axes.set_ylabel("x's chance")
-    axes.set_title(f"{review.spec}: reviewed by {review.reviewer}", fontsize=10)
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    _fit_title(figure, axes, f"{review.spec}: reviewed by {review.reviewer}")
+    return figure
+
+
+def _fit_title(figure: Figure, axes: Axes, text: str) -> None:
+    """`text` as the axes' title, wrapped into as many lines as keep it inside the
+    figure: a reviewer's name with its estimates note runs wider than the graph, and
+    one line of it was cut off at both sides."""
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    title = axes.set_title(text, fontsize=10)
+    columns = len(text)
+    while True:
+        figure.tight_layout()  # the axes move to make room for the title's lines
+        box = title.get_window_extent(renderer)
+        if (box.x0 >= 0 and box.x1 <= figure.bbox.width) or columns <= 20:
+            return
+        columns = max(20, columns * 9 // 10)
+        title.set_text("\n".join(textwrap.wrap(text, columns)))
 
 
 def progress_bar(console: Console) -> tuple[Progress, Callable[[int, int], None]]:

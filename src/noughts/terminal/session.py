@@ -28,7 +28,7 @@ from noughts.terminal.aliases import read_move
 from noughts.terminal.guide import help_text
 from noughts.terminal.render import player_text, render
 from noughts.terminal.thinking import table_note, think
-from noughts.terminal.values import meaning, value_legend
+from noughts.terminal.values import meaning, move_words, outlook, plies, rest_words, traps
 
 __all__ = ["PlayConfig", "Session", "default_record_path"]
 
@@ -36,6 +36,8 @@ Reader = Callable[[str], str]
 
 #: Exit status after Ctrl-C, as shells report a process ended by SIGINT.
 INTERRUPTED = 130
+#: How many of its best moves --explain shows (a gomoku board has 224 first replies).
+EXPLAINED = 5
 
 
 @dataclass(frozen=True)
@@ -256,26 +258,31 @@ class Session:
             self.console, self.computer, state, self.limits, note or "the computer is thinking…", self.config.explain
         )
         move = analysis.best
+        # As the seed programs did and the web does: what the move leaves, on the web's
+        # scale, and how long it took, for everyone.
         line = Text("the computer (") + player_text(state.turn) + Text(f") plays {state.move_text(move)}")
-        self.console.print(line + Text(f"  [{seconds:.2f} s]", style="bright_black"))
+        line += Text(f" — {outlook(analysis.value, state.turn, analysis.scale)}")
+        self.console.print(line + Text(f"  [{seconds:.2f} s]", style="bright_black"), highlight=False)
         if self.config.explain:
-            self._explain(analysis)
+            self._explain(analysis, state.turn)
         self._push(state.play(move), move)
 
-    def _explain(self, analysis: Analysis) -> None:
-        lines = analysis.lines()
-        column = max(map(len, lines)) + 3
-        per_row = max(1, (self.console.width - 2) // column)
-        self.console.print(f"its view of every move, best first ({value_legend(analysis)}):")
-        for start in range(0, len(lines), per_row):
-            row = "".join(line.ljust(column) for line in lines[start : start + per_row])
-            self.console.print("  " + row.rstrip(), highlight=False)
-        facts = [f"{analysis.player}", f"{analysis.nodes} nodes", f"{analysis.time:.2f} s"]
+    def _explain(self, analysis: Analysis, mover: Player) -> None:
+        shown = analysis.moves[:EXPLAINED]
+        width = max(len(info.text) for info in shown) + 2
+        self.console.print(f"its best moves, for {mover.value.upper()}:", highlight=False)
+        for info in shown:
+            self.console.print(f"  {info.text.ljust(width)}{move_words(info, mover, analysis.scale)}", highlight=False)
+        rest = analysis.moves[EXPLAINED:]
+        if rest:
+            self.console.print(f"  and {len(rest)} more, {rest_words(rest, mover, analysis.scale)}", highlight=False)
+        facts = [analysis.player]
         if analysis.depth is not None:
-            facts.insert(1, f"depth {analysis.depth}")
-        if analysis.pv:
-            facts.append(f"line: {' '.join(analysis.pv)}")
-        self.console.print("  (" + ", ".join(facts) + ")", highlight=False)
+            facts.append(f"{plies(analysis.depth)} deep")
+        facts.append(f"{analysis.nodes:,} positions in {analysis.time:.2f} s")
+        if len(analysis.pv) > 1:
+            facts.append(f"the line it expects: {' '.join(analysis.pv)}")
+        self.console.print("  (" + "; ".join(facts) + ")", highlight=False)
 
     # -- the person -------------------------------------------------------------------
 
@@ -342,16 +349,19 @@ class Session:
                 level = "max"
             self._hinter = level_player(game, level, self.config.seed, mistakes=False)
         analysis, _ = think(self.console, self._hinter, self.state, self.limits, "looking for a hint…")
+        mover, scale = self.state.turn, analysis.scale
         best = analysis.moves[0]
-        why = meaning(best.value) + (f"; {best.note}" if best.note else "")
+        why = meaning(best.value, scale) + traps(best, mover)
+        if not best.value.exact:
+            # How sure: how far it looked, since an estimate is only as good as that.
+            depth = f" {plies(analysis.depth)} deep" if analysis.depth is not None else ""
+            why += f", from a search{depth} over {analysis.nodes:,} positions"
         text = f"hint: {best.text} ({why})"
         if len(analysis.pv) > 1:
             text += f"; the line it expects: {' '.join(analysis.pv)}"
-        others = [f"{m.text} ({m.value.text})" for m in analysis.moves[1:4]]
+        others = [f"{m.text} ({move_words(m, mover, scale)})" for m in analysis.moves[1:4]]
         if others:
             text += f"; next best: {', '.join(others)}"
-            if any(not m.value.exact for m in analysis.moves[1:4]):
-                text += " (numbers are estimates)"
         self.console.print(text, highlight=False)
 
     def _list_moves(self) -> None:

@@ -24,7 +24,7 @@ from noughts.study.answer_keys import judge_by_key
 from noughts.study.puzzles import SHIPPED, Puzzle, judge, on_line, prover, read_puzzles
 from noughts.terminal.render import render
 
-__all__ = ["Solving", "choose_puzzles"]
+__all__ = ["Solving", "choose_puzzles", "solved_words"]
 
 Reader = Callable[[str], str]
 
@@ -50,6 +50,19 @@ def choose_puzzles(
 class _Score:
     solved: int = 0
     tried: int = 0
+
+
+def solved_words(hinted: bool, wrong: int) -> str:
+    """What a solved puzzle says: a hint and a wrong move are different help, and either
+    makes the puzzle not solved at the first try (the score counts only those), as lichess
+    counts a puzzle failed once as failed."""
+    if not hinted and not wrong:
+        return "✓ solved!"
+    how = [
+        *(["with a hint"] if hinted else []),
+        *([f"after {wrong} wrong {'move' if wrong == 1 else 'moves'}"] if wrong else []),
+    ]
+    return f"✓ solved, {' and '.join(how)}: not counted as solved at the first try"
 
 
 class Solving:
@@ -105,7 +118,7 @@ class Solving:
             f"{'move' if moves == 1 else 'moves'})"
         )
         self.score.tried += 1
-        clean = True
+        hinted, wrong = False, 0
         played: list[str] = []
         state: State[Any] = start
         last: Any = None
@@ -122,7 +135,7 @@ class Solving:
             if word in ("n", "next"):
                 return "next"
             if word in ("h", "hint"):
-                clean = False
+                hinted = True
                 self.console.print(
                     f"hint: {puzzle.solution[len(played)]}" if len(played) < len(puzzle.solution) else ""
                 )
@@ -153,7 +166,7 @@ class Solving:
             correct, done, answer = judged.correct, judged.solved, judged.reply
             refutation, verdict = judged.refutation, judged.verdict
             if not correct:
-                clean = False
+                wrong += 1
                 said = f"{tried[-1]} is not the move"
                 if answer:
                     said += f": {answer} refutes it ({verdict}; the line: {' '.join(refutation)})"
@@ -165,9 +178,9 @@ class Solving:
             played, state, last = tried, after, move
             if done:
                 self._show(state, last)
-                if clean:
+                if not hinted and not wrong:
                     self.score.solved += 1
-                self.console.print(Text("✓ solved!" if clean else "✓ solved, with help", style="bold green"))
+                self.console.print(Text(solved_words(hinted, wrong), style="bold green"))
                 return "solved"
             assert answer is not None  # a correct move that does not end the line has a reply
             self.console.print(f"✓ best move. {solver.other.value.upper()} answers {answer}")

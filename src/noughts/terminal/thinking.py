@@ -29,7 +29,7 @@ def think(
     with `message` and a spinner on the console meanwhile (and, the first time a game
     of the compiled players comes, a word on preparing them: not counted as thinking).
     KeyboardInterrupt reaches the caller at once."""
-    _prepare_kernels(console, state)
+    _prepare_kernels(console, player)
     started = time.perf_counter()
     analysis = _in_worker(
         console, message, lambda: player.analyze(state, limits) if every_move else player.decide(state, limits)
@@ -37,13 +37,12 @@ def think(
     return analysis, time.perf_counter() - started
 
 
-def _prepare_kernels(console: Console, state: State[Any]) -> None:
-    """Before the first search in a game the compiled players play, their kernels are
-    compiled (once per machine, when the set-up did not) or loaded (a second or two),
-    saying which, so that neither is taken for thinking."""
-    from noughts.ai.capabilities import capabilities
-
-    if not capabilities(state.game).compiled:
+def _prepare_kernels(console: Console, player: AIPlayer) -> None:
+    """Before a compiled player's first search, the kernels are compiled (once per
+    machine, when the set-up did not) or loaded (seconds), saying which, so that neither
+    is taken for thinking; a player without them (every level up to medium) waits for
+    neither."""
+    if not player.uses_kernels:
         return
     from noughts.ai.compiled import COMPILE_ESTIMATE, is_cached, is_ready, prepare
 
@@ -52,8 +51,10 @@ def _prepare_kernels(console: Console, state: State[Any]) -> None:
     if is_cached():
         _in_worker(console, "loading the fast engine", prepare)
     else:
+        from noughts.terminal.preparing import compile_with_a_bar
+
         console.print(f"preparing the fast engine, once for this machine: {COMPILE_ESTIMATE}")
-        _in_worker(console, "compiling the fast engine", prepare)
+        compile_with_a_bar(prepare, console)  # its own live display: not under _in_worker's spinner
 
 
 def _in_worker(console: Console, message: str, job: Callable[[], T]) -> T:

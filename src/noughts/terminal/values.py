@@ -1,16 +1,71 @@
-"""Values in words, for people: what a move is worth, which values are exact and which
-are estimates, and ply counts."""
+"""Values in words, for people, on the one scale the web shows them (its
+``web/js/values.js``): a proven result counts the winner's own moves ("wins in 2
+moves"), an estimate is a chance (``noughts.ai.base.win_chance``), and the engine
+protocol's tokens (``loss-in-6``, ``+503.00``) never reach the screen."""
 
 from __future__ import annotations
 
-from noughts.ai.base import Analysis, Kind, Value
+from noughts.ai.base import Analysis, Kind, MoveInfo, Value, win_chance
+from noughts.core import Player
+from noughts.study.verdicts import in_moves, verdict
 
-__all__ = ["meaning", "plies", "value_legend"]
+__all__ = ["meaning", "move_words", "outlook", "percent", "plies", "rest_words", "traps", "value_legend"]
 
 
 def plies(n: int) -> str:
     """``1 ply``, ``3 plies``."""
     return f"{n} ply" if n == 1 else f"{n} plies"
+
+
+def percent(chance: float) -> str:
+    """``62%``; an estimate never reads 0% or 100%, which would pass for proven."""
+    return f"{min(99, max(1, round(100 * chance)))}%"
+
+
+def outlook(value: Value, mover: Player, scale: float | None = None) -> str:
+    """What `mover`'s move (whose value `value` is) leaves, in words for both sides:
+    a proven result as the analysis board says it (``X wins in 3 moves``, ``a draw
+    with best play``: `noughts.study.verdicts.verdict`), an estimate as `mover`'s
+    chance (``O's chance: 62%, an estimate``)."""
+    if value.exact:
+        return verdict(value, mover, scale)
+    chance = win_chance(value, scale)
+    return "not evaluated" if chance is None else f"{mover.value.upper()}'s chance: {percent(chance)}, an estimate"
+
+
+def move_words(info: MoveInfo, mover: Player, scale: float | None = None) -> str:
+    """One move's value for `mover`, who would make it: ``wins in 2 moves``, ``draws``,
+    ``loses in 4 moves``, ``62%``; with the count of the opponent's replies that lose
+    against it, where the analysis counted them, and the rule that chose it."""
+    value = info.value
+    if value.kind is Kind.WIN:
+        words = f"wins {in_moves(value)}"
+    elif value.kind is Kind.LOSS:
+        words = f"loses {in_moves(value)}"
+    elif value.kind is Kind.DRAW:
+        words = "draws"
+    elif info.note:
+        # The rules player's scores only rank its rules: the rule says more than a number.
+        words = f"rule: {info.note}"
+    else:
+        chance = win_chance(value, scale)
+        words = "not evaluated" if chance is None else percent(chance)
+    return words + traps(info, mover)
+
+
+def traps(info: MoveInfo, mover: Player) -> str:
+    """``; 7 of O's replies lose``, where the analysis counted the opponent's replies
+    that lose against `mover`'s move (`MoveInfo.traps`); else empty."""
+    return f"; {info.traps} of {mover.other.value.upper()}'s replies lose" if info.traps else ""
+
+
+def rest_words(infos: list[MoveInfo], mover: Player, scale: float | None = None) -> str:
+    """The moves an explanation leaves out (best first), in a few words: ``each draws``,
+    or the worst of them (``the worst: loses in 1 move``)."""
+    words = {move_words(info, mover, scale) for info in infos}
+    if len(words) == 1:
+        return f"each {words.pop()}"
+    return f"the worst: {move_words(infos[-1], mover, scale)}"
 
 
 def value_legend(analysis: Analysis) -> str:
@@ -24,20 +79,21 @@ def value_legend(analysis: Analysis) -> str:
     return "win/loss in N plies and draw are exact, numbers are estimates" + bounds
 
 
-def meaning(value: Value) -> str:
-    """A move's value in words, for the person who would make it, saying whether it is
-    exact (proven by search or read from a solved table) or an estimate, and whether a
-    proven result's plies are exact or a bound (`Value.bound`)."""
+def meaning(value: Value, scale: float | None = None) -> str:
+    """A move's value in words, for the person who would make it, saying how sure it
+    is: exact (proven by search or read from a solved table), proven with a bound on its
+    distance (`Value.bound`), or an estimate, as a chance on `scale`."""
     if value.kind is Kind.WIN:
         if value.bound:
-            return f"proven: a forced win {value.distance}, perhaps sooner"
-        return f"exact: a forced win {value.distance}"
+            return f"proven: a forced win {in_moves(value)}, perhaps sooner"
+        return f"exact: a forced win {in_moves(value)}"
     if value.kind is Kind.LOSS:
         if value.bound:
-            return f"proven: every move loses with best play; the opponent wins with this one {value.distance}"
-        return f"exact: every move loses with best play; this one lasts {plies(value.plies or 0)}"
+            return f"proven: every move loses with best play; the opponent wins with this one {in_moves(value)}"
+        return f"exact: every move loses with best play; the opponent wins {in_moves(value)} against this one"
     if value.kind is Kind.DRAW:
         return "exact: a draw with best play"
-    if value.kind is Kind.SCORE:
-        return f"estimate: {value.text}, above 0 is good for you"
-    return "not evaluated"
+    chance = win_chance(value, scale)
+    if chance is None:
+        return "not evaluated"
+    return f"an estimate, not proven: about {percent(chance)} for you"

@@ -150,6 +150,7 @@ def _o_positions_hold_their_replies(builder: Builder) -> int:
     return short
 
 
+@pytest.mark.slow  # 12 s of proof search; the build's other tests run in make test
 def test_an_o_position_stops_at_the_first_reply_that_refutes_x_and_keeps_every_reply_elsewhere() -> None:
     for xs, os in SMALL:
         root = (marks(xs), marks(os))
