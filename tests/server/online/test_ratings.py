@@ -78,7 +78,7 @@ def test_ratings_are_shown_and_updated_as_they_stand_now(people: Callable[[], Pe
         current(Glicko(1600, 60, 0.06), now, ended),
         1.0,
     )
-    stored = {r.name: r for r in store.leaderboard("classic", provisional=True)}
+    stored = {r.name: r for r in store.leaderboard("classic", None, provisional=True)}
     assert stored[ann.name].rating == pytest.approx(expected_x.rating)
     assert stored[ann.name].deviation == pytest.approx(expected_x.deviation)
     assert stored[bob.name].rating == pytest.approx(expected_o.rating)

@@ -66,11 +66,8 @@ async def bots(request: Request, viewer: MaybeUser) -> BotList:
     found = []
     accounts = await online.bots.accounts()
     owners = await online.store.call(online.store.users, {b.owner_id for b in accounts if b.owner_id is not None})
-    hidden = await online.store.call(
-        online.profiles.hidden_rated, [b.id for b in accounts], viewer.id if viewer else None
-    )
     for bot in accounts:
-        rows = await online.store.call(online.store.ratings_of, bot.id)
+        rows = await online.store.call(online.store.ratings_of, bot.id, viewer.id if viewer else None)
         ratings = []
         for r in rows:
             glicko = current(Glicko(r.rating, r.deviation, r.volatility), r.updated_at, now)
@@ -79,7 +76,7 @@ async def bots(request: Request, viewer: MaybeUser) -> BotList:
                     spec=r.spec,
                     rating=round(glicko.rating),
                     deviation=round(glicko.deviation),
-                    games=max(0, r.games - hidden[(bot.id, r.spec)]),
+                    games=r.games,
                 )
             )
         owner = owners.get(bot.owner_id) if bot.owner_id is not None else None

@@ -56,11 +56,10 @@ async def profile(
     if user is None:
         raise AccountError("no-such-player", f"there is no player {name[:40]!r}", None, 404)
     viewer_id = viewer.id if viewer else None
-    ratings = await online.store.call(online.store.ratings_of, user.id)
+    ratings = await online.store.call(online.store.ratings_of, user.id, viewer_id)
     games = await online.store.call(online.store.games_of, user.id, limit, offset, viewer_id)
     outcomes = await online.store.call(online.profiles.outcomes, user.id, viewer_id)
     history = await online.store.call(online.profiles.rating_history, user.id, viewer_id)
-    hidden = await online.store.call(online.profiles.hidden_rated, [user.id], viewer_id)
     total = await online.store.call(online.profiles.games_count, user.id, viewer_id)
     now = now_ms()
     puzzles = None if user.bot else await online.store.call(online.puzzles.player, user.id, now)
@@ -75,7 +74,7 @@ async def profile(
                 title=title(r.spec),
                 rating=round(r.rating),
                 deviation=round(shown.deviation),
-                games=max(0, r.games - hidden[(user.id, r.spec)]),
+                games=r.games,
                 provisional=is_provisional(shown.deviation),
             )
             for r in ratings
@@ -118,11 +117,9 @@ async def leaderboard(
         spec = parse_spec(game).spec
     except NoughtsError as e:
         raise InvalidError("invalid-spec", str(e)) from None
-    rows = await online.store.call(online.store.leaderboard, spec, LEADERS, provisional, bots)
+    viewer_id = viewer.id if viewer else None
+    rows = await online.store.call(online.store.leaderboard, spec, viewer_id, LEADERS, provisional, bots)
     specs = await online.store.call(online.store.rated_specs)
-    hidden = await online.store.call(
-        online.profiles.hidden_rated, {r.user_id for r in rows}, viewer.id if viewer else None
-    )
     now = now_ms()
     shown = [(r, g) for r in rows for g in [_now(r, now)] if provisional or not is_provisional(g.deviation)]
     return Leaderboard(
@@ -135,7 +132,7 @@ async def leaderboard(
                 bot=r.bot is not None,
                 rating=round(r.rating),
                 deviation=round(g.deviation),
-                games=max(0, r.games - hidden[(r.user_id, r.spec)]),
+                games=r.games,
                 provisional=is_provisional(g.deviation),
             )
             for i, (r, g) in enumerate(shown, 1)

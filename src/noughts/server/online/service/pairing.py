@@ -38,7 +38,7 @@ class QuickPairing:
             raise InvalidError("invalid-wait", "a bot fills in after 0 to 600 seconds of waiting, or never")
         canonical = checked(user, spec, rated, minutes, increment)
         now = now_ms()
-        ratings = {r.spec: r for r in await self.store.call(self.store.ratings_of, user.id)}
+        ratings = {r.spec: r for r in await self.store.call(self.store.ratings_of, user.id, user.id)}
         stored = ratings.get(canonical)
         rating = stored.rating if stored is not None else Glicko().rating
         initial = round(minutes * 60_000) if minutes is not None else None

@@ -95,7 +95,7 @@ class TournamentRunner:
         t = await self.store.call(self.book.get, tournament_id)
         if t.rated and user.guest:
             raise ForbiddenError("guest-rated", "guests play casual games only: sign up to play rated tournaments")
-        ratings = {r.spec: r for r in await self.store.call(self.store.ratings_of, user.id)}
+        ratings = {r.spec: r for r in await self.store.call(self.store.ratings_of, user.id, user.id)}
         stored = ratings.get(t.spec)
         rating = stored.rating if stored is not None else Glicko().rating
         await self.store.call(self.book.join, tournament_id, user.id, rating, now_ms())

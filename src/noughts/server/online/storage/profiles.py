@@ -1,16 +1,15 @@
 """What a profile shows beside the ratings: wins, draws and losses per game, the rating
 after each rated game, and how many games a player's list pages through. Each counts
-only the games its viewer may see (`visible_to`): a private game counts for its own
-players, nowhere a stranger reads. A rated private game still moves the rating."""
+only the games its viewer may see (`visible_to`), as the ratings' game counts do
+(`Store.ratings_of`): a private game counts for its own players, nowhere a stranger
+reads. A rated private game still moves the rating."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, and_, case, func, not_, or_, select
+from sqlalchemy import Engine, Table, and_, case, func, or_, select
 
 from noughts.server.online import actions
 from noughts.server.online.storage.store import games_of_player, visible_to
@@ -93,31 +92,6 @@ class Profiles:
         with self.engine.connect() as c:
             rows = c.execute(query).all()
         return [RatingPoint(r.spec, r.ended_at, int(r.rating)) for r in reversed(rows)]
-
-    def hidden_rated(self, user_ids: Collection[int], viewer: int | None) -> Counter[tuple[int, str]]:
-        """How many of each player's rated games `viewer` may not see, by (player,
-        spec): the private ones `viewer` neither played nor made. A rating's count of
-        games shown to `viewer` leaves them out."""
-        hidden: Counter[tuple[int, str]] = Counter()
-        if not user_ids:
-            return hidden
-        with self.engine.connect() as c:
-            for side in ("x", "o"):
-                player = _games.c[f"{side}_id"]
-                query = (
-                    select(player, _games.c.spec, func.count())
-                    .where(
-                        player.in_(list(user_ids)),
-                        _games.c.state == actions.OVER,
-                        _games.c.rated.is_(True),
-                        _games.c[f"{side}_rating_after"].is_not(None),
-                        not_(visible_to(viewer)),
-                    )
-                    .group_by(player, _games.c.spec)
-                )
-                for user_id, spec, count in c.execute(query):
-                    hidden[(int(user_id), spec)] += int(count)
-        return hidden
 
     def games_count(self, user_id: int, viewer: int | None) -> int:
         """How many games `Store.games_of` pages through for `viewer`."""

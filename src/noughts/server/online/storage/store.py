@@ -27,6 +27,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    not_,
     or_,
     select,
     update,
@@ -146,6 +147,32 @@ def visible_to(viewer: int | None) -> Any:
     )
 
 
+def _hidden_rated(viewer: int | None) -> Any:
+    """How many of the rated games behind a rating (the `ratings` row its query reads)
+    `viewer` may not see: its player's private ones that `viewer` neither played nor
+    made. The count of games shown beside a rating leaves them out; the rating itself
+    reflects them."""
+    player = _ratings.c.user_id
+    rated_for = or_(
+        and_(_games.c.x_id == player, _games.c.x_rating_after.is_not(None)),
+        and_(_games.c.o_id == player, _games.c.o_rating_after.is_not(None)),
+    )
+    return (
+        select(func.count())
+        .select_from(_games)
+        .where(
+            _games.c.spec == _ratings.c.spec,
+            _games.c.private.is_(True),
+            _games.c.rated.is_(True),
+            _games.c.state == actions.OVER,
+            rated_for,
+            not_(visible_to(viewer)),
+        )
+        .correlate(_ratings)
+        .scalar_subquery()
+    )
+
+
 class _ConflictError(Exception):
     """The game's row changed between reading and writing it."""
 
@@ -192,6 +219,7 @@ class RatingRow:
     rating: float
     deviation: float
     volatility: float
+    #: The rated games behind it that the asker may see (a private one: its players').
     games: int
     #: When the rating last changed (its deviation grows from there: `ratings.current`).
     updated_at: int
@@ -742,33 +770,39 @@ class Store:
             )
             return [GameRow.from_mapping(r._mapping) for r in rows]
 
-    def ratings_of(self, user_id: int) -> list[RatingRow]:
-        return self._ratings_where(_ratings.c.user_id == user_id, limit=1000)
+    def ratings_of(self, user_id: int, viewer: int | None) -> list[RatingRow]:
+        """`user_id`'s ratings, each with the rated games behind it that `viewer` may
+        see (None: a visitor; `user_id` sees them all)."""
+        return self._ratings_where(_ratings.c.user_id == user_id, viewer, limit=1000)
 
     def leaderboard(
-        self, spec: str, limit: int = 100, provisional: bool = False, bots: bool = False
+        self, spec: str, viewer: int | None, limit: int = 100, provisional: bool = False, bots: bool = False
     ) -> list[RatingRow]:
-        """The best ratings of `spec`: people's settled ones, and with `provisional` and
-        `bots` those too. A stored deviation only grows with time away, so one above
-        `PROVISIONAL` is provisional now; the caller drops those that grew past it since."""
+        """The best ratings of `spec`, each with the games `viewer` may see: people's
+        settled ones, and with `provisional` and `bots` those too. A stored deviation
+        only grows with time away, so one above `PROVISIONAL` is provisional now; the
+        caller drops those that grew past it since."""
         where = [_ratings.c.spec == spec]
         if not provisional:
             where.append(_ratings.c.deviation <= PROVISIONAL)
         if not bots:
             where.append(_users.c.bot.is_(None))
-        return self._ratings_where(and_(*where), limit=limit)
+        return self._ratings_where(and_(*where), viewer, limit=limit)
 
-    def _ratings_where(self, condition: Any, limit: int) -> list[RatingRow]:
+    def _ratings_where(self, condition: Any, viewer: int | None, limit: int) -> list[RatingRow]:
+        seen = (_ratings.c.games - _hidden_rated(viewer)).label("seen")
         with self.engine.connect() as c:
             rows = c.execute(
-                select(_ratings, _users.c.name, _users.c.bot)
+                select(_ratings, seen, _users.c.name, _users.c.bot)
                 .join(_users, _users.c.id == _ratings.c.user_id)
                 .where(condition)
                 .order_by(_ratings.c.rating.desc(), _users.c.name_key)
                 .limit(limit)
             )
             return [
-                RatingRow(r.user_id, r.name, r.spec, r.rating, r.deviation, r.volatility, r.games, r.updated_at, r.bot)
+                RatingRow(
+                    r.user_id, r.name, r.spec, r.rating, r.deviation, r.volatility, max(0, r.seen), r.updated_at, r.bot
+                )
                 for r in rows
             ]
 
