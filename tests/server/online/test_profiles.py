@@ -4,7 +4,7 @@ game, the puzzle rating, a paged game list) and who the leaderboard ranks."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import Table, delete, insert
@@ -12,10 +12,11 @@ from sqlalchemy import Table, delete, insert
 from noughts.competition.clock import now_ms
 from noughts.server import Settings
 from noughts.server.online.accounts import name_key
+from noughts.server.online.sessions import COOKIE
 from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tables import Rating
 from noughts.study.puzzles import Puzzle
-from server.online.people import Person
+from server.online.people import Person, unique
 from server.online.test_play import alternate, start
 from server.online.test_puzzles_api import puzzles  # noqa: F401 (a fixture)
 
@@ -108,41 +109,157 @@ def test_the_leaderboard_ranks_settled_people_and_shows_the_others_when_asked(
     assert names(provisional="true", bots="true")[:2] == [house, newcomer.name]
 
 
-@pytest.mark.both_databases
-def test_a_private_game_counts_nowhere_a_stranger_reads(people: Callable[[], Person]) -> None:
-    """A private game was in no list but its players', yet anyone read from their
-    profiles that they played it and who won (outcomes), and when it ended, to the
-    millisecond (the rating chart's points); the games beside each rating, on the
-    leaderboard and in the bots' list counted it. Only the rating moves, as documented."""
-    spec = "classic:forget=true"  # a rating of its own: the leaderboard's other games stay out of it
-    ann, bob, private, a, b = start(people, spec, rated=True, private=True)
-    alternate(a, b, "1", "4", "2", "5", "3")  # ann (X) wins
-    public = ann.room(spec)  # casual, listed: bob (O) wins
-    a2 = ann.socket(public)
-    bob.join(public)
-    a2.event("start")
-    alternate(a2, bob.socket(public), "1", "4", "2", "5", "9", "6")
-    own = ann.http.get(f"/api/online/users/{ann.name}").json()
-    ended = next(g["ended_at"] for g in own["games"] if g["id"] == private)
-    (rating,) = [r["rating"] for r in own["ratings"] if r["spec"] == spec]
-    assert rating > 1500
+#: X wins along the top row (in Forget mode too: X keeps its three marks); O wins the
+#: middle row.
+X_WINS = ("1", "4", "2", "5", "3")
+O_WINS = ("1", "4", "2", "5", "9", "6")
 
-    def read(reader: Person) -> tuple[object, ...]:
-        seen = reader.http.get(f"/api/online/users/{ann.name}").json()
-        board = reader.http.get("/api/online/leaderboard", params={"game": spec, "provisional": "true"}).json()
-        (row,) = [p for p in board["players"] if p["name"] == ann.name]
-        (mine,) = [r for r in seen["ratings"] if r["spec"] == spec]
+
+def _unlisted(game_id: str, readers: tuple[Person, ...]) -> None:
+    """`game_id` is in none of the lobby's lists that `readers` read."""
+    for reader in readers:
+        lobby = reader.http.get("/api/online/rooms").json()
+        assert game_id not in [g["id"] for g in lobby["rooms"] + lobby["live"]], reader.name
+
+
+def _played(creator: Person, joiner: Person, spec: str, moves: tuple[str, ...], *looking: Person, **room: Any) -> str:
+    """A room `creator` makes (X) and `joiner` joins, played out with `moves`: in none
+    of the lobby's lists the `looking` read while it waits and while it is played."""
+    game_id = creator.room(spec, **room)
+    x = creator.socket(game_id)
+    _unlisted(game_id, looking)
+    joiner.join(game_id)
+    x.event("start")
+    o = joiner.socket(game_id)
+    _unlisted(game_id, looking)
+    alternate(x, o, *moves)
+    return game_id
+
+
+@pytest.mark.both_databases
+def test_strangers_cannot_tell_that_a_private_game_was_played(people: Callable[[], Person]) -> None:
+    """A private game was in no list but its players', yet anyone read from their two
+    profiles that they played it and who won (the wins, draws and losses counted every
+    game), and when it ended, to the millisecond (the rating chart's points); the games
+    beside a rating, on the leaderboard and in the bots' list counted it. Now a stranger
+    (signed in, a guest, a visitor, the opponent of another of the player's private
+    games, a bot's owner) reads every public view the same before and after private
+    games, casual and rated, but for the ratings they moved; their players see them."""
+    rated, casual = "classic:forget=true", "classic"
+    ann, bob, carol = people().sign_up(), people().sign_up(), people().sign_up()
+    engine = unique("eng")
+    made = carol.http.post("/api/online/me/bots", json={"name": engine})
+    assert made.status_code == 201, made.text
+    bot = people()
+    bot.http.cookies.set(COOKIE, made.json()["token"])
+    bot.name = engine
+    strangers = (people().sign_up(), people().guest(), people(), carol)
+    public_rated = _played(bob, ann, rated, X_WINS, rated=True)  # bob wins
+    public_casual = _played(ann, bob, casual, DRAW)
+
+    def seen(reader: Person) -> dict[str, Any]:
+        """What `reader` reads of the three players, the rating's figures left out."""
+        views: dict[str, Any] = {}
+        for player in (ann, bob, bot):
+            profile = reader.http.get(f"/api/online/users/{player.name}").json()
+            views[f"{player.name} profile"] = {
+                **{k: v for k, v in profile.items() if k != "ratings"},
+                "ratings": [(r["spec"], r["games"]) for r in profile["ratings"]],
+            }
+        for spec in (rated, casual):
+            shown = {"game": spec, "provisional": "true", "bots": "true"}
+            board = reader.http.get("/api/online/leaderboard", params=shown).json()["players"]
+            views[f"{spec} leaderboard"] = sorted(
+                (p["name"], p["games"], p["bot"]) for p in board if p["name"] in (ann.name, bob.name, engine)
+            )
+        (listed,) = [b for b in reader.http.get("/api/online/bots").json()["bots"] if b["name"] == engine]
+        views["bots"] = (listed["owner"], [(r["spec"], r["games"]) for r in listed["ratings"]])
+        game = reader.http.get(f"/api/online/games/{public_rated}").json()
+        views["public game"] = [(game[s]["name"], game[s]["rating_before"], game[s]["rating_after"]) for s in "xo"]
+        return views
+
+    before = {stranger: seen(stranger) for stranger in (*strangers, bob)}
+    private_rated = _played(ann, bob, rated, X_WINS, *strangers, rated=True, private=True)  # ann wins
+    private_casual = _played(bob, ann, casual, O_WINS, *strangers, private=True)  # ann wins
+    challenge = ann.http.post(f"/api/online/bots/{engine}/challenge", json={"spec": rated, "rated": True, "side": "x"})
+    assert challenge.status_code == 201, challenge.text
+    against_bot = challenge.json()["game"]["id"]
+    a = ann.socket(against_bot)
+    _unlisted(against_bot, strangers)
+    bot.join(against_bot)
+    a.event("start")
+    alternate(a, bot.socket(against_bot), *X_WINS)  # ann wins, rated
+    assert a.state["private"] and a.state["x"]["rating_after"] > a.state["x"]["rating_before"]
+
+    # The ratings moved: the bot has one in `rated` now (on the leaderboard and in the
+    # bots' list), its one rated game shown to nobody but ann. All else reads as if none
+    # of the three games had been played; bob reads the two he played (below), not
+    # ann's with the bot.
+    for stranger, earlier in before.items():
+        now = seen(stranger)
+        if stranger is bob:
+            for views in (now, earlier):
+                for player in (ann, bob):
+                    del views[f"{player.name} profile"]
+                views[f"{rated} leaderboard"] = [p for p in views[f"{rated} leaderboard"] if p[0] == engine]
+        bot_profile, board = f"{engine} profile", f"{rated} leaderboard"
+        assert (earlier["bots"], now["bots"]) == ((carol.name, []), (carol.name, [(rated, 0)]))
+        assert (earlier[bot_profile]["ratings"], now[bot_profile]["ratings"]) == ([], [(rated, 0)])
+        assert sorted([*earlier[board], (engine, 0, True)]) == now[board]
+        now |= {"bots": earlier["bots"], board: earlier[board]}
+        now[bot_profile]["ratings"] = []
+        assert now == earlier, stranger.name
+
+    def own(reader: Person, player: Person) -> tuple[object, ...]:
+        profile = reader.http.get(f"/api/online/users/{player.name}").json()
+        shown = {"game": rated, "provisional": "true"}
+        leaders = reader.http.get("/api/online/leaderboard", params=shown).json()["players"]
+        (board,) = [p["games"] for p in leaders if p["name"] == player.name]
         return (
-            [(o["spec"], o["wins"], o["draws"], o["losses"]) for o in seen["outcomes"]],
-            [p["at"] for p in seen["history"]],
-            (mine["rating"], mine["games"]),
-            (row["rating"], row["games"]),
-            (seen["games_total"], [g["id"] for g in seen["games"]]),
+            [(o["spec"], o["wins"], o["draws"], o["losses"]) for o in profile["outcomes"]],
+            [p["at"] for p in profile["history"]],
+            [(r["spec"], r["games"]) for r in profile["ratings"]],
+            board,
+            (profile["games_total"], [g["id"] for g in profile["games"]]),
         )
 
-    for player in (ann, bob):
-        assert read(player) == (
-            [(spec, 1, 0, 1)], [ended], (rating, 1), (rating, 1), (2, [public, private])
-        ), player.name  # fmt: skip
-    for stranger in (people().sign_up(), people()):
-        assert read(stranger) == ([(spec, 0, 0, 1)], [], (rating, 0), (rating, 0), (1, [public]))
+    ended = {}
+    for game_id in (public_rated, private_rated, against_bot):
+        ended[game_id] = ann.http.get(f"/api/online/games/{game_id}").json()["ended_at"]
+    # Each player sees their own private games, on their profile and their opponent's.
+    mine = [against_bot, private_casual, private_rated, public_casual, public_rated]
+    assert own(ann, ann) == (
+        [(rated, 2, 0, 1), (casual, 1, 1, 0)],
+        [ended[public_rated], ended[private_rated], ended[against_bot]],
+        [(rated, 3)],
+        3,
+        (5, mine),
+    )
+    for reader in (ann, bob):
+        assert (
+            own(reader, bob)
+            == (
+                [(casual, 0, 1, 1), (rated, 1, 0, 1)],  # as many of each: by name
+                [ended[public_rated], ended[private_rated]],
+                [(rated, 2)],
+                2,
+                (4, mine[1:]),
+            )
+        ), reader.name
+    assert own(bob, ann) == (
+        [(casual, 1, 1, 0), (rated, 1, 0, 1)],
+        [ended[public_rated], ended[private_rated]],
+        [(rated, 2)],
+        2,
+        (4, mine[1:]),
+    )
+    # What a rated private game moves for everyone: the rating, as its players read it.
+    for player in (ann, bob, bot):
+        figures = set()
+        for reader in (ann, *strangers):
+            ratings = reader.http.get(f"/api/online/users/{player.name}").json()["ratings"]
+            figures.add(tuple((r["spec"], r["rating"]) for r in ratings))
+        assert len(figures) == 1, (player.name, figures)
+    seen_by_ann = ann.http.get(f"/api/online/users/{engine}").json()
+    assert [(o["wins"], o["losses"]) for o in seen_by_ann["outcomes"]] == [(0, 1)]
+    assert [g["id"] for g in seen_by_ann["games"]] == [against_bot] and len(seen_by_ann["history"]) == 1
