@@ -53,6 +53,31 @@ ENCODED_SPECS = [
 ]
 
 
+def sampled(values: list[Any], every: int, also: tuple[Any, ...] = ()) -> list[Any]:
+    """`values` as test parameters: every `every`-th one (the first included) and those
+    in `also` run in `make test`, the others only in `make test-slow` (marked slow); a
+    tuple is one test's arguments. For the checks that repeat one claim over every game, where a spread of games keeps
+    the quick round honest and the whole list is the exhaustive one."""
+    return [
+        pytest.param(
+            *(value if isinstance(value, tuple) else (value,)),
+            marks=() if i % every == 0 or value in also else pytest.mark.slow,
+        )
+        for i, value in enumerate(values)
+    ]
+
+
+def crossed(rows: list[Any], columns: list[Any], keep: int) -> list[Any]:
+    """Every (row, column) pair as test parameters, `keep` columns of each row in `make
+    test`, a different run of columns for each row so that every column is met, and the
+    rest of the table in `make test-slow` (marked slow)."""
+    return [
+        pytest.param(row, column, marks=() if (i + j) % len(columns) < keep else pytest.mark.slow)
+        for i, row in enumerate(rows)
+        for j, column in enumerate(columns)
+    ]
+
+
 def playout(spec: str, seed: int, max_plies: int = 400) -> list[tuple[State[Any], Any]]:
     """(state, move played from it) pairs of one seeded random game, then (final, None)."""
     rng = random.Random(seed)

@@ -203,7 +203,7 @@ PLAYER_OPTIONS = [
     ("classic", "mcts", "iterations=200 c=0.7"),
     ("classic", "mcts", "iterations=200 evaluator=lines"),
     ("classic", "perfect", ""),
-    ("classic:forget", "perfect", ""),
+    pytest.param("classic:forget", "perfect", "", marks=pytest.mark.slow),  # a 7-s table
     ("matryoshka", "perfect", ""),
     ("ultimate", "kmcts", "iterations=300"),
     ("ultimate", "kalphabeta", "depth=2"),

@@ -144,8 +144,9 @@ def new_installation(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     [
         ("classic", [], 1, 2),
         ("classic", ["5", "2"], 1, 2),  # o's mistake: x wins
-        ("mnk:m=4:n=4:k=3", [], 1, 2),
-        ("mnk:m=4:n=4:k=4", [], 0, 1),
+        # 4x4's walks (10-30 s each, as its tables are built) in make test-slow.
+        pytest.param("mnk:m=4:n=4:k=3", [], 1, 2, marks=pytest.mark.slow),
+        pytest.param("mnk:m=4:n=4:k=4", [], 0, 1, marks=pytest.mark.slow),
         ("connect4:m=4:n=4", [], 1, 2),
         ("matryoshka", [], 1, 1),
     ],

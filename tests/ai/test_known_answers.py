@@ -16,7 +16,7 @@ from noughts.ai import Limits, make_player
 from noughts.ai.levels import FalliblePlayer, level_player
 from noughts.core import State
 
-from support import SPECS
+from support import SPECS, crossed
 
 PLAYERS = ["alphabeta:depth=2", "mcts:iterations=3000", "level:medium", "level:hard", "level:max"]
 #: Games where a perfect level may need a long first build: covered by their own tests.
@@ -83,8 +83,8 @@ def test_cases_exist_for_every_game(spec: str) -> None:
     assert len(blocks) == 2 or spec.startswith("gobblet") or "forget" in spec, "no forced block found"
 
 
-@pytest.mark.parametrize("name", PLAYERS)
-@pytest.mark.parametrize("spec", SPECS)
+# make test: two players a game, each player in turn; the whole table in make test-slow.
+@pytest.mark.parametrize(("spec", "name"), crossed(SPECS, PLAYERS, keep=2))
 def test_takes_the_win_and_makes_the_block(spec: str, name: str) -> None:
     if name == "level:max" and spec in SLOW_MAX:
         pytest.skip("max is perfect play here; tests/ai/test_solve.py covers it")

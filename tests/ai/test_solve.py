@@ -111,7 +111,7 @@ def test_fork_trap_answer_is_a_side() -> None:
     assert analysis.best in (1, 3, 5, 7)
 
 
-def test_forget_start_value_and_consistency() -> None:
+def test_forget_start_value_consistency_and_the_winner_converting() -> None:
     game = parse_spec("classic:forget")
     table = solve(game)
     assert table.positions == 128170
@@ -132,11 +132,8 @@ def test_forget_start_value_and_consistency() -> None:
         analysis = player.analyze(state)
         if table.value(state).kind is not Kind.LOSS:
             assert analysis.value.kind is not Kind.LOSS  # never steps into a proven loss
-
-
-def test_forget_winner_converts_against_random() -> None:
-    game = parse_spec("classic:forget")
-    player = PerfectPlayer()
+    # The winner converts against random replies (one test with the above: the table is
+    # built afresh for each test, 7 s).
     rng = random.Random(11)
     for _ in range(5):
         state = game.initial()
@@ -242,7 +239,9 @@ def test_cache_round_trip_and_corrupt_file(tmp_path: Path, monkeypatch: pytest.M
     assert solve(game).positions == 5478 and len(built) == 2
 
 
-@pytest.mark.parametrize("spec", ["classic", "classic:forget", "mnk:m=4:n=3:k=3", "mnk:m=1:n=7:k=3"])
+@pytest.mark.parametrize(
+    "spec", ["classic", pytest.param("classic:forget", marks=pytest.mark.slow), "mnk:m=4:n=3:k=3", "mnk:m=1:n=7:k=3"]
+)
 def test_perfect_builds_the_table_first_whatever_the_clock(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """On an empty cache, even with a clock far shorter than the build: every move exact
     from the first call, and the table stays on disk for the next process."""

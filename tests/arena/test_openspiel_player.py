@@ -24,6 +24,8 @@ pytest.importorskip("pyspiel", reason="open-spiel comes with noughts[openspiel] 
 from noughts.arena.openspiel import openspiel_player
 from openspiel_bots import FirstLegal
 
+from support import crossed
+
 #: One of each kind of bot, as the arena's --openspiel takes them (factories: tests/openspiel_bots.py).
 KINDS = [
     "random",
@@ -73,10 +75,11 @@ def test_games_openspiel_lacks_are_played_on_ours() -> None:
 OURS = [key for key in GAMES if key not in ("classic", "mnk", "ultimate")] + ["mnk:m=4:n=4:k=3:forget"]
 
 
-@pytest.mark.parametrize(
-    "kind", ["random", "mcts:simulations=10", "policy:openspiel_bots:uniform", "bot:openspiel_bots:first_legal"]
-)
-@pytest.mark.parametrize("spec", OURS)
+KINDS = ["random", "mcts:simulations=10", "policy:openspiel_bots:uniform", "bot:openspiel_bots:first_legal"]
+
+
+# make test: each game with one kind of bot, each kind in turn; every pair in make test-slow.
+@pytest.mark.parametrize(("spec", "kind"), crossed(OURS, KINDS, keep=1))
 def test_each_kind_plays_whole_games_of_every_game(kind: str, spec: str) -> None:
     game = parse_spec(spec)
     bot = openspiel_player(kind, 1, None)

@@ -32,7 +32,10 @@ def test_every_square_names_one_move() -> None:
         square_move("j1")
 
 
-@pytest.mark.parametrize("seed", range(4))
+# Two openings in make test, four in make test-slow.
+@pytest.mark.parametrize(
+    "seed", [0, 1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)]
+)
 def test_a_ugi_program_plays_whole_games_from_varied_openings(seed: int) -> None:
     """The program checks every move it is told against its own rules (it exits on an
     illegal one) and its answers are played on our board: a whole game without a

@@ -425,8 +425,9 @@ def test_diagram_fits_80_columns(spec: str) -> None:
         ("qubic:n=3", 60),
         ("qubic:d=2", 60),
         ("qubic:n=2", 40),
-        ("qubic:n=3:d=4", 20),
-        ("qubic:n=5", 10),
+        # The larger shapes in make test-slow: the same rules, ten times the cells.
+        pytest.param("qubic:n=3:d=4", 20, marks=pytest.mark.slow),
+        pytest.param("qubic:n=5", 10, marks=pytest.mark.slow),
     ],
 )
 def test_matches_reference_on_random_playouts(spec: str, games: int) -> None:

@@ -23,7 +23,7 @@ from noughts import (
 from noughts.games.ultimate import Ultimate, UltimateState
 from noughts.perft import perft
 
-from support import load_file
+from support import load_file, sampled
 
 
 def _load_reference() -> ModuleType:
@@ -334,7 +334,7 @@ def playout(spec: str, seed: int, max_plies: int = 300) -> list[UltimateState]:
     return states
 
 
-@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("spec", sampled(SPECS, 3, also=("nine-board",)))
 def test_position_text_round_trip(spec: str) -> None:
     game = parse_spec(spec)
     for seed in range(40):
@@ -474,7 +474,8 @@ def as_result(outcome: Outcome | None) -> tuple[str | None, str] | None:
     return None if outcome is None else (outcome.winner and outcome.winner.value, outcome.reason.value)
 
 
-@pytest.mark.parametrize(("spec", "ref_options"), REFERENCE)
+# make test: ultimate, nine-board and Forget mode; every variant in make test-slow.
+@pytest.mark.parametrize(("spec", "ref_options"), sampled(REFERENCE, 3, also=(REFERENCE[1],)))
 def test_matches_reference(spec: str, ref_options: dict[str, Any]) -> None:
     for seed in range(150):
         rng = random.Random(seed)

@@ -207,7 +207,10 @@ def test_the_command_mines_recorded_games(tmp_path: Path, capsys: pytest.Capture
     assert "0 puzzles added" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("spec", [pytest.param("qubic", marks=pytest.mark.slow), "mnk:m=7:n=7:k=4"])  # qubic: 36 s
+# Each proves races for 10-15 s: make test proves one (a race puzzle states its length as
+# a bound, below), make test-slow these.
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["qubic", "mnk:m=7:n=7:k=4"])
 def test_the_threat_prover_makes_race_puzzles_whose_every_other_move_loses(spec: str) -> None:
     """Qubic and the bigger m,n,k boards: the threat searches prove one move winning
     and every other losing (the opponent wins by threats after it)."""
@@ -225,6 +228,7 @@ def test_the_threat_prover_makes_race_puzzles_whose_every_other_move_loses(spec:
     assert state.outcome is not None and state.outcome.winner is not None
 
 
+@pytest.mark.slow
 def test_gomoku_races_are_proved_with_threes_as_well_as_fours() -> None:
     """Fours alone prove these positions no puzzle: after two of x's other moves o has
     no win by fours, only by threes (`vct`); in the second, x's only move that spoils

@@ -340,7 +340,9 @@ def test_review_record_reads_the_moves_of_a_record() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "seed"), [("classic:forget", 1), ("mnk:m=4:n=3:k=3", 2), ("mnk:m=2:n=4:k=2:forget", 3)]
+    ("spec", "seed"),
+    # Forget mode's small board here, its 3x3 (a 7-s table) in make test-slow.
+    [pytest.param("classic:forget", 1, marks=pytest.mark.slow), ("mnk:m=4:n=3:k=3", 2), ("mnk:m=2:n=4:k=2:forget", 3)],
 )
 def test_max_reviews_exactly_from_the_first_call(
     spec: str, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

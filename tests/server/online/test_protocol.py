@@ -120,7 +120,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     kind=st.sampled_from([*sorted(CLIENT_TYPES), "", "hello", "MOVE"]),
     fields=st.dictionaries(st.sampled_from(["move", "ply", "id", "text", "user", "line", "reason"]), JSON),

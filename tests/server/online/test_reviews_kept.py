@@ -88,7 +88,6 @@ def test_a_page_review_asked_twice_is_computed_once(
     assert kept_rows(database_url, "kept_reviews WHERE seconds IN (:a, :b)", a=GAME["time"], b=0.1) == 2
 
 
-@pytest.mark.both_databases
 def test_two_asking_at_once_share_one_computation(people: Callable[[], Person], reviews_computed: list[str]) -> None:
     ann, bob = people(), people()
     game = {**GAME, "time": 0.15}

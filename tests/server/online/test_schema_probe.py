@@ -22,7 +22,7 @@ from server.online.probing import config, database, openapi, player, probe, serv
 __all__ = ["player"]  # fixtures
 
 #: Generated requests per operation (valid and invalid), each sent twice.
-EXAMPLES = 3
+EXAMPLES = 2
 
 schema = schemathesis.openapi.from_dict(
     openapi(),

@@ -133,7 +133,7 @@ def test_thousands_of_hostile_frames_change_nothing(base: str) -> None:
 
 #: Frames of the sample: a few of every kind, on SQLite in make test (PostgreSQL's run
 #: is in make test-slow, with the thousands above).
-SAMPLE = 160
+SAMPLE = 80
 
 
 def test_a_sample_of_hostile_frames_changes_nothing(base: str) -> None:

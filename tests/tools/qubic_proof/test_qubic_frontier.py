@@ -6,6 +6,7 @@ part is refused."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import multiprocessing
 import os
 import shutil
@@ -359,9 +360,13 @@ def test_a_compaction_writes_only_what_it_adds_or_changes(tmp_path: Path) -> Non
     assert Store(tmp_path).leaves(Budget()) == {}, "found with another budget: not used"
 
 
-#: tests/ai/test_qubic_proof.py's first small position: with a book without moves
-#: it is the frontier, and its build takes about 70 steps.
-SMALL, _ = key_of(1 << 48 | 1 << 22, 1 << 8 | 1 << 16)
+@functools.cache
+def small() -> int:
+    """tests/ai/test_qubic_proof.py's first small position: with a book without moves
+    it is the frontier, and its build takes about 70 steps. (A function: its key is
+    computed by a compiled kernel, whose loading would cost every test process that
+    collects this module four seconds.)"""
+    return key_of(1 << 48 | 1 << 22, 1 << 8 | 1 << 16)[0]
 
 
 def _halfway(builder: Builder, seconds: float, checkpoint: Path | None = None, **_: Any) -> None:
@@ -373,9 +378,9 @@ def _halfway(builder: Builder, seconds: float, checkpoint: Path | None = None, *
 
 
 def _open_turn(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Store, Book]:
-    """A store in `folder` whose frontier is `SMALL` alone, after a turn there that
+    """A store in `folder` whose frontier is `small()` alone, after a turn there that
     ended before the proof."""
-    book = Book(SMALL, BUDGET, {})
+    book = Book(small(), BUDGET, {})
     store = Store(folder)
     book.save(store.book_path)
     real_run = Builder.run
@@ -386,7 +391,7 @@ def _open_turn(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Store, Bo
 
 
 def test_a_turn_that_ends_open_keeps_what_it_proved_on_the_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = SMALL
+    root = small()
     store, book = _open_turn(tmp_path / "first", monkeypatch)
     assert not store.proven(root) and store.lemma_path(root).exists()
     lemmas = store.lemmas(BUDGET)
@@ -415,43 +420,43 @@ def test_a_turn_that_ends_open_keeps_what_it_proved_on_the_way(tmp_path: Path, m
 
 def test_a_build_goes_on_on_another_machine_from_the_one_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store, book = _open_turn(tmp_path / "first", monkeypatch)
-    first = store.progress()["positions"][name(SMALL)]
-    assert first["status"] == "open" and store.kept_path(SMALL).exists()
-    assert store.kept_path(SMALL).stat().st_size < store.checkpoint(SMALL).stat().st_size / 3
+    first = store.progress()["positions"][name(small())]
+    assert first["status"] == "open" and store.kept_path(small()).exists()
+    assert store.kept_path(small()).stat().st_size < store.checkpoint(small()).stat().st_size / 3
     # Another machine: the committed files only (no work/).
     later = _unproven_copy(store, book, tmp_path / "later")
     shutil.copytree(store.folder / "builds", later.folder / "builds")
-    assert not later.checkpoint(SMALL).exists()
+    assert not later.checkpoint(small()).exists()
     real_run = Builder.run
     monkeypatch.setattr(Builder, "run", _halfway)
     work(later, 60, 20, width=8)
-    again = later.progress()["positions"][name(SMALL)]
+    again = later.progress()["positions"][name(small())]
     assert again["expansions"] > first["expansions"] and again["nodes"] > first["nodes"]
-    assert Builder.load(later.checkpoint(SMALL)).expansions == again["expansions"]
+    assert Builder.load(later.checkpoint(small())).expansions == again["expansions"]
     # It goes on to the proof, and then nothing of the build is kept.
     monkeypatch.setattr(Builder, "run", real_run)
     work(later, 60, 20, width=8)
-    assert later.proven(SMALL) and not later.kept_path(SMALL).exists()
-    assert not later.checkpoint(SMALL).exists()
+    assert later.proven(small()) and not later.kept_path(small()).exists()
+    assert not later.checkpoint(small()).exists()
     # `builds` and `split` read a kept build too.
-    assert builds(store) == [SMALL]
-    store.checkpoint(SMALL).unlink()
-    move, _, _ = split(store, SMALL)
-    assert Book.load(store.book_path).moves == {SMALL: move} and not store.kept_path(SMALL).exists()
+    assert builds(store) == [small()]
+    store.checkpoint(small()).unlink()
+    move, _, _ = split(store, small())
+    assert Book.load(store.book_path).moves == {small(): move} and not store.kept_path(small()).exists()
 
 
 def test_a_kept_build_by_replies_alone_is_started_again_when_work_is_mixed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store, _ = _open_turn(tmp_path, monkeypatch)
-    old = Builder.load(store.checkpoint(SMALL))
+    old = Builder.load(store.checkpoint(small()))
     assert not old.mixed
     old.seconds = 1e6  # marked: a build gone on keeps it, a new one starts at 0
-    old.save(store.checkpoint(SMALL))
+    old.save(store.checkpoint(small()))
     real_run = Builder.run
     monkeypatch.setattr(Builder, "run", _halfway)
     work(store, 60, 20, width=8, mixed=True)
-    build = Builder.load(store.checkpoint(SMALL))
+    build = Builder.load(store.checkpoint(small()))
     assert build.mixed and build.forced_cost == FORCED_COST and build.seconds < 1e6
     # A mixed build is gone on with the next time (a few steps: it is near the proof),
     # then to the proof.
@@ -464,11 +469,11 @@ def test_a_kept_build_by_replies_alone_is_started_again_when_work_is_mixed(
 
     monkeypatch.setattr(Builder, "run", few_steps)
     work(store, 60, 20, width=8, mixed=True)
-    assert Builder.load(store.checkpoint(SMALL)).expansions > build.expansions
+    assert Builder.load(store.checkpoint(small())).expansions > build.expansions
     monkeypatch.setattr(Builder, "run", real_run)
     work(store, 60, 20, width=8, mixed=True)
-    assert store.proven(SMALL)
-    store.verify(SMALL, BUDGET)
+    assert store.proven(small())
+    store.verify(small(), BUDGET)
 
 
 def test_work_can_be_given_the_positions_to_work_on(proven: tuple[Store, Book], tmp_path: Path) -> None:
