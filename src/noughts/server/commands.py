@@ -248,7 +248,7 @@ def _at_least_one(text: str) -> int:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from noughts.server.online.realtime import RedisUnreachableError, check_redis
+    from noughts.server.online.realtime import RedisUnreachableError, check_redis, shown_url
     from noughts.server.worker import MOVE_THREADS, configure_logging, parse_lanes, run_worker
 
     if not args.redis:
@@ -265,7 +265,8 @@ def _worker(args: argparse.Namespace) -> int:
     _prepare_kernels()
     configure_logging()
     prefix = os.environ.get("NOUGHTS_REDIS_PREFIX", "noughts:")
-    run_worker(args.redis, prefix, lanes, move_threads=args.move_threads or MOVE_THREADS)
+    threads = args.move_threads or MOVE_THREADS
+    run_worker(args.redis, prefix, lanes, move_threads=threads, shown_url=shown_url(args.redis))
     return 0
 
 

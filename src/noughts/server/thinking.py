@@ -20,7 +20,7 @@ import os
 import signal
 import threading
 from collections import Counter, defaultdict, deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
@@ -34,7 +34,6 @@ from typing import Any, Protocol
 from noughts.ai.base import AIPlayer, Analysis, Limits
 from noughts.ai.levels import Level, level_player, level_time
 from noughts.core import Game, InvalidOptionError, State
-from noughts.server.replay import Replayed
 from noughts.study.puzzles import Judged
 
 #: Added to the thinking time before a request gives up on its worker: players stop on
@@ -278,6 +277,21 @@ class AskerGoneError(ThinkingError):
     """The asker stopped waiting (hung up) before their job was done: it was dropped."""
 
 
+class PlayedGame(Protocol):
+    """A game as played so far, what a review or the puzzle search reads of it: its game,
+    its states from the start (one more than its moves) and its moves' texts. The
+    server's replayed requests (`noughts.server.replay.Replayed`) are such games."""
+
+    @property
+    def game(self) -> Game[Any, Any]: ...
+
+    @property
+    def states(self) -> Sequence[State[Any]]: ...
+
+    @property
+    def moves(self) -> list[str]: ...
+
+
 class Thinking(Protocol):
     """What the server asks of its thinkers, whatever runs them: `ThinkingPool` (worker
     processes of this server, the default) or a task queue's workers. Every call names
@@ -294,7 +308,7 @@ class Thinking(Protocol):
 
     async def review(
         self,
-        game: Replayed,
+        game: PlayedGame,
         level: Level,
         time: float,
         asker: Asker,
@@ -306,7 +320,7 @@ class Thinking(Protocol):
     async def judge(self, puzzle: dict[str, Any], played: list[str], time: float, asker: Asker) -> Judged:
         """A puzzle solver's move judged (lane ANALYSIS)."""
 
-    async def mine_game(self, game: Replayed, time: float, source: str, last: int) -> list[dict[str, Any]]:
+    async def mine_game(self, game: PlayedGame, time: float, source: str, last: int) -> list[dict[str, Any]]:
         """The puzzles before `game`'s last `last` moves (lane MINING, the server's)."""
 
     def shutdown(self) -> None:
@@ -367,7 +381,7 @@ class LanedThinking:
 
     async def review(
         self,
-        game: Replayed,
+        game: PlayedGame,
         level: Level,
         time: float,
         asker: Asker,
@@ -419,7 +433,7 @@ class LanedThinking:
             answer: Judged = await self._run(Lane.ANALYSIS, asker, work, time + GRACE_SECONDS, "no judgement")
         return answer
 
-    async def mine_game(self, game: Replayed, time: float, source: str, last: int) -> list[dict[str, Any]]:
+    async def mine_game(self, game: PlayedGame, time: float, source: str, last: int) -> list[dict[str, Any]]:
         """The puzzles among the positions before `game`'s last `last` moves
         (`mine_position`), one position a job in the lowest lane."""
         found = []

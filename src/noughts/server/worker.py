@@ -51,14 +51,21 @@ def parse_lanes(text: str) -> frozenset[Lane]:
 
 
 def run_worker(
-    url: str, prefix: str, lanes: frozenset[Lane], warm_kernels: bool = True, move_threads: int = MOVE_THREADS
+    url: str,
+    prefix: str,
+    lanes: frozenset[Lane],
+    warm_kernels: bool = True,
+    move_threads: int = MOVE_THREADS,
+    *,
+    shown_url: str,
 ) -> None:
     """Thinks for the servers on the Redis at `url` (keys under `prefix`), taking jobs
-    from `lanes` (moves on `move_threads` threads of their own), until SIGTERM or SIGINT."""
+    from `lanes` (moves on `move_threads` threads of their own), until SIGTERM or SIGINT.
+    Its start line names the Redis as `shown_url` (the command's: `url` without its
+    password)."""
     import redis
     from dramatiq import Worker
 
-    from noughts.server.online.realtime import shown_url
     from noughts.server.queue_thinking import broker, queue_name, use_in_worker
     from noughts.server.thinking import warm_up
 
@@ -90,7 +97,7 @@ def run_worker(
         worker.start()
     names = ", ".join(lane.name.lower() for lane in sorted(lanes))
     moves = f" (moves on {move_threads} threads)" if Lane.MOVE in lanes else ""
-    print(f"noughts worker {os.getpid()}: thinking for {prefix}* on {shown_url(url)}, lanes {names}{moves}", flush=True)
+    print(f"noughts worker {os.getpid()}: thinking for {prefix}* on {shown_url}, lanes {names}{moves}", flush=True)
     stop.wait()
     for worker in workers:
         worker.stop()
