@@ -249,7 +249,7 @@ def _at_least_one(text: str) -> int:
 
 def _worker(args: argparse.Namespace) -> int:
     from noughts.server.online.realtime import RedisUnreachableError, check_redis, shown_url
-    from noughts.server.worker import MOVE_THREADS, configure_logging, parse_lanes, run_worker
+    from noughts.thinking.worker import MOVE_THREADS, configure_logging, parse_lanes, run_worker
 
     if not args.redis:
         raise SystemExit("noughts worker: give the servers' Redis (--redis URL or NOUGHTS_WORKERS_ON)")

@@ -1,5 +1,5 @@
 """``noughts worker``: a process that thinks for servers started with ``--workers-on``,
-on this machine or any other that reaches their Redis (`noughts.server.queue_thinking`).
+on this machine or any other that reaches their Redis (`noughts.thinking.queue`).
 
 It loads the players and the compiled kernels once, at its start. Moves are thought
 about on threads of their own (`--move-threads`, each with its own players), apart from
@@ -18,7 +18,7 @@ import os
 import signal
 import threading
 
-from noughts.server.thinking import Lane
+from noughts.thinking.lanes import Lane
 
 #: Milliseconds an idle worker waits before looking at an empty lane again (Dramatiq
 #: polls): the most a job waits for an idle worker to notice it.
@@ -66,8 +66,8 @@ def run_worker(
     import redis
     from dramatiq import Worker
 
-    from noughts.server.queue_thinking import broker, queue_name, use_in_worker
-    from noughts.server.thinking import warm_up
+    from noughts.thinking.jobs import warm_up
+    from noughts.thinking.queue import broker, queue_name, use_in_worker
 
     client = redis.Redis.from_url(url)
     client.ping()
