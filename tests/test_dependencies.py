@@ -30,6 +30,7 @@ EXTRA_OF = {
     "thinking/queue.py": "scale",
     "thinking/worker.py": "scale",
     "server/": "server",
+    "bridge/": "server",
     "kernels/": "kernels",
     "ai/compiled.py": "kernels",
     "rl.py": "rl",
