@@ -38,8 +38,9 @@ from typing import Any
 import httpx2
 import redis
 
-from noughts.server.queue_thinking import QueueThinking
-from noughts.server.thinking import SERVER, LanedThinking, ThinkingPool
+from noughts.thinking.lanes import SERVER, LanedThinking
+from noughts.thinking.pool import ThinkingPool
+from noughts.thinking.queue import QueueThinking
 from thinking_lanes import _bot_games, _move_latencies, _random_game
 
 EVERY_LANE = "move,analysis,review,mining"

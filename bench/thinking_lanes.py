@@ -34,7 +34,9 @@ import httpx2
 
 from noughts.registry import parse_spec
 from noughts.server.replay import Replayed, replay
-from noughts.server.thinking import SERVER, Lane, LanedThinking, ThinkingPool, ThinkJob, mine_position
+from noughts.thinking.jobs import ThinkJob, mine_position
+from noughts.thinking.lanes import SERVER, Lane, LanedThinking
+from noughts.thinking.pool import ThinkingPool
 
 EASY_MOVE = {"spec": "classic", "moves": ["5"], "level": "easy"}
 

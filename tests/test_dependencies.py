@@ -27,9 +27,10 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["
 #: rest is the library, which may use any extra a user installs for it (each such
 #: import is made where the feature is used, and says which extra it needs).
 EXTRA_OF = {
-    "server/queue_thinking.py": "scale",
-    "server/worker.py": "scale",
+    "thinking/queue.py": "scale",
+    "thinking/worker.py": "scale",
     "server/": "server",
+    "bridge/": "server",
     "kernels/": "kernels",
     "ai/compiled.py": "kernels",
     "rl.py": "rl",

@@ -132,6 +132,9 @@ def _add_adapter_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     from noughts.server.commands import add_commands as add_web
 
     add_web(sub, puzzles)
+    from noughts.bridge.commands import add_commands as add_bot
+
+    add_bot(sub)
     from noughts.arena.commands import add_commands as add_arena
 
     add_arena(sub)

@@ -18,7 +18,7 @@ from server.online.servers import serving
 THINK = {"spec": "qubic", "moves": ["111", "222", "333"], "level": "max"}
 
 
-# A 3 s search on a server of its own; the lanes' tests (tests/server/test_thinking.py) run in make test.
+# A 3 s search on a server of its own; the lanes' tests (tests/thinking/test_lanes.py) run in make test.
 @pytest.mark.slow
 def test_a_long_think_does_not_block_other_requests(tmp_path: Path) -> None:
     finished = threading.Event()

@@ -46,7 +46,9 @@ from noughts.server.routes import (
     tournaments,
 )
 from noughts.server.settings import Settings
-from noughts.server.thinking import SERVER, Lane, Thinking, ThinkingError, ThinkingPool, ThinkJob
+from noughts.thinking.jobs import ThinkJob
+from noughts.thinking.lanes import SERVER, Lane, Thinking, ThinkingError
+from noughts.thinking.pool import ThinkingPool
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -145,7 +147,7 @@ def _thinking(settings: Settings) -> Thinking:
     processes through Redis (`Settings.workers_on`)."""
     if settings.workers_on is None:
         return ThinkingPool(settings.ai_workers, warm_kernels=settings.warm_kernels, max_think=settings.max_think)
-    from noughts.server.queue_thinking import QueueThinking
+    from noughts.thinking.queue import QueueThinking
 
     return QueueThinking(settings.workers_on, settings.online.redis_prefix, max_think=settings.max_think)
 

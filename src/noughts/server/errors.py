@@ -17,7 +17,7 @@ from noughts.server.online.accounts import AccountError, TooManyAttemptsError
 from noughts.server.online.actions import ActionError
 from noughts.server.online.storage.db import DATABASE_AWAY, DATABASE_AWAY_ERRORS, database_away
 from noughts.server.replay import RequestError
-from noughts.server.thinking import ComputerBusyError, ThinkingError, TooManyJobsError
+from noughts.thinking.lanes import ComputerBusyError, ThinkingError, TooManyJobsError
 
 
 def _answer(

@@ -24,7 +24,7 @@ from noughts.server.models import ReviewProgress
 from noughts.server.online.actions import GameRow
 from noughts.server.online.service import Online
 from noughts.server.replay import Replayed, replay
-from noughts.server.thinking import SERVER, Asker, Thinking
+from noughts.thinking.lanes import SERVER, Asker, Thinking
 
 log = logging.getLogger(__name__)
 

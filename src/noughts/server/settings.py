@@ -25,7 +25,7 @@ class Settings:
     (an analysis, a hint, each position of a review): an operator's bound on one
     request's CPU (None: as asked, up to the routes' own limits).
     `workers_on` is the Redis URL where `noughts worker` processes take the thinking
-    (`noughts.server.queue_thinking`; None: this server's own worker processes).
+    (`noughts.thinking.queue`; None: this server's own worker processes).
     `announce` hears what start-up is waiting for as it starts each part (`noughts
     serve` prints it until its address), None: nothing is said."""
 

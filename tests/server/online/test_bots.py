@@ -25,7 +25,8 @@ from noughts.server.online.accounts import name_key
 from noughts.server.online.bots import HOUSE
 from noughts.server.online.service.rooms import room_row
 from noughts.server.online.storage.store import Store
-from noughts.server.thinking import ThinkingError, ThinkingPool
+from noughts.thinking.lanes import ThinkingError
+from noughts.thinking.pool import ThinkingPool
 from server.online.people import FAST, GameSocket, Person
 from server.online.servers import in_thread
 

@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from noughts.server.settings import Settings
-from noughts.server.thinking import ThinkingError, ThinkingPool
+from noughts.thinking.lanes import ThinkingError
+from noughts.thinking.pool import ThinkingPool
 from server.online.people import FAST, Person
 from server.online.servers import in_thread
 from server.online.test_analysis import analysis

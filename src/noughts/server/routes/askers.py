@@ -1,4 +1,4 @@
-"""Who asks the computer to think (`noughts.server.thinking.Asker`): a signed-in user by
+"""Who asks the computer to think (`noughts.thinking.lanes.Asker`): a signed-in user by
 their account, anyone else (a visitor, a guest) by their address, with the quota of the
 anonymous. Their HTTP connection says whether they still wait."""
 
@@ -8,7 +8,7 @@ from fastapi import Request
 
 from noughts.server.online.sessions import COOKIE, current_user
 from noughts.server.online.storage.store import UserRow
-from noughts.server.thinking import Asker
+from noughts.thinking.lanes import Asker
 
 
 async def asker_of(request: Request) -> Asker:

@@ -10,8 +10,9 @@ from noughts.core import IllegalMoveError
 from noughts.server.models import GUARDED, AnalysisView, ComputerMove, ThinkRequest, error_answers
 from noughts.server.replay import Replayed, RequestError, replay
 from noughts.server.routes.askers import asker_of
-from noughts.server.thinking import Lane, Thinking, ThinkJob
 from noughts.server.views import analysis_view, game_view
+from noughts.thinking.jobs import ThinkJob
+from noughts.thinking.lanes import Lane, Thinking
 
 router = APIRouter(
     prefix="/api",

@@ -32,9 +32,9 @@ from noughts.server.online.storage.puzzles import AttemptRow, PuzzlePlayerRow, P
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay
 from noughts.server.routes.askers import asker_of
-from noughts.server.thinking import ComputerBusyError, Thinking, ThinkingError
 from noughts.study.answer_keys import judge_by_key
 from noughts.study.puzzles import Judged, Puzzle, on_line, shipped_contexts
+from noughts.thinking.lanes import ComputerBusyError, Thinking, ThinkingError
 
 log = logging.getLogger(__name__)
 

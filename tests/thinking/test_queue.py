@@ -1,5 +1,5 @@
 """The computer's thinking on `noughts worker` processes through Redis
-(`noughts.server.queue_thinking`), against the machine's Redis (`NOUGHTS_TEST_REDIS`,
+(`noughts.thinking.queue`), against the machine's Redis (`NOUGHTS_TEST_REDIS`,
 each test under a prefix of its own; skipped, saying why, when none answers)."""
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ import pytest
 import redis
 
 from noughts.server import Settings, create_app
-from noughts.server.queue_thinking import QueueThinking, decode, encode, run, use_in_worker
 from noughts.server.replay import replay
-from noughts.server.thinking import SERVER, Lane, ThinkingPool, ThinkJob
+from noughts.thinking.jobs import ThinkJob
+from noughts.thinking.lanes import SERVER, Lane
+from noughts.thinking.pool import ThinkingPool
+from noughts.thinking.queue import QueueThinking, decode, encode, run, use_in_worker
 from server.online.servers import serving
 
 

@@ -1,5 +1,5 @@
 """``noughts worker``: a process that thinks for servers started with ``--workers-on``,
-on this machine or any other that reaches their Redis (`noughts.server.queue_thinking`).
+on this machine or any other that reaches their Redis (`noughts.thinking.queue`).
 
 It loads the players and the compiled kernels once, at its start. Moves are thought
 about on threads of their own (`--move-threads`, each with its own players), apart from
@@ -18,7 +18,7 @@ import os
 import signal
 import threading
 
-from noughts.server.thinking import Lane
+from noughts.thinking.lanes import Lane
 
 #: Milliseconds an idle worker waits before looking at an empty lane again (Dramatiq
 #: polls): the most a job waits for an idle worker to notice it.
@@ -51,16 +51,23 @@ def parse_lanes(text: str) -> frozenset[Lane]:
 
 
 def run_worker(
-    url: str, prefix: str, lanes: frozenset[Lane], warm_kernels: bool = True, move_threads: int = MOVE_THREADS
+    url: str,
+    prefix: str,
+    lanes: frozenset[Lane],
+    warm_kernels: bool = True,
+    move_threads: int = MOVE_THREADS,
+    *,
+    shown_url: str,
 ) -> None:
     """Thinks for the servers on the Redis at `url` (keys under `prefix`), taking jobs
-    from `lanes` (moves on `move_threads` threads of their own), until SIGTERM or SIGINT."""
+    from `lanes` (moves on `move_threads` threads of their own), until SIGTERM or SIGINT.
+    Its start line names the Redis as `shown_url` (the command's: `url` without its
+    password)."""
     import redis
     from dramatiq import Worker
 
-    from noughts.server.online.realtime import shown_url
-    from noughts.server.queue_thinking import broker, queue_name, use_in_worker
-    from noughts.server.thinking import warm_up
+    from noughts.thinking.jobs import warm_up
+    from noughts.thinking.queue import broker, queue_name, use_in_worker
 
     client = redis.Redis.from_url(url)
     client.ping()
@@ -90,7 +97,7 @@ def run_worker(
         worker.start()
     names = ", ".join(lane.name.lower() for lane in sorted(lanes))
     moves = f" (moves on {move_threads} threads)" if Lane.MOVE in lanes else ""
-    print(f"noughts worker {os.getpid()}: thinking for {prefix}* on {shown_url(url)}, lanes {names}{moves}", flush=True)
+    print(f"noughts worker {os.getpid()}: thinking for {prefix}* on {shown_url}, lanes {names}{moves}", flush=True)
     stop.wait()
     for worker in workers:
         worker.stop()

@@ -1,6 +1,6 @@
 """The computer's thinking on `noughts worker` processes, through Dramatiq on Redis
 (`noughts serve --workers-on redis://...`): `QueueThinking`, the `Thinking` the server
-calls, and what it shares with the workers (`noughts.server.worker`).
+calls, and what it shares with the workers (`noughts.thinking.worker`).
 
 Dramatiq carries the jobs, a queue a lane, a job acknowledged once done: a worker
 killed mid-job stops sending its heartbeat and, `HEARTBEAT_MS` later, its job is
@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any
 from redis import RedisError
 
 from noughts.core import Game
-from noughts.server.thinking import (
+from noughts.thinking.jobs import judge_puzzle, mine_position, think
+from noughts.thinking.lanes import (
     GONE_POLL,
     LANES,
     Asker,
@@ -48,9 +49,6 @@ from noughts.server.thinking import (
     LaneFullError,
     ThinkingError,
     asker_gone,
-    judge_puzzle,
-    mine_position,
-    think,
 )
 
 if TYPE_CHECKING:
@@ -197,7 +195,7 @@ def run(job: str, wanted: str, replies: str, work: str) -> None:
     that its clock restarts when it is delivered again), thinks, and answers once."""
     client = _worker_redis
     if client is None:
-        raise RuntimeError("the worker has no Redis connection (noughts.server.worker.run_worker sets it)")
+        raise RuntimeError("the worker has no Redis connection (noughts.thinking.worker.run_worker sets it)")
     if not client.exists(wanted):
         log.info("job %s: nobody waits for it any more, dropped", job)
         return

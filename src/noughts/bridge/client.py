@@ -1,5 +1,5 @@
-"""``noughts bot``: a program that speaks the engine protocol, online as a bot account,
-as lichess-bot connects UCI engines to lichess.
+"""The bridge of ``noughts bot``: a program that speaks the engine protocol, online as a
+bot account, as lichess-bot connects UCI engines to lichess.
 
 The owner makes the account on their profile page (or ``POST /api/online/me/bots``) and
 gives its token here. The bridge then asks the server now and then for the bot's inbox
