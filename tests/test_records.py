@@ -280,6 +280,42 @@ def test_a_record_file_in_another_encoding_is_refused_in_one_line(
         assert says in err and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize(
+    "json_text",
+    [
+        r'{"game": "classic", "players": {"x": "\ud800"}, "moves": ["5"]}',
+        r'{"game": "classic", "players": {"x": "ann", "o": "Zo\udc00"}}',
+        r'{"game": "classic", "date": "2026-\ud83d"}',
+        r'{"game": "classic", "moves": ["5", "\ud800"]}',
+        r'{"game": "classic", "start": "\udfff"}',
+        r'{"game": "mnk", "options": {"m\ud800": 4}}',
+        r'{"game": "classic", "notes": [[{"deep": "\ud800"}]]}',
+    ],
+    ids=["x", "o", "date", "move", "start", "option", "elsewhere"],
+)
+def test_a_json_escape_of_half_a_pair_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], json_text: str
+) -> None:
+    """A JSON escape of a lone surrogate ("\\ud800") is no character, and no file holds
+    one otherwise: a player's name with one printed a traceback in `noughts record`,
+    `replay` and `review`, and was a 500 on `POST /api/record`."""
+    with pytest.raises(RecordError, match=r"the record holds \\ud[89a-f][0-9a-f]{2}, half of a UTF-16 pair alone"):
+        GameRecord.parse(json_text)
+    path = tmp_path / "game.json"
+    path.write_text(json_text, encoding="utf-8")
+    for command in ("record", "replay", "review"):
+        assert main([command, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "half of a UTF-16 pair alone: not a character" in err and err.count("\n") == 1, err
+
+
+def test_a_json_escape_of_a_whole_pair_is_its_character() -> None:
+    record = GameRecord.parse(r'{"game": "classic", "players": {"x": "\ud83d\ude00"}}')
+    assert record.x == "\U0001f600"
+    with pytest.raises(RecordError, match=r"the record holds \\ud800"):
+        GameRecord.from_text('[Game "classic"]\n[X "\ud800"]\n\n*')  # from a str, not a file
+
+
 @pytest.mark.parametrize("command", ["record", "review"])
 def test_the_commands_refuse_a_number_too_long_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str

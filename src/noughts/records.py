@@ -22,7 +22,8 @@ A record is at most `MAX_RECORD_SIZE` characters: anything longer is refused unr
 its size, and text moves are played as they are read, so that junk fails at its first
 bad move without the rest being looked at. A number in a JSON record has at most
 `noughts.core.MAX_DIGITS` digits, refused before it is read. A file is UTF-8, with or
-without a byte-order mark, or UTF-16 with one (as Windows editors save it).
+without a byte-order mark, or UTF-16 with one (as Windows editors save it); a record's
+texts are characters, so a JSON escape of half a UTF-16 pair alone is refused.
 """
 
 from __future__ import annotations
@@ -185,6 +186,7 @@ class GameRecord:
         """The record in a text form, every move replayed: RecordError (naming the move) for one that does not
         read or replay, a result the board contradicts, or a text longer than `MAX_RECORD_SIZE`."""
         _check_size(text)
+        _check_characters(text)
         text = text.removeprefix(_BOM)
         headers: dict[str, str] = {}
         # Header lines are taken one at a time while the next word opens with "[";
@@ -279,6 +281,7 @@ class GameRecord:
                 raise RecordError("not JSON a record can hold: it nests too deeply") from None
         if not isinstance(data, dict) or not isinstance(data.get("game"), str):
             raise RecordError('a JSON record is an object with at least "game"')
+        _check_characters(data)
         options = data.get("options") or {}
         moves = data.get("moves") or []
         players = data.get("players") or {}
@@ -383,6 +386,30 @@ def _json_int(text: str) -> int:
 def _check_size(text: str) -> None:
     if len(text) > MAX_RECORD_SIZE:
         raise RecordError(f"the record is too long: {len(text):,} characters, at most {MAX_RECORD_SIZE:,}")
+
+
+#: Half of a UTF-16 pair alone: no character. No UTF-8 or UTF-16 file holds one, but a
+#: JSON escape writes it ("\ud800" in the file), and it cannot be printed or sent as
+#: UTF-8: a 500 on `POST /api/record`, a traceback in `noughts record`.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_characters(data: object) -> None:
+    """RecordError if a text in `data` (a str, or JSON's values: objects' keys and
+    values, lists' items) holds a lone surrogate; looked for without recursion, as deep
+    as the parser went."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if found := _SURROGATE.search(item):
+                code = f"\\u{ord(found.group()):04x}"
+                raise RecordError(f"the record holds {code}, half of a UTF-16 pair alone: not a character")
+        elif isinstance(item, dict):
+            stack += item.keys()
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
 
 
 def _initial(game: Game[Any, Any], start: str | None) -> State[Any]:
