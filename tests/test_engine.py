@@ -431,8 +431,8 @@ _LINE = st.builds(
 def test_any_session_answers_every_line_once_and_a_refusal_changes_nothing(lines: list[str]) -> None:
     """Whatever is sent, each line gets one answer, framed as the protocol says: a
     status with the line's id, no empty line and no other line break inside, the empty
-    line at its end; a refused command changes nothing, and the session goes on (a
-    number past Python's 4,300 digits ended it)."""
+    line at its end; a refused command changes nothing and says why in a short line, and
+    the session goes on (a number past Python's 4,300 digits ended it)."""
     session = EngineSession()
     for line in lines:
         before = (session.state, list(session.moves))
@@ -445,4 +445,5 @@ def test_any_session_answers_every_line_once_and_a_refusal_changes_nothing(lines
         assert re.match(rf"[=?]{re.escape(ident)}(?:[ \n]|$)", body), (line[:80], body[:200])
         if body.startswith("?"):
             assert (session.state, session.moves) == before, line[:80]
+            assert len(body) - len(ident) < 1000, body[:300]  # quoting the start of a long word, not all of it
     assert session.handle("turn") in ("= x\n\n", "= o\n\n")

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from noughts.core import MAX_DIGITS, Game, NoughtsError, State
+from noughts.core import MAX_DIGITS, Game, NoughtsError, State, shown
 from noughts.registry import option_text, parse_spec, spec_options
 
 __all__ = ["MAX_RECORD_SIZE", "RESULTS", "TERMINATIONS", "GameRecord", "RecordError"]
@@ -138,9 +138,9 @@ class GameRecord:
 
     def _start_state(self) -> State[Any]:
         if self.result not in RESULTS:
-            raise RecordError(f"result {self.result!r} is not one of {', '.join(RESULTS)}")
+            raise RecordError(f"result {shown(self.result)} is not one of {', '.join(RESULTS)}")
         if self.termination not in TERMINATIONS:
-            raise RecordError(f"termination {self.termination!r} is not one of {', '.join(TERMINATIONS)}")
+            raise RecordError(f"termination {shown(self.termination)} is not one of {', '.join(TERMINATIONS)}")
         return _initial(self.game, self.start)
 
     def _check_end(self, state: State[Any]) -> None:
@@ -202,8 +202,8 @@ class GameRecord:
                 value = _header_value(line[match.end() : -2])
             if match is None or value is None:
                 number = len(_LINE_BREAK.findall(text, 0, first.start())) + 1
-                shown = line if len(line) <= 60 else line[:60] + "..."
-                raise RecordError(f'line {number}: a header looks like [Name "value"], got {shown!r}')
+                head = line if len(line) <= 60 else line[:60] + "..."
+                raise RecordError(f'line {number}: a header looks like [Name "value"], got {head!r}')
             headers[match.group(1).lower()] = value
             first = _NON_SPACE.search(text, line_match.end())
         body_start = len(text) if first is None else first.start()
@@ -216,7 +216,7 @@ class GameRecord:
         result, start = headers.get("result", "ongoing"), headers.get("position")
         termination = headers.get("termination", "normal")
         if termination not in TERMINATIONS:  # said before the moves, as a replay would
-            raise RecordError(f"termination {termination!r} is not one of {', '.join(TERMINATIONS)}")
+            raise RecordError(f"termination {shown(termination)} is not one of {', '.join(TERMINATIONS)}")
         # Each move is played when the next token shows it is not the last one (the
         # result): a bad move fails before the text after it is read.
         state = _initial(game, start)
@@ -424,7 +424,7 @@ def _play(state: State[Any], ply: int, text: str) -> State[Any]:
     try:
         return state.play_text(text)
     except NoughtsError as e:
-        raise RecordError(f"move {ply} ({text}): {e}") from None
+        raise RecordError(f"move {ply} ({text if len(text) <= 40 else text[:40] + '...'}): {e}") from None
 
 
 def _tokens(text: str, start: int) -> Iterator[str]:
