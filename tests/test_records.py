@@ -316,6 +316,44 @@ def test_a_json_escape_of_a_whole_pair_is_its_character() -> None:
         GameRecord.from_text('[Game "classic"]\n[X "\ud800"]\n\n*')  # from a str, not a file
 
 
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('[Game "classic"]\n[X "\x1b[2J\x1b[31mann"]\n\n1. 5 *', "X's name holds a control character (U+001B)"),
+        ('[Game "classic"]\n[O "bob\tsmith"]\n\n*', "O's name holds a control character (U+0009)"),
+        ('[Game "classic"]\n[Date "2026\x0711"]\n\n*', "the date holds a control character (U+0007)"),
+        (r'{"game": "classic", "players": {"o": "two\nlines"}}', "O's name holds a control character (U+000A)"),
+        (r'{"game": "classic", "players": {"x": "a\u2028b"}}', "X's name holds a control character (U+2028)"),
+        (r'{"game": "classic", "players": {"x": "\u009b31m"}}', "X's name holds a control character (U+009B)"),
+    ],
+    ids=["escape", "tab", "bell", "json-newline", "json-line-separator", "json-c1"],
+)
+def test_a_name_or_a_date_holding_a_control_character_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, says: str
+) -> None:
+    """A record's names went to the terminal as they were: `noughts review` wrote an
+    escape sequence in a name (clearing the screen, recolouring it) to the terminal."""
+    with pytest.raises(RecordError, match=re.escape(says)):
+        GameRecord.parse(text)
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    for command in ("record", "replay", "review"):
+        assert main([command, str(path)]) == 2
+        captured = capsys.readouterr()
+        assert captured.err == f"noughts: {says}: it is one line of text\n" and "\x1b" not in captured.out
+
+
+def test_names_are_shown_as_they_are_written_not_as_markup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rich read "[red]ann[/]" as markup: the review showed "ann", in red."""
+    path = tmp_path / "game.txt"
+    path.write_text('[Game "classic"]\n[X "[red]ann[/]"]\n[O "[bold]bob"]\n[Date "[u]d"]\n\n1. 5 1 *\n', "utf-8")
+    assert main(["review", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "x ([red]ann[/]): accuracy" in out and "o ([bold]bob): accuracy" in out
+    assert main(["replay", str(path)]) == 0
+    assert "X: [red]ann[/] · O: [bold]bob · [u]d" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("command", ["record", "review"])
 def test_the_commands_refuse_a_number_too_long_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str

@@ -23,7 +23,8 @@ its size, and text moves are played as they are read, so that junk fails at its 
 bad move without the rest being looked at. A number in a JSON record has at most
 `noughts.core.MAX_DIGITS` digits, refused before it is read. A file is UTF-8, with or
 without a byte-order mark, or UTF-16 with one (as Windows editors save it); a record's
-texts are characters, so a JSON escape of half a UTF-16 pair alone is refused.
+texts are characters, so a JSON escape of half a UTF-16 pair alone is refused, and a
+name or a date is one line of text, without control characters.
 """
 
 from __future__ import annotations
@@ -66,6 +67,10 @@ _LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _TOKEN = re.compile(r"\{[^}]*\}?|[^\s{]+")
 _MOVE_NUMBER = re.compile(r"\d+\.+")
 _JSON_START = re.compile(r"\s*\{")
+#: What a name or a date may not hold: control characters (an escape sequence that
+#: recolours or moves a terminal's cursor when the record is shown, a tab, a newline)
+#: and the line and paragraph separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NON_SPACE = re.compile(r"\S")
 
 
@@ -137,6 +142,11 @@ class GameRecord:
         return states
 
     def _start_state(self) -> State[Any]:
+        for label, value in (("X's name", self.x), ("O's name", self.o), ("the date", self.date)):
+            if found := _CONTROL.search(value):
+                raise RecordError(
+                    f"{label} holds a control character (U+{ord(found.group()):04X}): it is one line of text"
+                )
         if self.result not in RESULTS:
             raise RecordError(f"result {shown(self.result)} is not one of {', '.join(RESULTS)}")
         if self.termination not in TERMINATIONS:
