@@ -354,6 +354,29 @@ def test_names_are_shown_as_they_are_written_not_as_markup(tmp_path: Path, capsy
     assert "X: [red]ann[/] · O: [bold]bob · [u]d" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"game": "classic", "players": {"x": 5}}', '"players.x" is a string or null, not 5'),
+        ('{"game": "classic", "players": {"o": ["b", "o", "b"]}}', '"players.o" is a string or null'),
+        ('{"game": "classic", "date": 20261122}', '"date" is a string or null, not 20261122'),
+        ('{"game": "classic", "result": false}', '"result" is a string or null, not False'),
+        ('{"game": "mnk", "options": {"m": {"a": 1}}}', '"options" gives each option a string, a number'),
+    ],
+)
+def test_a_json_field_of_the_wrong_kind_is_refused_saying_which(text: str, says: str) -> None:
+    """Names, the date and the result were str() of anything: a list of letters was a
+    name, and an object given as an option read "'1}' is not an option"."""
+    with pytest.raises(RecordError, match=re.escape(says)):
+        GameRecord.parse(text)
+
+
+def test_a_null_json_field_is_as_if_it_were_absent() -> None:
+    """`"x": null` was the player "None"."""
+    nulls = '{"game": "classic", "players": {"x": null, "o": null}, "date": null, "result": null, "termination": null}'
+    assert GameRecord.parse(nulls) == GameRecord.parse('{"game": "classic"}') == GameRecord(parse_spec("classic"))
+
+
 @pytest.mark.parametrize("command", ["record", "review"])
 def test_the_commands_refuse_a_number_too_long_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str

@@ -302,15 +302,17 @@ class GameRecord:
         start = data.get("start")
         if start is not None and not isinstance(start, str):
             raise RecordError('"start" is a position text (a string) or null')
+        if not all(isinstance(v, str | int | float) for v in options.values()):  # bool is an int
+            raise RecordError('"options" gives each option a string, a number, true or false')
         spec = " ".join([data["game"], *(f"{k}={option_text(v)}" for k, v in options.items())])
         return cls._build(
             spec,
             moves,
-            x=str(players.get("x", "?")),
-            o=str(players.get("o", "?")),
-            date=str(data.get("date") or ""),
-            result=str(data.get("result", "ongoing")),
-            termination=str(data.get("termination", "normal")),
+            x=_json_text(players, "x", "?", "players.x"),
+            o=_json_text(players, "o", "?", "players.o"),
+            date=_json_text(data, "date", "", "date"),
+            result=_json_text(data, "result", "ongoing", "result"),
+            termination=_json_text(data, "termination", "normal", "termination"),
             start=start,
         )
 
@@ -384,6 +386,17 @@ def _decode(data: bytes, where: str) -> str:
         at = e.start + len(data) - len(body)
         found = f"byte {at + 1:,} is 0x{data[at]:02x}"
         raise RecordError(f"{where}the record is not {encoding} text ({found}): {how}") from None
+
+
+def _json_text(data: dict[str, Any], key: str, default: str, where: str) -> str:
+    """`data[key]`, a string; `default` when it is absent or null; else RecordError
+    naming the field (`where`: "players.x")."""
+    value = data.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise RecordError(f'"{where}" is a string or null, not {shown(value)}')
+    return value
 
 
 def _json_int(text: str) -> int:
