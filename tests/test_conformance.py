@@ -128,6 +128,44 @@ def test_arbitrary_position_text_parses_or_fails_clearly(spec: str, text: str) -
     assert game.parse_position(state.to_text()) == state
 
 
+#: Long texts of every shape: a number past the 4,300 digits Python's int() reads, a
+#: word, a move or a position's piece repeated.
+LONG_TEXTS = st.builds(
+    lambda piece, times, tail: piece * times + tail,
+    st.one_of(st.sampled_from(["9", "-9", "a1", "55", "L5", "x", "xo./", ".,", "S", "5 ", "/"]), st.text(min_size=1)),
+    st.sampled_from([50, 4301]),
+    st.sampled_from(["", " x", " o", "1"]),
+)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@given(text=LONG_TEXTS)
+@settings(max_examples=20, deadline=None)
+def test_a_long_text_is_refused_in_a_short_message(spec: str, text: str) -> None:
+    """A move, a position, a spec and an option, each refused with a message that quotes
+    at most the start of a long text (`noughts.core.shown`: 40 characters, each written
+    as repr writes it): a refusal repeated it whole, 5,000 characters of a move in the
+    engine's answer, the API's and the terminal's."""
+    game = parse_spec(spec)
+    key = spec.split(":")[0]
+    for read in (
+        game.parse_move,
+        game.parse_position,
+        lambda t: parse_spec(f"{spec} {t}"),
+        lambda t: parse_spec(f"{key} {t}=1"),
+        lambda t: parse_spec(t),
+        Player.from_text,
+    ):
+        try:
+            read(text)
+        except NoughtsError as e:
+            assert len(str(e)) < 1000, (read, str(e)[:300])
+    for option in GAMES[key].option_names():
+        with pytest.raises(NoughtsError) as refused:
+            parse_spec(f"{key} {option}={text.replace(' ', '')}")
+        assert len(str(refused.value)) < 1000, str(refused.value)[:300]
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_wrong_move_values_are_invalid_not_crashes(spec: str) -> None:
     state = parse_spec(spec).initial()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -9,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from noughts import GameRecord, parse_spec
 from noughts.ai import gobblet_table
@@ -341,43 +344,106 @@ def _answers(out: Any) -> Iterator[list[str]]:
 
 def test_a_client_reading_answer_by_answer_gets_every_answer_whole() -> None:
     """A whole session, every command the program lists, each answer read as a client
-    reads it. The record's text held an empty line (between its headers and its moves),
-    so a client took its moves for the next command's answer."""
+    reads it: the lines up to the empty line. The record's text held an empty line
+    (between its headers and its moves), so a client took its moves for the next
+    command's answer. Each command is sent with an id that its answer must repeat, and
+    each answer must be, line for line, what the command answers in this process."""
     session = [
         "name", "version", "protocol_version", "list_commands", "known_command play", "games", "new ultimate",
-        "game", "play 55", "play 44", "7 legal", "turn", "status", "genmove player=alphabeta depth=1", "moves",
-        "record", "8 record json", "record pgn", "show", "analyze player=alphabeta depth=1", "undo", "position",
-        "new qubic", "play 111", "show", "record", "position " + "x" * 200, "new gobblet", "play L5", "show",
-        "record", "quit",
+        "game", "play 55", "play 44", "legal", "turn", "status", "genmove player=alphabeta depth=1", "moves",
+        "record", "record json", "record pgn", "show", "analyze player=alphabeta depth=1", "undo", "position",
+        "new qubic", "play 111", "show", "record", "position " + "x" * 200, "play " + "1" * 5000, "new gobblet",
+        "play L5", "show", "record", "quit",
     ]  # fmt: skip
     program = subprocess.Popen(
         [sys.executable, "-m", "noughts.cli", "engine"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
     )  # fmt: skip
     assert program.stdin is not None and program.stdout is not None
+    here = EngineSession()
     answers: dict[str, list[str]] = {}
     try:
         for number, command in enumerate(session):
-            program.stdin.write(command + "\n")
+            program.stdin.write(f"{number} {command}\n")
             program.stdin.flush()
             answer = next(_answers(program.stdout))
-            ident = command.split()[0] if command[0].isdigit() else ""
-            assert answer[0][:1] in "=?" and answer[0][1:].startswith(ident), (command, answer)
-            answers[f"{number} {command}"] = answer
+            status = re.match(rf"([=?]){number}(?: |$)", answer[0])
+            assert status is not None, (command, answer[:3])
+            expected = ask(here, f"{number} {command}").split("\n")
+            if command.startswith("analyze"):  # but for the time it took
+                answer[-1], expected[-1] = (re.sub(r" time=\S+", "", lines[-1]) for lines in (answer, expected))
+            assert answer == expected, command
+            # The answer without its status and id, as the plain command gets it.
+            first = " ".join([status.group(1), answer[0][status.end() :]]).rstrip()
+            answers[f"{number} {command}"] = [first, *answer[1:]]
         assert program.stdout.read() == "", "nothing after quit"
     finally:
         program.kill()
         program.wait()
     listed = answers["3 list_commands"]
-    sent = {c.split()[1] if c[0].isdigit() else c.split()[0] for c in session}
-    assert sent == {listed[0][2:], *listed[1:]}, "the session sends every command the program lists"
-    assert answers["16 8 record json"][0].startswith("=8 {")
-    assert answers["17 record pgn"][0].startswith("? ")
-    for key, moves in (("15 record", ["55", "51"]), ("25 record", ["111"]), ("30 record", ["L5"])):
+    assert {c.split()[0] for c in session} == {listed[0][2:], *listed[1:]}, "the session sends every listed command"
+    assert answers["9 play 44"] == ["? you must play in board 5"]
+    assert answers["16 record json"][0].startswith("= {") and answers["17 record pgn"][0].startswith("? ")
+    assert "is not a cell of this board" in answers["27 play " + "1" * 5000][0]
+    for key, moves in (("15 record", ["55", "51"]), ("25 record", ["111"]), ("31 record", ["L5"])):
         assert answers[key][0] == "="
         assert GameRecord.parse("\n".join(answers[key][1:])).moves == moves
-    for key, game in (("18 show", "ultimate"), ("24 show", "qubic"), ("29 show", "gobblet")):
+    for key, game in (("18 show", "ultimate"), ("24 show", "qubic"), ("30 show", "gobblet")):
         state = parse_spec(game).initial().play_text({"ultimate": "55", "qubic": "111", "gobblet": "L5"}[game])
         if game == "ultimate":
             state = state.play_text("51")
         assert answers[key][1:] == [line for line in state.diagram().splitlines() if line.strip()]
+
+
+#: Games for the sessions below: each family, at sizes where the random player and a
+#: one-ply search answer at once.
+_GAMES = ["classic", "mnk m=4 n=4 k=3", "ultimate", "qubic n=3", "gobblet", "matryoshka", "connect4 m=5 n=4"]
+#: Words a command takes: moves, numbers of any length (past the 4,300 digits Python
+#: reads), options, and text that no command expects.
+_WORD = st.one_of(
+    st.sampled_from(["5", "55", "111", "L5", "M13", "a1", "3", "-1", "0", "x", "json", "text", "=", "seed="]),
+    st.one_of(st.integers(1, 40), st.sampled_from([4300, 4301, 6000])).map(lambda n: "9" * n),
+    st.builds("{}={}".format, st.sampled_from(["seed", "time", "depth", "m", "player", "level", "iterations"]),
+              st.sampled_from(["1", "0.01", "-1", "inf", "nan", "1e999", "random", "max", "9" * 5000])),
+    st.text(st.characters(exclude_characters="\n#", exclude_categories=("Cs",)), min_size=1, max_size=8),
+)  # fmt: skip
+#: Commands as sent: without arguments about half the time, any command but quit with
+#: any words, the thinking ones with the options that keep them quick; an id or not.
+_COMMAND = st.one_of(
+    st.tuples(st.sampled_from(sorted(EngineSession().commands.keys() - {"quit", "analyze", "genmove"})),
+              st.one_of(st.just(""), st.lists(_WORD, min_size=1, max_size=3).map(" ".join))),
+    st.tuples(st.just("play"), _WORD),
+    st.tuples(st.sampled_from(["record", "show", "undo", "moves", "position"]), st.sampled_from(["", "", "json"])),
+    st.tuples(st.just("new"), st.sampled_from(_GAMES)),
+    st.tuples(st.sampled_from(["genmove", "analyze"]),
+              st.sampled_from(["player=random", "player=alphabeta depth=1", "level=easy"]),
+              st.sampled_from(["", "seed=3", "seed=" + "9" * 5000, "time=inf", "time=0.05"])),
+)  # fmt: skip
+_LINE = st.builds(
+    lambda ident, command: " ".join(part for part in (ident, *command) if part),
+    st.sampled_from(["", "", "", "7", "9" * 5000, "\u0663"]),
+    _COMMAND,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(_LINE, min_size=1, max_size=12))
+def test_any_session_answers_every_line_once_and_a_refusal_changes_nothing(lines: list[str]) -> None:
+    """Whatever is sent, each line gets one answer, framed as the protocol says: a
+    status with the line's id, no empty line and no other line break inside, the empty
+    line at its end; a refused command changes nothing and says why in a short line, and
+    the session goes on (a number past Python's 4,300 digits ended it)."""
+    session = EngineSession()
+    for line in lines:
+        before = (session.state, list(session.moves))
+        answer = session.handle(line)
+        assert answer is not None and answer.endswith("\n\n"), (line[:80], answer)
+        body = answer[:-2]
+        assert "\n\n" not in body and body.splitlines() == body.split("\n"), (line[:80], body[:200])
+        words = line.split()
+        ident = words[0] if words[0].isdigit() else ""
+        assert re.match(rf"[=?]{re.escape(ident)}(?:[ \n]|$)", body), (line[:80], body[:200])
+        if body.startswith("?"):
+            assert (session.state, session.moves) == before, line[:80]
+            assert len(body) - len(ident) < 1000, body[:300]  # quoting the start of a long word, not all of it
+    assert session.handle("turn") in ("= x\n\n", "= o\n\n")

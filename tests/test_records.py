@@ -280,6 +280,103 @@ def test_a_record_file_in_another_encoding_is_refused_in_one_line(
         assert says in err and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize(
+    "json_text",
+    [
+        r'{"game": "classic", "players": {"x": "\ud800"}, "moves": ["5"]}',
+        r'{"game": "classic", "players": {"x": "ann", "o": "Zo\udc00"}}',
+        r'{"game": "classic", "date": "2026-\ud83d"}',
+        r'{"game": "classic", "moves": ["5", "\ud800"]}',
+        r'{"game": "classic", "start": "\udfff"}',
+        r'{"game": "mnk", "options": {"m\ud800": 4}}',
+        r'{"game": "classic", "notes": [[{"deep": "\ud800"}]]}',
+    ],
+    ids=["x", "o", "date", "move", "start", "option", "elsewhere"],
+)
+def test_a_json_escape_of_half_a_pair_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], json_text: str
+) -> None:
+    """A JSON escape of a lone surrogate ("\\ud800") is no character, and no file holds
+    one otherwise: a player's name with one printed a traceback in `noughts record`,
+    `replay` and `review`, and was a 500 on `POST /api/record`."""
+    with pytest.raises(RecordError, match=r"the record holds \\ud[89a-f][0-9a-f]{2}, half of a UTF-16 pair alone"):
+        GameRecord.parse(json_text)
+    path = tmp_path / "game.json"
+    path.write_text(json_text, encoding="utf-8")
+    for command in ("record", "replay", "review"):
+        assert main([command, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "half of a UTF-16 pair alone: not a character" in err and err.count("\n") == 1, err
+
+
+def test_a_json_escape_of_a_whole_pair_is_its_character() -> None:
+    record = GameRecord.parse(r'{"game": "classic", "players": {"x": "\ud83d\ude00"}}')
+    assert record.x == "\U0001f600"
+    with pytest.raises(RecordError, match=r"the record holds \\ud800"):
+        GameRecord.from_text('[Game "classic"]\n[X "\ud800"]\n\n*')  # from a str, not a file
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('[Game "classic"]\n[X "\x1b[2J\x1b[31mann"]\n\n1. 5 *', "X's name holds a control character (U+001B)"),
+        ('[Game "classic"]\n[O "bob\tsmith"]\n\n*', "O's name holds a control character (U+0009)"),
+        ('[Game "classic"]\n[Date "2026\x0711"]\n\n*', "the date holds a control character (U+0007)"),
+        (r'{"game": "classic", "players": {"o": "two\nlines"}}', "O's name holds a control character (U+000A)"),
+        (r'{"game": "classic", "players": {"x": "a\u2028b"}}', "X's name holds a control character (U+2028)"),
+        (r'{"game": "classic", "players": {"x": "\u009b31m"}}', "X's name holds a control character (U+009B)"),
+    ],
+    ids=["escape", "tab", "bell", "json-newline", "json-line-separator", "json-c1"],
+)
+def test_a_name_or_a_date_holding_a_control_character_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, says: str
+) -> None:
+    """A record's names went to the terminal as they were: `noughts review` wrote an
+    escape sequence in a name (clearing the screen, recolouring it) to the terminal."""
+    with pytest.raises(RecordError, match=re.escape(says)):
+        GameRecord.parse(text)
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    for command in ("record", "replay", "review"):
+        assert main([command, str(path)]) == 2
+        captured = capsys.readouterr()
+        assert captured.err == f"noughts: {says}: it is one line of text\n" and "\x1b" not in captured.out
+
+
+def test_names_are_shown_as_they_are_written_not_as_markup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rich read "[red]ann[/]" as markup: the review showed "ann", in red."""
+    path = tmp_path / "game.txt"
+    path.write_text('[Game "classic"]\n[X "[red]ann[/]"]\n[O "[bold]bob"]\n[Date "[u]d"]\n\n1. 5 1 *\n', "utf-8")
+    assert main(["review", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "x ([red]ann[/]): accuracy" in out and "o ([bold]bob): accuracy" in out
+    assert main(["replay", str(path)]) == 0
+    assert "X: [red]ann[/] · O: [bold]bob · [u]d" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"game": "classic", "players": {"x": 5}}', '"players.x" is a string or null, not 5'),
+        ('{"game": "classic", "players": {"o": ["b", "o", "b"]}}', '"players.o" is a string or null'),
+        ('{"game": "classic", "date": 20261122}', '"date" is a string or null, not 20261122'),
+        ('{"game": "classic", "result": false}', '"result" is a string or null, not False'),
+        ('{"game": "mnk", "options": {"m": {"a": 1}}}', '"options" gives each option a string, a number'),
+    ],
+)
+def test_a_json_field_of_the_wrong_kind_is_refused_saying_which(text: str, says: str) -> None:
+    """Names, the date and the result were str() of anything: a list of letters was a
+    name, and an object given as an option read "'1}' is not an option"."""
+    with pytest.raises(RecordError, match=re.escape(says)):
+        GameRecord.parse(text)
+
+
+def test_a_null_json_field_is_as_if_it_were_absent() -> None:
+    """`"x": null` was the player "None"."""
+    nulls = '{"game": "classic", "players": {"x": null, "o": null}, "date": null, "result": null, "termination": null}'
+    assert GameRecord.parse(nulls) == GameRecord.parse('{"game": "classic"}') == GameRecord(parse_spec("classic"))
+
+
 @pytest.mark.parametrize("command", ["record", "review"])
 def test_the_commands_refuse_a_number_too_long_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str

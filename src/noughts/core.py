@@ -101,13 +101,17 @@ def parse_int(text: str, what: str = "a number") -> int:
     return int(stripped)
 
 
-def shown(text: str, most: int = 40) -> str:
+def shown(text: object, most: int = 40) -> str:
     """`text` quoted for a message, cut after `most` characters: a message repeats what
-    it refuses, not all of a megabyte.
+    it refuses, not all of a megabyte. Any other value is shown as its repr, cut the
+    same way (an option given from Python code).
 
-    >>> shown("abc"), shown("x" * 50, 5)
-    ("'abc'", "'xxxxx'... (50 characters)")
+    >>> shown("abc"), shown("x" * 50, 5), shown(7), shown([0] * 30, 10)
+    ("'abc'", "'xxxxx'... (50 characters)", '7', '[0, 0, 0, ... (90 characters)')
     """
+    if not isinstance(text, str):
+        written = repr(text)
+        return written if len(written) <= most else f"{written[:most]}... ({len(written):,} characters)"
     if len(text) <= most:
         return repr(text)
     return f"{text[:most]!r}... ({len(text):,} characters)"
@@ -145,7 +149,7 @@ class Player(enum.Enum):
         try:
             return cls(text.strip().lower())
         except ValueError:
-            raise InvalidOptionError(f"{text!r} is not a player: use x or o") from None
+            raise InvalidOptionError(f"{shown(text)} is not a player: use x or o") from None
 
     def __str__(self) -> str:
         return self.value

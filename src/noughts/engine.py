@@ -80,7 +80,7 @@ class EngineSession:
         command = self.commands.get(name)
         try:
             if command is None:
-                raise CommandError(f"unknown command {name!r}; 'list_commands' lists them")
+                raise CommandError(f"unknown command {shown(name)}; 'list_commands' lists them")
             body = command(args)
         except (CommandError, NoughtsError) as e:
             return _framed(f"?{ident}", str(e))
@@ -183,7 +183,7 @@ class EngineSession:
             _check_table_built(state)
             return make_player("perfect")
         if level not in LEVELS:
-            raise CommandError(f"unknown level {level!r}; the levels are: {', '.join(LEVELS)}, and perfect")
+            raise CommandError(f"unknown level {shown(level)}; the levels are: {', '.join(LEVELS)}, and perfect")
         return level_player(state.game, level, seed)
 
     def _genmove(self, args: list[str]) -> str:
@@ -240,7 +240,7 @@ def _options(args: list[str]) -> dict[str, str]:
     for arg in args:
         name, eq, value = arg.partition("=")
         if not eq or not name or not value:
-            raise CommandError(f"{arg!r} is not an option: write name=value")
+            raise CommandError(f"{shown(arg)} is not an option: write name=value")
         options[name.lower()] = value
     return options
 

@@ -22,7 +22,9 @@ A record is at most `MAX_RECORD_SIZE` characters: anything longer is refused unr
 its size, and text moves are played as they are read, so that junk fails at its first
 bad move without the rest being looked at. A number in a JSON record has at most
 `noughts.core.MAX_DIGITS` digits, refused before it is read. A file is UTF-8, with or
-without a byte-order mark, or UTF-16 with one (as Windows editors save it).
+without a byte-order mark, or UTF-16 with one (as Windows editors save it); a record's
+texts are characters, so a JSON escape of half a UTF-16 pair alone is refused, and a
+name or a date is one line of text, without control characters.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from noughts.core import MAX_DIGITS, Game, NoughtsError, State
+from noughts.core import MAX_DIGITS, Game, NoughtsError, State, shown
 from noughts.registry import option_text, parse_spec, spec_options
 
 __all__ = ["MAX_RECORD_SIZE", "RESULTS", "TERMINATIONS", "GameRecord", "RecordError"]
@@ -65,6 +67,10 @@ _LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _TOKEN = re.compile(r"\{[^}]*\}?|[^\s{]+")
 _MOVE_NUMBER = re.compile(r"\d+\.+")
 _JSON_START = re.compile(r"\s*\{")
+#: What a name or a date may not hold: control characters (an escape sequence that
+#: recolours or moves a terminal's cursor when the record is shown, a tab, a newline)
+#: and the line and paragraph separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NON_SPACE = re.compile(r"\S")
 
 
@@ -136,10 +142,15 @@ class GameRecord:
         return states
 
     def _start_state(self) -> State[Any]:
+        for label, value in (("X's name", self.x), ("O's name", self.o), ("the date", self.date)):
+            if found := _CONTROL.search(value):
+                raise RecordError(
+                    f"{label} holds a control character (U+{ord(found.group()):04X}): it is one line of text"
+                )
         if self.result not in RESULTS:
-            raise RecordError(f"result {self.result!r} is not one of {', '.join(RESULTS)}")
+            raise RecordError(f"result {shown(self.result)} is not one of {', '.join(RESULTS)}")
         if self.termination not in TERMINATIONS:
-            raise RecordError(f"termination {self.termination!r} is not one of {', '.join(TERMINATIONS)}")
+            raise RecordError(f"termination {shown(self.termination)} is not one of {', '.join(TERMINATIONS)}")
         return _initial(self.game, self.start)
 
     def _check_end(self, state: State[Any]) -> None:
@@ -185,6 +196,7 @@ class GameRecord:
         """The record in a text form, every move replayed: RecordError (naming the move) for one that does not
         read or replay, a result the board contradicts, or a text longer than `MAX_RECORD_SIZE`."""
         _check_size(text)
+        _check_characters(text)
         text = text.removeprefix(_BOM)
         headers: dict[str, str] = {}
         # Header lines are taken one at a time while the next word opens with "[";
@@ -200,8 +212,8 @@ class GameRecord:
                 value = _header_value(line[match.end() : -2])
             if match is None or value is None:
                 number = len(_LINE_BREAK.findall(text, 0, first.start())) + 1
-                shown = line if len(line) <= 60 else line[:60] + "..."
-                raise RecordError(f'line {number}: a header looks like [Name "value"], got {shown!r}')
+                head = line if len(line) <= 60 else line[:60] + "..."
+                raise RecordError(f'line {number}: a header looks like [Name "value"], got {head!r}')
             headers[match.group(1).lower()] = value
             first = _NON_SPACE.search(text, line_match.end())
         body_start = len(text) if first is None else first.start()
@@ -214,7 +226,7 @@ class GameRecord:
         result, start = headers.get("result", "ongoing"), headers.get("position")
         termination = headers.get("termination", "normal")
         if termination not in TERMINATIONS:  # said before the moves, as a replay would
-            raise RecordError(f"termination {termination!r} is not one of {', '.join(TERMINATIONS)}")
+            raise RecordError(f"termination {shown(termination)} is not one of {', '.join(TERMINATIONS)}")
         # Each move is played when the next token shows it is not the last one (the
         # result): a bad move fails before the text after it is read.
         state = _initial(game, start)
@@ -279,6 +291,7 @@ class GameRecord:
                 raise RecordError("not JSON a record can hold: it nests too deeply") from None
         if not isinstance(data, dict) or not isinstance(data.get("game"), str):
             raise RecordError('a JSON record is an object with at least "game"')
+        _check_characters(data)
         options = data.get("options") or {}
         moves = data.get("moves") or []
         players = data.get("players") or {}
@@ -289,15 +302,17 @@ class GameRecord:
         start = data.get("start")
         if start is not None and not isinstance(start, str):
             raise RecordError('"start" is a position text (a string) or null')
+        if not all(isinstance(v, str | int | float) for v in options.values()):  # bool is an int
+            raise RecordError('"options" gives each option a string, a number, true or false')
         spec = " ".join([data["game"], *(f"{k}={option_text(v)}" for k, v in options.items())])
         return cls._build(
             spec,
             moves,
-            x=str(players.get("x", "?")),
-            o=str(players.get("o", "?")),
-            date=str(data.get("date") or ""),
-            result=str(data.get("result", "ongoing")),
-            termination=str(data.get("termination", "normal")),
+            x=_json_text(players, "x", "?", "players.x"),
+            o=_json_text(players, "o", "?", "players.o"),
+            date=_json_text(data, "date", "", "date"),
+            result=_json_text(data, "result", "ongoing", "result"),
+            termination=_json_text(data, "termination", "normal", "termination"),
             start=start,
         )
 
@@ -373,6 +388,17 @@ def _decode(data: bytes, where: str) -> str:
         raise RecordError(f"{where}the record is not {encoding} text ({found}): {how}") from None
 
 
+def _json_text(data: dict[str, Any], key: str, default: str, where: str) -> str:
+    """`data[key]`, a string; `default` when it is absent or null; else RecordError
+    naming the field (`where`: "players.x")."""
+    value = data.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise RecordError(f'"{where}" is a string or null, not {shown(value)}')
+    return value
+
+
 def _json_int(text: str) -> int:
     """A JSON record's whole number, refused before it is read when it is too long."""
     if len(text.lstrip("-")) > MAX_DIGITS:
@@ -383,6 +409,30 @@ def _json_int(text: str) -> int:
 def _check_size(text: str) -> None:
     if len(text) > MAX_RECORD_SIZE:
         raise RecordError(f"the record is too long: {len(text):,} characters, at most {MAX_RECORD_SIZE:,}")
+
+
+#: Half of a UTF-16 pair alone: no character. No UTF-8 or UTF-16 file holds one, but a
+#: JSON escape writes it ("\ud800" in the file), and it cannot be printed or sent as
+#: UTF-8: a 500 on `POST /api/record`, a traceback in `noughts record`.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_characters(data: object) -> None:
+    """RecordError if a text in `data` (a str, or JSON's values: objects' keys and
+    values, lists' items) holds a lone surrogate; looked for without recursion, as deep
+    as the parser went."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if found := _SURROGATE.search(item):
+                code = f"\\u{ord(found.group()):04x}"
+                raise RecordError(f"the record holds {code}, half of a UTF-16 pair alone: not a character")
+        elif isinstance(item, dict):
+            stack += item.keys()
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
 
 
 def _initial(game: Game[Any, Any], start: str | None) -> State[Any]:
@@ -397,7 +447,7 @@ def _play(state: State[Any], ply: int, text: str) -> State[Any]:
     try:
         return state.play_text(text)
     except NoughtsError as e:
-        raise RecordError(f"move {ply} ({text}): {e}") from None
+        raise RecordError(f"move {ply} ({text if len(text) <= 40 else text[:40] + '...'}): {e}") from None
 
 
 def _tokens(text: str, start: int) -> Iterator[str]:

@@ -23,7 +23,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from noughts.core import Game, InvalidNumberError, InvalidOptionError, State, UnknownGameError, option_text, parse_int
+from noughts.core import (
+    Game,
+    InvalidNumberError,
+    InvalidOptionError,
+    State,
+    UnknownGameError,
+    option_text,
+    parse_int,
+    shown,
+)
 from noughts.games.connect4.rules import ConnectFour
 from noughts.games.gobblet import Gobblet
 from noughts.games.mnk import Mnk
@@ -152,7 +161,7 @@ def _entry(key: str) -> Entry:
     try:
         return GAMES[key.strip().lower()]
     except KeyError:
-        raise UnknownGameError(f"unknown game {key!r}; the games are: {', '.join(GAMES)}") from None
+        raise UnknownGameError(f"unknown game {shown(key)}; the games are: {', '.join(GAMES)}") from None
 
 
 _TRUE = {"true", "1", "yes", "on"}
@@ -163,7 +172,7 @@ def _convert(entry: Entry, name: str, value: Any) -> Any:
     kind = typing.get_type_hints(entry.cls).get(name)
     if name not in entry.option_names() or kind is None:
         allowed = ", ".join(entry.option_names()) or "none"
-        raise InvalidOptionError(f"{entry.key} has no option {name!r} (its options: {allowed})")
+        raise InvalidOptionError(f"{entry.key} has no option {shown(name)} (its options: {allowed})")
     if not isinstance(value, str):
         return value
     text = value.strip().lower()
@@ -172,7 +181,7 @@ def _convert(entry: Entry, name: str, value: Any) -> Any:
             return True
         if text in _FALSE:
             return False
-        raise InvalidOptionError(f"option {name} takes true or false, not {value!r}")
+        raise InvalidOptionError(f"option {name} takes true or false, not {shown(value)}")
     if kind is int:
         try:
             return parse_int(text, f"option {name}")
@@ -208,7 +217,7 @@ def parse_spec(text: str) -> Game[Any, Any]:
         name, eq, value = part.partition("=")
         name = name.strip().lower().replace("-", "_")
         if not _WORD.match(name) or (eq and not value):
-            raise InvalidOptionError(f"{part!r} is not an option: write name=value")
+            raise InvalidOptionError(f"{shown(part)} is not an option: write name=value")
         options[name] = value if eq else "true"
     return make_game(parts[0], **options)
 

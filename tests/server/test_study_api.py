@@ -205,3 +205,12 @@ def test_a_record_with_a_number_too_long_is_a_400_not_a_500(client: TestClient, 
     answer = client.post("/api/record", json={"text": text})
     assert (answer.status_code, answer.json()["field"]) == (400, "text"), answer.text
     assert answer.json()["message"].startswith(("text: a number in the record", 'text: "start"', "text: move 3"))
+
+
+@pytest.mark.parametrize(("field", "code"), [('"players": {"x": "\\ud800"}', "d800"), ('"moves": ["\\udc00"]', "dc00")])
+def test_a_record_holding_half_a_pair_is_a_400_not_a_500(client: TestClient, field: str, code: str) -> None:
+    """A JSON record's escape of a lone surrogate, in a name or a move: the answer,
+    which repeats it, could not be written as UTF-8 (a 500)."""
+    answer = client.post("/api/record", json={"text": '{"game": "classic", ' + field + "}"})
+    message = f"text: the record holds \\u{code}, half of a UTF-16 pair alone: not a character"
+    assert (answer.status_code, answer.json()) == (400, {"error": "record", "message": message, "field": "text"})

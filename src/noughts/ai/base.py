@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from noughts.core import IllegalMoveError, InvalidOptionError, State, parse_int
+from noughts.core import IllegalMoveError, InvalidOptionError, State, parse_int, shown
 
 __all__ = [
     "MAX_COUNT",
@@ -489,7 +489,8 @@ def make_player(name: str, **options: Any) -> AIPlayer:
     factory = _PLAYERS.get(name.strip().lower())
     if factory is None:
         raise InvalidOptionError(
-            f"unknown player {name!r}{_closest(name.strip().lower(), _PLAYERS)}; the players are: {', '.join(_PLAYERS)}"
+            f"unknown player {shown(name)}{_closest(name.strip().lower(), _PLAYERS)};"
+            f" the players are: {', '.join(_PLAYERS)}"
         )
     given = {k.replace("-", "_"): coerce_option(v) for k, v in options.items()}
     known = option_names(factory)
@@ -497,7 +498,7 @@ def make_player(name: str, **options: Any) -> AIPlayer:
     if known is not None and unknown:
         listed = ", ".join(known) or "none"
         raise InvalidOptionError(
-            f"player {name.strip().lower()} has no option {unknown[0]!r}{_closest(unknown[0], known)}; "
+            f"player {name.strip().lower()} has no option {shown(unknown[0])}{_closest(unknown[0], known)}; "
             f"its options are: {listed}"
         )
     try:
@@ -558,7 +559,7 @@ def split_spec(text: str) -> tuple[str, dict[str, str]]:
     for part in parts:
         key, eq, value = part.partition("=")
         if not eq or not key or not value:
-            raise InvalidOptionError(f"{part!r} is not a player option: write name=value")
+            raise InvalidOptionError(f"{shown(part)} is not a player option: write name=value")
         options[key] = value
     return name, options
 
@@ -579,7 +580,7 @@ def flag_option(name: str, value: object) -> bool:
         return value
     if value in (0, 1):
         return bool(value)
-    raise InvalidOptionError(f"{name} takes true or false, not {value!r}")
+    raise InvalidOptionError(f"{name} takes true or false, not {shown(value)}")
 
 
 def coerce_option(value: Any) -> Any:

@@ -62,7 +62,7 @@ from noughts.ai.base import (
     require_moves,
     with_lines,
 )
-from noughts.core import Game, InvalidOptionError, Player, State
+from noughts.core import Game, InvalidOptionError, Player, State, shown
 from noughts.kernels import require_kernels
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def _number(name: str, value: object, integer: bool, minimum: float) -> Any:
         return None
     if isinstance(value, bool) or not isinstance(value, kinds) or not value >= minimum:
         what = "a whole number" if integer else "a number"
-        raise InvalidOptionError(f"{name} must be {what} of at least {minimum:g}, not {value!r}")
+        raise InvalidOptionError(f"{name} must be {what} of at least {minimum:g}, not {shown(value)}")
     return value
 
 
@@ -187,18 +187,18 @@ class KernelMCTSPlayer(AIPlayer):
         self.iterations = _number("iterations", iterations, True, 1)
         self.c = float(_number("c", c, False, 0))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidOptionError(f"seed must be a whole number, not {seed!r}")
+            raise InvalidOptionError(f"seed must be a whole number, not {shown(seed)}")
         self.seed = seed
         self.reuse = flag_option("reuse", reuse)
         self.solver = flag_option("solver", solver)
         self.guided = flag_option("guided", guided)
         self.contempt = float(_number("contempt", contempt, False, 0))
         if self.contempt > 1:
-            raise InvalidOptionError(f"contempt is a fraction of a loss, from 0 to 1, not {contempt!r}")
+            raise InvalidOptionError(f"contempt is a fraction of a loss, from 0 to 1, not {shown(contempt)}")
         self.endgame = int(_number("endgame", endgame, True, 0))
         self.minimax = float(_number("minimax", minimax, False, 0))
         if self.minimax > 1:
-            raise InvalidOptionError(f"minimax is a share of the choice, from 0 to 1, not {minimax!r}")
+            raise InvalidOptionError(f"minimax is a share of the choice, from 0 to 1, not {shown(minimax)}")
         self._rng = random.Random(seed)
         self._tree: tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int16], int] | None = None
         self._solver: KernelAlphaBetaPlayer | None = None
@@ -472,7 +472,7 @@ class KernelAlphaBetaPlayer(AIPlayer):
             depth=_number("depth", depth, True, 1),
         )
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidOptionError(f"seed must be a whole number, not {seed!r}")
+            raise InvalidOptionError(f"seed must be a whole number, not {shown(seed)}")
         self.seed = seed
         self.threats = flag_option("threats", threats)
         self.proof = flag_option("proof", proof)

@@ -45,7 +45,7 @@ from noughts.ai.base import (
     require_moves,
     with_lines,
 )
-from noughts.core import InvalidOptionError, State
+from noughts.core import InvalidOptionError, State, shown
 
 __all__ = [
     "DEFAULT_TIME",
@@ -135,7 +135,7 @@ def _find_evaluator(name: str) -> Evaluator:
         return _EVALUATORS[key]
     if key in evaluation.all_evaluator_names():
         return _static_evaluator(key)
-    raise InvalidOptionError(f"unknown evaluator {name!r}; the evaluators are: {', '.join(evaluator_names())}")
+    raise InvalidOptionError(f"unknown evaluator {shown(name)}; the evaluators are: {', '.join(evaluator_names())}")
 
 
 class Node:
@@ -235,15 +235,15 @@ class MCTSPlayer(AIPlayer):
         evaluator: str | Evaluator = "random",
     ) -> None:
         if time is not None and (isinstance(time, bool) or not isinstance(time, int | float) or not time > 0):
-            raise InvalidOptionError(f"time must be a positive number of seconds, not {time!r}")
+            raise InvalidOptionError(f"time must be a positive number of seconds, not {shown(time)}")
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
         ):
-            raise InvalidOptionError(f"iterations must be a whole number of at least 1, not {iterations!r}")
+            raise InvalidOptionError(f"iterations must be a whole number of at least 1, not {shown(iterations)}")
         if isinstance(c, bool) or not isinstance(c, int | float) or not c >= 0:
-            raise InvalidOptionError(f"c must be a number of at least 0, not {c!r}")
+            raise InvalidOptionError(f"c must be a number of at least 0, not {shown(c)}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidOptionError(f"seed must be a whole number, not {seed!r}")
+            raise InvalidOptionError(f"seed must be a whole number, not {shown(seed)}")
         self.time = None if time is None else float(time)
         self.iterations = iterations
         self.c = float(c)

@@ -70,7 +70,7 @@ from noughts.ai.base import (
 )
 from noughts.ai.evaluation import Evaluator, evaluator, evaluator_scale
 from noughts.ai.knowledge import ThreatWin, knowledge
-from noughts.core import InvalidOptionError, State
+from noughts.core import InvalidOptionError, State, shown
 
 __all__ = ["DEFAULT_TIME", "WIN", "AlphaBetaPlayer", "MinimaxPlayer"]
 
@@ -120,11 +120,11 @@ class _Negamax(AIPlayer):
     ) -> None:
         for option, value in (("depth", depth), ("nodes", nodes), ("seed", seed)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise InvalidOptionError(f"{self.name}: option {option} takes a whole number, not {value!r}")
+                raise InvalidOptionError(f"{self.name}: option {option} takes a whole number, not {shown(value)}")
         if time is not None and (not isinstance(time, int | float) or isinstance(time, bool)):
-            raise InvalidOptionError(f"{self.name}: option time takes a number of seconds, not {time!r}")
+            raise InvalidOptionError(f"{self.name}: option time takes a number of seconds, not {shown(time)}")
         if eval is not None and not isinstance(eval, str):
-            raise InvalidOptionError(f"{self.name}: option eval takes an evaluator name, not {eval!r}")
+            raise InvalidOptionError(f"{self.name}: option eval takes an evaluator name, not {shown(eval)}")
         self.defaults = Limits(time=time, nodes=nodes, depth=depth)
         self.eval_name = eval
         self.seed = seed
@@ -306,10 +306,10 @@ class AlphaBetaPlayer(_Negamax):
         self.blocks = flag_option("blocks", blocks)
         self._fours: Callable[[State[Any]], tuple[int, int]] | None = None
         if near is not None and (not isinstance(near, int) or isinstance(near, bool) or near < 1):
-            raise InvalidOptionError(f"{self.name}: option near takes a whole number >= 1, not {near!r}")
+            raise InvalidOptionError(f"{self.name}: option near takes a whole number >= 1, not {shown(near)}")
         self.near = near
         if not isinstance(tt_size, int) or isinstance(tt_size, bool) or tt_size < 0:
-            raise InvalidOptionError(f"{self.name}: option tt_size takes a whole number >= 0, not {tt_size!r}")
+            raise InvalidOptionError(f"{self.name}: option tt_size takes a whole number >= 0, not {shown(tt_size)}")
         self.tt_size = tt_size
         self.threats = flag_option("threats", threats)
         self.threes = flag_option("threes", threes)

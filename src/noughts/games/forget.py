@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from noughts.core import InvalidMoveError, InvalidOptionError, InvalidPositionError
+from noughts.core import InvalidMoveError, InvalidOptionError, InvalidPositionError, shown
 from noughts.variant import OptionSpec
 
 __all__ = ["FORGET_OPTIONS", "check_options", "forget_options", "forget_rule", "parse_ages", "placed"]
@@ -37,9 +37,9 @@ def check_options(forget: object, keep: object, least: int, why: str) -> None:
     """Refuse a `keep` that is not a whole number, is below `least` in Forget mode (`why`
     says so: "at least {why}"), or is set without Forget mode."""
     if not isinstance(forget, bool):
-        raise InvalidOptionError(f"option forget takes true or false, not {forget!r}")
+        raise InvalidOptionError(f"option forget takes true or false, not {shown(forget)}")
     if not isinstance(keep, int) or isinstance(keep, bool):
-        raise InvalidOptionError(f"option keep takes a whole number, not {keep!r}")
+        raise InvalidOptionError(f"option keep takes a whole number, not {shown(keep)}")
     if forget and keep < least:
         raise InvalidOptionError(f"keep must be at least {why}")
     if not forget and keep != DEFAULT_KEEP:
@@ -54,7 +54,7 @@ def parse_ages(
     list in the message for a text that is not one."""
     label, _, listed = text.partition("=")
     if label.lower() != side:
-        raise InvalidPositionError(f"expected {side}={form}, got {text!r}")
+        raise InvalidPositionError(f"expected {side}={form}, got {shown(text)}")
     try:
         order = tuple(parse_move(m) for m in listed.split(",")) if listed not in ("", "-") else ()
     except InvalidMoveError as e:

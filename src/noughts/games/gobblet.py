@@ -48,6 +48,7 @@ from noughts.core import (
     Reason,
     State,
     repetition_outcome,
+    shown,
     times_before,
 )
 from noughts.games.geometry import full_line, has_line, line_masks
@@ -136,11 +137,11 @@ class Gobblet(Game["GobbletState", GobbletMove]):
 
     def __post_init__(self) -> None:
         if not isinstance(self.moves, bool):
-            raise InvalidOptionError(f"option moves takes true or false, not {self.moves!r}")
+            raise InvalidOptionError(f"option moves takes true or false, not {shown(self.moves)}")
         if not _is_int(self.sizes) or not 1 <= self.sizes <= len(SIZES):
-            raise InvalidOptionError(f"option sizes takes 1 to {len(SIZES)}, not {self.sizes!r}")
+            raise InvalidOptionError(f"option sizes takes 1 to {len(SIZES)}, not {shown(self.sizes)}")
         if not _is_int(self.copies) or not 1 <= self.copies <= COPIES:
-            raise InvalidOptionError(f"option copies takes 1 to {COPIES}, not {self.copies!r}")
+            raise InvalidOptionError(f"option copies takes 1 to {COPIES}, not {shown(self.copies)}")
 
     @property
     def key(self) -> str:
@@ -170,13 +171,13 @@ class Gobblet(Game["GobbletState", GobbletMove]):
             return _SHIFTS.get((src, dst)) or Shift(src, dst)
         # Matryoshka has no board moves: its message offers none.
         forms = f"{_PLACE_FORM} or {_SHIFT_FORM}" if self.moves else _PLACE_FORM
-        raise InvalidMoveError(f"{text.strip()!r} is not a move: {forms}")
+        raise InvalidMoveError(f"{shown(text.strip())} is not a move: {forms}")
 
     def parse_position(self, text: str) -> GobbletState:
         parts = text.split()
         if len(parts) != 2:
             raise InvalidPositionError(
-                f"a {self.key} position is 'ROWS TURN', like '.,sL,./M,.,./.,.,l x'; got {text!r}"
+                f"a {self.key} position is 'ROWS TURN', like '.,sL,./M,.,./.,.,l x'; got {shown(text)}"
             )
         board = _parse_board(parts[0])
         _check_figures(self, board)
@@ -203,7 +204,7 @@ def _validate(move: object) -> None:
             return
     elif isinstance(move, Shift) and _is_cell(move.src) and _is_cell(move.dst):
         return
-    raise InvalidMoveError(f"{move!r} is not a move: sizes are 1-3 and cells 0-8")
+    raise InvalidMoveError(f"{shown(move)} is not a move: sizes are 1-3 and cells 0-8")
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -492,7 +493,7 @@ def _parse_board(text: str) -> int:
     cells = [cell for row in rows for cell in row.split(",")]
     if len(rows) != 3 or len(cells) != CELLS or any(row.count(",") != 2 for row in rows) or "" in cells:
         raise InvalidPositionError(
-            f"the board needs 3 rows of 3 cells (',' between cells, '/' between rows), got {text!r}"
+            f"the board needs 3 rows of 3 cells (',' between cells, '/' between rows), got {shown(text)}"
         )
     board = 0
     for cell, figures in enumerate(cells):
@@ -505,7 +506,7 @@ def _parse_board(text: str) -> int:
             size = _SIZE_LETTERS.index(letter.upper()) + 1
             if size <= below:
                 raise InvalidPositionError(
-                    f"cell {cell + 1} reads {figures!r}: a stack is written bottom to top,"
+                    f"cell {cell + 1} reads {shown(figures)}: a stack is written bottom to top,"
                     " each figure larger than the one below"
                 )
             board |= _bit(cell, 0 if letter.isupper() else 1, size)

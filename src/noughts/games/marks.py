@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any, TypeVar
 
-from noughts.core import Game, IllegalMoveError, InvalidMoveError, InvalidPositionError, Outcome, Player, State
+from noughts.core import Game, IllegalMoveError, InvalidMoveError, InvalidPositionError, Outcome, Player, State, shown
 from noughts.games.geometry import bits, has_line
 
 __all__ = ["MarksGame", "MarksState", "check_turn", "line_outcome", "parse_marks", "parse_rows", "parse_turn"]
@@ -53,7 +53,7 @@ class MarksState(State[int]):
 
     def _check(self, move: int) -> None:
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.game.cells:
-            raise InvalidMoveError(f"{move!r} is not a cell of this board")
+            raise InvalidMoveError(f"{shown(move)} is not a cell of this board")
         if (self.x | self.o) >> move & 1:
             raise IllegalMoveError(f"cell {self.game.move_text(move)} is taken")
 
@@ -98,7 +98,7 @@ def parse_rows(text: str, m: int, n: int) -> tuple[int, int]:
     """The x and o masks of a board written as `n` rows of `m` cells joined by ``/``."""
     rows = text.split("/")
     if len(rows) != n or any(len(r) != m for r in rows):
-        raise InvalidPositionError(f"the board needs {n} rows of {m} cells separated by '/', got {text!r}")
+        raise InvalidPositionError(f"the board needs {n} rows of {m} cells separated by '/', got {shown(text)}")
     return parse_marks("".join(rows))
 
 

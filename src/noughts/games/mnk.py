@@ -63,7 +63,7 @@ class Mnk(MarksGame["MnkState"]):
         for name in ("m", "n", "k"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidOptionError(f"option {name} takes a whole number, not {value!r}")
+                raise InvalidOptionError(f"option {name} takes a whole number, not {shown(value)}")
         if not (1 <= self.m <= MAX_SIDE and 1 <= self.n <= MAX_SIDE):
             raise InvalidOptionError(f"m and n must be between 1 and {MAX_SIDE}")
         if not 1 <= self.k <= max(self.m, self.n):
@@ -115,15 +115,15 @@ class Mnk(MarksGame["MnkState"]):
             if col < self.m and 0 <= row < self.n:
                 return row * self.m + col
             last = chr(ord("a") + self.m - 1)
-            raise InvalidMoveError(f"{text.strip()!r} is off the board: columns a-{last}, rows 1-{self.n}")
+            raise InvalidMoveError(f"{shown(text.strip())} is off the board: columns a-{last}, rows 1-{self.n}")
         example = "5" if self.cells <= 9 else "a1"
-        raise InvalidMoveError(f"{text.strip()!r} is not a move: give a cell like {example}")
+        raise InvalidMoveError(f"{shown(text.strip())} is not a move: give a cell like {example}")
 
     def parse_position(self, text: str) -> MnkState:
         parts = text.split()
         if len(parts) != (4 if self.forget else 2):
             shape = "ROWS TURN x=CELLS o=CELLS" if self.forget else "ROWS TURN"
-            raise InvalidPositionError(f"a {self.spec} position is {shape!r}, got {text!r}")
+            raise InvalidPositionError(f"a {self.spec} position is {shape!r}, got {shown(text)}")
         x, o = parse_rows(parts[0], self.m, self.n)
         turn = parse_turn(parts[1])
         ages = None

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from noughts.core import InvalidMoveError, InvalidOptionError, InvalidPositionError, Outcome, Player, Reason
+from noughts.core import InvalidMoveError, InvalidOptionError, InvalidPositionError, Outcome, Player, Reason, shown
 from noughts.games.geometry import has_line, line_masks, masks_through
 from noughts.games.geometry import lines as cell_lines
 from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
@@ -67,7 +67,7 @@ class Qubic(MarksGame["QubicState"]):
         for name in ("n", "d"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidOptionError(f"option {name} takes a whole number, not {value!r}")
+                raise InvalidOptionError(f"option {name} takes a whole number, not {shown(value)}")
         if not 2 <= self.d <= MAX_DIMENSION:
             raise InvalidOptionError(
                 f"d must be between 2 and {MAX_DIMENSION}: below 2 there are no diagonals, "
@@ -127,10 +127,10 @@ class Qubic(MarksGame["QubicState"]):
     def parse_move(self, text: str) -> int:
         t = text.strip()
         if not _MOVE.match(t):
-            raise InvalidMoveError(f"{t!r} is not a move: give {self._move_form()}")
+            raise InvalidMoveError(f"{shown(t)} is not a move: give {self._move_form()}")
         digits = [int(ch) for ch in t if ch.isdigit()]
         if len(digits) != self.d or not all(1 <= c <= self.n for c in digits):
-            raise InvalidMoveError(f"{t!r} is not a cell of this board: give {self._move_form()}")
+            raise InvalidMoveError(f"{shown(t)} is not a cell of this board: give {self._move_form()}")
         move = 0
         for c in digits:
             move = move * self.n + c - 1
@@ -139,7 +139,7 @@ class Qubic(MarksGame["QubicState"]):
     def parse_position(self, text: str) -> QubicState:
         parts = text.split()
         if len(parts) != 2:
-            raise InvalidPositionError(f"a {self.spec} position is 'CELLS TURN', got {text!r}")
+            raise InvalidPositionError(f"a {self.spec} position is 'CELLS TURN', got {shown(text)}")
         x, o = self._parse_cells(parts[0])
         turn = parse_turn(parts[1])
         surplus = x.bit_count() - o.bit_count()
@@ -165,7 +165,7 @@ class Qubic(MarksGame["QubicState"]):
         separators = _SEPARATORS[-(self.d - 1) :]
         cells = _split(text.lower(), separators, self.n)
         if cells is None:
-            raise InvalidPositionError(f"the board needs {self._layout(separators)}, got {text!r}")
+            raise InvalidPositionError(f"the board needs {self._layout(separators)}, got {shown(text)}")
         return parse_marks(cells)
 
     def _layout(self, separators: tuple[str, ...]) -> str:

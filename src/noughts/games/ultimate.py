@@ -48,6 +48,7 @@ from noughts.core import (
     Reason,
     State,
     repetition_outcome,
+    shown,
     times_before,
 )
 from noughts.games.forget import check_options, forget_options, forget_rule, parse_ages, placed
@@ -109,10 +110,10 @@ class Ultimate(Game["UltimateState", int]):
 
     def __post_init__(self) -> None:
         if self.rule not in (ULTIMATE, NINE_BOARD):
-            raise InvalidOptionError(f"option rule takes {ULTIMATE} or {NINE_BOARD}, not {self.rule!r}")
+            raise InvalidOptionError(f"option rule takes {ULTIMATE} or {NINE_BOARD}, not {shown(self.rule)}")
         check_options(self.forget, self.keep, 3, "3, or nobody can ever make a line")
         if self.tiebreak not in TIEBREAKS:
-            raise InvalidOptionError(f"option tiebreak takes none or boards, not {self.tiebreak!r}")
+            raise InvalidOptionError(f"option tiebreak takes none or boards, not {shown(self.tiebreak)}")
         if self.tiebreak != "none" and self.rule == NINE_BOARD:
             raise InvalidOptionError("tiebreak only applies to ultimate: nine-board ends at the first line")
 
@@ -128,7 +129,7 @@ class Ultimate(Game["UltimateState", int]):
 
     def move_text(self, move: int) -> str:
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < 81:
-            raise InvalidMoveError(f"{move!r} is not a move: moves are 0 to 80 (board * 9 + cell)")
+            raise InvalidMoveError(f"{shown(move)} is not a move: moves are 0 to 80 (board * 9 + cell)")
         board, cell = divmod(move, 9)
         return f"{board + 1}{cell + 1}"
 
@@ -136,7 +137,7 @@ class Ultimate(Game["UltimateState", int]):
         match = _MOVE.match(text.strip())
         if match is None:
             raise InvalidMoveError(
-                f"{text.strip()!r} is not a move: give the local board then the cell, each 1-9 in"
+                f"{shown(text.strip())} is not a move: give the local board then the cell, each 1-9 in"
                 " reading order, like 53 (board 5, the centre; cell 3, its top-right)"
             )
         return (int(match.group(1)) - 1) * 9 + int(match.group(2)) - 1
@@ -145,7 +146,7 @@ class Ultimate(Game["UltimateState", int]):
         parts = text.split()
         if len(parts) != (5 if self.forget else 3):
             shape = "BOARDS TURN BOARD x=MOVES o=MOVES" if self.forget else "BOARDS TURN BOARD"
-            raise InvalidPositionError(f"a {self.spec} position is {shape!r}, got {text!r}")
+            raise InvalidPositionError(f"a {self.spec} position is {shape!r}, got {shown(text)}")
         x, o = _parse_boards(parts[0])
         turn = parse_turn(parts[1])
         forced = _parse_forced(parts[2])
@@ -402,7 +403,7 @@ class UltimateState(State[int]):
 
     def _check(self, move: int) -> None:
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < 81:
-            raise InvalidMoveError(f"{move!r} is not a move: moves are 0 to 80 (board * 9 + cell)")
+            raise InvalidMoveError(f"{shown(move)} is not a move: moves are 0 to 80 (board * 9 + cell)")
         board = move // 9
         if self._closed() >> board & 1:
             why = self._why_closed(board)
@@ -577,7 +578,7 @@ def _check_forced(forced: int, turn: Player, theirs: int, ages: Ages | None, clo
 def _parse_boards(text: str) -> tuple[int, int]:
     boards = text.split("/")
     if len(boards) != 9 or any(len(b) != 9 for b in boards):
-        raise InvalidPositionError(f"the position needs 9 local boards of 9 cells separated by '/', got {text!r}")
+        raise InvalidPositionError(f"the position needs 9 local boards of 9 cells separated by '/', got {shown(text)}")
     return parse_marks("".join(boards))
 
 
@@ -586,4 +587,6 @@ def _parse_forced(text: str) -> int:
         return -1
     if len(text) == 1 and text in "123456789":
         return int(text) - 1
-    raise InvalidPositionError(f"the board to play in is a digit 1-9, or - when the player may choose; got {text!r}")
+    raise InvalidPositionError(
+        f"the board to play in is a digit 1-9, or - when the player may choose; got {shown(text)}"
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 
 from noughts.ai.base import Analysis, Limits
@@ -23,9 +24,11 @@ _REPLAY_KEYS = "Enter or n: next, p: previous, a number: that move, q: quit"
 
 
 def _header(record: GameRecord) -> str:
-    parts = [record.game.spec, f"X: {record.x}", f"O: {record.o}"]
+    """The record's first line, as markup: its names and date escaped (a name such as
+    "[red]ann" is shown as it is written)."""
+    parts = [record.game.spec, f"X: {escape(record.x)}", f"O: {escape(record.o)}"]
     if record.date:
-        parts.append(record.date)
+        parts.append(escape(record.date))
     result = record.result if record.termination == "normal" else f"{record.result} ({record.termination})"
     parts.append(f"result: {result}")
     return " · ".join(parts)

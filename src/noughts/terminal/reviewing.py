@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -68,7 +69,7 @@ def print_review(console: Console, review: Review, x: str = "x", o: str = "o") -
             _count(review.count(side, j), j) for j in (Judgement.INACCURACY, Judgement.MISTAKE, Judgement.BLUNDER)
         )
         shown = "no moves" if accuracy is None else f"accuracy {accuracy:.0f}%"
-        console.print(f"{side.value} ({name}): {shown}; {counts}", highlight=False)
+        console.print(f"{side.value} ({escape(name)}): {shown}; {counts}", highlight=False)
 
 
 def _count(n: int, judgement: Judgement) -> str:

@@ -147,6 +147,7 @@ BAD_CHAT_FRAMES = [
     ({"type": "chat", "text": "bell\u0007"}, "bad-text"),
     ({"type": "chat", "text": "\u202eevil"}, "bad-text"),
     ({"type": "chat", "text": "\u200b"}, "bad-text"),  # a lone zero-width space shows nothing
+    ({"type": "chat", "text": "\u3164 \u3164"}, "bad-text"),  # nor do Hangul fillers
     ({"type": "chat", "text": "one\u2028two"}, "bad-text"),  # a line separator
     ({"type": "chat", "text": "\u200fevil"}, "bad-text"),  # a right-to-left mark
     ({"type": "chat-mute"}, "bad-message"),

@@ -46,6 +46,8 @@ BAD_FRAMES = [
     ('{"type": "move", "move": "zz", "ply": 1}', "invalid-move"),
     ('{"type": "move", "move": "5", "ply": 1}', "illegal-move"),
     ('{"type": "move", "move": "1", "ply": 0}', "stale-ply"),
+    ('{"type": "ping", "id": "\\ud800"}', "bad-message"),  # an id UTF-8 cannot carry back
+    ('{"type": "move", "move": "\\udc00", "ply": 1, "id": "a\\udc00"}', "bad-message"),
 ]
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from noughts.server.online import protocol
-from noughts.server.online.protocol import CLIENT_TYPES, Event, FrameError, ServerFrame, decode, encode
+from noughts.server.online.protocol import CLIENT_TYPES, ErrorFrame, Event, FrameError, ServerFrame, decode, encode
 from noughts.server.routes.sockets import HANDLERS
 from server.online.frames import CLIENT_MODELS, hostile_frames, valid
 
@@ -176,6 +176,20 @@ def test_a_refusal_echoes_the_frames_id_when_it_has_one() -> None:
     with pytest.raises(FrameError) as refused:
         decode('{"type": "move", "id": ' + str(2**60) + ', "move": ""}')
     assert refused.value.ref is None  # not an id a browser could match
+
+
+@pytest.mark.parametrize("ref", ['"\\ud800"', '"a\\udc00"', '"\\ud83d"'])
+@pytest.mark.parametrize("frame", ['{"type": "ping", "id": %s}', '{"type": "move", "id": %s, "ply": -1}'])
+def test_an_id_utf_8_cannot_carry_is_not_echoed(frame: str, ref: str) -> None:
+    """JSON's escape of half a UTF-16 pair alone made an id the error frame could not
+    be written with: the handler raised, and the socket ended."""
+    with pytest.raises(FrameError) as refused:
+        decode(frame % ref)
+    assert refused.value.ref is None
+    answer = encode(ErrorFrame(error=refused.value.error, message=refused.value.message, id=refused.value.ref))
+    assert json.loads(answer)["error"] == "bad-message"
+    pair = decode('{"type": "ping", "id": "\\ud83d\\ude00"}')  # a whole pair is its character
+    assert pair.id == "\U0001f600"
 
 
 def test_the_deadline_is_the_events_field() -> None:

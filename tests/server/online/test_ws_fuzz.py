@@ -48,7 +48,9 @@ def _value(rng: random.Random, depth: int = 0) -> Any:
     if kind == "str":
         return "".join(rng.choice("0123456789abcxyz-=:/ .") for _ in range(rng.randint(0, 12)))
     if kind == "weird":
-        return rng.choice(["\u0000", "\u202e5", "５", "💥" * 30, "<script>", "' OR 1=1 --", "%s%n", "\\", "9" * 300])
+        # (A lone surrogate goes as its JSON escape, "\ud800": json.dumps writes it so.)
+        weird = ["\u0000", "\u202e5", "５", "💥" * 30, "<script>", "' OR 1=1 --", "%s%n", "\\", "9" * 300, "\ud800"]
+        return rng.choice(weird)
     if kind == "list":
         return [_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
     return {_key(rng): _value(rng, depth + 1) for _ in range(rng.randint(0, 4))}

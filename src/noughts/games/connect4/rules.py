@@ -33,6 +33,7 @@ from noughts.core import (
     Outcome,
     Player,
     Reason,
+    shown,
 )
 from noughts.games.geometry import full_line, has_line, line_masks, masks_through
 from noughts.games.marks import MarksGame, MarksState, check_turn, line_outcome, parse_rows, parse_turn
@@ -63,7 +64,7 @@ class ConnectFour(MarksGame["ConnectFourState"]):
         for name in ("m", "n", "k"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidOptionError(f"option {name} takes a whole number, not {value!r}")
+                raise InvalidOptionError(f"option {name} takes a whole number, not {shown(value)}")
         if not (1 <= self.m <= MAX_COLUMNS and 1 <= self.n <= MAX_ROWS):
             raise InvalidOptionError(f"m (columns) and n (rows) must be between 1 and {MAX_COLUMNS}")
         if not 2 <= self.k <= max(self.m, self.n):
@@ -100,7 +101,7 @@ class ConnectFour(MarksGame["ConnectFourState"]):
 
     def move_text(self, move: int) -> str:
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.m:
-            raise InvalidMoveError(f"{move!r} is not a column of this board (0 to {self.m - 1})")
+            raise InvalidMoveError(f"{shown(move)} is not a column of this board (0 to {self.m - 1})")
         return str(move + 1)
 
     def parse_move(self, text: str) -> int:
@@ -109,12 +110,12 @@ class ConnectFour(MarksGame["ConnectFourState"]):
             number = int(t)
             if 1 <= number <= self.m:
                 return number - 1
-        raise InvalidMoveError(f"{t!r} is not a column: give its number, 1 to {self.m}")
+        raise InvalidMoveError(f"{shown(t)} is not a column: give its number, 1 to {self.m}")
 
     def parse_position(self, text: str) -> ConnectFourState:
         parts = text.split()
         if len(parts) != 2:
-            raise InvalidPositionError(f"a {self.spec} position is 'ROWS TURN', got {text!r}")
+            raise InvalidPositionError(f"a {self.spec} position is 'ROWS TURN', got {shown(text)}")
         x, o = parse_rows(parts[0], self.m, self.n)
         turn = parse_turn(parts[1])
         taken = x | o
@@ -211,7 +212,7 @@ class ConnectFourState(MarksState):
 
     def _check(self, move: int) -> None:
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.game.m:
-            raise InvalidMoveError(f"{move!r} is not a column of this board (0 to {self.game.m - 1})")
+            raise InvalidMoveError(f"{shown(move)} is not a column of this board (0 to {self.game.m - 1})")
         if (self.x | self.o) >> move & 1:
             raise IllegalMoveError(f"column {move + 1} is full")
 

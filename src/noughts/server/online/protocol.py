@@ -179,13 +179,21 @@ CLIENT_TYPES: frozenset[str] = frozenset(
 
 
 def reference(message: dict[str, Any]) -> int | str | None:
-    """A frame's "id" if it is one the answer may echo, else None."""
+    """A frame's "id" if it is one the answer may echo, else None: a whole number a
+    browser could send, or a short text that UTF-8 can carry back (JSON's escape of half
+    a UTF-16 pair alone, "\\ud800", makes one it cannot)."""
     ref = message.get("id")
     if isinstance(ref, bool) or not isinstance(ref, int | str):
         return None
-    if isinstance(ref, int) and abs(ref) > SAFE_INT:
+    if isinstance(ref, int):
+        return ref if abs(ref) <= SAFE_INT else None
+    if len(ref) > REF_LENGTH:
         return None
-    return ref if isinstance(ref, int) or len(ref) <= REF_LENGTH else None
+    try:
+        ref.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return ref
 
 
 def decode(text: str, allowed: frozenset[str] = CLIENT_TYPES) -> ClientMessage:
