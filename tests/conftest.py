@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -9,7 +10,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -155,12 +155,47 @@ def redis_url() -> str:
     return REDIS
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium per test module, for the web and online suites alike: Playwright's
-    sync API cannot run twice at once in one process, and while it runs it holds an
-    event loop, so it must be gone before another module's test calls asyncio.run()."""
-    from web.browsing import launch_chromium
+class _Chromium:
+    """The test process's Chromium, launched for the first test that drives a browser and
+    kept while browser tests follow one another (the collection runs them first: see
+    `_heaviness`): launching one per module cost a second or two of CPU each, some 40
+    times a run. Playwright's sync API cannot run twice at once in one process, and while
+    it runs it holds an event loop: so it is closed before any other test runs, which
+    may call asyncio.run()."""
 
-    with launch_chromium() as chromium:
-        yield chromium
+    def __init__(self) -> None:
+        self._opened: contextlib.ExitStack | None = None
+        self.browser: Any = None
+
+    def get(self) -> Any:
+        if self._opened is None:
+            from web.browsing import launch_chromium
+
+            with contextlib.ExitStack() as stack:
+                self.browser = stack.enter_context(launch_chromium())
+                self._opened = stack.pop_all()
+        return self.browser
+
+    def close(self) -> None:
+        if self._opened is not None:
+            opened, self._opened, self.browser = self._opened, None, None
+            opened.close()
+
+
+_CHROMIUM = _Chromium()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if "browser" not in getattr(item, "fixturenames", ()):
+        _CHROMIUM.close()
+
+
+def pytest_sessionfinish() -> None:
+    _CHROMIUM.close()
+
+
+@pytest.fixture
+def browser() -> Any:
+    """The test process's Chromium (`_Chromium`)."""
+    return _CHROMIUM.get()
