@@ -60,11 +60,14 @@ class Tab:
 
 
 def wait_for_ply(tab: Tab, ply: int) -> None:
-    """Until the page shows `ply` moves played and nobody is thinking."""
+    """Until the page shows `ply` moves played and nobody is thinking. Checked every
+    50 ms, not at every animation frame (Playwright's default): the computer's moves
+    take seconds, and a page redrawn 60 times a second for them costs the suite CPU."""
     tab.page.wait_for_function(
         "ply => document.querySelectorAll('#move-list [data-ply]').length === ply + 1"
         " && !document.querySelector('#status.thinking')",
         arg=ply,
+        polling=50,
     )
 
 
