@@ -293,6 +293,20 @@ class Game(ABC, Generic[S, M]):
         """Read several moves (`parse_move` on each); InvalidMoveError at the first that is not a move."""
         return [self.parse_move(t) for t in texts]
 
+    # -- symmetry hooks (noughts.symmetry is their public face) --------------------
+
+    def _symmetries(self) -> Sequence[Sequence[int]]:
+        """Hook: the symmetries of the board as cell maps (``cells[c]``: the image of
+        cell c, numbered as the game numbers its cells), the identity first, each
+        once; every one takes the game's lines to lines and a legal move to a legal
+        move (`_map_move`, `State._mapped`). A game that declares none (this default)
+        has the identity alone."""
+        return ()
+
+    def _map_move(self, move: M, cells: Sequence[int]) -> M:
+        """Hook: the image of `move` under the cell map `cells` (one of `_symmetries`)."""
+        raise NotImplementedError(f"{type(self).__name__} declares no symmetries")
+
 
 class State(ABC, Generic[M]):
     """One position. Immutable, hashable, compared by position (not by history): two
@@ -420,6 +434,25 @@ class State(ABC, Generic[M]):
     @abstractmethod
     def diagram(self) -> str:
         """A plain-text board for people (no colour)."""
+
+    def symmetries(self) -> list[Self]:
+        """This position under every symmetry of its board (`noughts.symmetry`), this
+        state first: 8 on a square board (turned and mirrored), 4 on another rectangle,
+        2 in Connect Four (mirrored), 192 in Qubic. Each image is a position of the same
+        game, with the same player to move, the same outcome, and the same future: every
+        playout from it, mapped, ends as the mapped playout would.
+
+        >>> from noughts import parse_spec
+        >>> [s.to_text() for s in parse_spec("classic").initial().play_text("1").symmetries()][:4]
+        ['x../.../... o', '..x/.../... o', '.../.../x.. o', '.../.../..x o']
+        """
+        maps = self.game._symmetries()
+        return [self, *(self._mapped(maps[s]) for s in range(1, len(maps)))]
+
+    def _mapped(self, cells: Sequence[int]) -> Self:
+        """Hook: this position under the cell map `cells` (one of the game's
+        `Game._symmetries`, never the identity), with its history mapped too."""
+        raise NotImplementedError(f"{type(self).__name__} declares no symmetries")
 
     def winning_line(self) -> tuple[int, ...] | None:
         """The cells (move numbers) of the winner's line, in order along it, for boards
