@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -454,6 +454,12 @@ class State(ABC, Generic[M]):
         `Game._symmetries`, never the identity), with its history mapped too."""
         raise NotImplementedError(f"{type(self).__name__} declares no symmetries")
 
+    def _repr_svg_(self) -> str | None:
+        """The position as an SVG drawing (`noughts.svg.board`), which is how a notebook
+        (Jupyter) shows a state."""
+        draw = _DRAWINGS.get("svg")
+        return None if draw is None else draw(self)
+
     def winning_line(self) -> tuple[int, ...] | None:
         """The cells (move numbers) of the winner's line, in order along it, for boards
         that draw it; None unless the game was won by a line on the cells. (Ultimate's
@@ -486,6 +492,12 @@ class State(ABC, Generic[M]):
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+#: How a state draws itself for `State._repr_svg_`: `noughts.svg` puts its `board`
+#: here when it is imported (``import noughts`` imports it), since the core may not import
+#: the modules above it.
+_DRAWINGS: dict[str, Callable[[State[Any]], str]] = {}
 
 
 def repetition_outcome(history: tuple[Hashable, ...], key: Hashable) -> Outcome | None:
