@@ -8,6 +8,8 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from noughts import GameRecord, RecordError, parse_spec
 from noughts.records import MAX_RECORD_SIZE
@@ -124,3 +126,23 @@ def test_a_file_in_another_encoding_is_refused_in_one_line(tmp_path: Path, data:
     path.write_bytes(data)
     with pytest.raises(RecordError, match=says):
         list(GameRecord.read_all(path))
+
+
+names = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    games=st.lists(
+        st.tuples(st.sampled_from(SPECS), st.integers(0, 2**16), st.integers(0, 12), names, names), max_size=6
+    ),
+    blank_lines=st.integers(1, 3),
+)
+def test_any_games_written_are_read_back(games: list[tuple[str, int, int, str, str]], blank_lines: int) -> None:
+    written = []
+    for spec, seed, plies, x, o in games:
+        steps = playout(spec, seed, max_plies=plies)
+        states, moves = [state for state, _ in steps], [move for _, move in steps[:-1]]
+        written.append(GameRecord.from_states(states, moves, x=x, o=o))
+    text = ("\n" * blank_lines).join(record.to_text() for record in written)
+    assert list(GameRecord.read_all(io.StringIO(text))) == written

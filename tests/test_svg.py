@@ -96,3 +96,15 @@ def test_a_game_nothing_draws_is_its_text_diagram() -> None:
         root = parsed(board(state))
         lines = [t.text for t in root.iter(f"{SVG}text")]
         assert "\n".join(line or "" for line in lines) == state.diagram()
+
+
+def test_the_last_move_marks_the_cells_it_played() -> None:
+    lit = f'fill="{COLORS["lastmove"]}"'
+    connect4 = parse_spec("connect4").initial().play_text("4").play_text("4")
+    root = parsed(board(connect4, lastmove=3))  # the column: its top mark, on the fifth row
+    cells = [r for r in root.iter(f"{SVG}rect") if r.attrib.get("fill") == COLORS["lastmove"]]
+    assert len(cells) == 1 and float(cells[0].attrib["y"]) == 44 + 4 + 4 * 104
+    gobblet = parse_spec("gobblet").initial().play_text("L1").play_text("S9")
+    shifted = gobblet.play_text("1-5")
+    assert board(shifted, lastmove=shifted.game.parse_move("1-5")).count(lit) == 2
+    assert board(shifted).count(lit) == 0
