@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import toy_game
-from noughts import parse_position, parse_spec
+from noughts import InvalidMoveError, InvalidOptionError, parse_position, parse_spec
 from noughts.svg import COLORS, board
 
 from support import SPECS, playout
@@ -108,3 +108,13 @@ def test_the_last_move_marks_the_cells_it_played() -> None:
     shifted = gobblet.play_text("1-5")
     assert board(shifted, lastmove=shifted.game.parse_move("1-5")).count(lit) == 2
     assert board(shifted).count(lit) == 0
+
+
+def test_the_last_move_may_be_its_text_and_a_size_is_a_width() -> None:
+    state = parse_spec("ultimate").initial().play_text("53")
+    assert board(state, lastmove="53") == board(state, lastmove=state.game.parse_move("53"))
+    with pytest.raises(InvalidMoveError):
+        board(state, lastmove="0")
+    for size in (0, -5, True, "200"):
+        with pytest.raises(InvalidOptionError, match="size is a width in pixels"):
+            board(state, size=size)  # type: ignore[arg-type]

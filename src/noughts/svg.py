@@ -28,7 +28,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from noughts import core
-from noughts.core import Player, State
+from noughts.core import InvalidOptionError, Player, State, shown
 from noughts.games.connect4.rules import ConnectFourState
 from noughts.games.gobblet import COPIES, GobbletState, Place, Shift
 from noughts.games.mnk import MnkState
@@ -71,10 +71,11 @@ def board(
     """`state` drawn as an SVG document (a string), for any game.
 
     `size` is the drawing's width in pixels (its height follows the board's shape;
-    None: the drawing's own units, 100 a cell). `lastmove`, a move of the game (as
-    `State.legal_moves` gives them, not a text), marks the cells it played: the cell
-    of a mark, Connect Four's top mark of the column, a gobblet figure's cell and the
-    one it left. `coordinates` writes the column letters and row numbers where the
+    None: the drawing's own units, 100 a cell; InvalidOptionError unless it is more
+    than 0). `lastmove`, a move of the game (as `State.legal_moves` gives them) or its
+    text (InvalidMoveError if it is none), marks the cells it played: the cell of a
+    mark, Connect Four's top mark of the column, a gobblet figure's cell and the one it
+    left. `coordinates` writes the column letters and row numbers where the
     notation uses them (mnk boards of more than nine cells, Connect Four's columns,
     Qubic's layers). `colors` overrides some of `COLORS`.
 
@@ -84,6 +85,10 @@ def board(
     >>> ET.fromstring(board(state)).find("{http://www.w3.org/2000/svg}title").text
     'Gobblet Gobblers: o to move'
     """
+    if size is not None and (not isinstance(size, int | float) or isinstance(size, bool) or size <= 0):
+        raise InvalidOptionError(f"size is a width in pixels, more than 0, not {shown(size)}")
+    if isinstance(lastmove, str):
+        lastmove = state.game.parse_move(lastmove)
     palette = {**COLORS, **(colors or {})}
     drawer = _DRAWERS.get(state.game.variant.board, _text)
     body, width, height = drawer(state, lastmove, coordinates, palette)
