@@ -239,6 +239,9 @@ class CubeSymmetries(Sequence[tuple[int, ...]]):
                     maps = tuple(tuple(n - 1 - pi[i] if flip else pi[i] for i in range(n)) for flip in flips)
                     params.append((axes, maps))
         self._params = params
+        # Each instance keeps its own recent maps: Qubic's 192 all fit, a 4-D group's
+        # tens of thousands are made again when asked for again.
+        self._map = lru_cache(maxsize=512)(self._build)
 
     def __len__(self) -> int:
         return len(self._params)
@@ -252,8 +255,7 @@ class CubeSymmetries(Sequence[tuple[int, ...]]):
             return [self[i] for i in range(*index.indices(len(self)))]
         return self._map(index)
 
-    @lru_cache(maxsize=256)  # noqa: B019 - one group a game, kept as long as the game's
-    def _map(self, index: int) -> tuple[int, ...]:
+    def _build(self, index: int) -> tuple[int, ...]:
         axes, maps = self._params[index]
         n, d = self.n, self.d
         image = []
