@@ -10,7 +10,8 @@ states and moves, game records, the computer players and their analyses, a match
 between two players and the review of a game. Everything else is reachable by its
 module (``noughts.ai.search``...) for those who need it, without the same promise.
 The arena's in-process round-robin is ``noughts.arena.local.round_robin`` (it needs
-``noughts[arena]``).
+``noughts[arena]``); a position drawn as SVG is ``noughts.svg.board`` (a state shows
+itself so in a notebook), the symmetries of a board ``noughts.symmetry``.
 """
 
 from noughts.ai import (
@@ -48,6 +49,7 @@ from noughts.match import ForfeitError, play_game
 from noughts.records import GameRecord, RecordError
 from noughts.registry import GAMES, game_keys, make_game, parse_position, parse_spec
 from noughts.study import MoveReview, Review, review_game, review_record
+from noughts.svg import board as _svg_board  # noqa: F401 - gives states their _repr_svg_
 
 __version__ = "0.1.0"
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -293,6 +293,20 @@ class Game(ABC, Generic[S, M]):
         """Read several moves (`parse_move` on each); InvalidMoveError at the first that is not a move."""
         return [self.parse_move(t) for t in texts]
 
+    # -- symmetry hooks (noughts.symmetry is their public face) --------------------
+
+    def _symmetries(self) -> Sequence[Sequence[int]]:
+        """Hook: the symmetries of the board as cell maps (``cells[c]``: the image of
+        cell c, numbered as the game numbers its cells), the identity first, each
+        once; every one takes the game's lines to lines and a legal move to a legal
+        move (`_map_move`, `State._mapped`). A game that declares none (this default)
+        has the identity alone."""
+        return ()
+
+    def _map_move(self, move: M, cells: Sequence[int]) -> M:
+        """Hook: the image of `move` under the cell map `cells` (one of `_symmetries`)."""
+        raise NotImplementedError(f"{type(self).__name__} declares no symmetries")
+
 
 class State(ABC, Generic[M]):
     """One position. Immutable, hashable, compared by position (not by history): two
@@ -421,6 +435,31 @@ class State(ABC, Generic[M]):
     def diagram(self) -> str:
         """A plain-text board for people (no colour)."""
 
+    def symmetries(self) -> list[Self]:
+        """This position under every symmetry of its board (`noughts.symmetry`), this
+        state first: 8 on a square board (turned and mirrored), 4 on another rectangle,
+        2 in Connect Four (mirrored), 192 in Qubic. Each image is a position of the same
+        game, with the same player to move, the same outcome, and the same future: every
+        playout from it, mapped, ends as the mapped playout would.
+
+        >>> from noughts import parse_spec
+        >>> [s.to_text() for s in parse_spec("classic").initial().play_text("1").symmetries()][:4]
+        ['x../.../... o', '..x/.../... o', '.../.../x.. o', '.../.../..x o']
+        """
+        maps = self.game._symmetries()
+        return [self, *(self._mapped(maps[s]) for s in range(1, len(maps)))]
+
+    def _mapped(self, cells: Sequence[int]) -> Self:
+        """Hook: this position under the cell map `cells` (one of the game's
+        `Game._symmetries`, never the identity), with its history mapped too."""
+        raise NotImplementedError(f"{type(self).__name__} declares no symmetries")
+
+    def _repr_svg_(self) -> str | None:
+        """The position as an SVG drawing (`noughts.svg.board`), which is how a notebook
+        (Jupyter) shows a state."""
+        draw = _DRAWINGS.get("svg")
+        return None if draw is None else draw(self)
+
     def winning_line(self) -> tuple[int, ...] | None:
         """The cells (move numbers) of the winner's line, in order along it, for boards
         that draw it; None unless the game was won by a line on the cells. (Ultimate's
@@ -453,6 +492,12 @@ class State(ABC, Generic[M]):
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+#: How a state draws itself for `State._repr_svg_`: `noughts.svg` puts its `board`
+#: here when it is imported (``import noughts`` imports it), since the core may not import
+#: the modules above it.
+_DRAWINGS: dict[str, Callable[[State[Any]], str]] = {}
 
 
 def repetition_outcome(history: tuple[Hashable, ...], key: Hashable) -> Outcome | None:

@@ -17,6 +17,12 @@ Text form::
 is present when the game did not start from the initial position. Move numbers and
 ``{comments}`` are ignored on import; the last token is the result.
 
+Several text records in one text (a file of games, as a PGN file holds many) follow one
+another, one blank line between them, as `GameRecord.write_all` writes them: a record
+starts at its first header line, and the next one at the first header line after a line
+of moves or after a blank line below the headers (inside a ``{comment}`` nothing starts).
+`GameRecord.read_all` reads them back one at a time.
+
 A record is at most `MAX_RECORD_SIZE` characters: anything longer is refused unread
 (`GameRecord.read` stops reading a file past it). Reading one costs memory linear in
 its size, and text moves are played as they are read, so that junk fails at its first
@@ -30,10 +36,11 @@ name or a date is one line of text, without control characters.
 from __future__ import annotations
 
 import codecs
+import io
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -361,6 +368,70 @@ class GameRecord:
             raise RecordError(f"the record is too long: more than {MAX_RECORD_SIZE:,} characters")
         return cls.parse(text)
 
+    # -- several games ----------------------------------------------------------
+
+    @classmethod
+    def read_all(cls, source: str | os.PathLike[str] | TextIO) -> Iterator[GameRecord]:
+        """Every text record in the file `source` (its path, a str or a Path) or the
+        stream `source`, in order, each replayed as `from_text` does, as python-chess's
+        ``read_game`` loop reads a PGN file. Records follow one another, one blank line
+        between them (`write_all`; the module's docstring says where one starts).
+
+        The records are read one at a time, each at most `MAX_RECORD_SIZE` characters:
+        a file may hold any number of games. A record that does not read raises
+        RecordError naming the game's number and the line it starts on (a header's
+        error, the header's line in the file), when the loop reaches it: the games
+        before it have been yielded, none after it is. A file is read in the encodings
+        `read` takes.
+
+        >>> import io
+        >>> from noughts import parse_spec
+        >>> games = [GameRecord(parse_spec("classic"), ["5", "1"]), GameRecord(parse_spec("connect4"), ["4"])]
+        >>> text = io.StringIO()
+        >>> GameRecord.write_all(games, text)
+        >>> list(GameRecord.read_all(io.StringIO(text.getvalue()))) == games
+        True
+        >>> bad = text.getvalue().replace('"connect4"', '"connect5"')
+        >>> list(GameRecord.read_all(io.StringIO(bad)))
+        Traceback (most recent call last):
+        ...
+        noughts.records.RecordError: game 2 (line 9): unknown game 'connect5'; the games are: ...
+        """
+        if isinstance(source, str | os.PathLike):
+            path = Path(source)
+            with path.open("rb") as raw:
+                yield from cls._read_all(_text_stream(raw, f"{path}: "), f"{path}: ")
+        elif hasattr(source, "buffer"):
+            yield from cls._read_all(_text_stream(source.buffer, ""), "")
+        else:
+            yield from cls._read_all(source, "")
+
+    @classmethod
+    def _read_all(cls, stream: TextIO, where: str) -> Iterator[GameRecord]:
+        for number, (line, text) in enumerate(_record_texts(stream, where), 1):
+            try:
+                record = cls.from_text(text)
+            except RecordError as e:
+                message = str(e)
+                found = re.match(r"line (\d+): ", message)
+                if found:  # a header's line, counted in the file rather than the record
+                    at = line + int(found.group(1)) - 1
+                    message = f"line {at}: {message[found.end() :]}"
+                raise RecordError(f"{where}game {number} (line {line}): {message}") from None
+            yield record
+
+    @staticmethod
+    def write_all(records: Iterable[GameRecord], target: str | os.PathLike[str] | TextIO) -> None:
+        """Write `records` as text (`to_text`), one blank line between them, to the file
+        `target` (its path; UTF-8, replaced if it exists) or the stream `target`;
+        `read_all` reads them back."""
+        if isinstance(target, str | os.PathLike):
+            with Path(target).open("w", encoding="utf-8", newline="\n") as stream:
+                GameRecord.write_all(records, stream)
+            return
+        for i, record in enumerate(records):
+            target.write(("\n" if i else "") + record.to_text())
+
 
 #: A record file's bytes are at most this: `MAX_RECORD_SIZE` characters of the widest
 #: encoding read (UTF-16 with its mark: up to 4 bytes a character, as in UTF-8).
@@ -386,6 +457,96 @@ def _decode(data: bytes, where: str) -> str:
         at = e.start + len(data) - len(body)
         found = f"byte {at + 1:,} is 0x{data[at]:02x}"
         raise RecordError(f"{where}the record is not {encoding} text ({found}): {how}") from None
+
+
+def _text_stream(raw: Any, where: str) -> TextIO:
+    """The bytes of `raw` (a binary stream) as text in the encodings a record file may
+    have (`_decode`), read as they are needed; an error in them is a RecordError."""
+    start = raw.read(4)
+    if start.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) or (
+        b"\0" in start and not start.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    ):
+        _decode(start, where)  # raises, saying how to save the file
+    encoding = "utf-16" if start.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8-sig"
+    joined = io.BufferedReader(_Prefixed(start, raw))
+    return io.TextIOWrapper(joined, encoding=encoding, newline=None)
+
+
+class _Prefixed(io.RawIOBase):
+    """`prefix` (bytes already read from `raw`), then the rest of `raw`."""
+
+    def __init__(self, prefix: bytes, raw: Any) -> None:
+        self._prefix, self._raw = prefix, raw
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._prefix:
+            size = min(len(buffer), len(self._prefix))
+            buffer[:size], self._prefix = self._prefix[:size], self._prefix[size:]
+            return size
+        data = self._raw.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _record_texts(stream: TextIO, where: str) -> Iterator[tuple[int, str]]:
+    """The text records of `stream` one at a time, as (the line each starts on, its
+    text); RecordError for a record longer than `MAX_RECORD_SIZE` or text that does not
+    decode, naming the game. A record starts at a header line after a line of moves or
+    after a blank line below its headers; inside an open ``{comment}`` nothing starts."""
+    lines: list[str] = []
+    size = 0
+    start = 1
+    headers = gap = body = in_comment = False
+    number = 1
+    at = 0
+    while True:
+        try:
+            line = stream.readline(MAX_RECORD_SIZE + 1)
+        except UnicodeDecodeError as e:
+            raise RecordError(
+                f"{where}game {number} (line {start}): the file is not {e.encoding.upper()} text near line {at + 1}"
+            ) from None
+        if not line:
+            break
+        at += 1
+        stripped = line.strip()
+        if in_comment:
+            kind = "moves"
+        elif not stripped:
+            kind = "blank"
+        elif stripped.startswith("["):
+            kind = "header"
+        else:
+            kind = "moves"
+        if kind == "header" and (body or gap):
+            yield start, "".join(lines)
+            lines, size, number = [], 0, number + 1
+            headers = gap = body = False
+        if not lines and kind == "blank":
+            continue  # blank lines between records belong to neither
+        if not lines:
+            start = at
+        if "\0" in line:
+            raise RecordError(f"{where}game {number} (line {start}): line {at} holds a NUL character")
+        lines.append(line)
+        size += len(line)
+        if size > MAX_RECORD_SIZE:
+            raise RecordError(
+                f"{where}game {number} (line {start}): the record is too long: more than {MAX_RECORD_SIZE:,} characters"
+            )
+        if kind == "header":
+            headers = True
+        elif kind == "blank":
+            gap = gap or headers
+        else:
+            body = True
+            opened, closed = line.rfind("{"), line.rfind("}")
+            in_comment = opened > closed or (in_comment and closed < 0)
+    if lines:
+        yield start, "".join(lines)
 
 
 def _json_text(data: dict[str, Any], key: str, default: str, where: str) -> str:

@@ -9,17 +9,22 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import overload
 
 __all__ = [
     "GROUP_MEMO",
+    "CubeSymmetries",
     "bits",
+    "board_group",
     "board_symmetries",
     "full_line",
     "has_line",
     "line_groups",
     "line_masks",
     "lines",
+    "mapped_mask",
     "masks_through",
 ]
 
@@ -159,3 +164,105 @@ def board_symmetries(m: int, n: int) -> list[list[int]]:
                     cell_map.append(r * m + c)
                 maps.append(cell_map)
     return maps
+
+
+@lru_cache(maxsize=64)
+def board_group(m: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """`board_symmetries` each once, in the same order (the identity first): 8 on a
+    square, 4 on another rectangle, 2 on a board one cell wide, 1 on a single cell.
+
+    >>> [len(board_group(m, n)) for m, n in ((3, 3), (7, 6), (1, 5), (1, 1))]
+    [8, 4, 2, 1]
+    """
+    return tuple(dict.fromkeys(tuple(cell_map) for cell_map in board_symmetries(m, n)))
+
+
+def mapped_mask(mask: int, cell_map: Sequence[int]) -> int:
+    """The image of a mask of cells under a cell map (``cell_map[cell]``: the image).
+
+    >>> bin(mapped_mask(0b011, board_symmetries(3, 3)[1]))  # cells 0, 1 -> 2, 1
+    '0b110'
+    """
+    out = 0
+    for cell in bits(mask):
+        out |= 1 << cell_map[cell]
+    return out
+
+
+def _commuting(n: int) -> list[tuple[int, ...]]:
+    """The maps of the coordinates 0..n-1 that commute with reversal (``i -> n-1-i``),
+    in ascending order: the pairs {i, n-1-i} permuted, each swapped or not."""
+    pairs = n // 2
+    found = set()
+    for order in itertools.permutations(range(pairs)):
+        for swaps in itertools.product((False, True), repeat=pairs):
+            image = list(range(n))
+            for i, j in enumerate(order):
+                low, high = (n - 1 - j, j) if swaps[i] else (j, n - 1 - j)
+                image[i], image[n - 1 - i] = low, high
+            found.add(tuple(image))
+    return sorted(found)
+
+
+class CubeSymmetries(Sequence[tuple[int, ...]]):
+    """The symmetries of the lines (n in a row) of a cube of side `n` in `d` dimensions,
+    as cell maps (``group[s][cell]``: the cell's image; the identity first), each made
+    when it is asked for.
+
+    Besides permuting the axes and reversing any of them, one map of the coordinates
+    that commutes with reversal may be applied to every axis at once (on 4x4x4, 0123 ->
+    1032 exchanges the inner and outer layers of every axis): it takes a line to a line,
+    since a line's coordinates are each constant, ascending or descending. That gives
+    d! 2^d (n//2)! 2^(n//2) / 2 maps: 192 for Qubic (4x4x4, Silver 1967), 48 for 3x3x3,
+    8 for 3x3, 32 for 4x4. (On a side of 2 every two cells are a line, and the lines have
+    more symmetries than these.) The order is `noughts.kernels.symmetry`'s.
+
+    >>> group = CubeSymmetries(4, 3)
+    >>> len(group), group[0] == tuple(range(64))
+    (192, True)
+    >>> len(CubeSymmetries(3, 2)), len(CubeSymmetries(3, 3))
+    (8, 48)
+    """
+
+    def __init__(self, n: int, d: int) -> None:
+        self.n = n
+        """The cube's side."""
+        self.d = d
+        """Its dimensions."""
+        params: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = []
+        for axes in itertools.permutations(range(d)):
+            for pi in _commuting(n):
+                # pi reversed, with every axis reversed again, is the same map: met first as pi.
+                if pi[0] > n - 1 - pi[0]:
+                    continue
+                for flips in itertools.product((False, True), repeat=d):
+                    maps = tuple(tuple(n - 1 - pi[i] if flip else pi[i] for i in range(n)) for flip in flips)
+                    params.append((axes, maps))
+        self._params = params
+        # Each instance keeps its own recent maps: Qubic's 192 all fit, a 4-D group's
+        # tens of thousands are made again when asked for again.
+        self._map = lru_cache(maxsize=512)(self._build)
+
+    def __len__(self) -> int:
+        return len(self._params)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, ...]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, ...]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[int, ...] | Sequence[tuple[int, ...]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return self._map(index)
+
+    def _build(self, index: int) -> tuple[int, ...]:
+        axes, maps = self._params[index]
+        n, d = self.n, self.d
+        image = []
+        for cell in range(n**d):
+            coords = [cell // n ** (d - 1 - a) % n for a in range(d)]
+            new = [0] * d
+            for a in range(d):
+                new[axes[a]] = maps[a][coords[a]]
+            image.append(sum(new[a] * n ** (d - 1 - a) for a in range(d)))
+        return tuple(image)

@@ -34,8 +34,9 @@ counting: x has as many figures on the board as o (x to move) or one more (o to 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeGuard
+from typing import ClassVar, TypeGuard, cast
 
 from noughts.core import (
     Game,
@@ -51,7 +52,7 @@ from noughts.core import (
     shown,
     times_before,
 )
-from noughts.games.geometry import full_line, has_line, line_masks
+from noughts.games.geometry import board_group, full_line, has_line, line_masks
 from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["Gobblet", "GobbletMove", "GobbletState", "Place", "Shift"]
@@ -172,6 +173,14 @@ class Gobblet(Game["GobbletState", GobbletMove]):
         # Matryoshka has no board moves: its message offers none.
         forms = f"{_PLACE_FORM} or {_SHIFT_FORM}" if self.moves else _PLACE_FORM
         raise InvalidMoveError(f"{shown(text.strip())} is not a move: {forms}")
+
+    def _symmetries(self) -> tuple[tuple[int, ...], ...]:
+        return board_group(3, 3)
+
+    def _map_move(self, move: GobbletMove, cells: Sequence[int]) -> GobbletMove:
+        if isinstance(move, Place):
+            return _PLACES[move.size, cells[move.cell]]
+        return _SHIFTS[cells[move.src], cells[move.dst]]
 
     def parse_position(self, text: str) -> GobbletState:
         parts = text.split()
@@ -388,6 +397,14 @@ class GobbletState(State[GobbletMove]):
         if below >= size:
             who = "nothing" if below == SIZES[-1] else "only a strictly larger one"
             raise IllegalMoveError(f"cell {cell + 1} holds a {_SIZE_NAMES[below - 1]} figure: {who} can cover it")
+
+    def _mapped(self, cells: Sequence[int]) -> GobbletState:
+        def board_of(board: int) -> int:
+            return sum((board >> 6 * c & 63) << 6 * cells[c] for c in range(CELLS))
+
+        keys = cast(tuple[tuple[int, Player], ...], self.history[:-1])  # the keys _make builds
+        history = tuple((board_of(b), turn) for b, turn in keys)
+        return GobbletState._make(self.game, board_of(self.board), self.turn, history)
 
     def _apply(self, move: GobbletMove) -> GobbletState:
         side = _side(self.turn)

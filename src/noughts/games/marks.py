@@ -8,6 +8,7 @@ cells there are and how a cell is written.
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from noughts.core import Game, IllegalMoveError, InvalidMoveError, InvalidPositionError, Outcome, Player, State, shown
@@ -28,6 +29,11 @@ class MarksGame(Game[S, int]):
 
     @abstractmethod
     def move_text(self, move: int) -> str: ...
+
+    def _map_move(self, move: int, cells: Sequence[int]) -> int:
+        # A move is a cell (in Connect Four a column: the cell of its top row, which a
+        # mirror keeps in the top row).
+        return cells[move]
 
 
 class MarksState(State[int]):

@@ -15,8 +15,9 @@ the player to move; in Forget mode then each player's marks oldest first::
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar, cast
 
 from noughts.core import (
     MAX_DIGITS,
@@ -31,7 +32,7 @@ from noughts.core import (
     times_before,
 )
 from noughts.games.forget import FORGET_OPTIONS, check_options, forget_rule, parse_ages, placed
-from noughts.games.geometry import full_line, has_line, line_masks, masks_through
+from noughts.games.geometry import board_group, full_line, has_line, line_masks, mapped_mask, masks_through
 from noughts.games.marks import MarksGame, MarksState, check_turn, line_outcome, parse_rows, parse_turn
 from noughts.variant import OptionSpec, Trait, Variant
 
@@ -132,6 +133,11 @@ class Mnk(MarksGame["MnkState"]):
         else:
             check_turn(x, o, turn)
         return MnkState._make(self, x, o, turn, ages, (), line_outcome(x, o, turn, self.lines))
+
+    def _symmetries(self) -> tuple[tuple[int, ...], ...]:
+        # The square's or the rectangle's: they keep lines of any k (on 4x4 with k=4 the
+        # lines alone have more, as Qubic's 4x4 does; these are the board's).
+        return board_group(self.m, self.n)
 
     def _parse_ages(self, text: str, side: str, marks: int) -> tuple[int, ...]:
         order = parse_ages(text, side, marks, self.parse_move)
@@ -279,6 +285,15 @@ class MnkState(MarksState):
         x, o = (mine, self.o) if self.turn is Player.X else (self.x, mine)
         return MnkState._make(game, x, o, self.turn.other, ages, self.history, outcome)
 
+    def _mapped(self, cells: Sequence[int]) -> MnkState:
+        def key(old: object) -> object:
+            x, o, turn, ages = cast(tuple[int, int, Player, Any], old)  # the keys _make builds
+            return (mapped_mask(x, cells), mapped_mask(o, cells), turn, _mapped_ages(ages, cells))
+
+        history = tuple(key(k) for k in self.history[:-1])
+        x, o, ages = mapped_mask(self.x, cells), mapped_mask(self.o, cells), _mapped_ages(self.ages, cells)
+        return MnkState._make(self.game, x, o, self.turn, ages, history, self.outcome)
+
     def winning_line(self) -> tuple[int, ...] | None:
         """The cells of the winner's line, in order along it; None unless the game was won.
 
@@ -321,3 +336,11 @@ class MnkState(MarksState):
             marks = (self.cell(r * game.m + c) for c in range(game.m))
             lines.append(f"{r + 1:>3} " + " ".join(p.value.upper() if p else "." for p in marks))
         return "\n".join(lines)
+
+
+def _mapped_ages(
+    ages: tuple[tuple[int, ...], tuple[int, ...]] | None, cells: Sequence[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    if ages is None:
+        return None
+    return tuple(cells[c] for c in ages[0]), tuple(cells[c] for c in ages[1])

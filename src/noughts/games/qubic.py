@@ -26,11 +26,13 @@ the player to move. After x on 111 and o on 122 of 4x4x4::
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import ClassVar
 
 from noughts.core import InvalidMoveError, InvalidOptionError, InvalidPositionError, Outcome, Player, Reason, shown
-from noughts.games.geometry import has_line, line_masks, masks_through
+from noughts.games.geometry import CubeSymmetries, has_line, line_masks, mapped_mask, masks_through
 from noughts.games.geometry import lines as cell_lines
 from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
 from noughts.variant import OptionSpec, Trait, Variant
@@ -106,6 +108,9 @@ class Qubic(MarksGame["QubicState"]):
 
     def initial(self) -> QubicState:
         return QubicState._make(self, 0, 0, Player.X)
+
+    def _symmetries(self) -> CubeSymmetries:
+        return _cube_group(self.n, self.d)
 
     # -- notation -----------------------------------------------------------------
 
@@ -251,6 +256,11 @@ class QubicState(MarksState):
         self._set_marks(x, o)
         return self
 
+    def _mapped(self, cells: Sequence[int]) -> QubicState:
+        return QubicState._make(
+            self.game, mapped_mask(self.x, cells), mapped_mask(self.o, cells), self.turn, self.outcome
+        )
+
     def _apply(self, move: int) -> QubicState:
         game = self.game
         mine = (self.x if self.turn is Player.X else self.o) | 1 << move
@@ -302,6 +312,11 @@ class QubicState(MarksState):
             layers = slice(b * n, (b + 1) * n)
             blocks.append("\n".join([f"block {b + 1}", *_bands(labels[layers], grids[layers], n)]))
         return "\n\n".join(blocks)
+
+
+@lru_cache(maxsize=16)
+def _cube_group(n: int, d: int) -> CubeSymmetries:
+    return CubeSymmetries(n, d)
 
 
 def _join(marks: str, n: int, separators: tuple[str, ...]) -> str:

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, cast
 
 from noughts.core import (
     Game,
@@ -52,7 +53,7 @@ from noughts.core import (
     times_before,
 )
 from noughts.games.forget import check_options, forget_options, forget_rule, parse_ages, placed
-from noughts.games.geometry import bits, full_line, has_line, line_masks, masks_through
+from noughts.games.geometry import bits, board_group, full_line, has_line, line_masks, mapped_mask, masks_through
 from noughts.games.marks import parse_marks, parse_turn
 from noughts.variant import OptionSpec, Trait, Variant
 
@@ -76,6 +77,12 @@ _ALL_CELLS = (1 << 81) - 1
 _MOVE_LINES = tuple(tuple(mask << (9 * b) for mask in _LINES_THROUGH[c]) for b in range(9) for c in range(9))
 #: For every set of boards (9-bit mask), the union of their cells.
 _CELLS_OF = tuple(sum(_BOARD_CELLS[b] for b in bits(boards)) for boards in range(1 << 9))
+
+#: The 3x3 board's 8 symmetries as maps of the 81 moves: one map g of the 3x3 board
+#: takes board b to g(b) and, in every board, cell c to g(c), so that the cell played
+#: still sends the opponent to the board of the same place (c -> board c becomes
+#: g(c) -> board g(c)).
+_SYMMETRIES = tuple(tuple(g[b] * 9 + g[c] for b in range(9) for c in range(9)) for g in board_group(3, 3))
 
 #: Forget mode: per player (x, o), per local board, the moves there oldest first.
 Ages = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
@@ -166,6 +173,12 @@ class Ultimate(Game["UltimateState", int]):
         closed = self._closed(won_x, won_o, drawn)
         _check_forced(forced, turn, o if turn is Player.X else x, ages, closed, self.rule)
         return UltimateState._make(self, x, o, turn, forced, won_x, won_o, drawn, ages, (), outcome)
+
+    def _symmetries(self) -> tuple[tuple[int, ...], ...]:
+        return _SYMMETRIES
+
+    def _map_move(self, move: int, cells: Sequence[int]) -> int:
+        return cells[move]
 
     def _winner(self, won_x: int, won_o: int, turn: Player) -> Outcome | None:
         if self.rule == NINE_BOARD:
@@ -423,6 +436,44 @@ class UltimateState(State[int]):
         if outcome is not None and outcome.winner is not None:
             return f"already decided (won by {outcome.winner})"
         return "already decided (drawn)"
+
+    def _mapped(self, cells: Sequence[int]) -> UltimateState:
+        board_map = tuple(cells[9 * b] // 9 for b in range(9))
+
+        def ages_of(ages: Ages | None) -> Ages | None:
+            if ages is None:
+                return None
+            per_side = []
+            for side in ages:
+                boards: list[tuple[int, ...]] = [()] * 9
+                for b, order in enumerate(side):
+                    boards[board_map[b]] = tuple(cells[m] for m in order)
+                per_side.append(tuple(boards))
+            return per_side[0], per_side[1]
+
+        def key(old: object) -> object:
+            x, o, turn, forced, ages = cast(tuple[int, int, Player, int, Any], old)  # the keys _make builds
+            return (
+                mapped_mask(x, cells),
+                mapped_mask(o, cells),
+                turn,
+                -1 if forced < 0 else board_map[forced],
+                ages_of(ages),
+            )
+
+        return UltimateState._make(
+            self.game,
+            mapped_mask(self.x, cells),
+            mapped_mask(self.o, cells),
+            self.turn,
+            -1 if self.forced < 0 else board_map[self.forced],
+            mapped_mask(self.won_x, board_map),
+            mapped_mask(self.won_o, board_map),
+            mapped_mask(self.drawn, board_map),
+            ages_of(self.ages),
+            tuple(key(k) for k in self.history[:-1]),
+            self.outcome,
+        )
 
     def _apply(self, move: int) -> UltimateState:
         game = self.game

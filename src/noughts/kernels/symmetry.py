@@ -5,8 +5,9 @@ Besides the cube's 48 (permuting the axes, reversing any of them) there are the 
 that exchange the inner and outer layers of all axes at once (0123 -> 1032): a
 coordinate map pi is allowed when it commutes with reversal (8 such maps), and each
 axis may use pi or its reverse; (8 x 8 / 2) x 6 axis orders = 192 (Silver 1967). The
-group is built here from that description and checked against the lines on import,
-so a wrong map cannot slip in.
+group is `noughts.games.geometry.CubeSymmetries` (the one description, which
+`noughts.symmetry` serves too), checked against the lines here on import, so a wrong
+map cannot slip in.
 
 `canonical` picks, among a position's images, the one with the smallest (x, o) pair:
 positions equal up to symmetry get one key, which is what lets a proof list o's replies
@@ -20,37 +21,18 @@ The order is that of the masks as unsigned numbers.
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import numpy.typing as npt
 
+from noughts.games.geometry import CubeSymmetries
 from noughts.kernels.cube import CELLS, LINES
 from noughts.kernels.jit import kernel
 
 __all__ = ["BYTES", "COUNT", "IMAGE", "INVERSE", "canonical", "canonical_all", "transform"]
 
 
-def _group() -> list[tuple[int, ...]]:
-    reverse = (3, 2, 1, 0)
-    commuting = [p for p in itertools.permutations(range(4)) if all(p[reverse[i]] == reverse[p[i]] for i in range(4))]
-    found: dict[tuple[int, ...], None] = {}
-    for axes in itertools.permutations(range(3)):
-        for pi in commuting:
-            for flips in itertools.product((False, True), repeat=3):
-                maps = [tuple(reverse[pi[i]] if flip else pi[i] for i in range(4)) for flip in flips]
-                image = []
-                for cell in range(CELLS):
-                    coords = (cell // 16, cell // 4 % 4, cell % 4)
-                    new = [0, 0, 0]
-                    for a in range(3):
-                        new[axes[a]] = maps[a][coords[a]]
-                    image.append(new[0] * 16 + new[1] * 4 + new[2])
-                found[tuple(image)] = None
-    return list(found)
-
-
-_PERMUTATIONS = _group()
+#: The group as `noughts.games.geometry.CubeSymmetries` describes and orders it.
+_PERMUTATIONS = list(CubeSymmetries(4, 3))
 #: How many symmetries there are (the identity is number 0).
 COUNT = len(_PERMUTATIONS)
 #: IMAGE[s, cell]: where symmetry s takes `cell`.

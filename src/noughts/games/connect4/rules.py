@@ -22,6 +22,7 @@ the player to move; a mark never floats above an empty cell::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -35,7 +36,7 @@ from noughts.core import (
     Reason,
     shown,
 )
-from noughts.games.geometry import full_line, has_line, line_masks, masks_through
+from noughts.games.geometry import board_symmetries, full_line, has_line, line_masks, mapped_mask, masks_through
 from noughts.games.marks import MarksGame, MarksState, check_turn, line_outcome, parse_rows, parse_turn
 from noughts.variant import OptionSpec, Trait, Variant
 
@@ -96,6 +97,11 @@ class ConnectFour(MarksGame["ConnectFourState"]):
 
     def initial(self) -> ConnectFourState:
         return ConnectFourState._make(self, 0, 0, Player.X)
+
+    def _symmetries(self) -> tuple[tuple[int, ...], ...]:
+        # Only the mirror (columns reversed): gravity has an up and a down.
+        identity, mirror = board_symmetries(self.m, self.n)[:2]
+        return tuple(dict.fromkeys((tuple(identity), tuple(mirror))))
 
     # -- notation -----------------------------------------------------------------
 
@@ -215,6 +221,10 @@ class ConnectFourState(MarksState):
             raise InvalidMoveError(f"{shown(move)} is not a column of this board (0 to {self.game.m - 1})")
         if (self.x | self.o) >> move & 1:
             raise IllegalMoveError(f"column {move + 1} is full")
+
+    def _mapped(self, cells: Sequence[int]) -> ConnectFourState:
+        x, o = mapped_mask(self.x, cells), mapped_mask(self.o, cells)
+        return ConnectFourState._make(self.game, x, o, self.turn, self.outcome)
 
     def _apply(self, move: int) -> ConnectFourState:
         cell = self.landing(move)
