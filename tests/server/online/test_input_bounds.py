@@ -18,6 +18,7 @@ from noughts.server.online.actions import ActionError
 from noughts.server.online.service.rooms import checked
 from noughts.server.online.storage.store import UserRow
 from server.online.people import Person, unique
+from server.online.shared import database_url, server
 
 NUL_PATHS = [
     "/api/online/users/a%00b",
@@ -36,6 +37,11 @@ NUL_PATHS = [
 
 
 ARENA = {"kind": "arena", "name": "t", "spec": "classic", "duration": 5}
+
+
+# One server for the module (where the suite's is one a test): every test here is refused
+# something and checks that nothing changed, each with people of its own.
+__all__ = ["database_url", "server"]  # fixtures
 
 
 def _refused(answer: Any, where: str) -> None:
