@@ -12,8 +12,12 @@ import pytest
 from noughts.server import Settings
 from server.online.people import FAST, GameSocket, Person
 from server.online.servers import in_thread
+from server.online.shared import database_url, server
 
 Pair = tuple[Person, Person, str, GameSocket, GameSocket]
+
+# One server for the module (server/online/shared.py): each test plays with people of its own.
+__all__ = ["database_url", "server"]  # fixtures
 
 
 def start(people: Callable[[], Person], spec: str = "classic", **room: Any) -> Pair:

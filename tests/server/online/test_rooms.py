@@ -8,7 +8,11 @@ import pytest
 
 from noughts.records import GameRecord
 from server.online.people import Person
+from server.online.shared import database_url, server
 from server.online.test_play import alternate, start
+
+# One server for the module (server/online/shared.py): each test plays with people of its own.
+__all__ = ["database_url", "server"]  # fixtures
 
 
 @pytest.mark.parametrize(
