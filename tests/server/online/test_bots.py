@@ -29,6 +29,10 @@ from noughts.thinking.lanes import ThinkingError
 from noughts.thinking.pool import ThinkingPool
 from server.online.people import FAST, GameSocket, Person
 from server.online.servers import in_thread
+from server.online.shared import database_url, server
+
+# One server for the module (server/online/shared.py): each test with people of its own.
+__all__ = ["database_url", "server"]  # fixtures
 
 
 def _challenge(person: Person, bot: str, **options: Any) -> str:

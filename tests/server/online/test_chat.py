@@ -15,7 +15,11 @@ from noughts.server import Settings
 from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tables import ChatMessage, ChatReport
 from server.online.people import GameSocket, Person
+from server.online.shared import database_url, server
 from server.online.test_play import alternate, start
+
+# One server for the module (server/online/shared.py): each test with people of its own.
+__all__ = ["database_url", "server"]  # fixtures
 
 
 def until_pong(sock: GameSocket) -> list[dict[str, Any]]:

@@ -17,8 +17,12 @@ from noughts.server.online import actions
 from noughts.server.online.actions import ActionError
 from noughts.server.online.storage.store import Store
 from server.online.people import GameSocket, Person, unique
+from server.online.shared import database_url, server
 from server.online.test_actions import open_row
 from server.online.test_play import alternate, start
+
+# One server for the module (server/online/shared.py): each test with people of its own.
+__all__ = ["database_url", "server"]  # fixtures
 
 
 def drain(sock: GameSocket) -> tuple[list[str], int | None]:

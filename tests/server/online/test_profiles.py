@@ -17,11 +17,15 @@ from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tables import Rating
 from noughts.study.puzzles import Puzzle
 from server.online.people import Person, unique
+from server.online.shared import database_url, server
 from server.online.test_play import alternate, start
 from server.online.test_puzzles_api import puzzles  # noqa: F401 (a fixture)
 
 #: A drawn game of tic-tac-toe, X first.
 DRAW = ("5", "1", "9", "3", "2", "8", "7", "4", "6")
+
+# One server for the module (server/online/shared.py): each test with people of its own.
+__all__ = ["database_url", "server"]  # fixtures
 
 
 @pytest.mark.both_databases

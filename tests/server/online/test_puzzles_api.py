@@ -19,9 +19,13 @@ from noughts.server.online.storage.tables import PuzzleDaily
 from noughts.study.answer_keys import answer_key
 from noughts.study.puzzles import Puzzle, mine, shipped
 from server.online.people import Person
+from server.online.shared import database_url, server
 from server.online.test_play import alternate, start
 
 NOW = 1_800_000_000_000
+
+# One server for the module (server/online/shared.py): each test with people of its own.
+__all__ = ["database_url", "server"]  # fixtures
 
 
 @pytest.fixture

@@ -25,11 +25,15 @@ from noughts.server.online.storage.store import Store
 from noughts.server.online.storage.tables import Seek
 from noughts.study.puzzles import mine
 from server.online.people import FAST, KEEP_ALIVE, Person, unique
+from server.online.shared import database_url, server
 
 #: The same request of one player sent this many times at once.
 AT_ONCE = 10
 SEEK = {"spec": "classic", "minutes": 3, "increment": 2}
 TOURNAMENTS = "/api/online/tournaments"
+
+# One server for the module (server/online/shared.py): each test with people of its own.
+__all__ = ["database_url", "server"]  # fixtures
 
 
 #: A request, sent on the client given.
