@@ -166,7 +166,8 @@ def test_keyboard_play_undo_review_and_typed_moves(tab: Tab) -> None:
     page.keyboard.press("u")
     wait_for_ply(tab, 1)
     assert page.locator(".cell .mark").count() == 1
-    page.keyboard.press("n")  # a new game: player 2 has x now
+    page.keyboard.press("n")  # a new game (asked first: a move is played): player 2 has x now
+    page.keyboard.press("Enter")
     wait_for_ply(tab, 0)
     assert page.locator(".who-x").inner_text() == "X · Player 2"
     tab.assert_clean(refused=1)  # the taken cell

@@ -10,7 +10,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from web.browsing import PHONE, SCREENSHOTS, Tab, serious_violations
+from web.browsing import DESKTOP, PHONE, SCREENSHOTS, Tab, serious_violations
 
 
 def _puzzle(server_url: str, long: bool = True) -> dict[str, Any]:
@@ -184,4 +184,45 @@ def test_on_a_phone_the_page_does_not_jump_when_the_puzzle_comes(make_tab: Any) 
         })"""
     )
     assert shift < 0.1, shift
+    tab.assert_clean()
+
+
+@pytest.mark.parametrize(("size", "theme"), [("desktop", "light"), ("phone", "dark")])
+def test_the_themes_offered_are_the_chosen_games_with_its_counts(
+    make_tab: Any, server_url: str, size: str, theme: str
+) -> None:
+    """Choosing Ultimate lists Ultimate's themes with Ultimate's counts (not every game's,
+    which offered "tempo (317)" and then had no puzzle), and a theme chosen from the list
+    gives an Ultimate puzzle of it."""
+    tab = make_tab(DESKTOP if size == "desktop" else PHONE, theme)
+    page = tab.page
+    tab.open("#/puzzles")
+    page.wait_for_selector("#puzzle-info[data-id]")
+    page.wait_for_selector("#filter-theme option:nth-child(2)", state="attached")
+    page.select_option("#filter-game", "ultimate")
+    page.wait_for_function("() => location.hash.includes('spec=ultimate')")
+    own = httpx2.get(f"{server_url}/api/puzzles", params={"spec": "ultimate"}).json()["themes"]
+    every = {t["theme"]: t["count"] for t in httpx2.get(f"{server_url}/api/puzzles").json()["themes"]}
+    wanted = ["every theme", *(f"{t['theme']} ({t['count']})" for t in own)]
+    assert wanted[1:] != [f"{t} ({n})" for t, n in every.items()]
+    page.wait_for_function(
+        "wanted => JSON.stringify([...document.querySelectorAll('#filter-theme option')].map(o => o.textContent))"
+        " === JSON.stringify(wanted)",
+        arg=wanted,
+    )
+    # The theme that is most common in all the games, as Ultimate counts it.
+    common = max(own, key=lambda t: every[t["theme"]])
+    assert common["count"] < every[common["theme"]]
+    page.select_option("#filter-theme", common["theme"])
+    page.wait_for_function("() => location.hash.includes('theme=')")
+    page.wait_for_selector("#puzzle-info[data-id]")
+    assert page.locator("#no-puzzle").count() == 0
+    shown = page.locator("#puzzle-info").get_attribute("data-id")
+    puzzle = httpx2.get(f"{server_url}/api/puzzles/{shown}").json()
+    assert puzzle["spec"] == "ultimate" and common["theme"] in puzzle["themes"]
+    assert page.locator("#filter-theme").input_value() == common["theme"]
+    assert page.evaluate("document.scrollingElement.scrollWidth - innerWidth") <= 0
+    page.wait_for_timeout(400)  # the page's fade-in; before axe, which replays it
+    page.screenshot(path=str(SCREENSHOTS / f"puzzle-themes-{size}-{theme}.png"), full_page=True)
+    assert serious_violations(page) == []
     tab.assert_clean()

@@ -10,7 +10,7 @@ import httpx2
 import pytest
 
 from server.online.people import Person
-from web.browsing import DESKTOP, PHONE, Tab, serious_violations, wait_for_ply
+from web.browsing import DESKTOP, PHONE, SCREENSHOTS, Tab, plies, serious_violations, wait_for_ply
 
 GOMOKU = "#/play?spec=mnk:m=15:n=15:k=5&mode=local"
 #: A game page of each board kind, part-way (the last two finished: the winning line shows).
@@ -75,15 +75,67 @@ def test_against_the_computer_the_address_keeps_level_and_side(tab: Tab) -> None
     page.click('.cell[data-move="5"]')
     wait_for_ply(tab, 2)
     first = page.evaluate("JSON.parse(localStorage.getItem('noughts.games'))")
-    page.keyboard.press("n")  # a new game: the sides swap, the computer opens
+    page.keyboard.press("n")  # a new game (asked first): the sides swap, the computer opens
+    page.keyboard.press("Enter")
     wait_for_ply(tab, 1)
     assert "level=easy" in page.url and "side=o" in page.url and "moves=" in page.url
-    # the new game replaces the old one in the saved list
+    # the new game comes first in the saved list; the one before stays, to be continued
     saved = page.evaluate("JSON.parse(localStorage.getItem('noughts.games'))")
-    assert len(first) == len(saved) == 1 and saved[0]["id"] != first[0]["id"] and saved[0]["moves"] == 1
+    assert len(first) == 1 and [g["id"] for g in saved[1:]] == [first[0]["id"]]
+    assert saved[0]["id"] != first[0]["id"] and saved[0]["moves"] == 1
     page.reload()
     wait_for_ply(tab, 1)
     assert page.locator(".who-o").inner_text() == "O · You"
+    tab.assert_clean()
+
+
+@pytest.mark.parametrize(("size", "theme"), [("desktop", "light"), ("phone", "dark")])
+def test_one_key_does_not_throw_a_game_away(make_tab: Any, size: str, theme: str) -> None:
+    """`n` (or New game) on a game in progress asks first; Escape or ✗ keeps playing. Once
+    left, the game stays under "continue your game", and Back returns to it as it was:
+    the new game is a history entry of its own. A game with no move is left at once."""
+    tab = make_tab(DESKTOP if size == "desktop" else PHONE, theme)
+    page = tab.page
+    ready(tab, "#/play?spec=classic&mode=local")
+    page.click('.cell[data-move="5"]')
+    wait_for_ply(tab, 1)
+    page.click('.cell[data-move="1"]')
+    wait_for_ply(tab, 2)
+    before = page.url
+    depth = page.evaluate("history.length")
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press("n")
+    page.wait_for_selector("#new-game-question")
+    assert page.evaluate("document.activeElement.id") == "new-game-confirm"
+    assert plies(tab) == 2 and page.url == before
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)  # the marks' pop-in; before axe, which replays the page's fade-in
+    page.screenshot(path=str(SCREENSHOTS / f"new-game-asked-{size}-{theme}.png"), full_page=True)
+    assert serious_violations(page) == []
+    page.keyboard.press("Escape")  # no: the game goes on
+    assert page.locator("#new-game-question").count() == 0
+    assert page.evaluate("document.activeElement.id") == "new-game"
+    page.click("#new-game")
+    page.click("#new-game-cancel")  # no, again
+    assert page.locator("#new-game-question").count() == 0 and plies(tab) == 2
+    page.keyboard.press("n")
+    page.keyboard.press("Enter")  # yes
+    wait_for_ply(tab, 0)
+    assert page.locator(".who-x").inner_text() == "X · Player 2"
+    assert page.url != before and page.evaluate("history.length") == depth + 1
+    saved = page.evaluate("JSON.parse(localStorage.getItem('noughts.games'))")
+    assert [g["moves"] for g in saved] == [2]  # the game left, kept; the new one has no move yet
+    page.go_back()
+    wait_for_ply(tab, 2)
+    assert page.url == before
+    assert page.locator(".cell.has-x").count() == 1 and page.locator(".cell.has-o").count() == 1
+    page.go_forward()
+    wait_for_ply(tab, 0)
+    # No move yet: nothing to lose, so nothing is asked.
+    fresh = page.url
+    page.keyboard.press("n")
+    page.wait_for_function("url => location.href !== url", arg=fresh)
+    assert page.locator("#new-game-question").count() == 0
     tab.assert_clean()
 
 

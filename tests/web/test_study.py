@@ -203,6 +203,48 @@ def test_a_pasted_record_opens_on_the_board(tab: Tab) -> None:
     tab.assert_clean(refused=1)
 
 
+@pytest.mark.parametrize(("size", "theme"), [("desktop", "light"), ("phone", "dark")])
+def test_the_analysis_board_chooses_its_game_from_the_catalogue(make_tab: object, size: str, theme: str) -> None:
+    """The header's Analysis opens tic-tac-toe with a choice of game beside the title:
+    every game of the server's catalogue, once, as the home page lists them; another
+    one opens its board, and Back returns to the one before."""
+    tab = make_tab(DESKTOP if size == "desktop" else PHONE, theme)  # type: ignore[operator]
+    page = tab.page
+    tab.open("#/")
+    page.wait_for_selector(".quick-tiles")
+    if size == "phone":
+        page.click("#menu-toggle")
+    page.click("#nav-analysis")
+    page.wait_for_selector(".cell.playable")
+    picker = page.locator("#analysis-game")
+    catalogue = page.evaluate("fetch('/api/games').then(r => r.json()).then(c => c.games.map(g => [g.key, g.title]))")
+    options = picker.locator("option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
+    assert options == catalogue and len(options) >= 8
+    assert picker.input_value() == "classic"
+    assert page.locator("label[for='analysis-game']").inner_text().startswith("Game")
+    assert page.evaluate("document.scrollingElement.scrollWidth - innerWidth") <= 0
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)  # the page's fade-in; before axe, which replays it
+    page.screenshot(path=str(SCREENSHOTS / f"analysis-picker-{size}-{theme}.png"), full_page=True)
+    assert serious_violations(page) == []
+    page.locator(".cell[data-move='5']").click()
+    page.wait_for_selector(".tree-move.current[data-path='5']")
+    picker.select_option("ultimate")
+    page.wait_for_selector(".local .cell.playable")
+    assert _query(page.url)["spec"] == ["ultimate"]
+    assert page.locator("h1").inner_text() == "Analysis · Ultimate tic-tac-toe"
+    assert page.locator("#analysis-game").input_value() == "ultimate"
+    page.go_back()  # the tic-tac-toe analysis as it was
+    page.wait_for_selector(".tree-move.current[data-path='5']")
+    assert page.locator("#analysis-game").input_value() == "classic"
+    # A record of another game loaded here: the choice follows it.
+    page.click(".load summary")
+    page.fill("#load-text", '[Game "connect4"]\n\n1. 4 4 *\n')
+    page.click("#load")
+    page.wait_for_function("() => document.querySelector('#analysis-game').value === 'connect4'")
+    tab.assert_clean()
+
+
 def test_a_review_shows_its_progress_then_the_review(tab: Tab) -> None:
     """The review is computed on the server while the page asks how far it has got (a
     line of its own: a review kept by another test would be there at once)."""

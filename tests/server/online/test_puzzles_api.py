@@ -236,3 +236,29 @@ def test_a_private_games_puzzles_do_not_name_it(people: Callable[[], Person]) ->
         for shown in (puzzle, stranger.http.get(f"/api/puzzles/{puzzle['id']}").json()):
             assert shown["origin_game"] is None and game_id not in shown["source"]
     assert {p["id"] for p in ann.http.get("/api/puzzles/yours").json()} == {p["id"] for p in found}
+
+
+def test_the_themes_are_the_chosen_games_with_its_own_counts(people: Callable[[], Person]) -> None:
+    """`GET /api/puzzles?spec=` counts the themes in that game's puzzles: Ultimate's
+    filter offers Ultimate's themes with Ultimate's counts, and each one it offers has a
+    puzzle to give (the page offered every game's "tempo (317)" and then found none)."""
+    visitor = people()
+    everything = visitor.http.get("/api/puzzles").json()
+    answer = visitor.http.get("/api/puzzles", params={"spec": "ultimate"})
+    assert answer.status_code == 200, answer.text
+    ultimate = answer.json()
+    assert ultimate["games"] == everything["games"] and ultimate["total"] == everything["total"]
+    expected: dict[str, int] = {}
+    for puzzle in shipped():
+        if puzzle.spec == "ultimate":
+            for theme in puzzle.themes:
+                expected[theme] = expected.get(theme, 0) + 1
+    assert {t["theme"]: t["count"] for t in ultimate["themes"]} == expected
+    overall = {t["theme"]: t["count"] for t in everything["themes"]}
+    assert any(overall[theme] > count for theme, count in expected.items())  # not every game's counts
+    for theme in expected:
+        chosen = visitor.http.get("/api/puzzles/next", params={"spec": "ultimate", "theme": theme})
+        assert chosen.status_code == 200, (theme, chosen.text)
+        assert chosen.json()["spec"] == "ultimate" and theme in chosen.json()["themes"]
+    # A game with no puzzles has no themes.
+    assert visitor.http.get("/api/puzzles", params={"spec": "mnk:m=7:n=7:k=4"}).json()["themes"] == []

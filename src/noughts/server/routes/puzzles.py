@@ -197,11 +197,15 @@ async def _puzzle(request: Request, puzzle_id: str) -> PuzzleRow:
 
 
 @router.get("", response_model=PuzzleCatalogue)
-async def catalogue(request: Request) -> PuzzleCatalogue:
-    """How many puzzles there are in each game and of each theme: the filters."""
+async def catalogue(
+    request: Request,
+    spec: Annotated[Spec | None, Query(description="count the themes in this game's puzzles only")] = None,
+) -> PuzzleCatalogue:
+    """How many puzzles there are in each game and of each theme (in `spec`'s puzzles, if
+    given: the themes a filter by that game offers): the filters."""
     online = online_of(request)
     await online.start()
-    games, themes = await online.store.call(online.puzzles.catalogue)
+    games, themes = await online.store.call(online.puzzles.catalogue, spec)
     return PuzzleCatalogue(
         total=sum(n for _, n in games),
         games=[GameCount(spec=s, title=title(s), count=n) for s, n in games],

@@ -49,7 +49,8 @@ export const api = {
   reviewByKey: (key) => get(`/api/review/${id(key)}`),
   record: (text) => post("/api/record", { text }),
   // Puzzles: for everyone; the rating and history for players signed in online.
-  puzzleCatalogue: () => get("/api/puzzles"),
+  // The games' counts, and the themes of `spec`'s puzzles (of every game's without it).
+  puzzleCatalogue: (spec = "") => get(`/api/puzzles${spec ? `?spec=${id(spec)}` : ""}`),
   puzzle: (p) => get(`/api/puzzles/${id(p)}`),
   nextPuzzle: (filters) => get(`/api/puzzles/next?${query(filters)}`),
   dailyPuzzle: () => get("/api/puzzles/daily"),

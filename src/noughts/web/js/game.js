@@ -16,6 +16,8 @@ import { boundTitle, moveValue, verdict } from "./values.js";
 
 
 const HINT_SECONDS = 1;
+/** A question asked before a new game goes back to its button after this long (milliseconds), as the live game's resign. */
+const CONFIRM_WAIT = 3000;
 
 export class GamePage {
   constructor(root, catalogue, params, { toast }) {
@@ -43,6 +45,8 @@ export class GamePage {
     this.evaluation = null; // the strongest level's analysis of one position: {analysis, ply}
     this.hint = null;
     this.selection = null;
+    this.confirming = false; // "New game?" asked: a game in progress is not left on one key
+    this.pushAddress = false; // the next address is a history entry of its own (a new game)
     // A game with an exact table is judged after every move at the cost of a look-up; other
     // games when a hint is asked for. A computer opponent's own estimate is never shown:
     // a weakened level judges badly on purpose.
@@ -55,6 +59,7 @@ export class GamePage {
 
   destroy() {
     this.token++;
+    clearTimeout(this.confirmTimer);
     document.removeEventListener("keydown", this.keys);
   }
 
@@ -93,8 +98,10 @@ export class GamePage {
     this.buttons = {
       undo: button("undo", "Undo", "u", () => this.undo()),
       hint: button("hint", "Hint", "h", () => this.askHint()),
-      fresh: button("new-game", "New game", "n", () => this.newGame()),
+      fresh: button("new-game", "New game", "n", (e) => this.askNewGame(e.detail === 0)),
     };
+    this.actions = h("div", { class: "actions" });
+    this.drawActions();
     const specLabel = describeSpec(this.spec, this.info);
     this.root.replaceChildren(
       h(
@@ -114,7 +121,7 @@ export class GamePage {
           { class: "panel", "aria-label": "the game" },
           this.players,
           this.lastMove,
-          h("div", { class: "actions" }, this.buttons.undo, this.buttons.hint, this.buttons.fresh),
+          this.actions,
           h(
             "form",
             { class: "move-form", onsubmit: (e) => (e.preventDefault(), this.typed()) },
@@ -165,7 +172,8 @@ export class GamePage {
 
   // -- the game ----------------------------------------------------------------------
 
-  async start() {
+  /** `id`: the name of the game in the saved list, taken once the game is drawn. */
+  async start(id = this.id) {
     const token = ++this.token;
     try {
       const moves = this.initialMoves;
@@ -173,6 +181,7 @@ export class GamePage {
       const views = await Promise.all([...Array(moves.length + 1).keys()].map((n) => api.newGame(this.spec, moves.slice(0, n), this.startPosition)));
       if (token !== this.token) return;
       this.views = views;
+      this.id = id;
       this.spec = views[0].spec;
       // The game's name from the server: "Gomoku" for gomoku's spec, not its family's.
       this.title = views[0].title;
@@ -193,14 +202,68 @@ export class GamePage {
     this.computerTurn();
   }
 
+  /** A game in progress is not thrown away on one key or click: "New game?" is asked
+   * first (as the live game's resign), and the game is kept all the same, under "continue
+   * your game", the Back button a step away. A finished or empty game is left at once. */
+  askNewGame(byKeyboard) {
+    const live = this.view;
+    if (!live || live.status !== "ongoing" || !live.moves.length) {
+      this.newGame();
+      return;
+    }
+    if (this.confirming) return;
+    clearTimeout(this.confirmTimer);
+    this.confirming = true;
+    // From a mouse the question goes back by itself; from the keyboard it waits for ✗ or Escape.
+    if (!byKeyboard) this.confirmTimer = setTimeout(() => this.unask(), CONFIRM_WAIT);
+    this.drawActions();
+    this.actions.querySelector("#new-game-confirm")?.focus();
+  }
+
+  /** The question goes back to its button, which has the focus if the question had it. */
+  unask() {
+    clearTimeout(this.confirmTimer);
+    if (!this.confirming) return;
+    const hadFocus = this.actions.querySelector(".confirm")?.contains(document.activeElement);
+    this.confirming = false;
+    this.drawActions();
+    if (hadFocus) this.buttons.fresh.focus();
+  }
+
   newGame() {
-    // A new game in this tab replaces the one before: it leaves the saved list.
-    dropGame(this.id);
-    this.id = newGameId();
+    const hadFocus = this.actions.querySelector(".confirm")?.contains(document.activeElement);
+    clearTimeout(this.confirmTimer);
+    this.confirming = false;
+    this.drawActions();
+    if (hadFocus) this.buttons.fresh.focus();
+    // The game before stays as it was: in the saved list if unfinished, and at its own
+    // address, a history entry behind the new game's (Back returns to it).
+    this.pushAddress = true;
     // The first player alternates: the sides swap with every new game.
     if (this.mode === "computer") this.human = this.human === "x" ? "o" : "x";
     else this.localFirst = 3 - this.localFirst;
-    this.start();
+    this.start(newGameId());
+  }
+
+  /** Undo, hint and new game; while "New game?" is asked, its question with ✓ and ✗. */
+  drawActions() {
+    if (!this.confirming) {
+      this.actions.replaceChildren(this.buttons.undo, this.buttons.hint, this.buttons.fresh);
+      return;
+    }
+    const yes = "Yes, start a new game (this one stays under “continue your game”)";
+    const no = "No, keep playing";
+    this.actions.replaceChildren(
+      this.buttons.undo,
+      this.buttons.hint,
+      h(
+        "div",
+        { class: "confirm", role: "group", "aria-labelledby": "new-game-question", onkeydown: (e) => e.key === "Escape" && (e.preventDefault(), this.unask()) },
+        h("span", { id: "new-game-question" }, "Leave this game for a new one?"),
+        h("button", { class: "button primary", type: "button", id: "new-game-confirm", "aria-label": yes, title: yes, onclick: () => this.newGame() }, "✓"),
+        h("button", { class: "button", type: "button", id: "new-game-cancel", "aria-label": no, title: no, onclick: () => this.unask() }, "✗"),
+      ),
+    );
   }
 
   humanToMove() {
@@ -410,7 +473,11 @@ export class GamePage {
     if (live.moves.length) params.set("moves", live.moves.join(","));
     params.set("game", this.id);
     const hash = `#/play?${params}`;
-    if (location.hash !== hash) history.replaceState(history.state, "", hash);
+    if (location.hash !== hash) {
+      if (this.pushAddress) history.pushState(null, "", hash);
+      else history.replaceState(history.state, "", hash);
+      this.pushAddress = false;
+    }
     if (live.status !== "ongoing" || !live.moves.length) {
       dropGame(this.id);
       return;
@@ -512,7 +579,7 @@ export class GamePage {
     const actions = {
       u: () => this.undo(),
       h: () => this.askHint(),
-      n: () => this.newGame(),
+      n: () => this.askNewGame(true),
       "[": () => this.review((this.reviewing ?? this.views.length - 1) - 1),
       "]": () => this.reviewing !== null && this.review(this.reviewing + 1),
       Escape: () => this.reviewing !== null && this.review(Infinity),

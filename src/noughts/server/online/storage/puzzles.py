@@ -184,15 +184,17 @@ class PuzzleBook:
             raise NotFoundError(puzzle_id)
         return PuzzleRow.from_mapping(row._mapping)
 
-    def catalogue(self) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
-        """How many puzzles each game has, and each theme (in any game)."""
+    def catalogue(self, spec: str | None = None) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        """How many puzzles each game has, and each theme: in `spec`'s puzzles if given
+        (the themes a filter by that game can offer), else in any game."""
         with self.engine.connect() as c:
             games = [
                 (r[0], int(r[1]))
                 for r in c.execute(select(_puzzles.c.spec, func.count()).where(self._shown()).group_by("spec"))
             ]
             themes: dict[str, int] = {}
-            for (text,) in c.execute(select(_puzzles.c.themes).where(self._shown())):
+            shown = self._shown() if spec is None else and_(self._shown(), _puzzles.c.spec == spec)
+            for (text,) in c.execute(select(_puzzles.c.themes).where(shown)):
                 for theme in text.split("|"):
                     if theme:
                         themes[theme] = themes.get(theme, 0) + 1

@@ -22,12 +22,42 @@ const STANDINGS_MS = 10000;
 const NEWS_SPAN_MS = 2000;
 const NEWS_WAIT_MS = 1000;
 
+/** The standings' columns a phone leaves out, to fit its width: the rating each joined
+ * with and the games played (a player's profile and the games list have them). */
+const WIDE_ONLY = new Set(["Rating", "Games"]);
+
 function lengthText(t) {
   return t.kind === "arena" ? `arena, ${t.duration} min` : `Swiss, ${t.rounds} rounds`;
 }
 
 function when(ms) {
   return new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** A pairing's game in words: who won, a draw, being played, aborted. */
+function outcome(g) {
+  if (g.state === "playing") return "being played";
+  if (g.state === "aborted") return "aborted";
+  if (g.result === "x-wins") return `${g.x} won`;
+  if (g.result === "o-wins") return `${g.o} won`;
+  if (g.result === "draw") return "draw";
+  return g.state ?? "";
+}
+
+/** The mark of a player on fire (two wins in a row): a flame drawn in SVG, which every
+ * browser shows (an emoji is a box where no emoji font is installed). */
+function onFire() {
+  const about = "on fire: two wins in a row, the next win counts double";
+  return h(
+    "span",
+    { class: "on-fire", role: "img", "aria-label": about, title: about },
+    h(
+      "svg",
+      { viewBox: "0 0 16 16", "aria-hidden": "true", focusable: "false" },
+      h("path", { class: "flame", d: "M8 .8C8.6 3.6 12.8 5.4 12.8 9.6a4.8 4.8 0 0 1-9.6 0C3.2 7.4 4.4 6 5.4 5c0 1.6.8 2.6 1.8 2.8C6.6 5.2 7.2 2.6 8 .8z" }),
+      h("path", { class: "core", d: "M8 14.4a2.4 2.4 0 0 1-2.4-2.4c0-1.4 1.4-2.4 2.4-3.8 1 1.4 2.4 2.4 2.4 3.8A2.4 2.4 0 0 1 8 14.4z" }),
+    ),
+  );
 }
 
 function line(t) {
@@ -236,41 +266,46 @@ export class TournamentPage {
     const status =
       t.state === "upcoming" ? `Starts ${when(t.starts_at)}` : t.state === "running" ? (t.kind === "arena" ? `Running: no new games after ${when(t.ends_at)}` : `Round ${t.round} of ${t.rounds}`) : "Finished: the final standings";
     const swiss = t.kind === "swiss";
-    const headers = ["#", "Player", "Rating", "Score", "Games", ...(swiss ? ["Tie-break 1", "Tie-break 2"] : ["Performance", "Points"])];
+    const headers = ["#", "Player", "Rating", "Score", "Games", ...(swiss ? ["Buchholz", "Sonneborn-Berger"] : ["Performance", "Points"])];
     // The tie-breaks' names are chess jargon: the header says what they count.
     const explained = {
-      "Tie-break 1": "Buchholz: the sum of your opponents' scores",
-      "Tie-break 2": "Sonneborn-Berger: the scores of the opponents you beat, and half of those you drew",
+      Buchholz: "the sum of your opponents' scores",
+      "Sonneborn-Berger": "the scores of the opponents you beat, and half of those you drew",
       Performance: "the rating your results were worth: your opponents' mean rating, +500 for each win and -500 for each loss",
+      Points: "each game's points in order: 2 a win, 1 a draw, doubled on fire",
     };
     const rows = t.standings.map((s) =>
       h(
         "tr",
         { class: s.withdrawn ? "muted" : null },
         h("td", { class: "num" }, s.rank),
-        h("th", { scope: "row" }, h("a", { href: `#/u/${encodeURIComponent(s.name)}` }, s.name), s.on_fire ? h("span", { title: "two wins in a row: the next win counts double" }, " 🔥") : null, s.withdrawn ? h("small", {}, " (withdrawn)") : null, s.playing ? h("small", {}, " ", h("a", { href: `#/game/${s.playing}` }, "playing")) : null),
-        h("td", { class: "num" }, s.rating),
+        h("th", { scope: "row", class: "player" }, h("a", { href: `#/u/${encodeURIComponent(s.name)}` }, s.name), s.on_fire ? onFire() : null, s.withdrawn ? h("small", {}, " (withdrawn)") : null, s.playing ? h("small", {}, " ", h("a", { href: `#/game/${s.playing}` }, "playing")) : null),
+        h("td", { class: "num wide-only" }, s.rating),
         h("td", { class: "num" }, s.score),
-        h("td", { class: "num" }, s.games),
-        ...(swiss ? [h("td", { class: "num" }, s.buchholz), h("td", { class: "num" }, s.sonneborn_berger)] : [h("td", { class: "num" }, s.performance ?? "–"), h("td", {}, s.sheet)]),
+        h("td", { class: "num wide-only" }, s.games),
+        ...(swiss ? [h("td", { class: "num" }, s.buchholz), h("td", { class: "num" }, s.sonneborn_berger)] : [h("td", { class: "num" }, s.performance ?? "–"), h("td", { class: "sheet" }, s.sheet)]),
       ),
     );
     const table = t.standings.length
-      ? h("table", { class: "board-table", id: "standings" }, h("caption", { class: "muted" }, "Standings"), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: x === "Player" || x === "Points" ? null : "num", title: explained[x] ?? null }, x)))), h("tbody", {}, ...rows))
+      ? h(
+          "div",
+          { class: "table-scroll" },
+          h("table", { class: "board-table standings", id: "standings" }, h("caption", { class: "muted" }, "Standings"), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: [x !== "Player" && x !== "Points" && "num", WIDE_ONLY.has(x) && "wide-only"], title: explained[x] ?? null }, x)))), h("tbody", {}, ...rows)),
+        )
       : h("p", { class: "muted", id: "no-players" }, "Nobody has joined yet.");
     const pairing = (g) =>
-      h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, g.o === null ? `${g.x}: bye` : `${g.x} – ${g.o}`), h("small", {}, `${swiss ? `round ${g.round} · ` : ""}${g.o === null ? "1 point" : g.state === "playing" ? "being played" : g.result}`)), g.game_id ? h("a", { class: "button", href: `#/game/${g.game_id}` }, g.state === "playing" ? "Watch" : "Replay") : null);
+      h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, g.o === null ? `${g.x}: bye` : `${g.x} – ${g.o}`), h("small", {}, `${swiss ? `round ${g.round} · ` : ""}${g.o === null ? "1 point" : outcome(g)}`)), g.game_id ? h("a", { class: "button", href: `#/game/${g.game_id}` }, g.state === "playing" ? "Watch" : "Replay") : null);
     this.root.replaceChildren(
       h(
         "section",
-        { class: "page live" },
-        h("div", {}, h("h1", {}, t.name), h("p", { id: "tournament-status", "aria-live": "polite" }, status), t.my_game ? h("p", { class: "offer" }, h("strong", {}, "Your game has started."), h("a", { class: "button primary", id: "tournament-my-game", href: `#/game/${t.my_game}` }, "Play")) : null, table),
+        { class: "page tournament-page" },
+        h("div", { class: "tournament-main" }, h("h1", {}, t.name), h("p", { id: "tournament-status", "aria-live": "polite" }, status), t.my_game ? h("p", { class: "offer" }, h("strong", {}, "Your game has started."), h("a", { class: "button primary", id: "tournament-my-game", href: `#/game/${t.my_game}` }, "Play")) : null, table),
         h(
           "section",
-          { class: "panel" },
+          { class: "panel tournament-side", "aria-label": "the tournament" },
           h("p", {}, `${t.title} · ${clockText(t.minutes === null ? null : t)} · ${t.rated ? "rated" : "casual"} · ${lengthText(t)}`),
           h("p", { class: "muted" }, `Created by ${t.creator} · ${t.players} ${t.players === 1 ? "player" : "players"}`),
-          h("div", { class: "row" }, ...buttons),
+          buttons.length ? h("div", { class: "row" }, ...buttons) : null,
           h("h2", {}, "Games"),
           t.games_total > t.games.length ? h("p", { class: "muted" }, `The newest ${t.games.length} of ${t.games_total}.`) : null,
           h("ul", { class: "room-list", id: "tournament-games" }, ...(t.games.length ? t.games.map(pairing) : [h("li", { class: "muted" }, "No game yet.")])),

@@ -62,9 +62,12 @@ export class AnalysisPage {
     return `Analysis · ${name}${options ? ` (${options})` : ""}`;
   }
 
+  get key() {
+    return this.spec.split(/[:\s]/)[0];
+  }
+
   get info() {
-    const key = this.spec.split(/[:\s]/)[0];
-    return this.catalogue.games.find((g) => g.key === key) || null;
+    return this.catalogue.games.find((g) => g.key === this.key) || null;
   }
 
   destroy() {
@@ -86,6 +89,13 @@ export class AnalysisPage {
 
   layout() {
     this.heading = h("h1", {}, this.title);
+    // Which game: every game of the server's catalogue (the list the home page and the
+    // lobby offer); another one opens its board, the one before a step back.
+    this.picker = h(
+      "select",
+      { id: "analysis-game", onchange: (e) => (location.hash = `#/analysis?spec=${encodeURIComponent(e.target.value)}`) },
+      this.catalogue.games.map((g) => h("option", { value: g.key, selected: g.key === this.key }, g.title)),
+    );
     this.status = h("p", { class: "status", id: "status", "aria-live": "polite" });
     this.boardBox = h("div", { class: "board-box" });
     this.evalFill = h("div", { class: "eval-fill" });
@@ -109,7 +119,7 @@ export class AnalysisPage {
         h(
           "div",
           { class: "board-column" },
-          h("div", { class: "game-head" }, this.heading),
+          h("div", { class: "game-head" }, this.heading, h("label", { class: "game-picker", for: "analysis-game" }, "Game", this.picker)),
           this.status,
           h("div", { class: "board-wrap" }, this.boardBox),
           h(
@@ -392,6 +402,7 @@ export class AnalysisPage {
   render() {
     const view = this.view;
     if (!view) return;
+    this.picker.value = this.key; // a record loaded may be of another game
     // The better move of a reviewed mistake is drawn as its own marks, not as the engine's hint.
     const hint = this.better ? null : this.engineOn && this.engine ? this.engine.best : null;
     this.board.render(view, { interactive: view.status === "ongoing", hint });

@@ -127,7 +127,7 @@ export class PuzzlePage {
       },
       () => ((this.profile = null), this.drawRating()),
     );
-    api.puzzleCatalogue().then(
+    api.puzzleCatalogue(this.filters.spec).then(
       (found) => this.drawFilters(found),
       () => this.filterBox.replaceChildren(),
     );
@@ -417,24 +417,42 @@ export class PuzzlePage {
   }
 
   drawFilters(found) {
-    const select = (id, label, value, options, key) =>
+    const select = (id, label, value, options, key, change) =>
       h(
         "label",
         { class: "filter", for: id },
         label,
         h(
           "select",
-          { id, onchange: (e) => (location.hash = this.link({ [key]: e.target.value })) },
+          { id, onchange: (e) => change(e.target.value) },
           h("option", { value: "" }, key === "spec" ? "every game" : "every theme"),
           options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
         ),
       );
     if (this.mode === "daily") return this.filterBox.replaceChildren();
+    // The themes are the chosen game's, counted in its puzzles (the server counts them
+    // for the game asked); a theme from the address that the game has none of shows as 0.
+    const themes = found.themes.map((t) => [t.theme, `${t.theme} (${t.count})`]);
+    if (this.filters.theme && !found.themes.some((t) => t.theme === this.filters.theme)) themes.push([this.filters.theme, `${this.filters.theme} (0)`]);
     this.filterBox.replaceChildren(
       h("h2", {}, "Filters"),
-      select("filter-game", "Game", this.filters.spec, found.games.map((g) => [g.spec, `${g.title} (${g.count})`]), "spec"),
-      select("filter-theme", "Theme", this.filters.theme, found.themes.map((t) => [t.theme, `${t.theme} (${t.count})`]), "theme"),
+      select("filter-game", "Game", this.filters.spec, found.games.map((g) => [g.spec, `${g.title} (${g.count})`]), "spec", (spec) => this.chooseGame(spec)),
+      select("filter-theme", "Theme", this.filters.theme, themes, "theme", (theme) => (location.hash = this.link({ theme }))),
     );
+  }
+
+  /** Another game: its puzzles, keeping the theme where that game has puzzles of it. */
+  async chooseGame(spec) {
+    let theme = this.filters.theme;
+    if (theme) {
+      try {
+        const found = await api.puzzleCatalogue(spec);
+        if (!found.themes.some((t) => t.theme === theme)) theme = "";
+      } catch {
+        theme = "";
+      }
+    }
+    location.hash = this.link({ spec, theme });
   }
 
   drawRating() {
