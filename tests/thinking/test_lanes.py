@@ -284,21 +284,24 @@ def test_bot_moves_keep_their_pace_while_reviews_and_mining_run() -> None:
 
 def test_a_short_review_does_not_wait_behind_a_long_ones_every_position() -> None:
     """One worker for reviews, a long review under way (each position thought about for
-    0.2 s) and a short one asked meanwhile (0.01 s a position): once its first position has waited for the
+    0.3 s) and a short one asked meanwhile (0.01 s a position): once its first position has waited for the
     one running, the short review's positions run one after another (the worker time
     each asker took lately decides, not who came first), and the long one goes on.
     Before, the two took turns position by position."""
     pool = ThinkingPool(workers=1)
     done: list[str] = []
-    long = replay("mnk:m=5:n=5:k=4", None, ["a1", "b2", "c3", "d4", "e5", "a5", "b4", "c2"])
-    short = replay("mnk:m=5:n=5:k=4", None, ["c3", "b2", "d4"])
+    # Ultimate at hard: its search spends the time it is given. (5x5 at medium was over in
+    # milliseconds whatever the budget, and on a busy machine two of the short review's
+    # positions then cost more worker time than the long one's head start.)
+    long = replay("ultimate", None, ["55", "51", "15", "59", "95", "52", "25", "58"])
+    short = replay("ultimate", None, ["55", "51", "15"])
 
     async def review(asker: str, game: Replayed, seconds: float) -> None:
-        await pool.review(game, as_level("medium"), seconds, Asker(asker), lambda _: done.append(asker))
+        await pool.review(game, as_level("hard"), seconds, Asker(asker), lambda _: done.append(asker))
 
     async def run() -> None:
         await pool.start()
-        first = asyncio.ensure_future(review("long", long, 0.2))
+        first = asyncio.ensure_future(review("long", long, 0.3))
         # The long one's head start (three positions) is more worker time than the short
         # one's four positions take, however busy the machine: it is the share that counts.
         while done.count("long") < 3:
