@@ -24,7 +24,10 @@ _EXTRAS = {
     **dict.fromkeys(["numba", "llvmlite"], "kernels"),
     **dict.fromkeys(["numpy", "matplotlib", "cma"], "arena"),
     **dict.fromkeys(
-        ["fastapi", "fastapi_offline", "starlette", "pydantic", "uvicorn", "sqlalchemy", "alembic", "psycopg", "redis"],
+        [
+            *("fastapi", "fastapi_offline", "starlette", "pydantic", "uvicorn", "sqlalchemy", "alembic", "psycopg"),
+            *("redis", "httpx2", "websockets"),
+        ],
         "server",
     ),
     "argon2": "server",
