@@ -135,6 +135,9 @@ def _add_adapter_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     from noughts.server.commands import add_commands as add_web
 
     add_web(sub, puzzles)
+    from noughts.thinking.commands import add_commands as add_worker
+
+    add_worker(sub)
     from noughts.bridge.commands import add_commands as add_bot
 
     add_bot(sub)

@@ -245,3 +245,11 @@ def test_the_open_files_limit_is_raised_for_the_connections() -> None:
         assert connection_cap(1024) == 1024 - RESERVED_FILES  # where the limit cannot be raised
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_server_whose_workers_redis_is_unreachable_does_not_start(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["serve", "--port", "0", "--workers-on", f"redis://127.0.0.1:{port}/0"]) == 2
+    assert capsys.readouterr().err.startswith("noughts serve: not starting:")

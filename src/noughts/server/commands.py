@@ -1,5 +1,5 @@
-"""``noughts serve``: the web app under uvicorn; ``noughts worker``: a process that thinks
-for servers (`noughts.thinking.worker`)."""
+"""``noughts serve``: the web app under uvicorn (``noughts worker``, which thinks for
+servers, is the thinking service's: `noughts.thinking.commands`)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import argparse
 import gc
 import os
 import socket
-import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from noughts.thinking.commands import prepare_kernels
 
 if TYPE_CHECKING:
     import uvicorn
@@ -23,7 +24,7 @@ def add_commands(
     sub: argparse._SubParsersAction[argparse.ArgumentParser],
     puzzles: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> None:
-    """Adds ``serve`` and ``worker`` to the ``noughts`` command, and
+    """Adds ``serve`` to the ``noughts`` command, and
     ``calibration`` to its ``puzzles`` subcommands (`puzzles`, the terminal's)."""
     serve = sub.add_parser("serve", help="play in the browser: start the web app (http://127.0.0.1:8000)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s)")
@@ -62,35 +63,6 @@ def add_commands(
         "position), whatever it asks (default: as asked; the analysis board deepens to 5 s a position)",
     )
     serve.set_defaults(run=_serve)
-    worker = sub.add_parser(
-        "worker",
-        help="think for servers started with --workers-on: take their jobs from Redis",
-        description="Takes the computer's jobs (moves, analyses, reviews, puzzle searches) of every server started "
-        "with --workers-on URL: moves on threads of their own, the other lanes one job at a time, the most urgent "
-        "first; on this machine or any other that reaches the Redis. Start as many as there are cores to spare. Runs "
-        "until Ctrl-C or SIGTERM (after its current jobs); a worker killed mid-job has its job given to another.",
-    )
-    worker.add_argument(
-        "--redis",
-        metavar="URL",
-        default=os.environ.get("NOUGHTS_WORKERS_ON"),
-        help="the Redis the servers name with --workers-on (default: $NOUGHTS_WORKERS_ON); "
-        "$NOUGHTS_REDIS_PREFIX (default noughts:) as theirs",
-    )
-    worker.add_argument(
-        "--lanes",
-        default="move,analysis,review,mining",
-        help="the lanes it takes jobs from, comma separated (default: %(default)s); a worker that takes moves "
-        "thinks about them beside its other job, never after it",
-    )
-    worker.add_argument(
-        "--move-threads",
-        type=_at_least_one,
-        default=None,
-        metavar="N",
-        help="moves thought about at once (default: 4): a house bot's move is mostly waiting on Redis",
-    )
-    worker.set_defaults(run=_worker)
     # Beside `noughts puzzles make|verify|...` (the terminal's), though it reads the
     # online store, which only the server's commands may.
     calibration = puzzles.add_parser(
@@ -156,36 +128,6 @@ def _calibration(args: argparse.Namespace) -> int:
     return 0
 
 
-def _at_least_one(text: str) -> int:
-    count = int(text)
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"{count} is not 1 or more")
-    return count
-
-
-def _worker(args: argparse.Namespace) -> int:
-    from noughts.server.online.realtime import RedisUnreachableError, check_redis, shown_url
-    from noughts.thinking.worker import MOVE_THREADS, configure_logging, parse_lanes, run_worker
-
-    if not args.redis:
-        raise SystemExit("noughts worker: give the servers' Redis (--redis URL or NOUGHTS_WORKERS_ON)")
-    try:
-        lanes = parse_lanes(args.lanes)
-    except ValueError as e:
-        raise SystemExit(f"noughts worker: --lanes: {e}") from None
-    try:
-        check_redis(args.redis)
-    except RedisUnreachableError as e:
-        print(f"noughts worker: not starting: {e}", file=sys.stderr)
-        return 2
-    _prepare_kernels()
-    configure_logging()
-    prefix = os.environ.get("NOUGHTS_REDIS_PREFIX", "noughts:")
-    threads = args.move_threads or MOVE_THREADS
-    run_worker(args.redis, prefix, lanes, move_threads=threads, shown_url=shown_url(args.redis))
-    return 0
-
-
 def _serve(args: argparse.Namespace) -> int:
 
     from noughts.server import Settings, create_app
@@ -195,7 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_think is not None and not args.max_think > 0:
         raise SystemExit("noughts serve: --max-think must be more than 0 seconds")
     for url in filter(None, (args.redis, args.workers_on)):
-        from noughts.server.online.realtime import RedisUnreachableError, check_redis
+        from noughts.thinking.broker import RedisUnreachableError, check_redis
 
         # Checked before listening: a server that cannot fan out would take players'
         # moves and never show them to opponents on the other processes, one that cannot
@@ -214,7 +156,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    _prepare_kernels()
+    prepare_kernels("serve")
     settings = Settings(
         database=args.database,
         ai_workers=args.workers,
@@ -302,18 +244,6 @@ def uvicorn_config(
         http=HeadersDeadline,
         limit_concurrency=connections,
     )
-
-
-def _prepare_kernels() -> None:
-    """Compiles the computer's fast engine before the address is printed, when numba's
-    cache does not hold it yet (a fresh install): otherwise every thinking worker would
-    compile it at once, and the first players' moves would time out meanwhile. One
-    process of its own does it (the server itself never loads numba); the workers then
-    load the cache in a second or two. Says nothing when the cache is warm."""
-    done = subprocess.run([sys.executable, "-m", "noughts.cli", "prepare", "--quiet"], check=False)
-    if done.returncode != 0:
-        # The readable players still play; the compiled ones will compile on first use.
-        print("noughts serve: could not prepare the fast engine; carrying on without it", file=sys.stderr)
 
 
 def _tune_gc() -> None:

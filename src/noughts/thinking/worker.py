@@ -18,6 +18,7 @@ import os
 import signal
 import threading
 
+from noughts.thinking.broker import shown_url
 from noughts.thinking.lanes import Lane
 
 #: Milliseconds an idle worker waits before looking at an empty lane again (Dramatiq
@@ -56,13 +57,10 @@ def run_worker(
     lanes: frozenset[Lane],
     warm_kernels: bool = True,
     move_threads: int = MOVE_THREADS,
-    *,
-    shown_url: str,
 ) -> None:
     """Thinks for the servers on the Redis at `url` (keys under `prefix`), taking jobs
     from `lanes` (moves on `move_threads` threads of their own), until SIGTERM or SIGINT.
-    Its start line names the Redis as `shown_url` (the command's: `url` without its
-    password)."""
+    Its start line names the Redis without its password."""
     import redis
     from dramatiq import Worker
 
@@ -97,7 +95,7 @@ def run_worker(
         worker.start()
     names = ", ".join(lane.name.lower() for lane in sorted(lanes))
     moves = f" (moves on {move_threads} threads)" if Lane.MOVE in lanes else ""
-    print(f"noughts worker {os.getpid()}: thinking for {prefix}* on {shown_url}, lanes {names}{moves}", flush=True)
+    print(f"noughts worker {os.getpid()}: thinking for {prefix}* on {shown_url(url)}, lanes {names}{moves}", flush=True)
     stop.wait()
     for worker in workers:
         worker.stop()

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from noughts.server.online.realtime import RECONNECT, Fanout, InProcessFanout, RedisFanout, RedisUnreachableError
+from noughts.server.online.realtime import RECONNECT, Fanout, InProcessFanout, RedisFanout
+from noughts.thinking.broker import RedisUnreachableError
 from server.online.servers import PrivateRedis, private_redis
 
 

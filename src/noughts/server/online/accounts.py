@@ -21,8 +21,9 @@ from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from noughts.server.online.config import OnlineConfig
-from noughts.server.online.realtime import REDIS_DOWN, Outage, redis_client
+from noughts.server.online.realtime import Outage, redis_client
 from noughts.server.online.texts import text_fault
+from noughts.thinking.broker import REDIS_DOWN
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 200

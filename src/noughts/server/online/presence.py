@@ -53,9 +53,10 @@ from noughts.competition.clock import now_ms
 from noughts.server.online import actions
 from noughts.server.online.actions import GameRow
 from noughts.server.online.config import OnlineConfig
-from noughts.server.online.realtime import REDIS_DOWN, Outage, redis_client, unreachable
+from noughts.server.online.realtime import Outage, redis_client
 from noughts.server.online.storage.db import log_failure
 from noughts.server.online.storage.store import NotFoundError, Store
+from noughts.thinking.broker import REDIS_DOWN, unreachable
 
 log = logging.getLogger(__name__)
 

@@ -20,16 +20,12 @@ import contextlib
 import logging
 import socket
 from collections.abc import Callable
-from urllib.parse import urlsplit, urlunsplit
 
-import redis
 import redis.asyncio as aioredis
-import redis.retry
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import RedisError
 
-from noughts.core import NoughtsError
+from noughts.thinking.broker import REDIS_DOWN, reason, shown_url, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -52,27 +48,6 @@ def game_channel(game_id: str) -> str:
 
 def tournament_channel(tournament_id: str) -> str:
     return f"tournament:{tournament_id}"
-
-
-#: Errors of a Redis that is away: refused, reset, timed out.
-REDIS_DOWN = (RedisError, OSError)
-
-
-class RedisUnreachableError(NoughtsError):
-    """Redis cannot be used: the message names the URL (without its password) and why."""
-
-
-def shown_url(url: str) -> str:
-    """`url` without its password, fit for a log or an error message."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        netloc = parts.netloc.rpartition("@")[2]
-        user = parts.username or ""
-        return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
-    except ValueError:
-        return "(a malformed URL)"
 
 
 #: Connections a process opens to Redis at most; more concurrent commands wait for one.
@@ -114,32 +89,6 @@ def redis_client(url: str, retries: int = 1) -> aioredis.Redis:
     return aioredis.Redis.from_pool(pool)
 
 
-def check_redis(url: str, timeout: float = 3.0) -> None:
-    """RedisUnreachableError unless Redis answers at `url` (what `noughts serve` checks
-    before it starts listening)."""
-    try:
-        client = redis.Redis.from_url(
-            url, socket_connect_timeout=timeout, socket_timeout=timeout, retry=redis.retry.Retry(NoBackoff(), 0)
-        )
-    except ValueError as e:
-        raise RedisUnreachableError(f"{shown_url(url)} is not a Redis URL: {e}") from None
-    try:
-        client.ping()
-    except REDIS_DOWN as e:
-        raise unreachable(url, e) from None
-    finally:
-        client.close()
-
-
-def _reason(error: BaseException) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
-
-
-def unreachable(url: str, error: BaseException) -> RedisUnreachableError:
-    """The error saying why Redis at `url` cannot be used."""
-    return RedisUnreachableError(f"cannot reach Redis at {shown_url(url)}: {_reason(error)}")
-
-
 class Outage:
     """One warning when Redis fails for `what` and one when it answers again, instead
     of a line (or a traceback) per failed call."""
@@ -152,7 +101,7 @@ class Outage:
     def failed(self, error: BaseException) -> None:
         if not self.down:
             self.down = True
-            log.warning("Redis at %s is unreachable (%s): %s", self.url, _reason(error), self.what)
+            log.warning("Redis at %s is unreachable (%s): %s", self.url, reason(error), self.what)
 
     def recovered(self, what: str) -> None:
         if self.down:

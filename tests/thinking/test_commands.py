@@ -29,11 +29,3 @@ def test_an_unreachable_redis_is_one_line(capsys: pytest.CaptureFixture[str]) ->
     assert main(["worker", "--redis", f"redis://127.0.0.1:{port}/0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("noughts worker: not starting:") and err.count("\n") == 1
-
-
-def test_a_server_whose_workers_redis_is_unreachable_does_not_start(capsys: pytest.CaptureFixture[str]) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    assert main(["serve", "--port", "0", "--workers-on", f"redis://127.0.0.1:{port}/0"]) == 2
-    assert capsys.readouterr().err.startswith("noughts serve: not starting:")
