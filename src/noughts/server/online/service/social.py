@@ -279,9 +279,10 @@ class Social:
         return sorted((await self.store.call(self.book.blocked, user.id)).values(), key=str.lower)
 
     async def online(self, viewer: UserRow | None) -> list[dict[str, Any]]:
-        """The players with a page open on this process (the viewer and guests' rows
-        included, bots not), with the game each is playing."""
-        ids = set(sorted(self.live.online_users())[:ONLINE_SHOWN])
+        """The players with a page open on this process (guests included; not the
+        viewer, nor bots), with the game each is playing."""
+        here = self.live.online_users() - ({viewer.id} if viewer else set())
+        ids = set(sorted(here)[:ONLINE_SHOWN])
         if not ids:
             return []
         users = await self.store.call(self.store.users, ids)

@@ -255,14 +255,32 @@ function specOf(game, values) {
   return parts.filter(Boolean).join(":");
 }
 
+/** The game's options as inputs: numbers, choices and switches; "keep" only with Forget mode. */
 function optionInputs(game, values) {
-  return game.options.filter((opt) => opt.type === "bool" || opt.type === "int").map((opt) => {
+  const numbers = h("div", { class: "challenge-numbers" });
+  const others = [];
+  let keep = null;
+  for (const opt of game.options) {
     const id = `challenge-option-${opt.name}`;
     if (opt.type === "bool") {
-      return h("label", { class: "check" }, h("input", { type: "checkbox", id, checked: values[opt.name] ?? opt.default, onchange: (e) => (values[opt.name] = e.target.checked) }), opt.label);
+      const input = h("input", { type: "checkbox", id, checked: values[opt.name] ?? opt.default });
+      input.addEventListener("change", () => {
+        values[opt.name] = input.checked;
+        if (opt.name === "forget" && keep) keep.hidden = !input.checked;
+      });
+      others.push(h("label", { class: "check" }, input, opt.label));
+    } else if (opt.type === "choice" && opt.choices) {
+      others.push(h("label", {}, opt.label, h("select", { id, onchange: (e) => (values[opt.name] = e.target.value) }, ...opt.choices.map((c) => h("option", { value: c, selected: c === opt.default || null }, c)))));
+    } else if (opt.type === "int") {
+      const field = h("label", {}, opt.label, h("input", { type: "number", id, min: opt.minimum, max: opt.maximum, step: 1, value: values[opt.name] ?? opt.default, onchange: (e) => (values[opt.name] = Number(e.target.value)) }));
+      if (opt.name === "keep") {
+        keep = field;
+        keep.hidden = !(values.forget ?? false);
+        others.push(keep);
+      } else numbers.append(field);
     }
-    return h("label", {}, opt.label, h("input", { type: "number", id, min: opt.minimum, max: opt.maximum, step: 1, value: values[opt.name] ?? opt.default, onchange: (e) => (values[opt.name] = Number(e.target.value)) }));
-  });
+  }
+  return [numbers.childNodes.length ? numbers : null, ...others].filter(Boolean);
 }
 
 /** The dialog of a challenge to `name`: the game and its options, the clock, the side,
@@ -297,8 +315,8 @@ export function openChallenge(name, context) {
       if (answer.game) context.navigate(`#/game/${answer.game}`);
       else {
         state.outgoing.set(answer.challenge.id, answer.challenge);
+        // Its card says it waits for an answer: no toast over it.
         drawCards();
-        context.toast(`Challenge sent to ${name}`);
       }
     } catch (e) {
       error.textContent = e.message;
