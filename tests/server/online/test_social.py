@@ -242,3 +242,19 @@ def test_a_challenge_crosses_server_processes_through_redis(database_url: str, r
             assert b.expect("notification")["notification"]["challenge"] == shown["id"]
         ann.close()
         bob.close()
+
+
+def test_a_tournament_starting_is_told_to_its_players(people: Callable[[], Person]) -> None:
+    ann, bob = people().sign_up(), people().sign_up()
+    created = ann.http.post(
+        "/api/online/tournaments",
+        json={"kind": "swiss", "name": "Social Swiss", "spec": "classic", "rounds": 1, "starts_in": 60},
+    )
+    assert created.status_code == 201, created.text
+    tid = created.json()["id"]
+    for person in (ann, bob):
+        assert person.http.post(f"/api/online/tournaments/{tid}/join").json()["joined"]
+    with own(bob) as b:
+        assert ann.http.post(f"/api/online/tournaments/{tid}/start").status_code == 200
+        note = b.expect("notification")["notification"]
+        assert (note["kind"], note["tournament"], note["text"]) == ("tournament-start", tid, "Social Swiss has started")
