@@ -5,13 +5,17 @@ the newest kept."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, GameRow
+from noughts.server.online.protocol import ChallengeView
+from noughts.server.online.service import Online
 from noughts.server.online.service.rooms import room_row
 from noughts.server.online.storage.social import (
     KEPT_NOTIFICATIONS,
@@ -21,6 +25,7 @@ from noughts.server.online.storage.social import (
     SocialBook,
 )
 from noughts.server.online.storage.store import Store, UserRow
+from server.online.people import FAST, unique
 
 pytestmark = pytest.mark.both_databases
 T0 = 1_800_000_000_000
@@ -49,8 +54,6 @@ def challenge_of(by: UserRow, to: UserRow, at: int = T0, expiry: int = 10 * MINU
 
 
 def game_of(row: ChallengeRow) -> GameRow:
-    from noughts.server.online import actions
-
     room = room_row(row.spec, row.rated, row.challenger_id, row.side, False, None, 0, T0)
     return actions.join(room, row.challenged_id, False, T0).row
 
@@ -119,3 +122,32 @@ def test_notifications_are_kept_read_or_unread_and_the_newest_kept(store: Store)
     assert book.mark_read(ann.id, [shown[0].id]) == KEPT_NOTIFICATIONS - 1
     assert book.mark_read(ann.id, None) == 0
     assert book.notifications(bob.id, 10)[1] == 1
+
+
+def test_the_service_expires_a_challenge_on_its_own_clock(database_url: str) -> None:
+    """`Social.clock` is the service's time: moved past the expiry, the challenge is
+    expired for both players and accepting it is refused, with nobody waiting 10 minutes."""
+
+    async def run() -> None:
+        online = Online(database_url, None, FAST)
+        await online.start()
+        try:
+            now = [T0]
+            online.social.clock = lambda: now[0]
+            ann, bob = [
+                await online.store.call(online.store.create_user, n, n, None, False, T0)
+                for n in (unique("e"), unique("e"))
+            ]
+            shown = await online.social.challenge(ann, bob.name, "classic", False, "x", 5, 0, None)
+            assert isinstance(shown, ChallengeView) and shown.expires_at == T0 + round(FAST.challenge_expiry * 1000)
+            now[0] = shown.expires_at - 1
+            assert [c.id for c in (await online.social.pending(bob))[0]] == [shown.id]
+            now[0] = shown.expires_at
+            assert await online.social.pending(bob) == ([], []) and await online.social.pending(ann) == ([], [])
+            with pytest.raises(ActionError) as refused:
+                await online.social.accept(bob, shown.id)
+            assert refused.value.error == "challenge-expired"
+        finally:
+            await online.stop()
+
+    asyncio.run(run())

@@ -80,7 +80,7 @@ class Online:
         self.chat = Chat(self.store, self.fanout, config)
         self.social = Social(self.store, self.fanout, self.rooms, self.live, config)
         # What a game or a tournament did that a player is notified of.
-        self.play.on_change = lambda change: self.social.changed(change, set(self.bots.levels))
+        self.play.on_change = lambda change: self.social.changed(change, self.bots.levels)
         self.tournaments.on_start = self.social.tournament_started
         self._started = False
         self._starting = asyncio.Lock()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from noughts.competition.clock import now_ms
@@ -329,7 +329,7 @@ class Social:
     async def mark_read(self, user: UserRow, ids: list[int] | None) -> int:
         return await self.store.call(self.book.mark_read, user.id, ids)
 
-    def changed(self, change: Change, bots: set[int]) -> None:
+    def changed(self, change: Change, bots: Collection[int]) -> None:
         """A game changed (`Play.change`): a rematch offered, or a move that leaves the
         turn to a player who plays by correspondence or is away, is a notification for
         that player. Cheap for every other change: nothing is awaited here."""
