@@ -186,6 +186,9 @@ def test_the_bell_keeps_a_rematch_and_a_correspondence_move_read_or_unread(peopl
     made = challenge(ann, bob.name, days=2, side="x")["challenge"]
     assert made["days"] == 2 and made["minutes"] is None
     game_id = bob.http.post(f"/api/online/challenges/{made['id']}/accept").json()["challenge"]["game"]
+    # Accepted, the first move is Ann's: she is told so.
+    first = ann.http.get("/api/online/me/notifications").json()["notifications"][0]
+    assert (first["kind"], first["game"], first["actor"]) == ("your-move", game_id, bob.name)
     a, b = ann.socket(game_id), bob.socket(game_id)
     with own(bob) as bobs:
         alternate(a, b, "5")

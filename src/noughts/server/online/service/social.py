@@ -211,6 +211,9 @@ class Social:
         await self.store.call(self.book.mark_challenge_read, user.id, row.id)
         shown = (await self._views([row]))[0]
         await self._tell_both(row, shown)
+        if game.days_per_move is not None and game.x_id == row.challenger_id:
+            # A correspondence challenger may be away for days: the first move is theirs.
+            await self._your_move(game, user.id, row.challenger_id)
         return shown
 
     async def decline(self, user: UserRow, challenge_id: str, reason: str) -> ChallengeView:
