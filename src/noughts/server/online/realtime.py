@@ -50,13 +50,13 @@ def game_channel(game_id: str) -> str:
     return f"game:{game_id}"
 
 
-def tournament_channel(tournament_id: str) -> str:
-    return f"tournament:{tournament_id}"
-
-
 def user_channel(user_id: int) -> str:
     """A player's own: their challenges and notifications, on every page they have open."""
     return f"user:{user_id}"
+
+
+def tournament_channel(tournament_id: str) -> str:
+    return f"tournament:{tournament_id}"
 
 
 #: Errors of a Redis that is away: refused, reset, timed out.
