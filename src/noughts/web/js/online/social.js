@@ -18,6 +18,9 @@ const state = {
   unread: 0,
   reasons: [],
   timers: new Map(),
+  /** The cards folded by "Later", and those opened on a game's page. */
+  folded: new Set(),
+  opened: new Set(),
 };
 
 /** Opens (or, signed out, closes) the player's own socket and draws the bell. */
@@ -39,6 +42,8 @@ export function startSocial(user, context) {
   document.body.append(h("section", { id: "challenge-cards", class: "challenge-cards", "aria-label": "Challenges", "aria-live": "polite" }));
   state.socket = listen("/api/online/me/ws", onFrame, () => state.user === user);
 }
+
+window.addEventListener("hashchange", () => state.user && drawCards());
 
 /** @param {import("./protocol").ServerFrame} message */
 function onFrame(message) {
@@ -173,14 +178,34 @@ async function reasons() {
   return state.reasons;
 }
 
+/** On a game's page the cards fold into a line each (they would cover the game's
+ * buttons on a phone), and anywhere "Later" folds one: a click opens it again. */
+const onGamePage = () => location.hash.startsWith("#/game/");
+
 function drawCards() {
   const box = document.getElementById("challenge-cards");
   if (!box) return;
   for (const c of [...state.incoming.values(), ...state.outgoing.values()]) expireAt(c);
+  const shown = (c, card) => {
+    const folded = state.folded.has(c.id) || (onGamePage() && !state.opened.has(c.id));
+    if (!folded) return card(c);
+    const label = c.by === state.user.name ? `Waiting for ${c.to}` : `${c.by} challenges you`;
+    return h("button", { class: "button challenge-pill", type: "button", "data-challenge": c.id, onclick: () => {
+      state.folded.delete(c.id);
+      state.opened.add(c.id);
+      drawCards();
+    } }, label);
+  };
   box.replaceChildren(
-    ...[...state.incoming.values()].map(incomingCard),
-    ...[...state.outgoing.values()].map(outgoingCard),
+    ...[...state.incoming.values()].map((c) => shown(c, incomingCard)),
+    ...[...state.outgoing.values()].map((c) => shown(c, outgoingCard)),
   );
+}
+
+function fold(c) {
+  state.folded.add(c.id);
+  state.opened.delete(c.id);
+  drawCards();
 }
 
 /** A challenge leaves the screen when it expires (the server refuses it from then on). */
@@ -210,7 +235,8 @@ function incomingCard(c) {
     h("p", { class: "muted" }, `${challengeLine(c)} · ${sideOf(c, false)}`),
     h("div", { class: "challenge-actions" },
       h("button", { class: "button primary", type: "button", id: `accept-${c.id}`, onclick: () => answer("accept") }, "Accept"),
-      h("button", { class: "button", type: "button", id: `decline-${c.id}`, onclick: () => answer("decline") }, "Decline")),
+      h("button", { class: "button", type: "button", id: `decline-${c.id}`, onclick: () => answer("decline") }, "Decline"),
+      h("button", { class: "button", type: "button", onclick: () => fold(c) }, "Later")),
     h("label", { class: "decline-label" }, "Reason to decline", reason));
 }
 
@@ -225,7 +251,9 @@ function outgoingCard(c) {
   return h("article", { class: "challenge-card outgoing", "data-challenge": c.id, "aria-label": `Your challenge to ${c.to}` },
     h("p", {}, h("span", { class: "spinner", "aria-hidden": "true" }), "Waiting for ", h("strong", {}, c.to), " to answer"),
     h("p", { class: "muted" }, `${challengeLine(c)} · ${sideOf(c, true)}`),
-    h("button", { class: "button", type: "button", id: `cancel-${c.id}`, onclick: cancel }, "Cancel"));
+    h("div", { class: "challenge-actions" },
+      h("button", { class: "button", type: "button", id: `cancel-${c.id}`, onclick: cancel }, "Cancel"),
+      h("button", { class: "button", type: "button", onclick: () => fold(c) }, "Later")));
 }
 
 // -- the challenge dialog -------------------------------------------------------------
