@@ -7,6 +7,7 @@
 
 import { listen, online } from "../api.js";
 import { h } from "../dom.js";
+import { specWith } from "../spec.js";
 
 /** The page's own socket and what it knows: the challenges waiting, the unread count. */
 const state = {
@@ -270,19 +271,6 @@ const CLOCKS = [
   { value: "", label: "No clock" },
 ];
 
-/** The spec of a game with the options chosen (only those not at their default). */
-function specOf(game, values) {
-  const parts = [game.key];
-  const forget = values.forget === true;
-  for (const opt of game.options) {
-    const value = values[opt.name];
-    if (value === undefined || value === opt.default || value === "") continue;
-    if (opt.name === "keep" && !forget) continue;
-    parts.push(opt.type === "bool" ? (value ? opt.name : "") : `${opt.name}=${value}`);
-  }
-  return parts.filter(Boolean).join(":");
-}
-
 /** The game's options as inputs: numbers, choices and switches; "keep" only with Forget mode. */
 function optionInputs(game, values) {
   const numbers = h("div", { class: "challenge-numbers" });
@@ -338,7 +326,7 @@ export function openChallenge(name, context) {
     const days = chosen.startsWith("d") ? Number(chosen.slice(1)) : null;
     const [minutes, increment] = chosen && !days ? chosen.split("+").map(Number) : [null, 0];
     try {
-      const answer = await online.challengePlayer({ to: name, spec: specOf(games.find((g) => g.key === game.value), values), rated: rated.checked, side: side.value, minutes, increment, days });
+      const answer = await online.challengePlayer({ to: name, spec: specWith(games.find((g) => g.key === game.value), values), rated: rated.checked, side: side.value, minutes, increment, days });
       dialog.close();
       if (answer.game) context.navigate(`#/game/${answer.game}`);
       else {
