@@ -228,6 +228,13 @@ def test_a_bot_keeps_its_challenges_and_a_visitor_is_refused(people: Callable[[]
     url = visitor.base.replace("http", "ws", 1) + "/api/online/me/ws"
     with connect(url, open_timeout=WAIT) as ws:
         assert json.loads(ws.recv(timeout=WAIT))["error"] == "not-logged-in"
+    # The player's own socket listens: anything but a ping is refused, nothing changes.
+    with own(ann) as mine:
+        mine.ws.send(json.dumps({"type": "move", "move": "5", "id": 3}))
+        refused_frame = mine.expect("error")
+        assert (refused_frame["error"], refused_frame["id"]) == ("unknown-type", 3)
+        assert "own socket only answers ping" in refused_frame["message"]
+        assert mine.quiet() == []
 
 
 @pytest.mark.both_databases
