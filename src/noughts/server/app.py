@@ -41,6 +41,7 @@ from noughts.server.routes import (
     play,
     players,
     puzzles,
+    social,
     sockets,
     study,
     tournaments,
@@ -108,7 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit)
     app.add_middleware(JsonOnly)
     app.add_middleware(OriginGuard)
-    online_api = (accounts, games, players, analysis, puzzles, pairing, bots, tournaments)
+    online_api = (accounts, games, players, social, analysis, puzzles, pairing, bots, tournaments)
     api = (*(m.router for m in online_api), bots.engines, *(m.router for m in (catalogue, play, computer, study)))
     # The body limit is set per router, not on the app: FastAPI's app-wide limit answers in plain text.
     for router in api:

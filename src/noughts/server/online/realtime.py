@@ -38,12 +38,17 @@ Listener = Callable[[str], None]
 #: reconnect, which sends them the whole state.
 RECONNECT = '{"type": "reconnect"}'
 
-#: The channels: the lobby's (its open rooms), each game's and each tournament's.
+#: The channels: the lobby's (its open rooms), each game's, each tournament's and each player's.
 LOBBY = "lobby"
 
 
 def game_channel(game_id: str) -> str:
     return f"game:{game_id}"
+
+
+def user_channel(user_id: int) -> str:
+    """A player's own: their challenges and notifications, on every page they have open."""
+    return f"user:{user_id}"
 
 
 def tournament_channel(tournament_id: str) -> str:

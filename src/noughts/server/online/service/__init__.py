@@ -7,7 +7,8 @@
   and clocks;
 - `pairing` (`QuickPairing`): the quick-pairing pool;
 - `tournaments` (`TournamentRunner`): tournaments, advanced as their games end;
-- `chat` (`Chat`): the games' chat, its mutes and reports.
+- `chat` (`Chat`): the games' chat, its mutes and reports;
+- `social` (`Social`): challenges between players, follows, blocks, notifications.
 
 They share the store (and `profiles`, what a profile counts), the fan-out (`fanout`),
 the presence of players between processes (`presence`), the house bots (`bots`) and the puzzles (`puzzles`).
@@ -28,6 +29,7 @@ from noughts.server.online.service.live import LiveGames
 from noughts.server.online.service.pairing import QuickPairing
 from noughts.server.online.service.play import Play
 from noughts.server.online.service.rooms import Rooms
+from noughts.server.online.service.social import Social
 from noughts.server.online.service.tournaments import TournamentRunner
 from noughts.server.online.storage.profiles import Profiles
 from noughts.server.online.storage.puzzles import PuzzleBook
@@ -76,6 +78,10 @@ class Online:
         self.pairing = QuickPairing(self.store, self.play, self.bots)
         self.tournaments = TournamentRunner(self.store, self.fanout, config, self.play)
         self.chat = Chat(self.store, self.fanout, config)
+        self.social = Social(self.store, self.fanout, self.rooms, self.live, config)
+        # What a game or a tournament did that a player is notified of.
+        self.play.on_change = lambda change: self.social.changed(change, self.bots.levels)
+        self.tournaments.on_start = self.social.tournament_started
         self._started = False
         self._starting = asyncio.Lock()
         self._sweepers: list[asyncio.Task[None]] = []
@@ -101,7 +107,7 @@ class Online:
     async def stop(self) -> None:
         if self._started:
             self.live.stop()
-            tasks = [*self.play.tasks(), *self._sweepers, *self.tournaments.tasks()]
+            tasks = [*self.play.tasks(), *self._sweepers, *self.tournaments.tasks(), *self.social.tasks()]
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

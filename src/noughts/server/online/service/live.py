@@ -91,6 +91,10 @@ class LiveGames:
         """How many people (a visitor: a socket) have a socket open on this process."""
         return len(self._connected)
 
+    def online_users(self) -> set[int]:
+        """The accounts (guests' too) with a socket open on this process."""
+        return {int(viewer[5:]) for viewer in self._connected if viewer.startswith("user:")}
+
     def watching(self, live: LiveGame, viewer: str, watches: bool) -> None:
         """A spectator's socket opened (`watches`) or closed: every socket here is told the count."""
         if watches:

@@ -55,6 +55,8 @@ class Play:
         self.presence, self.bots, self.live, self._ended = presence, bots, live, ended
         #: Called with each game that ends in this process (the app looks for puzzles in it).
         self.on_finished: Callable[[GameRow], Awaitable[None]] | None = None
+        #: Told of every change committed here, at once (it must not block: `Social.changed`).
+        self.on_change: Callable[[Change], None] | None = None
         #: Checks of who arrived at a game that just started (see `Presence.seated`).
         self._arrivals: set[asyncio.Task[None]] = set()
         self._after_games: set[asyncio.Task[None]] = set()
@@ -131,6 +133,8 @@ class Play:
         if acknowledge is not None:
             acknowledge(change)
         await self.publish_change(change)
+        if self.on_change is not None:
+            self.on_change(change)
         if change.finished and change.row.state == actions.OVER and self.on_finished is not None:
             self._after(self._after_game(change.row), f"noughts-finished-{game_id}")
         if change.finished:

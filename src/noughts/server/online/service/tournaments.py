@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,8 @@ class TournamentRunner:
         #: (routes.tournaments serves them again for a second).
         self.views: dict[str, Any] = {}  # routes.tournaments.Computed by id
         self._advances: dict[str, Advances] = {}
+        #: Called with the id of each tournament an advance here started (its players are told).
+        self.on_start: Callable[[str], Awaitable[None]] | None = None
 
     def tasks(self) -> list[asyncio.Task[None]]:
         """The advances running (to cancel when the app stops)."""
@@ -158,6 +161,11 @@ class TournamentRunner:
             self.play.await_arrivals(game)
         if changed or advanced.changed:
             await self.publish(tournament_id, advanced.games)
+        if advanced.started and self.on_start is not None:
+            try:
+                await self.on_start(tournament_id)
+            except Exception:
+                log_failure(log, "telling the players that tournament %s started failed", tournament_id)
         return advanced.games
 
     async def publish(self, tournament_id: str, games: list[GameRow]) -> None:
