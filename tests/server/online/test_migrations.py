@@ -31,7 +31,7 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 def test_the_newest_migration_is_the_social_one() -> None:
-    assert _head() == "0012"
+    assert _head() == "0013"
 
 
 @pytest.mark.both_databases

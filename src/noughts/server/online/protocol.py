@@ -71,6 +71,10 @@ SAFE_INT = 2**53 - 1
 ROW_ID_MAX = 2**31 - 1
 #: Plies a game may reach (play.MAX_PLIES refuses the move past it with its own words).
 PLY_MAX = 100_000
+#: A move's own timing (milliseconds): a correspondence move may take weeks; a lag
+#: beyond a minute is no network's.
+TIME_MAX = 2**31 - 1
+LAG_MAX = 60_000
 #: Characters of a frame's reference ("id"), echoed in the answer.
 REF_LENGTH = 40
 #: Characters of a chat line or a report's reason as sent; chat.clean applies the
@@ -130,6 +134,12 @@ class Move(_ClientFrame):
     type: Literal["move"]
     move: Annotated[str, Field(min_length=1, max_length=16)]
     ply: Annotated[int, Field(ge=0, le=PLY_MAX)] | None = None
+    #: The player's own timing of the move, for lag compensation
+    #: (`noughts.server.online.actions.MoveTiming`): milliseconds from the position's
+    #: arrival to this move by the client's clock, and its estimate of the network's
+    #: one-way delay (half its ping's round trip).
+    spent: Annotated[int, Field(ge=0, le=TIME_MAX)] | None = None
+    lag: Annotated[int, Field(ge=0, le=LAG_MAX)] | None = None
 
 
 class Action(_ClientFrame):

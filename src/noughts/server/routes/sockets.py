@@ -307,7 +307,9 @@ async def _resync(here: _Here, frame: Resync) -> None:
 
 
 async def _move(here: _Here, frame: Move) -> None:
-    await here.online.play.move(here.game_id, here.user, frame.move, frame.ply, here.acknowledge(frame.id))
+    await here.online.play.move(
+        here.game_id, here.user, frame.move, frame.ply, here.acknowledge(frame.id), frame.spent, frame.lag
+    )
 
 
 async def _act(here: _Here, frame: Action) -> None:

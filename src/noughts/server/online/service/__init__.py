@@ -31,6 +31,7 @@ from noughts.server.online.service.play import Play
 from noughts.server.online.service.rooms import Rooms
 from noughts.server.online.service.social import Social
 from noughts.server.online.service.tournaments import TournamentRunner
+from noughts.server.online.stalls import watch_stalls
 from noughts.server.online.storage.profiles import Profiles
 from noughts.server.online.storage.puzzles import PuzzleBook
 from noughts.server.online.storage.store import Store
@@ -101,6 +102,7 @@ class Online:
                 asyncio.create_task(self.play.sweep_abandoned(), name="noughts-abandoned"),
                 asyncio.create_task(self.bots.sweep(), name="noughts-bots"),
                 asyncio.create_task(self.tournaments.sweep(), name="noughts-tournaments"),
+                asyncio.create_task(watch_stalls(self.play.pauses), name="noughts-stalls"),
             ]
             self._started = True
 

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from noughts.competition.clock import now_ms
+from noughts.competition.clock import Pauses, now_ms
 from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow, MissingError
 from noughts.server.online.bots import Bots
@@ -53,6 +53,9 @@ class Play:
     ) -> None:
         self.store, self.fanout, self.config = store, fanout, config
         self.presence, self.bots, self.live, self._ended = presence, bots, live, ended
+        #: When this process stood still (`noughts.server.online.stalls`): given back to
+        #: the players whose clocks ran meanwhile.
+        self.pauses = Pauses()
         #: Called with each game that ends in this process (the app looks for puzzles in it).
         self.on_finished: Callable[[GameRow], Awaitable[None]] | None = None
         #: Told of every change committed here, at once (it must not block: `Social.changed`).
@@ -95,14 +98,19 @@ class Play:
         text: str,
         ply: int | None,
         acknowledge: Callable[[Change], None],
+        spent_ms: int | None = None,
+        lag_ms: int | None = None,
     ) -> Change:
+        """Plays `text`; `spent_ms` and `lag_ms` are the player's own timing of it (see
+        `actions.MoveTiming`)."""
         now = now_ms()
         uid = user.id if user else None
 
         def play(row: GameRow) -> Change:
             if row.ply >= MAX_PLIES:
                 raise ActionError("too-long", f"an online game ends after {MAX_PLIES} plies")
-            return actions.move(row, uid, text, ply, now)
+            timing = actions.MoveTiming(self._paused_since(row, now), spent_ms, lag_ms)
+            return actions.move(row, uid, text, ply, now, timing)
 
         return await self.change(game_id, play, acknowledge, cached=True)
 
@@ -112,7 +120,15 @@ class Play:
         now = now_ms()
         grace = round(self.config.disconnect_grace * 1000)
         uid = user.id if user else None
-        return await self.change(game_id, lambda row: actions.act(row, uid, action, now, grace), acknowledge)
+        return await self.change(
+            game_id,
+            lambda row: actions.act(row, uid, action, now, grace, self._paused_since(row, now)),
+            acknowledge,
+        )
+
+    def _paused_since(self, row: GameRow, now: int) -> int:
+        """This process's pauses since `row`'s turn began."""
+        return self.pauses.within(row.turn_started_at, now) if row.turn_started_at is not None else 0
 
     async def change(
         self,
@@ -208,8 +224,15 @@ class Play:
         """Ends the game on time if its clock has run out."""
         try:
             await self.act(game_id, None, "flag")
-        except ActionError:
-            pass  # a move, a resignation or another process got there first
+        except ActionError as e:
+            # A move, a resignation or another process got there first; or this process
+            # stood still since the turn began, which the player is given back: the
+            # flag falls that much later.
+            if e.error == "no-flag":
+                row = await self.game(game_id)
+                deadline = row.deadline()
+                if deadline is not None:
+                    self.live.watch_clock(game_id, deadline + self._paused_since(row, now_ms()))
         except Exception:
             log_failure(log, "ending game %s on time failed", game_id)
 

@@ -109,6 +109,13 @@ class Game(Base):
     #: Correspondence: days for each move (`clock_initial_ms` is that, filled again
     #: after each move); None for a game at one sitting.
     days_per_move: Mapped[int | None] = mapped_column(Integer)
+    #: Lag compensation (`noughts.competition.clock.Lag`): each player's quota of network
+    #: delay still to give back and the delay given back lately; NULL before their first
+    #: compensated move.
+    x_lag_quota_ms: Mapped[int | None] = mapped_column(Integer)
+    o_lag_quota_ms: Mapped[int | None] = mapped_column(Integer)
+    x_lag_ms: Mapped[int | None] = mapped_column(Integer)
+    o_lag_ms: Mapped[int | None] = mapped_column(Integer)
 
 
 class Move(Base):

@@ -35,6 +35,8 @@ export interface Move {
   type: "move";
   move: string;
   ply?: number | null;
+  spent?: number | null;
+  lag?: number | null;
 }
 
 export interface Ping {
