@@ -25,6 +25,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from noughts.competition.clock import now_ms
 from noughts.thinking.broker import REDIS_DOWN, reason, shown_url, unreachable
 
 log = logging.getLogger(__name__)
@@ -102,23 +103,34 @@ class Outage:
         self.url = shown_url(url)
         self.what = what
         self.down = False
+        #: When it failed (ms since 1970), while it is down.
+        self.since: int | None = None
 
     def failed(self, error: BaseException) -> None:
         if not self.down:
             self.down = True
+            self.since = now_ms()
             log.warning("Redis at %s is unreachable (%s): %s", self.url, reason(error), self.what)
 
-    def recovered(self, what: str) -> None:
-        if self.down:
-            self.down = False
-            log.warning("Redis at %s answers again: %s", self.url, what)
+    def recovered(self, what: str) -> tuple[int, int] | None:
+        """Says Redis answers again; the outage's span, if there was one."""
+        if not self.down:
+            return None
+        self.down = False
+        span = (self.since or now_ms(), now_ms())
+        self.since = None
+        log.warning("Redis at %s answers again: %s", self.url, what)
+        return span
 
 
 class Fanout:
-    """Channels of text messages; listeners are local to this process."""
+    """Channels of text messages; listeners are local to this process. `paused` is told
+    each span during which events could not cross between processes (a Redis outage):
+    the clocks that ran meanwhile give that time back, as for the server's own pauses."""
 
     def __init__(self) -> None:
         self._listeners: dict[str, set[Listener]] = {}
+        self.paused: Callable[[int, int], None] = lambda start, end: None
 
     async def start(self) -> None:
         """Connects (if there is anything to connect to)."""
@@ -303,7 +315,9 @@ class RedisFanout(Fanout):
                 self._up = False
                 self._outage.failed(e)
                 delay = min(5.0, delay * 2)
-        self._outage.recovered("clients reconnect to catch up on the events they missed")
+        span = self._outage.recovered("clients reconnect to catch up on the events they missed")
+        if span is not None:
+            self.paused(*span)
         for channel in list(self._listeners):
             self._deliver(channel, RECONNECT)
 

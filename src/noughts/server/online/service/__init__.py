@@ -75,6 +75,8 @@ class Online:
             self.live,
             lambda game_id: self.tournaments.game_ended(game_id),
         )
+        # A Redis outage held every cross-process game up: a pause of the clocks too.
+        self.fanout.paused = self.play.pauses.record
         self.rooms = Rooms(self.store, self.play, self.bots)
         self.pairing = QuickPairing(self.store, self.play, self.bots)
         self.tournaments = TournamentRunner(self.store, self.fanout, config, self.play)
