@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from noughts.competition.clock import now_ms
+from noughts.server.online.bus import Bus, Paused
 from noughts.server.online.realtime import RECONNECT, Fanout, InProcessFanout, RedisFanout
 from noughts.thinking.broker import RedisUnreachableError
 from server.online.servers import PrivateRedis, private_redis
@@ -98,8 +99,9 @@ def test_redis_going_away_and_coming_back(caplog: pytest.LogCaptureFixture) -> N
 
     async def run(redis: PrivateRedis) -> None:
         prefix = f"noughts-test-{secrets.token_hex(4)}:"
-        one, two = RedisFanout(redis.url, prefix), RedisFanout(redis.url, prefix)
-        one.paused = lambda start, end: paused.append((start, end))
+        bus = Bus()
+        bus.subscribe(Paused, lambda event: paused.append((event.start, event.end)))
+        one, two = RedisFanout(redis.url, prefix, bus), RedisFanout(redis.url, prefix)
         heard_one: list[str] = []
         heard_two: list[str] = []
         for fanout in (one, two):

@@ -26,6 +26,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 from noughts.competition.clock import now_ms
+from noughts.server.online.bus import Bus, Paused
 from noughts.thinking.broker import REDIS_DOWN, reason, shown_url, unreachable
 
 log = logging.getLogger(__name__)
@@ -124,13 +125,13 @@ class Outage:
 
 
 class Fanout:
-    """Channels of text messages; listeners are local to this process. `paused` is told
-    each span during which events could not cross between processes (a Redis outage):
-    the clocks that ran meanwhile give that time back, as for the server's own pauses."""
+    """Channels of text messages; listeners are local to this process. Each span during
+    which events could not cross between processes (a Redis outage) is told to the `bus`
+    (`Paused`): the clocks that ran meanwhile give that time back."""
 
-    def __init__(self) -> None:
+    def __init__(self, bus: Bus | None = None) -> None:
         self._listeners: dict[str, set[Listener]] = {}
-        self.paused: Callable[[int, int], None] = lambda start, end: None
+        self.bus = bus
 
     async def start(self) -> None:
         """Connects (if there is anything to connect to)."""
@@ -182,8 +183,8 @@ class RedisFanout(Fanout):
     """Redis pub/sub at `url`; channel names get `prefix` so that deployments (and test
     runs) sharing one Redis stay apart."""
 
-    def __init__(self, url: str, prefix: str = "noughts:") -> None:
-        super().__init__()
+    def __init__(self, url: str, prefix: str = "noughts:", bus: Bus | None = None) -> None:
+        super().__init__(bus)
         self.url = url
         self.prefix = prefix
         self._redis: aioredis.Redis | None = None
@@ -316,11 +317,11 @@ class RedisFanout(Fanout):
                 self._outage.failed(e)
                 delay = min(5.0, delay * 2)
         span = self._outage.recovered("clients reconnect to catch up on the events they missed")
-        if span is not None:
-            self.paused(*span)
+        if span is not None and self.bus is not None:
+            self.bus.publish(Paused(*span))
         for channel in list(self._listeners):
             self._deliver(channel, RECONNECT)
 
 
-def make_fanout(redis_url: str | None, prefix: str) -> Fanout:
-    return RedisFanout(redis_url, prefix) if redis_url else InProcessFanout()
+def make_fanout(redis_url: str | None, prefix: str, bus: Bus | None = None) -> Fanout:
+    return RedisFanout(redis_url, prefix, bus) if redis_url else InProcessFanout(bus)

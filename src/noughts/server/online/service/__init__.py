@@ -20,6 +20,7 @@ import asyncio
 
 from noughts.competition.clock import now_ms
 from noughts.server.online.bots import Bots
+from noughts.server.online.bus import Bus, Changed, ClockDue, Paused, PresenceChanged, TournamentStarted
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import make_presence
 from noughts.server.online.realtime import Fanout, make_fanout
@@ -49,42 +50,27 @@ class Online:
         self.store = Store(database_url)
         self.puzzles = PuzzleBook(self.store, unprovable_here())
         self.profiles = Profiles(self.store.engine)
-        self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix)
+        self.bus = Bus()
+        self.fanout: Fanout = make_fanout(redis_url, config.redis_prefix, self.bus)
         self.accounts = Accounts(self.store, redis_url, config)
-        # The parts call each other back through these lambdas, made before the parts they call.
-        self.presence = make_presence(redis_url, self.store, config, lambda row: self.play.publish_presence(row))
-        self.bots = Bots(
-            self.store,
-            lambda game_id, bot, text, ply: self.play.move(game_id, bot, text, ply, lambda _: None),
-            lambda game_id, bot, action: self.play.act(game_id, bot, action),
-            config.disconnect_grace,
-        )
-        self.live = LiveGames(
-            self.store,
-            self.fanout,
-            self.presence,
-            lambda game_id: self.play.flag(game_id),
-            lambda row: self.play.publish_presence(row),
-        )
-        self.play = Play(
-            self.store,
-            self.fanout,
-            config,
-            self.presence,
-            self.bots,
-            self.live,
-            lambda game_id: self.tournaments.game_ended(game_id),
-        )
-        # A Redis outage held every cross-process game up: a pause of the clocks too.
-        self.fanout.paused = self.play.pauses.record
+        # Each part is made after the parts it calls; what it reacts to comes by the bus.
+        self.presence = make_presence(redis_url, self.store, config, self.bus)
+        self.live = LiveGames(self.store, self.fanout, self.presence, self.bus)
+        self.play = Play(self.store, self.fanout, config, self.presence, self.live, self.bus)
+        self.bots = Bots(self.store, self.play, config.disconnect_grace)
         self.rooms = Rooms(self.store, self.play, self.bots)
         self.pairing = QuickPairing(self.store, self.play, self.bots)
-        self.tournaments = TournamentRunner(self.store, self.fanout, config, self.play)
+        self.tournaments = TournamentRunner(self.store, self.fanout, config, self.play, self.bus)
         self.chat = Chat(self.store, self.fanout, config)
         self.social = Social(self.store, self.fanout, self.rooms, self.live, config)
-        # What a game or a tournament did that a player is notified of.
-        self.play.on_change = lambda change: self.social.changed(change, self.bots.levels)
-        self.tournaments.on_start = self.social.tournament_started
+        # Who reacts to what, in the order they are told.
+        self.bus.subscribe(Changed, self.bots.after)  # a bot to move or to answer an offer
+        self.bus.subscribe(Changed, self.tournaments.after)  # a tournament's game ended
+        self.bus.subscribe(Changed, self.social.after)  # a rematch offered, a move to notify
+        self.bus.subscribe(ClockDue, self.play.clock_due)
+        self.bus.subscribe(PresenceChanged, self.play.presence_changed)
+        self.bus.subscribe(Paused, self.play.paused)  # a Redis outage: the clocks give it back
+        self.bus.subscribe(TournamentStarted, self.social.tournament_started)
         self._started = False
         self._starting = asyncio.Lock()
         self._sweepers: list[asyncio.Task[None]] = []

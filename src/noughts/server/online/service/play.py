@@ -12,13 +12,13 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 from noughts.competition.clock import Pauses, now_ms
 from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow, MissingError
-from noughts.server.online.bots import Bots
+from noughts.server.online.bus import Bus, Changed, ClockDue, Paused, PresenceChanged
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import Presence
 from noughts.server.online.protocol import Event, Lobby, encode
@@ -37,36 +37,35 @@ MAX_PLIES = 2000
 
 class Play:
     """Moves and actions on the games, their events, the lobby's, and the sweep that
-    ends the games nobody will end. `ended` is called with the id of each game that
-    ends in this process (its tournament, if any, goes on), `on_finished` with each
-    game over (the app looks for puzzles in it)."""
+    ends the games nobody will end. Each change committed here is told to the `bus`
+    (`Changed`) once its watchers have it: the bots, the tournaments and the
+    notifications follow the games from there."""
 
     def __init__(
-        self,
-        store: Store,
-        fanout: Fanout,
-        config: OnlineConfig,
-        presence: Presence,
-        bots: Bots,
-        live: LiveGames,
-        ended: Callable[[str], Coroutine[Any, Any, None]],
+        self, store: Store, fanout: Fanout, config: OnlineConfig, presence: Presence, live: LiveGames, bus: Bus
     ) -> None:
         self.store, self.fanout, self.config = store, fanout, config
-        self.presence, self.bots, self.live, self._ended = presence, bots, live, ended
-        #: When this process stood still (`noughts.server.online.stalls`): given back to
-        #: the players whose clocks ran meanwhile.
+        self.presence, self.live, self.bus = presence, live, bus
+        #: When this process stood still (`noughts.server.online.stalls`, and a Redis
+        #: outage): given back to the players whose clocks ran meanwhile.
         self.pauses = Pauses()
-        #: Called with each game that ends in this process (the app looks for puzzles in it).
-        self.on_finished: Callable[[GameRow], Awaitable[None]] | None = None
-        #: Told of every change committed here, at once (it must not block: `Social.changed`).
-        self.on_change: Callable[[Change], None] | None = None
         #: Checks of who arrived at a game that just started (see `Presence.seated`).
         self._arrivals: set[asyncio.Task[None]] = set()
-        self._after_games: set[asyncio.Task[None]] = set()
 
     def tasks(self) -> list[asyncio.Task[None]]:
         """The work still running after a change (to cancel when the app stops)."""
-        return [*self._arrivals, *self._after_games]
+        return list(self._arrivals)
+
+    # -- what it does when told (`Online` subscribes these) ------------------------------
+
+    async def clock_due(self, event: ClockDue) -> None:
+        await self.flag(event.game_id)
+
+    async def presence_changed(self, event: PresenceChanged) -> None:
+        await self.publish_presence(event.row)
+
+    def paused(self, event: Paused) -> None:
+        self.pauses.record(event.start, event.end)
 
     async def game(self, game_id: str) -> GameRow:
         try:
@@ -149,33 +148,11 @@ class Play:
         if acknowledge is not None:
             acknowledge(change)
         await self.publish_change(change)
-        if self.on_change is not None:
-            self.on_change(change)
-        if change.finished and change.row.state == actions.OVER and self.on_finished is not None:
-            self._after(self._after_game(change.row), f"noughts-finished-{game_id}")
-        if change.finished:
-            # Its tournament, if any, pairs the players again or starts the next round.
-            self._after(self._ended(game_id), f"noughts-tournament-{game_id}")
         started = change.row if change.kind == "start" else change.created
         if started is not None:
             self.await_arrivals(started)
-        self.bots.turn(change.row)
-        self.bots.answer(change.row)
-        if change.created is not None:
-            self.bots.turn(change.created)
+        self.bus.publish(Changed(change))
         return change
-
-    def _after(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        task = asyncio.create_task(work, name=name)
-        self._after_games.add(task)
-        task.add_done_callback(self._after_games.discard)
-
-    async def _after_game(self, row: GameRow) -> None:
-        assert self.on_finished is not None
-        try:
-            await self.on_finished(row)
-        except Exception:
-            log_failure(log, "the work after game %s ended failed", row.id)
 
     def await_arrivals(self, row: GameRow) -> None:
         """Marks away, `arrival_wait` from now, the players of the game just started at
@@ -184,7 +161,11 @@ class Play:
         async def check() -> None:
             await asyncio.sleep(self.config.arrival_wait)
             try:
-                await self.presence.seated(row, since, self.bots.levels.keys())
+                # The house bots play without a socket: never away.
+                players = {i for i in (row.x_id, row.o_id) if i is not None}
+                users = await self.store.call(self.store.users, players)
+                house = {i for i, user in users.items() if user.house_bot}
+                await self.presence.seated(row, since, house)
             except Exception:
                 log_failure(log, "marking who never arrived at game %s failed", row.id)
 

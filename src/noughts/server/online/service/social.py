@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
 from noughts.competition.clock import now_ms
@@ -26,13 +26,13 @@ from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
 from noughts.server.online.actions import (
     ActionError,
-    Change,
     ForbiddenError,
     GameRow,
     InvalidError,
     MissingError,
     turn_of,
 )
+from noughts.server.online.bus import Changed, TournamentStarted
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.protocol import (
     ChallengeNews,
@@ -332,10 +332,12 @@ class Social:
     async def mark_read(self, user: UserRow, ids: list[int] | None) -> int:
         return await self.store.call(self.book.mark_read, user.id, ids)
 
-    def changed(self, change: Change, bots: Collection[int]) -> None:
+    def after(self, event: Changed) -> None:
         """A game changed (`Play.change`): a rematch offered, or a move that leaves the
         turn to a player who plays by correspondence or is away, is a notification for
-        that player. Cheap for every other change: nothing is awaited here."""
+        that player (not for a house bot). Cheap for every other change: nothing is
+        awaited here."""
+        change, bots = event.change, self.rooms.bots.levels
         row = change.row
         if change.kind == "rematch-offer" and change.by is not None:
             to_id = row.o_id if change.by == "x" else row.x_id
@@ -379,8 +381,9 @@ class Social:
         text = f"Your move against {users[by_id].name}: {title(row.spec)}"
         await self.notify(to_id, "your-move", text, actor=users[by_id].name, game_id=row.id, replaces=True)
 
-    async def tournament_started(self, tournament_id: str) -> None:
+    async def tournament_started(self, event: TournamentStarted) -> None:
         """Each player entered in the tournament is told it has started."""
+        tournament_id = event.tournament_id
         name, players = await self.store.call(self.book.tournament_players, tournament_id)
         for uid in players:
             await self.notify(uid, "tournament-start", f"{name} has started", tournament_id=tournament_id)
