@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
 from noughts.ai.base import (
     AIPlayer,
@@ -333,7 +333,7 @@ def prover(game: Game[Any, Any]) -> AIPlayer:
         from noughts.ai import gobblet_table
 
         # Gobblet's exact values come from its solved table, which the user builds once.
-        assert isinstance(game, Gobblet)  # the only game whose table a command builds
+        game = cast(Gobblet, game)  # the only game whose table a command builds
         if not gobblet_table.is_built(game):
             raise InvalidOptionError(
                 f"{game.spec}'s puzzles are proved from its solved table: {gobblet_table.BUILD_NOTE}"
