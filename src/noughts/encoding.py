@@ -41,7 +41,7 @@ except ModuleNotFoundError as e:  # numpy comes with the rl and openspiel extras
 
 from noughts.games.gobblet import CELLS, SIZES, Gobblet, GobbletState, Place, Shift
 from noughts.games.marks import MarksGame, MarksState
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk.rules import Mnk, MnkState
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate, UltimateState
 from noughts.variant import Trait

@@ -35,7 +35,7 @@ from noughts.core import (
 )
 from noughts.games.connect4.rules import ConnectFour
 from noughts.games.gobblet import Gobblet
-from noughts.games.mnk import Mnk
+from noughts.games.mnk.rules import Mnk
 from noughts.games.qubic import Qubic
 from noughts.games.ultimate import Ultimate
 from noughts.variant import Variant

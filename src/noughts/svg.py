@@ -31,7 +31,7 @@ from noughts import core
 from noughts.core import InvalidOptionError, Player, State, shown
 from noughts.games.connect4.rules import ConnectFourState
 from noughts.games.gobblet import COPIES, GobbletState, Place, Shift
-from noughts.games.mnk import MnkState
+from noughts.games.mnk.rules import MnkState
 from noughts.games.qubic import QubicState
 from noughts.games.ultimate import ULTIMATE, UltimateState
 

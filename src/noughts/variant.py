@@ -108,6 +108,11 @@ class Variant:
     named: Callable[[Any], str | None] = lambda game: None
     """The game's own name where its options make one (the m,n,k-game on 15x15, five in
     a row, is gomoku), else None: `noughts.registry.name`."""
+    knowledge: str | None = None
+    """Where the game's knowledge for the searches is, as ``module:Class`` (a
+    `noughts.games.knowledge.SearchKnowledge`, beside its rules): imported when a search
+    first asks, so that the rules load without it; None: the searches know nothing of
+    the game but its rules."""
     titled: Callable[[Any], str | None] = lambda game: None
     """The game as lists show it where its options say it better than the spec's (the
     m,n,k-game by its board's size: "m,n,k-game 7×7, 4 in a row"), else None:

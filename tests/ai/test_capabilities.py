@@ -236,7 +236,7 @@ def test_the_docs_table_is_the_one_in_the_code() -> None:
 PRIMITIVES = {
     "supports": {"kernels/__init__.py", "kernels/games.py"},
     "small": {"ai/gobblet_table.py"},
-    "applies": {"ai/threats.py", "ai/knowledge.py", "ai/connect4_exact.py"},
+    "applies": {"games/mnk/threats.py", "games/mnk/knowledge.py", "ai/connect4_exact.py"},
 }
 
 

@@ -154,6 +154,7 @@ def _mnk(game: Any) -> Capabilities:
         return Capabilities()
     if game.cells <= (MAX_TABLE_CELLS if min(game.m, game.n) >= 2 else MAX_ROW_TABLE_CELLS):
         return Capabilities(table="first use", prover="perfect")
-    from noughts.ai.threats import applies
+    from noughts.games.knowledge import knowledge
 
-    return Capabilities(prover="threats" if applies(game) else None)
+    # The game's own threat search (`noughts.games.knowledge`), where it has one, proves them.
+    return Capabilities(prover="threats" if knowledge(game).threats(game) else None)

@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from noughts.ai.base import AIPlayer, Analysis, Limits, MoveInfo, Value, register_player, require_moves
 from noughts.core import InvalidOptionError, Player, State
-from noughts.games.mnk import MnkState
+from noughts.games.mnk.rules import MnkState
 
 __all__ = ["RULES", "RulesPlayer", "explain"]
 

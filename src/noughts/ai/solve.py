@@ -90,7 +90,7 @@ from noughts.ai.matryoshka import ExactSearch, OutOfTimeError
 from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player, State
 from noughts.games.geometry import board_symmetries
 from noughts.games.gobblet import Gobblet, GobbletState
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk.rules import Mnk, MnkState
 from noughts.variant import Trait, placed_on_grid
 
 __all__ = ["FORMAT_VERSION", "PerfectPlayer", "Table", "cache_dir", "is_cached", "solve"]

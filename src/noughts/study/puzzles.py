@@ -50,7 +50,7 @@ from noughts.ai.levels import level_player, level_spec
 from noughts.ai.solve import PerfectPlayer
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.gobblet import Gobblet
-from noughts.games.mnk import MnkState
+from noughts.games.mnk.rules import MnkState
 from noughts.games.ultimate import UltimateState
 from noughts.registry import parse_spec
 
@@ -174,7 +174,7 @@ class ThreatProver(AIPlayer):
     (Kind.UNKNOWN): such a position is no puzzle. So a puzzle here is a race: one move
     wins by force, every other lets the opponent win by force first.
 
-    The searches: on m,n,k boards the threat-space searches (`noughts.ai.threats`):
+    The searches: on m,n,k boards the threat-space searches (`noughts.games.mnk.threats`):
     wins by continuous fours, then wins with threes too (`vct`, every defence that
     could matter searched), which is what proves most other moves lost in a race where
     the opponent's attack is built of threes, and wins whose first move blocks a four
@@ -237,7 +237,7 @@ class ThreatProver(AIPlayer):
 
     def _search(self, state: State[Any]) -> tuple[Any, int] | None:
         if isinstance(state, MnkState):
-            from noughts.ai.threats import forced_win, vct
+            from noughts.games.mnk.threats import forced_win, vct
 
             found = forced_win(state, self.nodes)
             if found is not None:
@@ -273,7 +273,7 @@ class ThreatProver(AIPlayer):
         qubic every reply is searched (`analyze`), some fifty."""
         state.play(move)  # a legal move, or the error says why
         if isinstance(state, MnkState):
-            from noughts.ai.threats import wins_with
+            from noughts.games.mnk.threats import wins_with
 
             mine, theirs = (state.x, state.o) if state.turn is Player.X else (state.o, state.x)
             return wins_with(state.game, mine, theirs, move, self.JUDGE_NODES)

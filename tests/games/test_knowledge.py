@@ -1,5 +1,5 @@
 """A game's knowledge reaches the generic searches as a plug-in object
-(`noughts.ai.knowledge`): what each game's says, and that a game without any gets the
+(`noughts.games.knowledge`): what each game's says, and that a game without any gets the
 base, which knows nothing and still lets the search play."""
 
 from __future__ import annotations
@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from noughts import parse_position, parse_spec
-from noughts.ai.knowledge import ConnectFourKnowledge, MnkKnowledge, SearchKnowledge, knowledge
 from noughts.ai.search import AlphaBetaPlayer
 from noughts.core import Player
+from noughts.games.connect4.knowledge import ConnectFourKnowledge
+from noughts.games.knowledge import SearchKnowledge, knowledge
+from noughts.games.mnk.knowledge import MnkKnowledge
 from toy_game import registered
 
 

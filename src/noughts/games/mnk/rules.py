@@ -203,6 +203,8 @@ def _titled(game: Mnk) -> str | None:
     return f"{named} {game.m}×{game.n}" if named else f"m,n,k-game {game.m}×{game.n}, {game.k} in a row"
 
 
+_KNOWLEDGE = "noughts.games.mnk.knowledge:MnkKnowledge"
+
 Mnk.variants = (
     Variant(
         key="classic",
@@ -215,6 +217,7 @@ Mnk.variants = (
         options=FORGET_OPTIONS,
         pinned={"m": 3, "n": 3, "k": 3},
         examples=("classic", "classic:forget"),
+        knowledge=_KNOWLEDGE,
     ),
     Variant(
         key="mnk",
@@ -234,6 +237,7 @@ Mnk.variants = (
         examples=("mnk:m=4:n=4:k=4", "mnk:m=15:n=15:k=5"),
         named=_named,
         titled=_titled,
+        knowledge=_KNOWLEDGE,
     ),
 )
 
