@@ -53,6 +53,7 @@ from noughts.games.gobblet import Gobblet
 from noughts.games.mnk.rules import MnkState
 from noughts.games.ultimate import UltimateState
 from noughts.registry import parse_spec
+from noughts.variant import Trait, placed_on_grid
 
 __all__ = [
     "SHIPPED",
@@ -236,9 +237,10 @@ class ThreatProver(AIPlayer):
         return self._known[key]
 
     def _search(self, state: State[Any]) -> tuple[Any, int] | None:
-        if isinstance(state, MnkState):
+        if placed_on_grid(state.game):
             from noughts.games.mnk.threats import forced_win, vct
 
+            state = cast(MnkState, state)
             found = forced_win(state, self.nodes)
             if found is not None:
                 return found.move, found.plies
@@ -272,11 +274,12 @@ class ThreatProver(AIPlayer):
         replies are only those that could spoil the attack (`threats.wins_with`); in
         qubic every reply is searched (`analyze`), some fifty."""
         state.play(move)  # a legal move, or the error says why
-        if isinstance(state, MnkState):
+        if placed_on_grid(state.game):
             from noughts.games.mnk.threats import wins_with
 
-            mine, theirs = (state.x, state.o) if state.turn is Player.X else (state.o, state.x)
-            return wins_with(state.game, mine, theirs, move, self.JUDGE_NODES)
+            marks = cast(MnkState, state)
+            mine, theirs = (marks.x, marks.o) if state.turn is Player.X else (marks.o, marks.x)
+            return wins_with(marks.game, mine, theirs, move, self.JUDGE_NODES)
         child = state.play(move)
         if child.is_over:
             return 1 if child.outcome is not None and child.outcome.winner is state.turn else None
@@ -412,7 +415,8 @@ COUNT_CELLS = 25
 
 
 def _countable(state: State[Any]) -> TypeGuard[MnkState]:
-    return isinstance(state, MnkState) and not state.game.forget and state.game.cells <= COUNT_CELLS
+    game: Any = state.game
+    return bool(placed_on_grid(game) and Trait.FORGET not in game.traits and game.cells <= COUNT_CELLS)
 
 
 def _counted_within(state: State[Any], move: Any, plies: int) -> bool:
@@ -745,8 +749,9 @@ def _forced_block(state: State[Any], answer: str) -> bool:
 def _to_decided(state: State[Any], first: Any) -> bool:
     """Ultimate (not nine-board): the first move sends the defender to a decided local
     board, so the defender may play in any open one."""
-    if not isinstance(state, UltimateState) or state.game.rule != "ultimate":
+    if state.game.key != "ultimate":
         return False
+    state = cast(UltimateState, state)
     after = state.play(first)
     return not after.is_over and after.board_outcome(first % 9) is not None and len(after.playable_boards()) > 1
 
@@ -754,9 +759,9 @@ def _to_decided(state: State[Any], first: Any) -> bool:
 def _hands_threat(state: State[Any], first: Any, reply: Any) -> bool:
     """Nine-board: after the first move, the defender's `reply` makes a new line of two
     of its marks with the third cell empty in its local board."""
-    if not isinstance(state, UltimateState) or state.game.rule != "nine-board":
+    if state.game.key != "nine-board":
         return False
-    after = state.play(first)
+    after = cast(UltimateState, state.play(first))
     if after.is_over:
         return False
     board, cell = divmod(reply, 9)
@@ -777,8 +782,9 @@ def _takes_forgotten(state: State[Any], line: list[str]) -> bool:
     """Forget mode (m,n,k): the winning move of `line` is on a cell the defender held
     at the start and that a move of the defender's in the line emptied (its oldest
     mark vanished)."""
-    if not isinstance(state, MnkState) or not state.game.forget:
+    if not placed_on_grid(state.game) or Trait.FORGET not in state.game.traits:
         return False
+    state = cast(MnkState, state)
     winner = state.turn
     blockers = state.o if winner is Player.X else state.x
     final: Any = _after(state, line[:-1])
@@ -792,8 +798,9 @@ def _takes_forgotten(state: State[Any], line: list[str]) -> bool:
 def _sends(state: State[Any], first: Any) -> bool:
     """Ultimate and nine-board: the first move decides no local board and confines the
     opponent to one board."""
-    if not isinstance(state, UltimateState):
+    if Trait.LOCAL_BOARDS not in state.game.traits:
         return False
+    state = cast(UltimateState, state)
     after = state.play(first)
     decided = [b for b in range(9) if after.board_outcome(b) != state.board_outcome(b)]
     return not after.is_over and not decided and len(after.playable_boards()) == 1
