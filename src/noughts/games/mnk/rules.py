@@ -200,7 +200,7 @@ def _titled(game: Mnk) -> str | None:
     if game.forget:
         return None
     named = _named(game)
-    return f"{named} {game.m}×{game.n}" if named else f"m,n,k-game {game.m}×{game.n}, {game.k} in a row"
+    return f"{named} {game.m}×{game.n}" if named else f"{game.variant.name} {game.m}×{game.n}, {game.k} in a row"
 
 
 _KNOWLEDGE = "noughts.games.mnk.knowledge:MnkKnowledge"
