@@ -13,6 +13,7 @@ threats reach alpha-beta the way any other game's knowledge would.
 from __future__ import annotations
 
 import importlib
+import warnings
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -80,10 +81,21 @@ def knowledge(game: Game[Any, Any]) -> SearchKnowledge:
     found = _FOUND.get((type(game), game.key))
     if found is None:
         path = game.variant.knowledge
-        if path is None:
-            found = _NOTHING
-        else:
-            module, _, name = path.partition(":")
-            found = getattr(importlib.import_module(module), name)()
+        found = _NOTHING if path is None else _load(game.key, path)
         _FOUND[type(game), game.key] = found
+    return found
+
+
+def _load(key: str, path: str) -> SearchKnowledge:
+    """The knowledge at `path` (``module:Class``); where it cannot be loaded, the base,
+    with a warning: the game still plays, and the searches know nothing of it."""
+    module, _, name = path.partition(":")
+    try:
+        found = getattr(importlib.import_module(module), name)()
+    except (ImportError, AttributeError, TypeError) as e:
+        warnings.warn(f"{key} names the knowledge {path!r}, which cannot be loaded ({e}): none used", stacklevel=3)
+        return _NOTHING
+    if not isinstance(found, SearchKnowledge):
+        warnings.warn(f"{key} names the knowledge {path!r}, which is no SearchKnowledge: none used", stacklevel=3)
+        return _NOTHING
     return found
