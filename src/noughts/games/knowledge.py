@@ -70,6 +70,12 @@ class SearchKnowledge:
         still winning, or None."""
         return None
 
+    def wins_with(self, state: State[Any], move: Any, nodes: int) -> int | None:
+        """The plies to the end of the mover's forced win by threats starting with
+        `move` (a bound: against the defence that lasts longest in the search), or None
+        where the search proves none within `nodes`."""
+        return None
+
 
 _NOTHING = SearchKnowledge()
 _FOUND: dict[tuple[type[Any], str], SearchKnowledge] = {}

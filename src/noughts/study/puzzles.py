@@ -50,6 +50,7 @@ from noughts.ai.levels import level_player, level_spec
 from noughts.ai.solve import PerfectPlayer
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.gobblet import Gobblet
+from noughts.games.knowledge import knowledge
 from noughts.games.mnk.rules import MnkState
 from noughts.games.ultimate import UltimateState
 from noughts.registry import parse_spec
@@ -175,7 +176,8 @@ class ThreatProver(AIPlayer):
     (Kind.UNKNOWN): such a position is no puzzle. So a puzzle here is a race: one move
     wins by force, every other lets the opponent win by force first.
 
-    The searches: on m,n,k boards the threat-space searches (`noughts.games.mnk.threats`):
+    The searches: where the game's knowledge has a threat search (`noughts.games.knowledge`;
+    on m,n,k boards the threat-space searches of `noughts.games.mnk.threats`):
     wins by continuous fours, then wins with threes too (`vct`, every defence that
     could matter searched), which is what proves most other moves lost in a race where
     the opponent's attack is built of threes, and wins whose first move blocks a four
@@ -237,18 +239,17 @@ class ThreatProver(AIPlayer):
         return self._known[key]
 
     def _search(self, state: State[Any]) -> tuple[Any, int] | None:
-        if placed_on_grid(state.game):
-            from noughts.games.mnk.threats import forced_win, vct
-
-            state = cast(MnkState, state)
-            found = forced_win(state, self.nodes)
-            if found is not None:
-                return found.move, found.plies
+        game = state.game
+        known = knowledge(game)
+        if known.threats(game):  # the game's own threat search (`noughts.games.knowledge`)
             if state.is_over:
                 return None
-            mine, theirs = (state.x, state.o) if state.turn is Player.X else (state.o, state.x)
-            tree = vct(state.game, mine, theirs, self.VCT_NODES)
-            return None if tree is None else (tree.move, tree.plies)
+            found = known.threat_win(state, state.turn, False, self.nodes, None) or known.threat_win(
+                state, state.turn, True, self.VCT_NODES, None
+            )
+            return None if found is None else (found.move, found.plies)
+        if game.variant.board != "qubic":
+            return None
         from noughts.ai.compiled import qubic_threat_win
 
         return qubic_threat_win(state, self.nodes) or self._proved(state)
@@ -274,12 +275,9 @@ class ThreatProver(AIPlayer):
         replies are only those that could spoil the attack (`threats.wins_with`); in
         qubic every reply is searched (`analyze`), some fifty."""
         state.play(move)  # a legal move, or the error says why
-        if placed_on_grid(state.game):
-            from noughts.games.mnk.threats import wins_with
-
-            marks = cast(MnkState, state)
-            mine, theirs = (marks.x, marks.o) if state.turn is Player.X else (marks.o, marks.x)
-            return wins_with(marks.game, mine, theirs, move, self.JUDGE_NODES)
+        known = knowledge(state.game)
+        if known.threats(state.game):
+            return known.wins_with(state, move, self.JUDGE_NODES)
         child = state.play(move)
         if child.is_over:
             return 1 if child.outcome is not None and child.outcome.winner is state.turn else None

@@ -60,6 +60,12 @@ class MnkKnowledge(SearchKnowledge):
         mine, theirs = _sides(state, attacker)
         return threat_search.replay(state.game, mine, theirs, win.attacker_moves)
 
+    def wins_with(self, state: State[Any], move: Any, nodes: int) -> int | None:
+        assert isinstance(state, MnkState)
+        mine, theirs = _sides(state, state.turn)
+        # Its defender replies are only those that could spoil the attack.
+        return threat_search.wins_with(state.game, mine, theirs, move, nodes)
+
 
 def _sides(state: MnkState, attacker: Player) -> tuple[int, int]:
     return (state.x, state.o) if attacker is Player.X else (state.o, state.x)
