@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from noughts.core import Game
+from noughts.games.knowledge import knowledge
 from noughts.variant import Trait, placed_on_grid
 
 __all__ = ["MAX_FORGET_CELLS", "MAX_ROW_TABLE_CELLS", "MAX_TABLE_CELLS", "Capabilities", "TableUse", "capabilities"]
@@ -142,7 +143,7 @@ def capabilities(game: Game[Any, Any]) -> Capabilities:
         return Capabilities(proof=proven, compiled=compiled, prover="threats" if proven else None)
     if Trait.LOCAL_BOARDS in traits:
         return Capabilities(compiled=compiled, prover="kalphabeta" if compiled else None)
-    return Capabilities(compiled=compiled)
+    return Capabilities(compiled=compiled, prover="threats" if _threat_search(game) else None)
 
 
 def _mnk(game: Any) -> Capabilities:
@@ -154,7 +155,10 @@ def _mnk(game: Any) -> Capabilities:
         return Capabilities()
     if game.cells <= (MAX_TABLE_CELLS if min(game.m, game.n) >= 2 else MAX_ROW_TABLE_CELLS):
         return Capabilities(table="first use", prover="perfect")
-    from noughts.games.knowledge import knowledge
+    return Capabilities(prover="threats" if _threat_search(game) else None)
 
-    # The game's own threat search (`noughts.games.knowledge`), where it has one, proves them.
-    return Capabilities(prover="threats" if knowledge(game).threats(game) else None)
+
+def _threat_search(game: Game[Any, Any]) -> bool:
+    """Whether the game's own threat search (its knowledge, `noughts.games.knowledge`)
+    serves it: then it proves the game's puzzles, as races."""
+    return knowledge(game).threats(game)
