@@ -12,7 +12,7 @@ from typing import Any
 from noughts.competition.clock import now_ms
 from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
-from noughts.server.online.actions import ActionError, GameRow
+from noughts.server.online.actions import ActionError, GameRow, MissingError
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.protocol import ENVELOPE_HEAD, ChatBacklog, ChatEnvelope, ChatLineFrame, encode
 from noughts.server.online.protocol import ChatLine as ShownLine
@@ -161,7 +161,7 @@ class Chat:
             raise ActionError("bad-message", 'name the player: "user": their name')
         found = await self.store.call(self.store.user_by_key, name_key(name))
         if found is None:
-            raise ActionError("no-such-player", f"there is no player {name!r}")
+            raise MissingError("no-such-player", f"there is no player {name!r}")
         return found
 
 
