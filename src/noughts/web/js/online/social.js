@@ -148,7 +148,15 @@ async function loadBell() {
 
 async function markRead(ids) {
   try {
-    showUnread((await online.markRead(ids)).unread);
+    const { unread } = await online.markRead(ids);
+    // The list says so at once, with the count (its fresh copy follows).
+    for (const item of document.querySelectorAll("#bell-list .bell-item.unread")) {
+      if (ids === null || ids.includes(Number(item.getAttribute("data-notification")))) {
+        item.classList.remove("unread");
+        item.querySelector(".sr-only")?.remove();
+      }
+    }
+    showUnread(unread);
     if (bellOpen()) await loadBell();
   } catch (e) {
     state.context.toast(e.message, "error");
