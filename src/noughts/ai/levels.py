@@ -293,7 +293,8 @@ LEVEL_TABLE: tuple[LevelRow, ...] = (
         "ultimate",
         "kmcts:time=2:contempt=0.25:endgame=39:minimax=0.3",
         "against mcthouacbb/uttt, a C++ alpha-beta engine built from its public source, at 0.1 s a move "
-        "(80 games, 2 random plies a side): 96.3%, +76 =2 -2, with implicit minimax on the learned evaluation, "
+        "(80 games from 2 random opening plies, one a side): 96.3%, +76 =2 -2, with implicit minimax on the "
+        "learned evaluation, "
         "where without it 84.4%, +64 =7 -9, from the same openings (2026-11-29); a draw costs a quarter of a "
         "loss; from 39 empty cells the exact search, which proves 80% of such positions within 1 s, so the "
         "values are exact (2026-11-25)",
