@@ -9,8 +9,10 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pytest
 from packaging.requirements import Requirement
@@ -30,6 +32,7 @@ from noughts import (
     parse_position,
     parse_spec,
 )
+from noughts.ai.evaluation import evaluator
 
 
 def test_level_player_takes_a_spec_text_as_everywhere_else() -> None:
@@ -149,4 +152,24 @@ def test_a_side_that_is_no_side_is_refused_as_bad_input() -> None:
     assert noughts.Player.from_text(" O ") is noughts.Player.O
     with pytest.raises(noughts.NoughtsError, match="'z' is not a player: use x or o") as refused:
         noughts.Player.from_text("z")
+    assert isinstance(refused.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [
+        (lambda: parse_spec("clasic"), "unknown game 'clasic' (did you mean 'classic'?); the games are: classic, mnk"),
+        (lambda: parse_spec("classic:frget=true"), "option 'frget' (did you mean 'forget'?); its options are: forget"),
+        (lambda: noughts.make_game("mnk", kk=3), "mnk has no option 'kk' (did you mean 'k'?)"),
+        (lambda: level_player("classic", "meduim"), "level 'meduim' (did you mean 'medium'?); the levels are: "),
+        (lambda: noughts.make_player("mcts", itrations=3), "no option 'itrations' (did you mean 'iterations'?)"),
+        (lambda: noughts.parse_player("mtcs"), "unknown player 'mtcs' (did you mean 'mcts'?); the players are: "),
+        (lambda: noughts.parse_player("mcts:evaluator=sed-lines"), "(did you mean 'seed-lines'?); the evaluators are:"),
+        (lambda: evaluator(parse_spec("classic"), "lnes"), "evaluator 'lnes' (did you mean 'lines'?); its evaluators"),
+    ],
+)
+def test_a_misspelt_name_is_answered_with_the_closest_and_the_valid_ones(named: Callable[[], Any], said: str) -> None:
+    with pytest.raises(noughts.NoughtsError) as refused:
+        named()
+    assert said in str(refused.value)
     assert isinstance(refused.value, ValueError)

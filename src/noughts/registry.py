@@ -29,6 +29,7 @@ from noughts.core import (
     InvalidOptionError,
     State,
     UnknownGameError,
+    closest,
     option_text,
     parse_int,
     shown,
@@ -161,7 +162,9 @@ def _entry(key: str) -> Entry:
     try:
         return GAMES[key.strip().lower()]
     except KeyError:
-        raise UnknownGameError(f"unknown game {shown(key)}; the games are: {', '.join(GAMES)}") from None
+        raise UnknownGameError(
+            f"unknown game {shown(key)}{closest(key, GAMES)}; the games are: {', '.join(GAMES)}"
+        ) from None
 
 
 _TRUE = {"true", "1", "yes", "on"}
@@ -172,7 +175,9 @@ def _convert(entry: Entry, name: str, value: Any) -> Any:
     kind = typing.get_type_hints(entry.cls).get(name)
     if name not in entry.option_names() or kind is None:
         allowed = ", ".join(entry.option_names()) or "none"
-        raise InvalidOptionError(f"{entry.key} has no option {shown(name)} (its options: {allowed})")
+        raise InvalidOptionError(
+            f"{entry.key} has no option {shown(name)}{closest(name, entry.option_names())}; its options are: {allowed}"
+        )
     if not isinstance(value, str):
         return value
     text = value.strip().lower()
