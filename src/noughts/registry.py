@@ -21,7 +21,7 @@ import typing
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from noughts.core import (
     Game,
@@ -195,6 +195,21 @@ def _convert(entry: Entry, name: str, value: Any) -> Any:
     return text
 
 
+# A key of this package's games names its class to a type checker: make_game("classic")
+# is an Mnk, so its initial() is an MnkState (tests/test_library_use.py checks these
+# overloads against GAMES). Any other text is some Game.
+@overload
+def make_game(key: Literal["classic", "mnk"], **options: Any) -> Mnk: ...
+@overload
+def make_game(key: Literal["ultimate", "nine-board"], **options: Any) -> Ultimate: ...
+@overload
+def make_game(key: Literal["qubic"], **options: Any) -> Qubic: ...
+@overload
+def make_game(key: Literal["gobblet", "matryoshka"], **options: Any) -> Gobblet: ...
+@overload
+def make_game(key: Literal["connect4"], **options: Any) -> ConnectFour: ...
+@overload
+def make_game(key: str, **options: Any) -> Game[Any, Any]: ...
 def make_game(key: str, **options: Any) -> Game[Any, Any]:
     """The game for a registry key with options (values may be given as text).
 
@@ -212,8 +227,25 @@ def make_game(key: str, **options: Any) -> Game[Any, Any]:
 _WORD = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
+# As make_game's: a bare key of this package's games is typed as its class.
+@overload
+def parse_spec(text: Literal["classic", "mnk"]) -> Mnk: ...
+@overload
+def parse_spec(text: Literal["ultimate", "nine-board"]) -> Ultimate: ...
+@overload
+def parse_spec(text: Literal["qubic"]) -> Qubic: ...
+@overload
+def parse_spec(text: Literal["gobblet", "matryoshka"]) -> Gobblet: ...
+@overload
+def parse_spec(text: Literal["connect4"]) -> ConnectFour: ...
+@overload
+def parse_spec(text: str) -> Game[Any, Any]: ...
 def parse_spec(text: str) -> Game[Any, Any]:
-    """Read ``key[:opt=value...]`` (colons or spaces between the parts)."""
+    """Read ``key[:opt=value...]`` (colons or spaces between the parts).
+
+    A spec that is a bare key of this package's games is typed as its game's class
+    (``parse_spec("classic")`` is an `Mnk`, whose `initial()` is an `MnkState`); any
+    other text, options included, as `Game`: `isinstance` narrows it."""
     parts = [p for p in re.split(r"[:\s]+", text.strip()) if p]
     if not parts:
         raise UnknownGameError(f"no game given; the games are: {', '.join(GAMES)}")
