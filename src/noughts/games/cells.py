@@ -35,14 +35,23 @@ class Cell(enum.IntEnum):
     reading order); `text` is the move's text (1-9)."""
 
     TOP_LEFT = 0
+    """Move 0, written ``1``."""
     TOP_CENTRE = 1
+    """Move 1, written ``2``."""
     TOP_RIGHT = 2
+    """Move 2, written ``3``."""
     MIDDLE_LEFT = 3
+    """Move 3, written ``4``."""
     CENTRE = 4
+    """Move 4, written ``5``."""
     MIDDLE_RIGHT = 5
+    """Move 5, written ``6``."""
     BOTTOM_LEFT = 6
+    """Move 6, written ``7``."""
     BOTTOM_CENTRE = 7
+    """Move 7, written ``8``."""
     BOTTOM_RIGHT = 8
+    """Move 8, written ``9``."""
 
     @property
     def text(self) -> str:
