@@ -56,6 +56,7 @@ __all__ = ["MAX_RECORD_SIZE", "RESULTS", "TERMINATIONS", "GameRecord", "RecordEr
 #: longer games played elsewhere, comments and headers, and is what the API takes.
 MAX_RECORD_SIZE = 100_000
 
+#: A record's results: the game goes on, a side won, or it is drawn.
 RESULTS = ("ongoing", "x-wins", "o-wins", "draw")
 #: How a game ended: on the board, or by a decision of the players or the clock; or, as
 #: in PGN, that it has not ended yet (a game saved or shown while it goes on).

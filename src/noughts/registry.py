@@ -66,10 +66,13 @@ class Entry:
     itself there (`Variant`: names, rules, notation, options, board, traits)."""
 
     cls: type[Game[Any, Any]]
+    """The game class that serves the key."""
     variant: Variant
+    """The game as it describes itself under the key."""
 
     @property
     def key(self) -> str:
+        """The registry key (`Variant.key`)."""
         return self.variant.key
 
     @property
@@ -79,6 +82,7 @@ class Entry:
 
     @property
     def summary(self) -> str:
+        """The game in one line, as lists show it."""
         return self.variant.summary
 
     @property
@@ -92,9 +96,11 @@ class Entry:
         return self.variant.shown
 
     def option_names(self) -> list[str]:
+        """The options a spec of this key may set."""
         return [f.name for f in dataclasses.fields(self.cls) if f.init and f.name not in self.fixed]  # type: ignore[arg-type]
 
     def defaults(self) -> dict[str, Any]:
+        """The options' values when a spec gives none."""
         game = self.cls(**self.fixed)
         return {k: v for k, v in game.options.items() if k not in self.fixed}
 
