@@ -180,6 +180,9 @@ def test_a_misspelt_name_is_answered_with_the_closest_and_the_valid_ones(named: 
     assert isinstance(refused.value, ValueError)
 
 
+# mypy checks the package's import graph from nothing: 6 s of a core when idle, 18 s
+# under load; make test keeps the overloads' check against the registry below.
+@pytest.mark.slow
 def test_a_bare_game_key_is_typed_as_its_game_class_for_a_type_checker(tmp_path: Path) -> None:
     """What mypy --strict tells a user's script: a key of this package's games is its
     class (and its states' class), any other spec a Game, narrowed by isinstance."""
@@ -190,6 +193,7 @@ def test_a_bare_game_key_is_typed_as_its_game_class_for_a_type_checker(tmp_path:
         'reveal_type(parse_spec("nine-board").initial().play(40))\n'
         'reveal_type(make_game("gobblet").initial().legal_moves()[0])\n'
         'reveal_type(parse_spec("classic:forget"))\n'
+        'reveal_type(parse_position("qubic", parse_spec("qubic").initial().to_text()))\n'
         'game = parse_spec("mnk:m=4:n=4:k=3")\n'
         "assert isinstance(game, Mnk)\n"
         "reveal_type(game.initial())\n",
@@ -205,21 +209,24 @@ def test_a_bare_game_key_is_typed_as_its_game_class_for_a_type_checker(tmp_path:
         "noughts.games.ultimate.UltimateState",
         "noughts.games.gobblet.Place | noughts.games.gobblet.Shift",
         "noughts.core.Game[Any, Any]",
+        "noughts.games.qubic.QubicState",
         "noughts.games.mnk.MnkState",
     ], out + err
     assert status == 0, out + err
 
 
-@pytest.mark.parametrize("function", [noughts.parse_spec, noughts.make_game])
+@pytest.mark.parametrize("function", [noughts.parse_spec, noughts.make_game, noughts.parse_position])
 def test_the_typed_keys_are_the_registrys(function: Callable[..., Any]) -> None:
-    """The overloads that type a bare key name the class the registry serves it with,
-    and every key of the package's own games has one."""
+    """The overloads that type a bare key name the class the registry serves it with
+    (or its states' class), and every key of the package's own games has one."""
     typed: dict[str, type] = {}
     for overload in typing.get_overloads(function):
         hints = typing.get_type_hints(overload)
         first = hints[next(iter(inspect.signature(overload).parameters))]
         if typing.get_origin(first) is typing.Literal:
             typed |= dict.fromkeys(typing.get_args(first), hints["return"])
-    own = {variant.key: cls for cls in FAMILIES for variant in cls.variants}
-    assert typed == own
+    own: dict[str, type] = {variant.key: cls for cls in FAMILIES for variant in cls.variants}
     assert all(GAMES[key].cls is cls for key, cls in own.items())
+    if function is noughts.parse_position:
+        own = {key: type(noughts.make_game(key).initial()) for key in own}
+    assert typed == own

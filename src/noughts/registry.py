@@ -34,11 +34,11 @@ from noughts.core import (
     parse_int,
     shown,
 )
-from noughts.games.connect4.rules import ConnectFour
-from noughts.games.gobblet import Gobblet
-from noughts.games.mnk import Mnk
-from noughts.games.qubic import Qubic
-from noughts.games.ultimate import Ultimate
+from noughts.games.connect4.rules import ConnectFour, ConnectFourState
+from noughts.games.gobblet import Gobblet, GobbletState
+from noughts.games.mnk import Mnk, MnkState
+from noughts.games.qubic import Qubic, QubicState
+from noughts.games.ultimate import Ultimate, UltimateState
 from noughts.variant import Variant
 
 __all__ = [
@@ -276,6 +276,19 @@ def spec_text(game: Game[Any, Any]) -> str:
     return game.spec
 
 
+# As parse_spec's: a bare key of this package's games gives its states' class.
+@overload
+def parse_position(spec: Literal["classic", "mnk"], text: str) -> MnkState: ...
+@overload
+def parse_position(spec: Literal["ultimate", "nine-board"], text: str) -> UltimateState: ...
+@overload
+def parse_position(spec: Literal["qubic"], text: str) -> QubicState: ...
+@overload
+def parse_position(spec: Literal["gobblet", "matryoshka"], text: str) -> GobbletState: ...
+@overload
+def parse_position(spec: Literal["connect4"], text: str) -> ConnectFourState: ...
+@overload
+def parse_position(spec: str | Game[Any, Any], text: str) -> State[Any]: ...
 def parse_position(spec: str | Game[Any, Any], text: str) -> State[Any]:
     """A position of the game named by `spec` (or given as a Game)."""
     game = parse_spec(spec) if isinstance(spec, str) else spec
