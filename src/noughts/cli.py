@@ -80,7 +80,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="noughts", description="The tic-tac-toe family: play, analyse, compare.")
+    parser: argparse.ArgumentParser = _Parser(
+        prog="noughts", description="The tic-tac-toe family: play, analyse, compare."
+    )
     parser.add_argument("--version", action="version", version=f"noughts {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
