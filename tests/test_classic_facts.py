@@ -7,7 +7,7 @@ from functools import cache
 import pytest
 
 from noughts import Player, parse_spec
-from noughts.games.mnk import MnkState
+from noughts.games.mnk.rules import MnkState
 
 # The eight symmetries of the square, as cell permutations in reading order.
 _ROTATE = (6, 3, 0, 7, 4, 1, 8, 5, 2)

@@ -205,12 +205,12 @@ def test_a_bare_game_key_is_typed_as_its_game_class_for_a_type_checker(tmp_path:
     out, err, status = mypy.api.run(["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), str(script)])
     revealed = re.findall(r'Revealed type is "(.*)"', out)
     assert revealed == [
-        "noughts.games.mnk.MnkState",
+        "noughts.games.mnk.rules.MnkState",
         "noughts.games.ultimate.UltimateState",
         "noughts.games.gobblet.Place | noughts.games.gobblet.Shift",
         "noughts.core.Game[Any, Any]",
         "noughts.games.qubic.QubicState",
-        "noughts.games.mnk.MnkState",
+        "noughts.games.mnk.rules.MnkState",
     ], out + err
     assert status == 0, out + err
 

@@ -12,9 +12,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from noughts.ai.levels import LEVELS, level_player
+from noughts.ai.capabilities import Capabilities, capabilities
+from noughts.ai.levels import LEVELS, level_player, level_row
 from noughts.cli import main
+from noughts.core import InvalidOptionError
+from noughts.encoding import Encoding
 from noughts.engine import serve
+from noughts.games.knowledge import SearchKnowledge, knowledge
 from noughts.registry import GAMES, parse_spec
 from noughts.server import Settings, create_app
 from noughts.terminal.guide import help_text
@@ -117,6 +121,18 @@ def test_the_engine_protocol_plays_it() -> None:
 def test_every_level_has_a_player_for_it(level: str) -> None:
     state: Any = parse_spec(KEY).initial().play_text("a").play_text("c")
     assert level_player(state.game, level, seed=1).choose(state) in state.legal_moves()
+
+
+@pytest.mark.usefixtures("toy")
+def test_what_it_is_comes_from_its_traits_and_board_alone() -> None:
+    """It declares no trait and a board nothing knows: nothing claims more than the
+    search for it, its levels are every game's rows, and the encoding says why not."""
+    game = parse_spec(KEY)
+    assert game.traits == frozenset() and capabilities(game) == Capabilities()
+    assert {level_row(game, level).kind for level in LEVELS} == {"every game"}
+    assert type(knowledge(game)) is SearchKnowledge
+    with pytest.raises(InvalidOptionError, match=r"no encoding for strip: its board \(strip\) is none of grid"):
+        Encoding(game)
 
 
 def test_out_of_the_registry_it_is_unknown_again() -> None:

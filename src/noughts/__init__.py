@@ -43,7 +43,7 @@ from noughts.core import (
 )
 from noughts.games.cells import Cell
 from noughts.games.gobblet import Gobblet, GobbletMove, GobbletState, Place, Shift
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk.rules import Mnk, MnkState
 from noughts.games.qubic import Qubic, QubicState
 from noughts.games.ultimate import Ultimate, UltimateState
 from noughts.match import ForfeitError, play_game

@@ -7,13 +7,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from noughts import __version__
 from noughts.core import Game, NoughtsError, State, closest
 from noughts.games.gobblet import Gobblet
 from noughts.records import GameRecord
 from noughts.registry import GAMES, parse_spec, spec_help
+from noughts.variant import Trait
 
 if TYPE_CHECKING:
     from noughts.ai.compiled import Compiling
@@ -256,8 +257,8 @@ def _solve(args: argparse.Namespace) -> int:
     from noughts.ai.solve import cache_dir, solve
 
     game = parse_spec(args.game)
-    if isinstance(game, Gobblet) and game.moves:
-        return _solve_gobblet(game, args.book)
+    if Trait.SHIFTS in game.traits:  # gobblet's figure sets: their table's own builder
+        return _solve_gobblet(cast(Gobblet, game), args.book)
     if args.book:
         raise SystemExit("noughts solve: --book is for gobblet, whose table is too big to ship")
     if capabilities(game).exact_search:

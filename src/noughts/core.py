@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from noughts.variant import Variant
+from noughts.variant import Trait, Variant
 
 __all__ = [
     "MAX_DIGITS",
@@ -223,6 +223,7 @@ def status_text(outcome: Outcome | None) -> str:
 
 
 M = TypeVar("M", bound=Hashable)
+_FORGETTING = frozenset({Trait.FORGET})
 S = TypeVar("S", bound="State[Any]")
 
 
@@ -264,6 +265,14 @@ class Game(ABC, Generic[S, M]):
             if variant.key == self.key:
                 return variant
         raise LookupError(f"{type(self).__name__} describes no variant {self.key!r}")
+
+    @property
+    def traits(self) -> frozenset[Trait]:
+        """What kind of game this is with its options: its variant's traits, and those an
+        option adds (`Trait.FORGET` where Forget mode is on). The parts that treat kinds
+        of games apart (capabilities, levels, kernels) ask this, never the class."""
+        # Forget mode is the option called forget of every game that has it (games/forget.py).
+        return self.variant.traits | _FORGETTING if getattr(self, "forget", False) is True else self.variant.traits
 
     @property
     def spec_options(self) -> dict[str, Any]:

@@ -29,7 +29,7 @@ Place(size=3, cell=4)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from noughts.core import Game, InvalidOptionError, MissingExtraError, Player, State
 
@@ -39,16 +39,17 @@ try:
 except ModuleNotFoundError as e:  # numpy comes with the rl and openspiel extras
     raise MissingExtraError("noughts.encoding", e, "rl") from e
 
-from noughts.games.gobblet import CELLS, SIZES, Gobblet, GobbletState, Place, Shift
-from noughts.games.marks import MarksGame, MarksState
-from noughts.games.mnk import Mnk, MnkState
-from noughts.games.qubic import Qubic
-from noughts.games.ultimate import Ultimate, UltimateState
+from noughts.games.gobblet import CELLS, SIZES, Place, Shift
 from noughts.variant import Trait
 
 __all__ = ["Array", "Encoding"]
 
+#: The boards encoded (the kinds of `noughts.variant.BOARD_KINDS`).
+_ENCODED = "grid, ultimate, qubic, gobblet"
 _CELL_PIXELS = 24
+#: The kinds of position the planes are drawn from: figures in stacks (gobblet's),
+#: marks on nine local boards (ultimate's), marks on cells (every other).
+_FIGURES, _BOARDS, _MARKS = "figures", "boards", "marks"
 _COLOURS = {Player.X: (200, 50, 50), Player.O: (40, 90, 200)}
 Array = npt.NDArray[np.int8]
 
@@ -59,37 +60,45 @@ class Encoding:
     def __init__(self, game: Game[Any, Any]) -> None:
         self.game = game
         """The game encoded."""
-        if isinstance(game, Gobblet):
+        # By what kind of game it is (its traits, its board), not its class.
+        traits, board = game.traits, game.variant.board
+        if Trait.NESTING in traits:
             places: list[Any] = [Place(size, cell) for size in SIZES for cell in range(CELLS)]
-            shifts = [Shift(src, dst) for src in range(CELLS) for dst in range(CELLS)] if game.moves else []
+            shifts = [Shift(src, dst) for src in range(CELLS) for dst in range(CELLS)] if Trait.SHIFTS in traits else []
+            self._kind = _FIGURES
             self.moves: list[Any] = places + shifts
             """Every move the game can ever have, in action order: action i is ``moves[i]``."""
             self.shape: tuple[int, int, int] = (3, 3, 2 * len(SIZES))
             """The observation's shape: (rows, columns, planes)."""
-        elif isinstance(game, Ultimate):
+        elif Trait.LOCAL_BOARDS in traits:
+            self._kind = _BOARDS
             self.moves = list(range(81))
             self.shape = (9, 9, 3)
-        elif Trait.GRAVITY in game.variant.traits:
+        elif Trait.GRAVITY in traits:
             # Connect Four: a move is a column; the board n rows of m, as drawn.
-            self.moves = list(range(game.m))  # type: ignore[attr-defined]
-            self.shape = (game.n, game.m, 2)  # type: ignore[attr-defined]
-        elif isinstance(game, MarksGame):
-            self.moves = list(range(game.cells))
+            grid: Any = game
+            self._kind = _MARKS
+            self.moves = list(range(grid.m))
+            self.shape = (grid.n, grid.m, 2)
+        elif Trait.PLACEMENT in traits and board in ("grid", "qubic"):
+            marks: Any = game
+            self._kind = _MARKS
+            self.moves = list(range(marks.cells))
             # mnk: n rows of m; qubic: its n-cell rows, one after another, layer by layer.
-            rows = game.n if isinstance(game, Mnk) else game.cells // game.n if isinstance(game, Qubic) else 1
-            self.shape = (rows, game.cells // rows, 2)
-        else:  # pragma: no cover - every registered game is one of the above
-            raise InvalidOptionError(f"no encoding for {game.spec}")
+            rows = marks.n if board == "grid" else marks.cells // marks.n
+            self.shape = (rows, marks.cells // rows, 2)
+        else:  # a game of a kind nothing here encodes (one from elsewhere, say)
+            raise InvalidOptionError(f"no encoding for {game.spec}: its board ({board}) is none of {_ENCODED}")
         # Forget mode: the marks' ages decide which ones vanish, so they are part of the
         # position (a learner without them would not see a Markov state).
-        self.keep: int = game.keep if isinstance(game, Mnk | Ultimate) and game.forget else 0
+        self.keep: int = getattr(game, "keep", 0) if Trait.FORGET in traits else 0
         """Forget mode's `keep` (its marks' age planes, 2 * keep); 0 outside Forget mode."""
         if self.keep:
             rows, cols, planes = self.shape
             self.shape = (rows, cols, planes + 2 * self.keep)
         # Where positions recur, the threefold-repetition draw makes how often the position
         # stood before part of it too: two planes, once before and twice before.
-        self.repeats: bool = bool(self.keep) or (isinstance(game, Gobblet) and game.moves)
+        self.repeats: bool = bool(self.keep) or Trait.SHIFTS in traits
         """Whether positions can recur, and two planes count the earlier occurrences."""
         if self.repeats:
             rows, cols, planes = self.shape
@@ -117,30 +126,31 @@ class Encoding:
         """The board as `me` sees it: (rows, columns, planes) of 0 and 1."""
         out = np.zeros(self.shape, dtype=np.int8)
         rows, cols, _ = self.shape
-        if isinstance(state, GobbletState):
+        kind, s = self._kind, cast(Any, state)  # a state of the game encoded, of the kind found for it
+        if kind == _FIGURES:
             for cell in range(CELLS):
-                for owner, size in state.stack(cell):
+                for owner, size in s.stack(cell):
                     plane = (size - 1) + (0 if owner is me else len(SIZES))
                     out[cell // 3, cell % 3, plane] = 1
-        elif isinstance(state, UltimateState):
-            mine, theirs = (state.x, state.o) if me is Player.X else (state.o, state.x)
+        elif kind == _BOARDS:
+            mine, theirs = (s.x, s.o) if me is Player.X else (s.o, s.x)
             legal = set(state.legal_moves())
             for move in range(81):
                 row, col = self._ultimate_square(move)
                 out[row, col, :3] = (mine >> move & 1, theirs >> move & 1, move in legal)
-            if self.keep and state.ages is not None:
-                for side, boards in enumerate(self._sides(state.ages, me)):
+            if self.keep and s.ages is not None:
+                for side, boards in enumerate(self._sides(s.ages, me)):
                     for order in boards:
                         self._countdown(out, side, order, 3, self._ultimate_square)
-        elif isinstance(state, MarksState):
-            mine, theirs = (state.x, state.o) if me is Player.X else (state.o, state.x)
+        else:
+            mine, theirs = (s.x, s.o) if me is Player.X else (s.o, s.x)
             for cell in range(rows * cols):
                 out[cell // cols, cell % cols, :2] = (mine >> cell & 1, theirs >> cell & 1)
-            if self.keep and isinstance(state, MnkState) and state.ages is not None:
-                for side, order in enumerate(self._sides(state.ages, me)):
+            if self.keep and s.ages is not None:
+                for side, order in enumerate(self._sides(s.ages, me)):
                     self._countdown(out, side, order, 2, lambda cell: divmod(cell, cols))
-        if self.repeats and isinstance(state, GobbletState | MnkState | UltimateState):
-            seen = state.repetitions
+        if self.repeats:
+            seen = s.repetitions
             if seen:
                 out[:, :, -3 + seen] = 1
         return out
@@ -173,10 +183,10 @@ class Encoding:
         size = _CELL_PIXELS
         picture = np.full((rows * size + 1, cols * size + 1, 3), 255, dtype=np.uint8)
         for r in range(rows + 1):
-            thick = isinstance(state, UltimateState) and r % 3 == 0
+            thick = self._kind == _BOARDS and r % 3 == 0
             picture[max(0, r * size - thick) : r * size + 1 + thick, :] = 120 if thick else 190
         for c in range(cols + 1):
-            thick = isinstance(state, UltimateState) and c % 3 == 0
+            thick = self._kind == _BOARDS and c % 3 == 0
             picture[:, max(0, c * size - thick) : c * size + 1 + thick] = 120 if thick else 190
         for (row, col), (owner, figure) in self._tops(state).items():
             inset = {1: 8, 2: 6, 3: 4}[figure]
@@ -187,14 +197,13 @@ class Encoding:
     def _tops(self, state: State[Any]) -> dict[tuple[int, int], tuple[Player, int]]:
         """What shows on each square: (owner, size), size 3 for a mark."""
         _, cols, _ = self.shape
-        if isinstance(state, GobbletState):
-            return {divmod(cell, 3): top for cell in range(CELLS) if (top := state.top(cell)) is not None}
-        if isinstance(state, UltimateState | MarksState):
-            square = self._ultimate_square if isinstance(state, UltimateState) else (lambda m: divmod(m, cols))
-            return {
-                square(m): (player, 3)
-                for player, marks in ((Player.X, state.x), (Player.O, state.o))
-                for m in range(max(marks.bit_length(), 0))
-                if marks >> m & 1
-            }
-        return {}  # pragma: no cover
+        s = cast(Any, state)
+        if self._kind == _FIGURES:
+            return {divmod(cell, 3): top for cell in range(CELLS) if (top := s.top(cell)) is not None}
+        square = self._ultimate_square if self._kind == _BOARDS else (lambda m: divmod(m, cols))
+        return {
+            square(m): (player, 3)
+            for player, marks in ((Player.X, s.x), (Player.O, s.o))
+            for m in range(max(marks.bit_length(), 0))
+            if marks >> m & 1
+        }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from noughts import __version__
 from noughts.ai import AIPlayer, Analysis, Limits, make_player
@@ -215,10 +215,10 @@ def _check_table_built(state: State[Any]) -> None:
     from noughts.ai import gobblet_table
     from noughts.games.gobblet import Gobblet
 
-    assert isinstance(state.game, Gobblet)  # the only game whose table a command builds
+    game = cast(Gobblet, state.game)  # the only game whose table a command builds
     # Without the kernels the table can be neither built nor read: say that first.
     require_kernels(f"perfect play in {state.game.spec} (its solved table)")
-    if not gobblet_table.is_built(state.game):
+    if not gobblet_table.is_built(game):
         raise CommandError(
             f"perfect play in {state.game.spec} reads its solved table, which is not built on this machine:"
             f" {gobblet_table.BUILD_NOTE}; level=max plays at once without it"

@@ -36,7 +36,7 @@ from noughts.core import (
 )
 from noughts.games.connect4.rules import ConnectFour, ConnectFourState
 from noughts.games.gobblet import Gobblet, GobbletState
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk.rules import Mnk, MnkState
 from noughts.games.qubic import Qubic, QubicState
 from noughts.games.ultimate import Ultimate, UltimateState
 from noughts.variant import Variant
@@ -296,10 +296,6 @@ def parse_position(spec: str | Game[Any, Any], text: str) -> State[Any]:
     return state
 
 
-#: The m,n,k-game's sizes that have a name of their own: (m, n, k) -> the name.
-NAMED_SIZES = {(15, 15, 5): "Gomoku"}
-
-
 def name(spec: str | Game[Any, Any]) -> str:
     """What players call the game a spec names, as a page's heading shows it: the
     game's own name where its options make one ("Gomoku" is the m,n,k-game on 15×15,
@@ -309,9 +305,7 @@ def name(spec: str | Game[Any, Any]) -> str:
     ('Gomoku', 'm,n,k-game', 'Ultimate tic-tac-toe')
     """
     game = parse_spec(spec) if isinstance(spec, str) else spec
-    if isinstance(game, Mnk) and not game.forget and game.key == "mnk":
-        return NAMED_SIZES.get((game.m, game.n, game.k), GAMES[game.key].name)
-    return GAMES[game.key].name
+    return game.variant.named(game) or game.variant.name
 
 
 def title(spec: str | Game[Any, Any]) -> str:
@@ -323,9 +317,9 @@ def title(spec: str | Game[Any, Any]) -> str:
     ('m,n,k-game 7×7, 4 in a row', 'Ultimate tic-tac-toe, Forget mode', 'Tic-tac-toe, Forget mode (keep=4)')
     """
     game = parse_spec(spec) if isinstance(spec, str) else spec
-    if isinstance(game, Mnk) and not game.forget and game.key == "mnk":
-        named = NAMED_SIZES.get((game.m, game.n, game.k))
-        return f"{named} {game.m}×{game.n}" if named else f"{name(game)} {game.m}×{game.n}, {game.k} in a row"
+    titled = game.variant.titled(game)
+    if titled is not None:
+        return titled
     options = [option for option in game.spec.partition(":")[2].split(":") if option]
     forget = "forget=true" in options
     rest = [option for option in options if option != "forget=true"]

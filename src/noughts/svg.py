@@ -24,16 +24,17 @@ position text) for screen readers.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any
+from typing import Any, cast
 from xml.sax.saxutils import escape, quoteattr
 
 from noughts import core
 from noughts.core import InvalidOptionError, Player, State, shown
 from noughts.games.connect4.rules import ConnectFourState
 from noughts.games.gobblet import COPIES, GobbletState, Place, Shift
-from noughts.games.mnk import MnkState
+from noughts.games.mnk.rules import MnkState
 from noughts.games.qubic import QubicState
 from noughts.games.ultimate import ULTIMATE, UltimateState
+from noughts.variant import Trait
 
 __all__ = ["COLORS", "board"]
 
@@ -183,12 +184,15 @@ def _grid(state: State[Any], lastmove: Hashable | None, coordinates: bool, palet
         return _text(state, lastmove, coordinates, palette)
     game = state.game
     m, n = game.m, game.n
+    # A gravity game's moves are columns: it is labelled by column alone, and its last
+    # move is the column's top mark.
+    columns = Trait.GRAVITY in game.traits
     gap = 4 if max(m, n) <= 9 else 2
     win = set(state.winning_line() or ())
     last: set[int] = set()
     if isinstance(lastmove, int) and not isinstance(lastmove, bool):
-        if isinstance(state, ConnectFourState):
-            if 0 <= lastmove < m and (top := state.top(lastmove)) is not None:
+        if columns:
+            if 0 <= lastmove < m and (top := cast(ConnectFourState, state).top(lastmove)) is not None:
                 last = {top}
         else:
             last = {lastmove}
@@ -200,17 +204,17 @@ def _grid(state: State[Any], lastmove: Hashable | None, coordinates: bool, palet
         drawn = "" if player is None else _placeholder(_mark(player, 0, 0, _CELL * 0.78, palette, width))
         return fill, drawn
 
-    letters = coordinates and (isinstance(state, ConnectFourState) or game.cells > 9)
+    letters = coordinates and (columns or game.cells > 9)
     margin = 44 if letters else 0
     out: list[str] = []
     if letters:
         for c in range(m):
-            text = str(c + 1) if isinstance(state, ConnectFourState) else chr(ord("a") + c)
+            text = str(c + 1) if columns else chr(ord("a") + c)
             out.append(_label(margin + gap + c * (_CELL + gap) + _CELL / 2, margin / 2, text, palette, 30))
-        if not isinstance(state, ConnectFourState):
+        if not columns:
             for r in range(n):
                 out.append(_label(margin / 2, margin + gap + r * (_CELL + gap) + _CELL / 2, str(r + 1), palette, 30))
-    left = margin if letters and not isinstance(state, ConnectFourState) else 0
+    left = margin if letters and not columns else 0
     out += _cells(left, margin, m, n, gap, content, palette)
     width_, height = _grid_size(m, n, gap)
     return out, left + width_, margin + height

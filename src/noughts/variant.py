@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BOARD_KINDS", "OptionSpec", "Trait", "Variant"]
+__all__ = ["BOARD_KINDS", "OptionSpec", "Trait", "Variant", "placed_on_grid"]
 
 
 class Trait(enum.StrEnum):
@@ -42,6 +42,9 @@ class Trait(enum.StrEnum):
     """Figures of three sizes, a larger one covering a smaller (matryoshka, gobblet)."""
     SHIFTS = "shifts"
     """Figures already on the board may move (gobblet)."""
+    FORGET = "forget"
+    """Each player keeps a few marks; placing one more removes their oldest (Forget mode,
+    an option: a game has it when the option is on, `Game.traits`)."""
 
 
 #: The boards the adapters know how to draw; a board kind outside this list (a game they
@@ -86,7 +89,8 @@ class Variant:
     board: str
     """The kind of board it is drawn on (one of `BOARD_KINDS`, or a new one)."""
     traits: frozenset[Trait]
-    """What kind of game it is."""
+    """What kind of game it is, whatever its options (`Game.traits` adds what an option
+    makes of it)."""
     rules: Callable[[Any], list[str]]
     """The rules of a game of this key with its options, in paragraphs; given None, the
     rules of the key in general (a page about every size of the m,n,k-game)."""
@@ -101,6 +105,18 @@ class Variant:
     """Options a spec writes even at their defaults (``mnk:m=5:n=3:k=3``)."""
     examples: tuple[str, ...] = ()
     """Specs worth showing in help texts (``mnk:m=15:n=15:k=5``)."""
+    named: Callable[[Any], str | None] = lambda game: None
+    """The game's own name where its options make one (the m,n,k-game on 15x15, five in
+    a row, is gomoku), else None: `noughts.registry.name`."""
+    knowledge: str | None = None
+    """Where the game's knowledge for the searches is, as ``module:Class`` (a
+    `noughts.games.knowledge.SearchKnowledge`, beside its rules): imported when a search
+    first asks, so that the rules load without it; None: the searches know nothing of
+    the game but its rules."""
+    titled: Callable[[Any], str | None] = lambda game: None
+    """The game as lists show it where its options say it better than the spec's (the
+    m,n,k-game by its board's size: "m,n,k-game 7×7, 4 in a row"), else None:
+    `noughts.registry.title`."""
 
     def option(self, name: str) -> OptionSpec:
         """The option called `name`, or a plain one named after it (a game may have an
@@ -114,3 +130,15 @@ class Variant:
         """The key's rules in general followed by what each offered option adds, for a
         page that lists the rules of every option (the web app's rules page)."""
         return [*self.rules(None), *(o.rule for o in self.options if o.rule and o.offered)]
+
+
+def placed_on_grid(game: Any) -> bool:
+    """Whether `game` is of the m,n,k-game's kind: a mark put on any empty cell of one
+    grid of m columns and n rows, k in a row winning (Forget mode or not), the kind the
+    grid tables, the threat search and the big boards' levels are made for.
+
+    >>> from noughts import parse_spec
+    >>> [placed_on_grid(parse_spec(spec)) for spec in ("mnk:m=7:n=7:k=4", "connect4", "qubic")]
+    [True, False, False]
+    """
+    return bool(game.variant.board == "grid" and Trait.PLACEMENT in game.traits)

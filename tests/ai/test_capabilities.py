@@ -5,6 +5,7 @@ and the levels, the solver, the puzzles and the catalogue say the same."""
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 from pathlib import Path
@@ -236,7 +237,7 @@ def test_the_docs_table_is_the_one_in_the_code() -> None:
 PRIMITIVES = {
     "supports": {"kernels/__init__.py", "kernels/games.py"},
     "small": {"ai/gobblet_table.py"},
-    "applies": {"ai/threats.py", "ai/knowledge.py", "ai/connect4_exact.py"},
+    "applies": {"games/mnk/threats.py", "games/mnk/knowledge.py", "ai/connect4_exact.py"},
 }
 
 
@@ -250,3 +251,16 @@ def test_only_capabilities_asks_what_a_game_can_do() -> None:
             if name != "ai/capabilities.py" and name not in owners and re.search(rf"\b{fact}\(", text):
                 askers.add(f"{name}: {fact}")
     assert not askers
+
+
+def test_capabilities_the_level_kinds_and_the_kernels_games_import_no_game() -> None:
+    """They ask what a game is (`Game.traits`, its board's kind), never its class, so a
+    game's module is not theirs to import: a game from elsewhere of a kind they serve is
+    served alike."""
+    games = {type(parse_spec(key)).__module__ for key in game_keys()}
+    assert "noughts.games.mnk.rules" in games
+    package = Path(__file__).parents[2] / "src" / "noughts"
+    for name in ("ai/capabilities.py", "ai/levels.py", "kernels/__init__.py"):
+        tree = ast.parse((package / name).read_text(encoding="utf-8"))
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert not imported & games, name

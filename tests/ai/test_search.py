@@ -13,8 +13,8 @@ from noughts import IllegalMoveError, InvalidOptionError, State, parse_position,
 from noughts.ai import Kind, Limits, Value, make_player
 from noughts.ai.evaluation import _open_lines, _power_weights, evaluator, evaluator_names
 from noughts.ai.search import DEFAULT_TIME, MATE, AlphaBetaPlayer, MinimaxPlayer
-from noughts.ai.threats import four_cells
 from noughts.games.geometry import bits
+from noughts.games.mnk.threats import four_cells
 
 from support import SPECS, playout
 
@@ -328,7 +328,7 @@ def test_four_cells_looked_up_by_ray_are_those_of_every_line(spec: str) -> None:
 
 
 def test_blocks_follow_sequences_of_fours_beyond_the_depth() -> None:
-    """x wins by fours in 7 plies (`noughts.ai.threats`' example): at depth 3 only when
+    """x wins by fours in 7 plies (`noughts.games.mnk.threats`' example): at depth 3 only when
     o's forced blocks cost no depth."""
     state = parse_position("mnk:m=7:n=7:k=4", "..xxox./xooo..o/...x.../......./......./......./....... x")
     assert make_player("alphabeta", depth=3).analyze(state).value.kind is Kind.SCORE

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from noughts.ai import solve
-from noughts.games.mnk import Mnk
+from noughts.games.mnk.rules import Mnk
 from noughts.kernels import mnk_table
 from noughts.registry import parse_spec
 

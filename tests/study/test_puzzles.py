@@ -233,7 +233,7 @@ def test_gomoku_races_are_proved_with_threes_as_well_as_fours() -> None:
     """Fours alone prove these positions no puzzle: after two of x's other moves o has
     no win by fours, only by threes (`vct`); in the second, x's only move that spoils
     o's fours wins with threes. With the search by threes both are puzzles, proved again."""
-    from noughts.ai.threats import forced_win
+    from noughts.games.mnk.threats import forced_win
 
     game = parse_spec("mnk:m=15:n=15:k=5")
     player = prover(game)

@@ -37,7 +37,7 @@ from typing import Any
 from noughts.ai.base import Limits, split_spec
 from noughts.ai.exact import cache_dir
 from noughts.ai.levels import level_spec
-from noughts.games.mnk import MnkState
+from noughts.games.mnk.rules import MnkState
 from noughts.registry import parse_spec
 from noughts.study.puzzles import SHIPPED, Puzzle, mine, quickest_line, read_puzzles, refresh, self_play, themes
 

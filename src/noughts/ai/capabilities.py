@@ -19,13 +19,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from noughts.core import Game
-from noughts.games.gobblet import Gobblet
-from noughts.games.mnk import Mnk
-from noughts.games.qubic import Qubic
-from noughts.games.ultimate import Ultimate
+from noughts.games.knowledge import knowledge
+from noughts.variant import Trait, placed_on_grid
 
 __all__ = ["MAX_FORGET_CELLS", "MAX_ROW_TABLE_CELLS", "MAX_TABLE_CELLS", "Capabilities", "TableUse", "capabilities"]
 
@@ -107,45 +105,49 @@ class Capabilities:
 
 
 def capabilities(game: Game[Any, Any]) -> Capabilities:
-    """What `game` can do (see `Capabilities`)."""
+    """What `game` can do (see `Capabilities`), from what kind of game it is
+    (`Game.traits`, its board) rather than its class: a game from elsewhere of a kind
+    the tables or kernels serve gets them too, where they take it."""
     from noughts.kernels import available, supports  # import no numba
 
     compiled = supports(game)
-    if isinstance(game, Mnk):
+    traits, board = game.traits, game.variant.board
+    if placed_on_grid(game):
         return _mnk(game)
-    from noughts.ai import connect4_exact
+    if Trait.GRAVITY in traits:
+        from noughts.ai import connect4_exact
 
-    if connect4_exact.applies(game):
-        # The 7x6 book (its first plies, where a solve outlasts a move) ships beside the game.
-        return Capabilities(
-            book=connect4_exact.book(game.m, game.n) is not None,
-            compiled=compiled,
-            solver=True,
-            prover="perfect",
-        )
-    if isinstance(game, Gobblet):
-        if not game.moves:
-            # The published set has a shipped book of its first five plies (`noughts.ai.matryoshka`).
-            return Capabilities(exact_search=True, book=game == Gobblet(moves=False), prover="perfect")
+        if connect4_exact.applies(game):
+            # The 7x6 book (its first plies, where a solve outlasts a move) ships beside the game.
+            return Capabilities(
+                book=connect4_exact.book(game.m, game.n) is not None,
+                compiled=compiled,
+                solver=True,
+                prover="perfect",
+            )
+    if Trait.NESTING in traits and Trait.SHIFTS not in traits:
+        # matryoshka: the published set has a shipped book of its first five plies (`noughts.ai.matryoshka`).
+        return Capabilities(exact_search=True, book=game.spec == "matryoshka", prover="perfect")
+    if Trait.NESTING in traits:
         from noughts.ai import gobblet_table
 
         # A small figure set's table builds in a second, in the kernels: without them it
         # is no more at hand than the published game's.
-        table: TableUse = "first use" if gobblet_table.small(game) and available() else "command"
-        published = game == Gobblet()
+        table: TableUse = "first use" if gobblet_table.small(cast(Any, game)) and available() else "command"
+        published = game.spec == "gobblet"
         # The published game ships x's winning strategy (`noughts.ai.gobblet_strategy`) too.
         return Capabilities(table=table, book=published, proof=published, prover="perfect")
-    if isinstance(game, Qubic):
+    if board == "qubic":
         # The proof, and the searches that prove qubic's puzzles, run in the kernels.
-        proven = compiled and game.n == 4 and game.d == 3
+        proven = compiled and game.spec == "qubic"
         return Capabilities(proof=proven, compiled=compiled, prover="threats" if proven else None)
-    if isinstance(game, Ultimate):
+    if Trait.LOCAL_BOARDS in traits:
         return Capabilities(compiled=compiled, prover="kalphabeta" if compiled else None)
-    return Capabilities(compiled=compiled)
+    return Capabilities(compiled=compiled, prover="threats" if _threat_search(game) else None)
 
 
-def _mnk(game: Mnk) -> Capabilities:
-    if game.forget:
+def _mnk(game: Any) -> Capabilities:
+    if Trait.FORGET in game.traits:
         # Forget positions are keyed by each side's cells in order, 4 bits a cell.
         marks = min(game.keep, (game.cells + 1) // 2)
         if game.cells <= MAX_FORGET_CELLS and 4 * (game.keep + marks) + 1 <= 64:
@@ -153,6 +155,10 @@ def _mnk(game: Mnk) -> Capabilities:
         return Capabilities()
     if game.cells <= (MAX_TABLE_CELLS if min(game.m, game.n) >= 2 else MAX_ROW_TABLE_CELLS):
         return Capabilities(table="first use", prover="perfect")
-    from noughts.ai.threats import applies
+    return Capabilities(prover="threats" if _threat_search(game) else None)
 
-    return Capabilities(prover="threats" if applies(game) else None)
+
+def _threat_search(game: Game[Any, Any]) -> bool:
+    """Whether the game's own threat search (its knowledge, `noughts.games.knowledge`)
+    serves it: then it proves the game's puzzles, as races."""
+    return knowledge(game).threats(game)

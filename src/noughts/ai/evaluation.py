@@ -53,7 +53,7 @@ from noughts.core import Game, InvalidOptionError, NoughtsError, Player, State, 
 from noughts.games.connect4.rules import ConnectFour, ConnectFourState
 from noughts.games.geometry import GROUP_MEMO, bits, line_groups, line_masks
 from noughts.games.gobblet import Gobblet, GobbletState
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk.rules import Mnk, MnkState
 from noughts.games.qubic import Qubic, QubicState
 from noughts.games.ultimate import NINE_BOARD, Ultimate, UltimateState
 

@@ -26,8 +26,8 @@ from typing import Any, Literal, get_args
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, register_player, require_moves, seeded_player, split_spec
 from noughts.ai.capabilities import capabilities
 from noughts.core import Game, InvalidOptionError, State, closest, shown
-from noughts.games.mnk import Mnk
 from noughts.registry import parse_spec
+from noughts.variant import Trait, placed_on_grid
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -103,19 +103,15 @@ def _compiled(game: Game[Any, Any]) -> bool:
     return capabilities(game).compiled
 
 
-def _big(game: Game[Any, Any]) -> bool:
-    return isinstance(game, Mnk) and game.cells > 16
+def _big(game: Any) -> bool:
+    """A board of the m,n,k-game's kind of more than 16 cells."""
+    return placed_on_grid(game) and game.cells > 16
 
 
-def _big_plain(game: Game[Any, Any], k_min: int = 0, k_below: int = 99, cells_min: int = 0) -> bool:
-    """An m,n,k board of more than 16 cells without Forget mode, k and cells in range."""
-    return (
-        isinstance(game, Mnk)
-        and game.cells > 16
-        and not game.forget
-        and k_min <= game.k < k_below
-        and game.cells >= cells_min
-    )
+def _big_plain(game: Any, k_min: int = 0, k_below: int = 99, cells_min: int = 0) -> bool:
+    """A board of the m,n,k-game's kind of more than 16 cells without Forget mode, k and
+    cells in range."""
+    return _big(game) and Trait.FORGET not in game.traits and k_min <= game.k < k_below and game.cells >= cells_min
 
 
 #: The kinds of game the table below tells apart, by the name its rows (and
@@ -126,8 +122,10 @@ GAME_KINDS: dict[str, Callable[[Game[Any, Any]], bool]] = {
     "solved": _exact_available,
     "connect4 solver": lambda game: capabilities(game).solver,
     "mnk over 16 cells": _big,
-    "mnk up to 16 cells, Forget mode": lambda game: isinstance(game, Mnk) and game.forget and not _big(game),
-    "gobblet": lambda game: game.key == "gobblet",
+    "mnk up to 16 cells, Forget mode": lambda game: (
+        placed_on_grid(game) and Trait.FORGET in game.traits and not _big(game)
+    ),
+    "gobblet": lambda game: Trait.SHIFTS in game.traits,
     "nine-board": lambda game: _compiled(game) and game.key == "nine-board",
     "ultimate": lambda game: _compiled(game) and game.key == "ultimate",
     "qubic 4x4x4": lambda game: _compiled(game) and game.key == "qubic",

@@ -1,6 +1,6 @@
 """The quickest forced win on an m,n,k board, counted exactly, and the line that shows it.
 
-The race provers (`noughts.ai.threats`) find *a* forced win, the first their forcing
+The race provers (`noughts.games.mnk.threats`) find *a* forced win, the first their forcing
 searches meet, and its plies bound the win: another move on the way may win sooner,
 with a quiet move a threat search never tries. A puzzle's line should be the winner's
 quickest win and the defender's longest resistance, so this search counts them: every
@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from noughts.core import Player
 from noughts.games.geometry import bits
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk.rules import Mnk, MnkState
 
 __all__ = ["DEFAULT_NODES", "TooOpenError", "line", "shortest_win", "wins_within"]
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, cast
 
 from noughts.ai.base import AIPlayer, Analysis, Limits, MoveInfo, Value, register_player, require_moves
 from noughts.core import InvalidOptionError, Player, State
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk.rules import MnkState
 
 __all__ = ["RULES", "RulesPlayer", "explain"]
 
@@ -44,9 +44,10 @@ _OPPOSITE = {0: 8, 2: 6, 6: 2, 8: 0}
 def _board(state: State[Any]) -> list[int]:
     """The weight of every cell; raises InvalidOptionError unless `state` is classic."""
     game = state.game
-    if not (isinstance(game, Mnk) and isinstance(state, MnkState) and game.key == "classic" and not game.forget):
+    if game.spec != "classic":  # its table is of tic-tac-toe's nine cells alone
         raise InvalidOptionError(f"the rules player plays classic only (without forget mode), not {game.spec}")
-    return [3 if state.x >> c & 1 else 5 if state.o >> c & 1 else 0 for c in range(9)]
+    marks = cast(MnkState, state)
+    return [3 if marks.x >> c & 1 else 5 if marks.o >> c & 1 else 0 for c in range(9)]
 
 
 def _threats(board: list[int], weight: int) -> list[int]:

@@ -19,7 +19,7 @@ stops after `DEFAULT_TIME` seconds, so a caller never hangs.
 ``alphabeta`` adds a transposition table, move ordering (the table's move, then two
 killer moves per ply, then the history heuristic) and alpha-beta pruning, and on m,n,k
 boards the ``threats`` and ``threes`` options: a threat-space search
-(`noughts.ai.threats`) for forced wins by fours (and threes), far beyond the search
+(`noughts.games.mnk.threats`) for forced wins by fours (and threes), far beyond the search
 horizon, for either side, and ``near=N``: below the root, only the cells within N
 (rows, columns or diagonally) of a mark are searched, as gomoku programs do. On 15x15
 that is about 30 moves instead of 200, so the search goes deeper. `choose` searches only
@@ -69,8 +69,8 @@ from noughts.ai.base import (
     with_lines,
 )
 from noughts.ai.evaluation import Evaluator, evaluator, evaluator_scale
-from noughts.ai.knowledge import ThreatWin, knowledge
 from noughts.core import InvalidOptionError, State, shown
+from noughts.games.knowledge import ThreatWin, knowledge
 
 __all__ = ["DEFAULT_TIME", "WIN", "AlphaBetaPlayer", "MinimaxPlayer"]
 
@@ -275,7 +275,7 @@ class AlphaBetaPlayer(_Negamax):
     off by default: before searching, look for a forced win by continuous fours and
     play it; when the opponent has one, mark the moves after which it still has one as
     losses, best first until a move stops it), ``threes`` (with ``threats``: wins by
-    fours and threes too, `noughts.ai.threats.vct`; slower), ``near``, ``guard`` and
+    fours and threes too, `noughts.games.mnk.threats.vct`; slower), ``near``, ``guard`` and
     ``blocks`` (see the module's docstring).
 
     The table and the killers live for one decision: a stored state keeps its game

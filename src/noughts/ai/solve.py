@@ -69,7 +69,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from noughts.ai import connect4_exact
 from noughts.ai.base import (
@@ -90,7 +90,8 @@ from noughts.ai.matryoshka import ExactSearch, OutOfTimeError
 from noughts.core import Game, InvalidOptionError, InvalidPositionError, Player, State
 from noughts.games.geometry import board_symmetries
 from noughts.games.gobblet import Gobblet, GobbletState
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk.rules import Mnk, MnkState
+from noughts.variant import Trait, placed_on_grid
 
 __all__ = ["FORMAT_VERSION", "PerfectPlayer", "Table", "cache_dir", "is_cached", "solve"]
 
@@ -243,10 +244,10 @@ def solve(game: Game[Any, Any]) -> ExactTable:
     gobblet's table takes minutes to build, 9 on two cores (`noughts.ai.gobblet_table`):
     this builds it, silently; ``noughts solve gobblet`` shows the progress."""
     _check_table_game(game)
-    if isinstance(game, Gobblet):
+    if Trait.NESTING in game.traits:  # only gobblet's figure sets pass the check above
         from noughts.ai import gobblet_table
 
-        return gobblet_table.solve(game)
+        return gobblet_table.solve(cast(Gobblet, game))
     with _LOCK:
         table = _TABLES.get(game)
         if table is None:
@@ -270,7 +271,7 @@ def is_cached(game: Game[Any, Any]) -> bool:
 def _check_table_game(game: Game[Any, Any]) -> None:
     if capabilities(game).table is not None:
         return
-    if isinstance(game, Gobblet):
+    if Trait.NESTING in game.traits:
         raise InvalidOptionError(
             "matryoshka has over 25 million positions: no table; the perfect player reads its shipped opening book "
             "and searches past it"
@@ -285,7 +286,7 @@ _COMPILED_FROM_CELLS = 12
 
 
 def _build(game: Game[Any, Any]) -> Table:
-    assert isinstance(game, Mnk)  # _check_table_game let only these through
+    game = cast(Mnk, game)  # _check_table_game let only the m,n,k-game's kind through
     from noughts.kernels import available
 
     if not game.forget and game.cells >= _COMPILED_FROM_CELLS and available():
@@ -476,19 +477,21 @@ def _retrograde(children: list[list[int]], finished: list[int | None]) -> list[i
 
 
 def _encoder(game: Game[Any, Any]) -> Callable[[State[Any]], int]:
-    if isinstance(game, Mnk) and not game.forget:
-        canon = _Canon(game)
+    if placed_on_grid(game) and Trait.FORGET not in game.traits:
+        canon = _Canon(cast(Mnk, game))
 
         def mnk_key(state: State[Any]) -> int:
-            assert isinstance(state, MnkState)
-            return canon.key(state.x, state.o)
+            marks = cast(MnkState, state)
+            return canon.key(marks.x, marks.o)
 
         return mnk_key
-    if isinstance(game, Mnk):
+    if placed_on_grid(game):
+        keep = cast(Mnk, game).keep
 
         def forget_key(state: State[Any]) -> int:
-            assert isinstance(state, MnkState) and state.ages is not None
-            return _pack_forget(state.ages[0], state.ages[1], state.turn is Player.X, game.keep)
+            ages = cast(MnkState, state).ages
+            assert ages is not None  # a Forget-mode game's states keep their marks' ages
+            return _pack_forget(ages[0], ages[1], state.turn is Player.X, keep)
 
         return forget_key
     raise InvalidOptionError(f"no exact table for {game.spec}")
@@ -538,22 +541,21 @@ class PerfectPlayer(AIPlayer):
         nodes_before = self._search.nodes
         evaluate: Callable[[State[Any]], Value]
         line_of: Callable[[State[Any], Any, Callable[[State[Any]], Value]], list[str]] = _principal_line
-        if isinstance(game, Gobblet) and not game.moves:
+        traits = game.traits
+        if Trait.NESTING in traits and Trait.SHIFTS not in traits:  # matryoshka
             search = self._search
 
             def evaluate(s: State[Any]) -> Value:
-                assert isinstance(s, GobbletState)
-                return search.value(s, deadline)
+                return search.value(cast(GobbletState, s), deadline)
 
             def matryoshka_line(s: State[Any], move: Any, _: Callable[[State[Any]], Value]) -> list[str]:
                 child = s.play(move)
-                assert isinstance(child, GobbletState)
-                return [s.move_text(move), *search.line(child, deadline)]
+                return [s.move_text(move), *search.line(cast(GobbletState, child), deadline)]
 
             line_of = matryoshka_line
 
-        elif isinstance(game, Gobblet):
-            table = _gobblet_table(game, limits)
+        elif Trait.NESTING in traits:  # gobblet
+            table = _gobblet_table(cast(Gobblet, game), limits)
             if table is None:
                 # The values that the shipped opening book and x's strategy play to the end;
                 # the others unvalued, though the book knows more: no claim the player cannot keep.
@@ -568,7 +570,7 @@ class PerfectPlayer(AIPlayer):
             evaluate = solve(game).value
         try:
             infos = _move_values(state, moves, evaluate)
-            if not isinstance(game, Gobblet) or game.moves:  # table lookups are cheap; a search is not
+            if Trait.SHIFTS in traits or Trait.NESTING not in traits:  # table lookups are cheap; a search is not
                 infos = _prefer_traps(state, infos, evaluate)
             infos = with_lines(infos, lambda move: line_of(state, move, evaluate))
             pv = list(infos[0].line)

@@ -15,12 +15,12 @@ from __future__ import annotations
 import importlib
 import itertools
 import re
-from typing import Any
+from typing import Any, cast
 
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.geometry import bits
-from noughts.games.mnk import Mnk, MnkState
-from noughts.games.ultimate import NINE_BOARD, Ultimate
+from noughts.games.marks import MarksState
+from noughts.variant import Trait, placed_on_grid
 
 __all__ = [
     "available",
@@ -54,11 +54,12 @@ def available() -> bool:
 def spiel_game(game: Game[Any, Any]) -> Any:
     """OpenSpiel's own game with our rules where it has one, else ours as registered by
     `noughts.spiel` (which needs numpy besides)."""
-    if isinstance(game, Mnk) and not game.forget:
-        if (game.m, game.n, game.k) == (3, 3, 3):
+    if placed_on_grid(game) and Trait.FORGET not in game.traits:
+        grid = cast(Any, game)
+        if (grid.m, grid.n, grid.k) == (3, 3, 3):
             return pyspiel().load_game("tic_tac_toe")
-        return pyspiel().load_game("mnk", {"m": game.m, "n": game.n, "k": game.k})
-    if isinstance(game, Ultimate) and game.rule != NINE_BOARD and game.spec == "ultimate":
+        return pyspiel().load_game("mnk", {"m": grid.m, "n": grid.n, "k": grid.k})
+    if game.spec == "ultimate":
         return pyspiel().load_game("ultimate_tic_tac_toe")
     from noughts import spiel
 
@@ -94,9 +95,10 @@ def marks_in_turn(state: State[Any]) -> list[Any]:
     an m,n,k board (without Forget mode) the marks alone make the position, and any
     order of them, X and O alternating, is a legal way to it (a game that goes on has
     no line, so no part of it has one either). Ultimate needs its real history."""
-    if not isinstance(state, MnkState) or state.ages is not None:
+    if not placed_on_grid(state.game) or Trait.FORGET in state.game.traits:
         raise InvalidOptionError("OpenSpiel's bot plays ultimate only from the initial position")
-    x, o = list(bits(state.x)), list(bits(state.o))
+    marks = cast(MarksState, state)
+    x, o = list(bits(marks.x)), list(bits(marks.o))
     path = [cell for pair in itertools.zip_longest(x, o) for cell in pair if cell is not None]
     if len(x) - len(o) != (0 if state.turn is Player.X else 1):
         raise InvalidOptionError(f"{state.to_text()} has a mark count OpenSpiel cannot reach")

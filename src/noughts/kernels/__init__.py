@@ -28,8 +28,7 @@ import importlib.util
 from typing import Any
 
 from noughts.core import Game, MissingExtraError
-from noughts.games.qubic import Qubic
-from noughts.games.ultimate import Ultimate
+from noughts.variant import Trait
 
 __all__ = ["SUPPORTED", "KernelsMissingError", "available", "require_kernels", "supports"]
 
@@ -63,6 +62,9 @@ def supports(game: Game[Any, Any]) -> bool:
     the tools play with the readable engines."""
     if not available():
         return False
-    if isinstance(game, Ultimate):
-        return not game.forget
-    return isinstance(game, Qubic) and game.n == 4 and game.d == 3
+    # By the board it is played on: the kernels hold ultimate's nine boards and qubic's
+    # 4x4x4 cube, in their own layouts (`layout`).
+    board = game.variant.board
+    if board == "ultimate":
+        return Trait.FORGET not in game.traits
+    return board == "qubic" and game.spec == "qubic"

@@ -12,7 +12,7 @@ and perft for every game number, and the bridge to and from the readable states.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -56,10 +56,11 @@ def game_code(game: Game[Any, Any]) -> int:
     """The kernels' number for `game`; InvalidOptionError for a game they do not play."""
     if not supports(game):
         raise InvalidOptionError(f"the compiled players play {SUPPORTED}, not {game.spec}")
-    if isinstance(game, Ultimate):
-        if game.rule == NINE_BOARD:
+    if game.variant.board == "ultimate":  # `supports` let ultimate's boards and qubic's cube through
+        boards = cast(Ultimate, game)
+        if boards.rule == NINE_BOARD:
             return NINE_BOARD_CODE
-        return ULTIMATE_TIEBREAK if game.tiebreak == "boards" else ULTIMATE
+        return ULTIMATE_TIEBREAK if boards.tiebreak == "boards" else ULTIMATE
     return QUBIC
 
 
@@ -70,13 +71,16 @@ def encode(state: State[Any]) -> npt.NDArray[np.int64]:
     outcome = state.outcome
     if outcome is not None:
         st[RESULT] = DRAW if outcome.winner is None else (1 if outcome.winner is Player.X else 2)
-    if isinstance(state, QubicState):
-        st[0], st[1] = cube.signed(state.x), cube.signed(state.o)
-    elif isinstance(state, UltimateState):
+    board = state.game.variant.board
+    if board == "qubic":
+        cells = cast(QubicState, state)
+        st[0], st[1] = cube.signed(cells.x), cube.signed(cells.o)
+    elif board == "ultimate":
+        boards = cast(UltimateState, state)
         for b in range(9):
-            st[b] = state.x >> (9 * b) & 511
-            st[9 + b] = state.o >> (9 * b) & 511
-        st[WON], st[WON + 1], st[FULL], st[FORCED] = state.won_x, state.won_o, state.drawn, state.forced
+            st[b] = boards.x >> (9 * b) & 511
+            st[9 + b] = boards.o >> (9 * b) & 511
+        st[WON], st[WON + 1], st[FULL], st[FORCED] = boards.won_x, boards.won_o, boards.drawn, boards.forced
     else:
         raise InvalidOptionError(f"the compiled players play {SUPPORTED}, not {state.game.spec}")
     return st

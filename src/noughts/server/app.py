@@ -23,8 +23,9 @@ from noughts.ai.base import Analysis, win_chance
 from noughts.ai.levels import as_level
 from noughts.server import errors
 from noughts.server.guards import MAX_BODY, BodyLimit, JsonOnly, NoNulText, OriginGuard, no_nul_in_schema
-from noughts.server.online.actions import GameRow
+from noughts.server.online.actions import OVER, GameRow
 from noughts.server.online.bots import CannotThinkError
+from noughts.server.online.bus import Changed
 from noughts.server.online.config import default_database_url
 from noughts.server.online.service import Online
 from noughts.server.replay import replay
@@ -41,6 +42,7 @@ from noughts.server.routes import (
     play,
     players,
     puzzles,
+    social,
     sockets,
     study,
     tournaments,
@@ -65,11 +67,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     reviews = Reviews(pool, online)
 
     async def finished(row: GameRow) -> None:
-        # Every finished game is reviewed, in the background, then looked at for puzzles.
         reviews.game_ended(row)
         await puzzles.mine_finished_game(pool, online, row)
 
-    online.play.on_finished = finished
+    def after(event: Changed) -> Awaitable[None] | None:
+        # Every game played to its end is reviewed, in the background, then looked at for puzzles.
+        row = event.change.row
+        return finished(row) if event.change.finished and row.state == OVER else None
+
+    online.bus.subscribe(Changed, after)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -108,7 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit)
     app.add_middleware(JsonOnly)
     app.add_middleware(OriginGuard)
-    online_api = (accounts, games, players, analysis, puzzles, pairing, bots, tournaments)
+    online_api = (accounts, games, players, social, analysis, puzzles, pairing, bots, tournaments)
     api = (*(m.router for m in online_api), bots.engines, *(m.router for m in (catalogue, play, computer, study)))
     # The body limit is set per router, not on the app: FastAPI's app-wide limit answers in plain text.
     for router in api:

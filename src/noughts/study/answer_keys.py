@@ -60,7 +60,6 @@ from noughts.ai.exact import code_value, value_code
 from noughts.ai.solve import PerfectPlayer
 from noughts.core import Game, IllegalMoveError, InvalidOptionError, State
 from noughts.games.gobblet import Gobblet
-from noughts.games.qubic import Qubic
 from noughts.registry import parse_spec
 from noughts.study.puzzles import (
     Judged,
@@ -179,7 +178,7 @@ def keyed_game(game: Game[Any, Any]) -> bool:
     the compiled searches near the end of ultimate and nine-board, one search from a
     gomoku move)."""
     found = capabilities(game)
-    return found.table == "command" or (isinstance(game, Qubic) and found.prover == "threats")
+    return found.table == "command" or (game.variant.board == "qubic" and found.prover == "threats")
 
 
 def _prover_of(game: Game[Any, Any]) -> AIPlayer | None:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
 from noughts.ai.base import (
     AIPlayer,
@@ -50,9 +50,11 @@ from noughts.ai.levels import level_player, level_spec
 from noughts.ai.solve import PerfectPlayer
 from noughts.core import Game, InvalidOptionError, Player, State
 from noughts.games.gobblet import Gobblet
-from noughts.games.mnk import MnkState
+from noughts.games.knowledge import knowledge
+from noughts.games.mnk.rules import MnkState
 from noughts.games.ultimate import UltimateState
 from noughts.registry import parse_spec
+from noughts.variant import Trait, placed_on_grid
 
 __all__ = [
     "SHIPPED",
@@ -184,7 +186,8 @@ class ThreatProver(AIPlayer):
     (Kind.UNKNOWN): such a position is no puzzle. So a puzzle here is a race: one move
     wins by force, every other lets the opponent win by force first.
 
-    The searches: on m,n,k boards the threat-space searches (`noughts.ai.threats`):
+    The searches: where the game's knowledge has a threat search (`noughts.games.knowledge`;
+    on m,n,k boards the threat-space searches of `noughts.games.mnk.threats`):
     wins by continuous fours, then wins with threes too (`vct`, every defence that
     could matter searched), which is what proves most other moves lost in a race where
     the opponent's attack is built of threes, and wins whose first move blocks a four
@@ -247,17 +250,17 @@ class ThreatProver(AIPlayer):
         return self._known[key]
 
     def _search(self, state: State[Any]) -> tuple[Any, int] | None:
-        if isinstance(state, MnkState):
-            from noughts.ai.threats import forced_win, vct
-
-            found = forced_win(state, self.nodes)
-            if found is not None:
-                return found.move, found.plies
+        game = state.game
+        known = knowledge(game)
+        if known.threats(game):  # the game's own threat search (`noughts.games.knowledge`)
             if state.is_over:
                 return None
-            mine, theirs = (state.x, state.o) if state.turn is Player.X else (state.o, state.x)
-            tree = vct(state.game, mine, theirs, self.VCT_NODES)
-            return None if tree is None else (tree.move, tree.plies)
+            found = known.threat_win(state, state.turn, False, self.nodes, None) or known.threat_win(
+                state, state.turn, True, self.VCT_NODES, None
+            )
+            return None if found is None else (found.move, found.plies)
+        if game.variant.board != "qubic":
+            return None
         from noughts.ai.compiled import qubic_threat_win
 
         return qubic_threat_win(state, self.nodes) or self._proved(state)
@@ -283,11 +286,9 @@ class ThreatProver(AIPlayer):
         replies are only those that could spoil the attack (`threats.wins_with`); in
         qubic every reply is searched (`analyze`), some fifty."""
         state.play(move)  # a legal move, or the error says why
-        if isinstance(state, MnkState):
-            from noughts.ai.threats import wins_with
-
-            mine, theirs = (state.x, state.o) if state.turn is Player.X else (state.o, state.x)
-            return wins_with(state.game, mine, theirs, move, self.JUDGE_NODES)
+        known = knowledge(state.game)
+        if known.threats(state.game):
+            return known.wins_with(state, move, self.JUDGE_NODES)
         child = state.play(move)
         if child.is_over:
             return 1 if child.outcome is not None and child.outcome.winner is state.turn else None
@@ -344,7 +345,7 @@ def prover(game: Game[Any, Any]) -> AIPlayer:
         from noughts.ai import gobblet_table
 
         # Gobblet's exact values come from its solved table, which the user builds once.
-        assert isinstance(game, Gobblet)  # the only game whose table a command builds
+        game = cast(Gobblet, game)  # the only game whose table a command builds
         if not gobblet_table.is_built(game):
             raise InvalidOptionError(
                 f"{game.spec}'s puzzles are proved from its solved table: {gobblet_table.BUILD_NOTE}"
@@ -423,7 +424,8 @@ COUNT_CELLS = 25
 
 
 def _countable(state: State[Any]) -> TypeGuard[MnkState]:
-    return isinstance(state, MnkState) and not state.game.forget and state.game.cells <= COUNT_CELLS
+    game: Any = state.game
+    return bool(placed_on_grid(game) and Trait.FORGET not in game.traits and game.cells <= COUNT_CELLS)
 
 
 def _counted_within(state: State[Any], move: Any, plies: int) -> bool:
@@ -758,8 +760,9 @@ def _forced_block(state: State[Any], answer: str) -> bool:
 def _to_decided(state: State[Any], first: Any) -> bool:
     """Ultimate (not nine-board): the first move sends the defender to a decided local
     board, so the defender may play in any open one."""
-    if not isinstance(state, UltimateState) or state.game.rule != "ultimate":
+    if state.game.key != "ultimate":
         return False
+    state = cast(UltimateState, state)
     after = state.play(first)
     return not after.is_over and after.board_outcome(first % 9) is not None and len(after.playable_boards()) > 1
 
@@ -767,9 +770,9 @@ def _to_decided(state: State[Any], first: Any) -> bool:
 def _hands_threat(state: State[Any], first: Any, reply: Any) -> bool:
     """Nine-board: after the first move, the defender's `reply` makes a new line of two
     of its marks with the third cell empty in its local board."""
-    if not isinstance(state, UltimateState) or state.game.rule != "nine-board":
+    if state.game.key != "nine-board":
         return False
-    after = state.play(first)
+    after = cast(UltimateState, state.play(first))
     if after.is_over:
         return False
     board, cell = divmod(reply, 9)
@@ -790,8 +793,9 @@ def _takes_forgotten(state: State[Any], line: list[str]) -> bool:
     """Forget mode (m,n,k): the winning move of `line` is on a cell the defender held
     at the start and that a move of the defender's in the line emptied (its oldest
     mark vanished)."""
-    if not isinstance(state, MnkState) or not state.game.forget:
+    if not placed_on_grid(state.game) or Trait.FORGET not in state.game.traits:
         return False
+    state = cast(MnkState, state)
     winner = state.turn
     blockers = state.o if winner is Player.X else state.x
     final: Any = _after(state, line[:-1])
@@ -805,8 +809,9 @@ def _takes_forgotten(state: State[Any], line: list[str]) -> bool:
 def _sends(state: State[Any], first: Any) -> bool:
     """Ultimate and nine-board: the first move decides no local board and confines the
     opponent to one board."""
-    if not isinstance(state, UltimateState):
+    if Trait.LOCAL_BOARDS not in state.game.traits:
         return False
+    state = cast(UltimateState, state)
     after = state.play(first)
     decided = [b for b in range(9) if after.board_outcome(b) != state.board_outcome(b)]
     return not after.is_over and not decided and len(after.playable_boards()) == 1

@@ -35,7 +35,7 @@ from rich.text import Text
 from noughts.core import Player, State
 from noughts.games.connect4.rules import ConnectFourState
 from noughts.games.gobblet import GobbletState, Place, Shift
-from noughts.games.mnk import MnkState
+from noughts.games.mnk.rules import MnkState
 from noughts.games.qubic import QubicState
 from noughts.games.ultimate import BOARD_NAMES, ULTIMATE, UltimateState
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import re
@@ -26,6 +27,13 @@ from noughts.server.commands import KEEP_ALIVE_SECONDS
 @contextmanager
 def in_thread(settings: Settings) -> Iterator[str]:
     """The app under uvicorn on a free port, in a thread: real sockets. Its address."""
+    with in_thread_loop(settings) as (address, _):
+        yield address
+
+
+@contextmanager
+def in_thread_loop(settings: Settings) -> Iterator[tuple[str, asyncio.AbstractEventLoop]]:
+    """`in_thread`'s address and the server's event loop (to stand it still, say)."""
     app = create_app(settings)
     config = uvicorn.Config(
         app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 20, timeout_keep_alive=KEEP_ALIVE_SECONDS
@@ -39,9 +47,10 @@ def in_thread(settings: Settings) -> Iterator[str]:
         time.sleep(0.01)
     else:
         raise RuntimeError("the test server did not start")
-    port = server.servers[0].sockets[0].getsockname()[1]
+    listening = server.servers[0]
+    port = listening.sockets[0].getsockname()[1]
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", listening.get_loop()
     finally:
         server.should_exit = True
         thread.join(10)

@@ -172,3 +172,60 @@ def test_a_first_move_not_made_in_time_aborts_the_game(moves: tuple[str, ...], l
         actions.no_show(replace(row, days_per_move=3), 60_000, 5000)
     with pytest.raises(ActionError):
         actions.no_show(aborted.row, 60_000, 5000)
+
+
+def _clocked(initial_ms: int = 300_000) -> GameRow:
+    """A game of 5 minutes a side whose clocks run: both have moved, o's move at 0."""
+    row = playing(clock_initial_ms=initial_ms, clock_increment_ms=0)
+    row = actions.move(row, ANN, "5", 0, -20_000).row
+    return actions.move(row, BOB, "1", 1, 0).row
+
+
+def test_the_networks_delay_is_given_back_up_to_the_quota() -> None:
+    row = _clocked()
+    gain = clock.lag_gain(300_000, 0)
+    assert (gain, row.lag("x")) == (1000, clock.Lag(3000))
+    # x thought 2 s by its own clock; the server counted 2.3 s: 300 ms were the network's.
+    timed = actions.move(row, ANN, "9", 2, 2_300, actions.MoveTiming(spent_ms=2_000)).row
+    assert timed.x_ms == 298_000
+    assert timed.lag("x") == clock.Lag(3000 - 300 + 1000, 60)
+    # A client that says it spent nothing after 20 s gets its quota back, no more.
+    lying = actions.move(row, ANN, "9", 2, 20_000, actions.MoveTiming(spent_ms=0)).row
+    assert (lying.x_ms, lying.lag("x").quota_ms) == (300_000 - 17_000, 1000)
+    # Without its timing, the lag it reports (or none) is what is given back.
+    assert actions.move(row, ANN, "9", 2, 5_000, actions.MoveTiming(lag_ms=150)).row.x_ms == 295_150
+    assert actions.move(row, ANN, "9", 2, 5_000).row.x_ms == 295_000
+
+
+def test_the_servers_pauses_are_given_back_whole_and_spend_no_quota() -> None:
+    row = _clocked()
+    # The server stood still 2 s of the 5 the turn took; x timed 3 s: nothing was x's.
+    moved = actions.move(row, ANN, "9", 2, 5_000, actions.MoveTiming(paused_ms=2_000, spent_ms=3_000)).row
+    assert (moved.x_ms, moved.lag("x").quota_ms) == (297_000, 3000 + 1000)
+    # A pause longer than the turn gives back the turn, not more.
+    whole = actions.move(row, ANN, "9", 2, 1_000, actions.MoveTiming(paused_ms=9_000)).row
+    assert whole.x_ms == 300_000
+
+
+def test_a_move_on_its_way_beats_the_flag_and_a_late_one_loses() -> None:
+    row = replace(_clocked(initial_ms=60_000), x_ms=1_000, x_lag_quota_ms=1_200, x_lag_ms=400)
+    # x's clock shows 0 at 1,000; their grace is their recent lag (400 ms).
+    assert (row.clock_end(), row.deadline()) == (1_000, 1_400)
+    with pytest.raises(ActionError, match="nobody's time"):
+        actions.act(row, None, "flag", 1_399, 0)
+    assert actions.act(row, None, "flag", 1_400, 0).kind == "flag"
+    # The server stood still 500 ms meanwhile: the flag falls that much later.
+    with pytest.raises(ActionError, match="nobody's time"):
+        actions.act(row, None, "flag", 1_800, 0, paused_ms=500)
+    # A move the server counted 1.3 s for, timed 0.95 s by x, keeps x in the game.
+    on_time = actions.move(row, ANN, "9", 2, 1_300, actions.MoveTiming(spent_ms=950))
+    assert (on_time.kind, on_time.row.x_ms) == ("move", 50)
+    late = actions.move(row, ANN, "9", 2, 1_300, actions.MoveTiming(spent_ms=1_290))
+    assert (late.kind, late.row.termination) == ("flag", "time")
+
+
+def test_correspondence_has_no_lag_compensation() -> None:
+    row = replace(_clocked(), days_per_move=1, clock_initial_ms=86_400_000, x_ms=86_400_000)
+    assert row.lag_gain == 0 and row.deadline() == row.clock_end()
+    moved = actions.move(row, ANN, "9", 2, 10_000, actions.MoveTiming(spent_ms=0)).row
+    assert moved.x_lag_quota_ms is None

@@ -11,7 +11,7 @@ import pytest
 
 from noughts.server import Settings
 from server.online.people import FAST, GameSocket, Person
-from server.online.servers import in_thread
+from server.online.servers import in_thread, in_thread_loop
 from server.online.shared import database_url, server
 
 Pair = tuple[Person, Person, str, GameSocket, GameSocket]
@@ -288,6 +288,33 @@ def test_a_game_left_by_both_players_is_ended_by_the_server(database_url: str) -
                 time.sleep(0.05)
             assert (game["state"], game["result"], game["termination"]) == ("over", "o-wins", "abandoned")
             assert all(g["id"] != game_id for g in ann.http.get("/api/online/rooms").json()["live"])
+        finally:
+            ann.close()
+            bob.close()
+
+
+def test_a_move_made_while_the_server_stood_still_is_not_charged_for_it(sqlite_url: str) -> None:
+    """The server's event loop held up 2 s (a long collection, a blocking call, a starved
+    machine) while X's move waits in its socket: X is charged their thinking only. The
+    lag quota of a 1-minute game (1.2 s) could not pay for it: the pause is given back."""
+    with in_thread_loop(Settings(database=sqlite_url, ai_workers=1, online=FAST)) as (base, loop):
+        ann, bob = Person(base).sign_up(), Person(base).sign_up()
+        try:
+            game_id = ann.room(minutes=1, increment=0)
+            a = ann.socket(game_id)
+            bob.join(game_id)
+            a.event("start")
+            b = bob.socket(game_id)
+            alternate(a, b, "5", "1")
+            time.sleep(0.2)  # X thinks
+            loop.call_soon_threadsafe(time.sleep, 2)  # ... and the server stands still
+            time.sleep(0.1)
+            answer = a.move("9")
+            assert answer["type"] == "ack", answer
+            clock = a.state["clock"]
+            # X's 0.2 s and the round trips (less when the loaded machine starved the
+            # server meanwhile: also given back); without the pause given back, 2.2 s.
+            assert 59_000 < clock["x_ms"] <= 60_000, clock
         finally:
             ann.close()
             bob.close()

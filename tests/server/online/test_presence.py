@@ -20,6 +20,7 @@ import redis
 from noughts.server import Settings
 from noughts.server.online import actions
 from noughts.server.online.actions import GameRow
+from noughts.server.online.bus import Bus, PresenceChanged
 from noughts.server.online.presence import RedisPresence
 from noughts.server.online.storage.store import Store
 from server.online.people import FAST, GameSocket, Person, unique
@@ -111,9 +112,8 @@ def test_redis_presence_buries_the_dead_and_comes_back_from_being_buried(sqlite_
     # store's calls on this one event loop let a live process be taken for dead.
     config = replace(FAST, redis_prefix=f"noughts-test-{secrets.token_hex(4)}:", presence_ttl=1.5)
     changed: list[GameRow] = []
-
-    async def publish(row: GameRow) -> None:
-        changed.append(row)
+    bus = Bus()
+    bus.subscribe(PresenceChanged, lambda event: changed.append(event.row))
 
     def away() -> dict[str, int | None]:
         game = store.game(row.id)
@@ -127,10 +127,10 @@ def test_redis_presence_buries_the_dead_and_comes_back_from_being_buried(sqlite_
         raise AssertionError("the condition did not come true")
 
     async def run() -> None:
-        first = RedisPresence(redis_url, store, config, publish)
+        first = RedisPresence(redis_url, store, config, bus)
         await first.start()  # nobody else alive: everybody away, as a lone server
         assert away()["x"] is not None and away()["o"] is not None
-        second = RedisPresence(redis_url, store, config, publish)
+        second = RedisPresence(redis_url, store, config, bus)
         await second.start()
         # ann's socket is on the first process, bob's on the second (the service clears
         # `left_at` after `here`).

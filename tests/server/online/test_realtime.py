@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from noughts.competition.clock import now_ms
+from noughts.server.online.bus import Bus, Paused
 from noughts.server.online.realtime import RECONNECT, Fanout, InProcessFanout, RedisFanout
 from noughts.thinking.broker import RedisUnreachableError
 from server.online.servers import PrivateRedis, private_redis
@@ -91,11 +93,15 @@ def test_noughts_serve_refuses_to_start_without_its_redis(tmp_path: Path) -> Non
 
 def test_redis_going_away_and_coming_back(caplog: pytest.LogCaptureFixture) -> None:
     """Each process's listeners keep hearing what it publishes; nothing raises; when Redis
-    is back every listener is told to reconnect, and events cross again."""
+    is back every listener is told to reconnect, and events cross again; the outage is
+    told as a pause of the clocks."""
+    paused: list[tuple[int, int]] = []
 
     async def run(redis: PrivateRedis) -> None:
         prefix = f"noughts-test-{secrets.token_hex(4)}:"
-        one, two = RedisFanout(redis.url, prefix), RedisFanout(redis.url, prefix)
+        bus = Bus()
+        bus.subscribe(Paused, lambda event: paused.append((event.start, event.end)))
+        one, two = RedisFanout(redis.url, prefix, bus), RedisFanout(redis.url, prefix)
         heard_one: list[str] = []
         heard_two: list[str] = []
         for fanout in (one, two):
@@ -107,12 +113,15 @@ def test_redis_going_away_and_coming_back(caplog: pytest.LogCaptureFixture) -> N
             await _until(lambda: heard_two == ["before"] and heard_one == ["before"])
 
             redis.stop()
+            stopped = now_ms()
             await one.publish("game:1", "during")  # no exception: heard here only
             assert heard_one[-1] == "during" and heard_two == ["before"]
             late: list[str] = []
             await two.subscribe("game:2", late.append)  # no exception either
+            await asyncio.sleep(0.3)
             redis.start()
             await _until(lambda: RECONNECT in heard_one and RECONNECT in heard_two)
+            assert len(paused) == 1 and stopped <= paused[0][0] and paused[0][1] - paused[0][0] >= 300
             await _until(lambda: one._up and two._up)
             await one.publish("game:2", "after")  # subscribed on the way back
             await two.publish("game:1", "after")

@@ -161,6 +161,7 @@ ConnectFour.variants = (
         summary="marks drop down the columns, four in a row wins",
         board="grid",
         traits=frozenset({Trait.GRAVITY}),
+        knowledge="noughts.games.connect4.knowledge:ConnectFourKnowledge",
         rules=_rules,
         notation=_notation,
         options=(

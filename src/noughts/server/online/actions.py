@@ -119,6 +119,11 @@ class GameRow:
     #: Correspondence: days for each move (the clock is that much, filled again after
     #: every move); None for a game played at one sitting.
     days_per_move: int | None = None
+    #: Each player's lag compensation (`clock.Lag`); None: as a game starts.
+    x_lag_quota_ms: int | None = None
+    o_lag_quota_ms: int | None = None
+    x_lag_ms: int | None = None
+    o_lag_ms: int | None = None
 
     @classmethod
     def from_mapping(cls, values: Any) -> GameRow:
@@ -148,12 +153,36 @@ class GameRow:
         running = clock.is_running(True, self.state == PLAYING, self.ply)
         return clock.read(self.x_ms, self.o_ms, turn_of(self.ply), running, self.turn_started_at, now)
 
-    def deadline(self) -> int | None:
-        """When the player to move runs out of time (None: no clock running)."""
+    def clock_end(self) -> int | None:
+        """When the clock of the player to move shows 0 (None: no clock running)."""
         if not clock.is_running(self.has_clock, self.state == PLAYING, self.ply) or self.turn_started_at is None:
             return None
         left = self.x_ms if turn_of(self.ply) == "x" else self.o_ms
         return self.turn_started_at + (left or 0)
+
+    def deadline(self) -> int | None:
+        """When the player to move loses on time (None: no clock running): their clock's
+        end and their lag grace, so that a move on its way is not beaten by the flag
+        (and time the server stood still meanwhile is added when the flag falls)."""
+        end = self.clock_end()
+        if end is None:
+            return None
+        return end + self.lag(turn_of(self.ply)).grace_ms
+
+    @property
+    def lag_gain(self) -> int:
+        """The lag quota's gain each move: 0 without a live clock (correspondence's days
+        need none)."""
+        if self.clock_initial_ms is None or self.days_per_move is not None:
+            return 0
+        return clock.lag_gain(self.clock_initial_ms, self.clock_increment_ms or 0)
+
+    def lag(self, side: str) -> clock.Lag:
+        """`side`'s lag compensation now."""
+        quota, estimate = (self.x_lag_quota_ms, self.x_lag_ms) if side == "x" else (self.o_lag_quota_ms, self.o_lag_ms)
+        if quota is None:
+            return clock.Lag.start(self.lag_gain)
+        return clock.Lag(quota, estimate or 0)
 
 
 @dataclass(frozen=True)
@@ -257,9 +286,15 @@ def _win(side: str) -> str:
     return f"{side}-wins"
 
 
-def _time_up(row: GameRow, now: int) -> Change | None:
-    deadline = row.deadline()
-    if deadline is None or now < deadline:
+def _time_up(row: GameRow, now: int, allowance_ms: int | None = None) -> Change | None:
+    """The flag, if the player to move has run out of time by `now`, after
+    `allowance_ms` given back to them (None: their lag grace, as the flag falls)."""
+    end = row.clock_end()
+    if end is None:
+        return None
+    if allowance_ms is None:
+        allowance_ms = row.lag(turn_of(row.ply)).grace_ms
+    if now < end + allowance_ms:
         return None
     loser = turn_of(row.ply)
     return Change(_finish(row, now, _win(other(loser)), "time"), "flag", loser)
@@ -310,9 +345,18 @@ def _close(row: GameRow, now: int) -> Change:
     return Change(replace(row, state=CANCELLED, ended_at=now, version=row.version + 1), "cancel")
 
 
-def move(row: GameRow, user_id: int | None, text: str, ply: int | None, now: int) -> Change:
+def move(
+    row: GameRow,
+    user_id: int | None,
+    text: str,
+    ply: int | None,
+    now: int,
+    timing: MoveTiming | None = None,
+) -> Change:
     """Plays `text` for `user_id`. `ply` is the number of plies the player saw played
-    (None: whatever is current); if the game has moved on since, the move is refused."""
+    (None: whatever is current); if the game has moved on since, the move is refused.
+    `timing`: what of the time since the turn began was not the player's (the server's
+    pauses, the network's delay as the player measured it)."""
     side = _live_side(row, user_id)
     if ply is not None and ply != row.ply:
         raise ActionError(
@@ -320,7 +364,8 @@ def move(row: GameRow, user_id: int | None, text: str, ply: int | None, now: int
         )
     if turn_of(row.ply) != side:
         raise ActionError("not-your-turn", "it is not your turn")
-    flagged = _time_up(row, now)
+    given, lag = _given_back(row, side, now, timing or MoveTiming())
+    flagged = _time_up(row, now, given)
     if flagged is not None:
         return flagged
     try:
@@ -331,7 +376,7 @@ def move(row: GameRow, user_id: int | None, text: str, ply: int | None, now: int
     except NoughtsError as e:
         raise ActionError(error_kind(e), str(e)) from None
     canonical = game.move_text(value)
-    clocks = row.clocks(now)
+    clocks = row.clocks(now - given)
     x_ms, o_ms = row.x_ms, row.o_ms
     mover_clock = None
     if clocks is not None and row.days_per_move is not None:
@@ -351,17 +396,52 @@ def move(row: GameRow, user_id: int | None, text: str, ply: int | None, now: int
         takeback_offer=None,
         version=row.version + 1,
     )
+    if lag is not None:
+        moved = _with_lag(moved, side, lag)
     if after.is_over:
         moved = _finish(moved, now, after.status, "normal")
     return Change(moved, "move", side, move=canonical, move_clock=mover_clock)
 
 
-def act(row: GameRow, user_id: int | None, action: str, now: int, grace_ms: int) -> Change:
-    """Any action of `ACTIONS` by `user_id`."""
+@dataclass(frozen=True)
+class MoveTiming:
+    """What of a move's time was not the player's: `paused_ms`, this process standing
+    still since the turn began (measured here: given back whole); `spent_ms`, the time
+    the player's own clock says they took from seeing the position to sending the move,
+    or else `lag_ms`, their estimate of the network's one-way delay (the rest of the
+    time the server counted is the network's: given back up to their quota)."""
+
+    paused_ms: int = 0
+    spent_ms: int | None = None
+    lag_ms: int | None = None
+
+
+def _given_back(row: GameRow, side: str, now: int, timing: MoveTiming) -> tuple[int, clock.Lag | None]:
+    """The milliseconds of a move's time not charged to `side`, and their lag
+    compensation after it (None: unchanged, no live clock running)."""
+    if row.lag_gain == 0 or row.clock_end() is None or row.turn_started_at is None:
+        return 0, None
+    counted = max(0, now - row.turn_started_at)
+    paused = max(0, min(timing.paused_ms, counted))
+    delay = counted - paused - timing.spent_ms if timing.spent_ms is not None else timing.lag_ms or 0
+    given, lag = row.lag(side).compensate(delay, row.lag_gain)
+    return paused + given, lag
+
+
+def _with_lag(row: GameRow, side: str, lag: clock.Lag) -> GameRow:
+    if side == "x":
+        return replace(row, x_lag_quota_ms=lag.quota_ms, x_lag_ms=lag.estimate_ms)
+    return replace(row, o_lag_quota_ms=lag.quota_ms, o_lag_ms=lag.estimate_ms)
+
+
+def act(row: GameRow, user_id: int | None, action: str, now: int, grace_ms: int, paused_ms: int = 0) -> Change:
+    """Any action of `ACTIONS` by `user_id` (`paused_ms`: this process's pauses since the
+    turn began, which a flag gives back)."""
     if action == "flag":
         if row.state != PLAYING:
             raise ActionError("game-over" if row.state in FINISHED else "not-started", "the game is not being played")
-        flagged = _time_up(row, now)
+        # The server's pauses since the turn began are the player's, beside their grace.
+        flagged = _time_up(row, now, row.lag(turn_of(row.ply)).grace_ms + paused_ms)
         if flagged is None:
             raise ActionError("no-flag", "nobody's time has run out")
         return flagged

@@ -23,12 +23,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from noughts.ai.levels import LEVEL_CARDS, LEVELS
 from noughts.competition.clock import move_budget, now_ms
 from noughts.server.online import actions
 from noughts.server.online.accounts import name_key
-from noughts.server.online.actions import ActionError, GameRow, turn_of
+from noughts.server.online.actions import ActionError, Change, GameRow, turn_of
+from noughts.server.online.bus import Changed
 from noughts.server.online.storage.db import log_failure
 from noughts.server.online.storage.store import Store, UserRow
 
@@ -53,10 +55,18 @@ Think = Callable[[str, list[str], str, float | None], Awaitable[str]]
 #: (spec, moves, level, seconds) -> the expected result for the player to move, 0 to 1
 #: (`noughts.ai.base.win_chance`), None when the analysis cannot tell.
 Assess = Callable[[str, list[str], str, float], Awaitable[float | None]]
-#: Online play's move and action (`Play.move`, `Play.act`): (game, the bot, its
-#: move, the ply it answers) and (game, the bot, the action).
-Move = Callable[[str, UserRow, str, int], Awaitable[object]]
-Act = Callable[[str, UserRow, str], Awaitable[object]]
+
+
+class Plays(Protocol):
+    """What the bots do in their games (`noughts.server.online.service.play.Play`)."""
+
+    async def move(
+        self, game_id: str, user: UserRow | None, text: str, ply: int | None, acknowledge: Callable[[Change], None]
+    ) -> Change: ...
+
+    async def act(self, game_id: str, user: UserRow | None, action: str) -> Change: ...
+
+
 #: How often a process looks for bot turns that nobody took, and how old such a turn
 #: must be (one being thought elsewhere is younger than its budget plus this).
 SWEEP_SECONDS = 1.0
@@ -78,11 +88,11 @@ def think_seconds(row: GameRow) -> float | None:
 
 
 class Bots:
-    """The bots of online play (its `store`, and its `move` and `act` for the bots'
-    moves and claims): their accounts, and their turns in games."""
+    """The bots of online play (its `store`, and the `play` they move and claim in):
+    their accounts, and their turns in games, started as the games change (`after`)."""
 
-    def __init__(self, store: Store, move: Move, act: Act, grace_seconds: float) -> None:
-        self.store, self._play, self._act, self.grace_seconds = store, move, act, grace_seconds
+    def __init__(self, store: Store, play: Plays, grace_seconds: float) -> None:
+        self.store, self.play, self.grace_seconds = store, play, grace_seconds
         self.think: Think | None = None  # set by the app: the worker pool's
         self.assess: Assess | None = None  # likewise
         #: Bot accounts by user id, with their levels.
@@ -127,6 +137,14 @@ class Bots:
                 return user_id, level
         return None
 
+    def after(self, event: Changed) -> None:
+        """A game changed: a bot to move there, or to answer an offer, starts on it."""
+        change = event.change
+        self.turn(change.row)
+        self.answer(change.row)
+        if change.created is not None:
+            self.turn(change.created)
+
     def turn(self, row: GameRow) -> None:
         """Starts the bot's move in `row` if a bot is to move there (and not already
         thinking in this process)."""
@@ -148,7 +166,7 @@ class Bots:
             bot = self._account(bot_id)
             # ActionError: the game moved on meanwhile (another process answered, it ended).
             with contextlib.suppress(ActionError):
-                await self._play(row.id, bot, text, row.ply)
+                await self.play.move(row.id, bot, text, row.ply, lambda _: None)
         except CannotThinkError as e:
             self._cannot_think(e)
         except Exception:
@@ -184,7 +202,7 @@ class Bots:
                 verdict = "draw-accept" if mine is not None and mine <= DRAW_AT_MOST else "draw-decline"
             # ActionError: withdrawn or answered meanwhile, or the game moved on or ended.
             with contextlib.suppress(ActionError):
-                await self._act(row.id, self._account(bot_id), verdict)
+                await self.play.act(row.id, self._account(bot_id), verdict)
         except CannotThinkError as e:
             self._cannot_think(e)
         except Exception:
@@ -212,7 +230,7 @@ class Bots:
             if other_left is not None and now - other_left >= grace:
                 bot = self._account(user_id)
                 with contextlib.suppress(ActionError):  # back meanwhile, or over
-                    await self._act(row.id, bot, "claim")
+                    await self.play.act(row.id, bot, "claim")
                 return
             if turn_of(row.ply) == side and now - (row.turn_started_at or row.started_at or now) >= UNTAKEN_MS:
                 self.turn(row)

@@ -79,6 +79,11 @@ class OnlineConfig:
     tournament_sweep: float = field(default_factory=lambda: _seconds("NOUGHTS_TOURNAMENT_SWEEP", 2.0))
     #: Tournaments a player may have created and not finished (upcoming or running).
     tournaments_per_player: int = 5
+    #: A challenge to a player not answered within this many seconds expires (lichess's
+    #: live challenges last about as long as a player waits at the board).
+    challenge_expiry: float = 600.0
+    #: Challenges a player may have waiting for an answer at once.
+    challenges_per_player: int = 10
     #: With Redis: a server process that has not said it is alive for this long is dead,
     #: and the players it served are away (it says so three times per period).
     presence_ttl: float = field(default_factory=lambda: _seconds("NOUGHTS_PRESENCE_TTL", 15.0))

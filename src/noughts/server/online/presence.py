@@ -47,11 +47,12 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Collection
 
 from noughts.competition.clock import now_ms
 from noughts.server.online import actions
 from noughts.server.online.actions import GameRow
+from noughts.server.online.bus import Bus, PresenceChanged
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.realtime import Outage, redis_client
 from noughts.server.online.storage.db import log_failure
@@ -60,17 +61,18 @@ from noughts.thinking.broker import REDIS_DOWN, unreachable
 
 log = logging.getLogger(__name__)
 
-#: Called with a game's row after a player was marked away, or back, from outside
-#: their sockets' own process: the service publishes the presence event.
-Changed = Callable[[GameRow], Awaitable[None]]
-
 
 class Presence:
-    """Tells the store who is away when sockets cannot: hooks called by the service."""
+    """Tells the store who is away when sockets cannot: hooks called by the service.
+    After marking a player away, or back, from outside their sockets' own process, it
+    tells the `bus` (`PresenceChanged`: the play publishes the presence event)."""
 
-    def __init__(self, store: Store, changed: Changed) -> None:
+    def __init__(self, store: Store, bus: Bus) -> None:
         self.store = store
-        self.changed = changed
+        self.bus = bus
+
+    async def changed(self, row: GameRow) -> None:
+        await self.bus.deliver(PresenceChanged(row))
 
     async def start(self) -> None:
         """The process starts serving (no socket is open yet)."""
@@ -114,8 +116,8 @@ class Presence:
 class LocalPresence(Presence):
     """The only server process."""
 
-    def __init__(self, store: Store, changed: Changed) -> None:
-        super().__init__(store, changed)
+    def __init__(self, store: Store, bus: Bus) -> None:
+        super().__init__(store, bus)
         self._held: set[tuple[str, int]] = set()
 
     async def start(self) -> None:
@@ -180,8 +182,8 @@ _IS_HELD = _HELD + "return held(KEYS[1], KEYS[2], now, tonumber(ARGV[1])) and 1 
 class RedisPresence(Presence):
     """One of several server processes sharing Redis at `url` (see the module's text)."""
 
-    def __init__(self, url: str, store: Store, config: OnlineConfig, changed: Changed) -> None:
-        super().__init__(store, changed)
+    def __init__(self, url: str, store: Store, config: OnlineConfig, bus: Bus) -> None:
+        super().__init__(store, bus)
         self.url = url
         self.prefix = config.redis_prefix
         self.ttl = config.presence_ttl
@@ -344,5 +346,5 @@ class RedisPresence(Presence):
                 await self.changed(await self.store.call(self.store.game, game_id))
 
 
-def make_presence(redis_url: str | None, store: Store, config: OnlineConfig, changed: Changed) -> Presence:
-    return RedisPresence(redis_url, store, config, changed) if redis_url else LocalPresence(store, changed)
+def make_presence(redis_url: str | None, store: Store, config: OnlineConfig, bus: Bus) -> Presence:
+    return RedisPresence(redis_url, store, config, bus) if redis_url else LocalPresence(store, bus)

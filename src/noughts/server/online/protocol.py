@@ -1,5 +1,5 @@
 """The websocket protocol as types: every frame a client may send and every frame the
-server sends, on a game's socket, the lobby's and a tournament's.
+server sends, on a game's socket, the lobby's, a tournament's and a player's own.
 
 A client frame is parsed once, by `decode`, into one of `ClientFrame`'s models (a union
 on "type"), every field bounded before anything reads it: a number out of range, a
@@ -26,6 +26,8 @@ __all__ = [
     "ENVELOPE_HEAD",
     "Ack",
     "Action",
+    "ChallengeNews",
+    "ChallengeView",
     "ChatBacklog",
     "ChatEnvelope",
     "ChatLine",
@@ -42,8 +44,11 @@ __all__ = [
     "Frame",
     "FrameError",
     "Hello",
+    "Inbox",
     "Lobby",
     "Move",
+    "NotificationFrame",
+    "NotificationView",
     "Ping",
     "Pong",
     "Presence",
@@ -66,6 +71,10 @@ SAFE_INT = 2**53 - 1
 ROW_ID_MAX = 2**31 - 1
 #: Plies a game may reach (play.MAX_PLIES refuses the move past it with its own words).
 PLY_MAX = 100_000
+#: A move's own timing (milliseconds): a correspondence move may take weeks; a lag
+#: beyond a minute is no network's.
+TIME_MAX = 2**31 - 1
+LAG_MAX = 60_000
 #: Characters of a frame's reference ("id"), echoed in the answer.
 REF_LENGTH = 40
 #: Characters of a chat line or a report's reason as sent; chat.clean applies the
@@ -125,6 +134,12 @@ class Move(_ClientFrame):
     type: Literal["move"]
     move: Annotated[str, Field(min_length=1, max_length=16)]
     ply: Annotated[int, Field(ge=0, le=PLY_MAX)] | None = None
+    #: The player's own timing of the move, for lag compensation
+    #: (`noughts.server.online.actions.MoveTiming`): milliseconds from the position's
+    #: arrival to this move by the client's clock, and its estimate of the network's
+    #: one-way delay (half its ping's round trip).
+    spent: Annotated[int, Field(ge=0, le=TIME_MAX)] | None = None
+    lag: Annotated[int, Field(ge=0, le=LAG_MAX)] | None = None
 
 
 class Action(_ClientFrame):
@@ -360,6 +375,69 @@ class TournamentNews(Frame):
     paired: dict[str, str]
 
 
+class ChallengeView(Frame):
+    """A challenge between two players, as both see it. `state`: pending, accepted (then
+    `game` is its game), declined (with `reason`), cancelled or expired; `expires_at`
+    (ms since the epoch) is when a pending one expires."""
+
+    id: str
+    by: str
+    to: str
+    spec: str
+    title: str
+    rated: bool
+    side: Literal["x", "o", "random"]
+    minutes: float | None
+    increment: float | None
+    days: int | None
+    state: Literal["pending", "accepted", "declined", "cancelled", "expired"]
+    reason: str | None
+    reason_text: str | None
+    game: str | None
+    expires_at: int
+
+
+class ChallengeNews(Frame):
+    """On a player's own socket: a challenge to them or from them is new, or was
+    answered (accepted: both go to `challenge.game`)."""
+
+    type: Literal["challenge"] = "challenge"
+    challenge: ChallengeView
+
+
+class NotificationView(Frame):
+    """One notification of the header's bell. `kind`: challenge, your-move,
+    tournament-start or rematch; what it points at in `game`, `challenge`, `tournament`."""
+
+    id: int
+    kind: Literal["challenge", "your-move", "tournament-start", "rematch"]
+    actor: str | None
+    game: str | None
+    challenge: str | None
+    tournament: str | None
+    text: str
+    read: bool
+    at: int
+
+
+class NotificationFrame(Frame):
+    """On a player's own socket: a new notification, and how many are unread now."""
+
+    type: Literal["notification"] = "notification"
+    notification: NotificationView
+    unread: int
+
+
+class Inbox(Frame):
+    """First on a player's own socket: the challenges waiting for an answer (to them and
+    from them) and how many notifications are unread."""
+
+    type: Literal["inbox"] = "inbox"
+    incoming: list[ChallengeView]
+    outgoing: list[ChallengeView]
+    unread: int
+
+
 class ChatEnvelope(Frame):
     """Not sent to clients: a chat line as published between processes, with what each
     socket needs to decide whether its viewer reads it (`ChatViewer.frame`)."""
@@ -384,7 +462,10 @@ ServerFrame = Annotated[
     | Spectators
     | Pong
     | Lobby
-    | TournamentNews,
+    | TournamentNews
+    | ChallengeNews
+    | NotificationFrame
+    | Inbox,
     Field(discriminator="type"),
 ]
 

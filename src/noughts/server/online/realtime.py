@@ -25,6 +25,8 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from noughts.competition.clock import now_ms
+from noughts.server.online.bus import Bus, Paused
 from noughts.thinking.broker import REDIS_DOWN, reason, shown_url, unreachable
 
 log = logging.getLogger(__name__)
@@ -38,12 +40,17 @@ Listener = Callable[[str], None]
 #: reconnect, which sends them the whole state.
 RECONNECT = '{"type": "reconnect"}'
 
-#: The channels: the lobby's (its open rooms), each game's and each tournament's.
+#: The channels: the lobby's (its open rooms), each game's, each tournament's and each player's.
 LOBBY = "lobby"
 
 
 def game_channel(game_id: str) -> str:
     return f"game:{game_id}"
+
+
+def user_channel(user_id: int) -> str:
+    """A player's own: their challenges and notifications, on every page they have open."""
+    return f"user:{user_id}"
 
 
 def tournament_channel(tournament_id: str) -> str:
@@ -97,23 +104,34 @@ class Outage:
         self.url = shown_url(url)
         self.what = what
         self.down = False
+        #: When it failed (ms since 1970), while it is down.
+        self.since: int | None = None
 
     def failed(self, error: BaseException) -> None:
         if not self.down:
             self.down = True
+            self.since = now_ms()
             log.warning("Redis at %s is unreachable (%s): %s", self.url, reason(error), self.what)
 
-    def recovered(self, what: str) -> None:
-        if self.down:
-            self.down = False
-            log.warning("Redis at %s answers again: %s", self.url, what)
+    def recovered(self, what: str) -> tuple[int, int] | None:
+        """Says Redis answers again; the outage's span, if there was one."""
+        if not self.down:
+            return None
+        self.down = False
+        span = (self.since or now_ms(), now_ms())
+        self.since = None
+        log.warning("Redis at %s answers again: %s", self.url, what)
+        return span
 
 
 class Fanout:
-    """Channels of text messages; listeners are local to this process."""
+    """Channels of text messages; listeners are local to this process. Each span during
+    which events could not cross between processes (a Redis outage) is told to the `bus`
+    (`Paused`): the clocks that ran meanwhile give that time back."""
 
-    def __init__(self) -> None:
+    def __init__(self, bus: Bus | None = None) -> None:
         self._listeners: dict[str, set[Listener]] = {}
+        self.bus = bus
 
     async def start(self) -> None:
         """Connects (if there is anything to connect to)."""
@@ -165,8 +183,8 @@ class RedisFanout(Fanout):
     """Redis pub/sub at `url`; channel names get `prefix` so that deployments (and test
     runs) sharing one Redis stay apart."""
 
-    def __init__(self, url: str, prefix: str = "noughts:") -> None:
-        super().__init__()
+    def __init__(self, url: str, prefix: str = "noughts:", bus: Bus | None = None) -> None:
+        super().__init__(bus)
         self.url = url
         self.prefix = prefix
         self._redis: aioredis.Redis | None = None
@@ -298,10 +316,12 @@ class RedisFanout(Fanout):
                 self._up = False
                 self._outage.failed(e)
                 delay = min(5.0, delay * 2)
-        self._outage.recovered("clients reconnect to catch up on the events they missed")
+        span = self._outage.recovered("clients reconnect to catch up on the events they missed")
+        if span is not None and self.bus is not None:
+            self.bus.publish(Paused(*span))
         for channel in list(self._listeners):
             self._deliver(channel, RECONNECT)
 
 
-def make_fanout(redis_url: str | None, prefix: str) -> Fanout:
-    return RedisFanout(redis_url, prefix) if redis_url else InProcessFanout()
+def make_fanout(redis_url: str | None, prefix: str, bus: Bus | None = None) -> Fanout:
+    return RedisFanout(redis_url, prefix, bus) if redis_url else InProcessFanout(bus)

@@ -1,5 +1,5 @@
 """The websocket routes: one socket per game (players and spectators), one for the
-lobby and one per tournament. What each side sends is typed in
+lobby, one per tournament and a player's own (their challenges and notifications). What each side sends is typed in
 `noughts.server.online.protocol` (its JSON Schema at /api/online/socket-schema.json;
 docs/online.md tables it): a client frame is parsed once there and handled here by
 the entry of `HANDLERS` for its type.
@@ -50,7 +50,7 @@ from noughts.server.online.protocol import (
     encode,
     schema,
 )
-from noughts.server.online.realtime import LOBBY, RECONNECT, tournament_channel
+from noughts.server.online.realtime import LOBBY, RECONNECT, tournament_channel, user_channel
 from noughts.server.online.service import Online
 from noughts.server.online.service.chat import ChatViewer, players_of
 from noughts.server.online.sessions import COOKIE
@@ -307,7 +307,9 @@ async def _resync(here: _Here, frame: Resync) -> None:
 
 
 async def _move(here: _Here, frame: Move) -> None:
-    await here.online.play.move(here.game_id, here.user, frame.move, frame.ply, here.acknowledge(frame.id))
+    await here.online.play.move(
+        here.game_id, here.user, frame.move, frame.ply, here.acknowledge(frame.id), frame.spent, frame.lag
+    )
 
 
 async def _act(here: _Here, frame: Action) -> None:
@@ -428,3 +430,28 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
             await _refuse(websocket, e, "no such tournament")
             return
         await _relay(online, sock, tournament_channel(tournament_id), "a tournament's socket")
+
+
+@router.websocket("/api/online/me/ws")
+async def own_socket(websocket: WebSocket) -> None:
+    """A player's own socket, on every page they have open: first their `inbox`, then
+    the challenges to and from them and their notifications as they come."""
+    async with _opened(websocket) as opened:
+        if opened is None:
+            return
+        online, sock, user = opened
+        if user is None:
+            await _refuse(websocket, ActionError("not-logged-in", "log in or play as a guest first"), "log in", 4401)
+            return
+        who = _who(user, sock)
+        online.live.connected(who)
+        channel = user_channel(user.id)
+        try:
+            # Listening before the inbox is read: nothing sent in between is missed (the
+            # page takes a challenge it has already once).
+            await online.fanout.subscribe(channel, sock.push)
+            sock.send(await online.social.inbox(user))
+            await _relay(online, sock, channel, "a player's own socket")
+        finally:
+            await online.fanout.unsubscribe(channel, sock.push)
+            online.live.disconnected(who)

@@ -104,6 +104,21 @@ export const online = {
   // The leaderboard with its filters, a page of a profile's games.
   leaderboardOf: (spec, { provisional = false, bots = false } = {}) =>
     get(`/api/online/leaderboard?${new URLSearchParams({ game: spec, provisional: String(provisional), bots: String(bots) })}`),
+  // Players between themselves: challenges, follows, blocks, the bell.
+  challengePlayer: (c) => post("/api/online/challenges", c),
+  challenges: () => get("/api/online/challenges"),
+  acceptChallenge: (c) => post(`/api/online/challenges/${id(c)}/accept`),
+  declineChallenge: (c, reason) => post(`/api/online/challenges/${id(c)}/decline`, { reason }),
+  cancelChallenge: (c) => post(`/api/online/challenges/${id(c)}/cancel`),
+  following: () => get("/api/online/me/following"),
+  follow: (name) => call("PUT", `/api/online/me/following/${id(name)}`),
+  unfollow: (name) => call("DELETE", `/api/online/me/following/${id(name)}`),
+  block: (name) => call("PUT", `/api/online/me/blocked/${id(name)}`),
+  unblock: (name) => call("DELETE", `/api/online/me/blocked/${id(name)}`),
+  relation: (name) => get(`/api/online/me/relations/${id(name)}`),
+  playersOnline: () => get("/api/online/players/online"),
+  notifications: () => get("/api/online/me/notifications"),
+  markRead: (ids) => post("/api/online/me/notifications/read", ids ? { ids } : {}),
   profilePage: (name, { offset = 0, limit = 20 } = {}) =>
     get(`/api/online/users/${id(name)}?${new URLSearchParams({ offset: String(offset), limit: String(limit) })}`),
 };

@@ -16,6 +16,8 @@ import { toast } from "./toast.js";
 const view = document.getElementById("view");
 const session = { user: null, catalogue: null };
 let current = null;
+/** The module of the bell and challenges, once a player has signed in. */
+let social = null;
 /** The online pages by route, each module loaded when first needed: a game against the
  * computer starts without them. */
 const ONLINE_PAGES = {
@@ -34,7 +36,13 @@ const ONLINE_PAGES = {
 let routing = 0;
 
 async function refreshAccount() {
-  return showAccount(session, logOut);
+  const user = await showAccount(session, logOut);
+  // A signed-in player's own socket and bell, on every page (loaded once signed in).
+  if (user || social) {
+    social ??= import("./online/social.js");
+    (await social).startSocial(user, { session, toast, navigate: (hash) => (location.hash = hash) });
+  }
+  return user;
 }
 
 async function logOut() {

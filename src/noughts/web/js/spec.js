@@ -23,3 +23,18 @@ export function describeSpec(spec, info) {
   if (options.tiebreak && options.tiebreak !== "none") parts.push(`tie-break: ${options.tiebreak}`);
   return parts.join(" · ");
 }
+
+/** The spec of `game` (a catalogue entry) with the option `values` chosen: those at
+ * their default left out, a switch by its bare name, "keep" only with Forget mode. */
+export function specWith(game, values) {
+  const parts = [game.key];
+  for (const opt of game.options) {
+    const value = values[opt.name];
+    if (value === undefined || value === null || value === "" || value === opt.default) continue;
+    if (opt.name === "keep" && values.forget !== true) continue;
+    if (opt.type === "bool") {
+      if (value === true) parts.push(opt.name);
+    } else parts.push(`${opt.name}=${value}`);
+  }
+  return parts.join(":");
+}

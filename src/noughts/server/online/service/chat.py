@@ -18,6 +18,7 @@ from noughts.server.online.protocol import ENVELOPE_HEAD, ChatBacklog, ChatEnvel
 from noughts.server.online.protocol import ChatLine as ShownLine
 from noughts.server.online.realtime import Fanout, game_channel
 from noughts.server.online.storage.chat import ChatBook, ChatLine, ChatTooFastError
+from noughts.server.online.storage.social import SocialBook
 from noughts.server.online.storage.store import Store, UserRow
 from noughts.server.online.texts import text_fault
 
@@ -53,9 +54,11 @@ class ChatViewer:
 
     user_id: int | None
     muted: dict[int, str] = field(default_factory=dict)
+    #: Whom they block (`Social.block`): no chat from them either.
+    blocked: set[int] = field(default_factory=set)
 
     def sees(self, line: ChatLine, players: set[int], finished: bool) -> bool:
-        if line.user_id in self.muted:
+        if line.user_id in self.muted or line.user_id in self.blocked:
             return False
         playing = self.user_id in players
         if line.channel == PLAYERS:
@@ -82,10 +85,14 @@ class Chat:
     def __init__(self, store: Store, fanout: Fanout, config: OnlineConfig) -> None:
         self.store, self.fanout, self.config = store, fanout, config
         self.book = ChatBook(store.engine)
+        self.blocks = SocialBook(store.engine)
 
     async def viewer(self, user: UserRow | None) -> ChatViewer:
-        muted = await self.store.call(self.book.muted, user.id) if user else {}
-        return ChatViewer(user.id if user else None, muted)
+        if user is None:
+            return ChatViewer(None)
+        muted = await self.store.call(self.book.muted, user.id)
+        blocked = await self.store.call(self.blocks.blocked, user.id)
+        return ChatViewer(user.id, muted, set(blocked))
 
     async def backlog(self, row: GameRow, viewer: ChatViewer) -> ChatBacklog:
         """The frame a socket gets on opening: the lines its viewer sees, and whom they mute."""

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from noughts.competition.clock import now_ms
 from noughts.server.online import actions
 from noughts.server.online.actions import GameRow
+from noughts.server.online.bus import Bus, ClockDue, PresenceChanged
 from noughts.server.online.presence import Presence
 from noughts.server.online.protocol import Spectators, deadline_of, encode
 from noughts.server.online.realtime import Fanout, Listener, game_channel
@@ -46,19 +46,12 @@ class LiveGame:
 
 
 class LiveGames:
-    """The games with sockets in this process, by id. `flag` ends a game on time;
-    `publish_presence` tells a game's watchers who of its players is away."""
+    """The games with sockets in this process, by id. It tells the `bus` when a clock it
+    watches is due (`ClockDue`: the play ends the game on time) and when a player's
+    presence changed (`PresenceChanged`: the play tells the game's watchers)."""
 
-    def __init__(
-        self,
-        store: Store,
-        fanout: Fanout,
-        presence: Presence,
-        flag: Callable[[str], Awaitable[None]],
-        publish_presence: Callable[[GameRow], Awaitable[None]],
-    ) -> None:
-        self.store, self.fanout, self.presence = store, fanout, presence
-        self._flag, self._publish_presence = flag, publish_presence
+    def __init__(self, store: Store, fanout: Fanout, presence: Presence, bus: Bus) -> None:
+        self.store, self.fanout, self.presence, self.bus = store, fanout, presence, bus
         self._games: dict[str, LiveGame] = {}
         #: Who has a socket open on this process (a game's or the lobby's), by viewer.
         self._connected: Counter[str] = Counter()
@@ -90,6 +83,10 @@ class LiveGames:
     def online(self) -> int:
         """How many people (a visitor: a socket) have a socket open on this process."""
         return len(self._connected)
+
+    def online_users(self) -> set[int]:
+        """The accounts (guests' too) with a socket open on this process."""
+        return {int(viewer[5:]) for viewer in self._connected if viewer.startswith("user:")}
 
     def watching(self, live: LiveGame, viewer: str, watches: bool) -> None:
         """A spectator's socket opened (`watches`) or closed: every socket here is told the count."""
@@ -171,7 +168,7 @@ class LiveGames:
         if (row.x_left_at if side == "x" else row.o_left_at) == left_at:
             return
         await self.store.call(self.store.set_left, game_id, side, left_at)
-        await self._publish_presence(await self.store.call(self.store.game, game_id))
+        await self.bus.deliver(PresenceChanged(await self.store.call(self.store.game, game_id)))
 
     def watch_clock(self, game_id: str, deadline: int | None) -> None:
         """Ends the game on time at `deadline` unless a move comes first (every process
@@ -186,4 +183,4 @@ class LiveGames:
             return
         loop = asyncio.get_running_loop()
         delay = max(0.0, (deadline - now_ms()) / 1000) + 0.01
-        live.timer = loop.call_later(delay, lambda: asyncio.ensure_future(self._flag(game_id)))
+        live.timer = loop.call_later(delay, self.bus.publish, ClockDue(game_id))

@@ -12,13 +12,13 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
-from noughts.competition.clock import now_ms
+from noughts.competition.clock import Pauses, now_ms
 from noughts.server.online import actions
 from noughts.server.online.actions import ActionError, Change, GameRow, MissingError
-from noughts.server.online.bots import Bots
+from noughts.server.online.bus import Bus, Changed, ClockDue, Paused, PresenceChanged
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.presence import Presence
 from noughts.server.online.protocol import Event, Lobby, encode
@@ -37,31 +37,35 @@ MAX_PLIES = 2000
 
 class Play:
     """Moves and actions on the games, their events, the lobby's, and the sweep that
-    ends the games nobody will end. `ended` is called with the id of each game that
-    ends in this process (its tournament, if any, goes on), `on_finished` with each
-    game over (the app looks for puzzles in it)."""
+    ends the games nobody will end. Each change committed here is told to the `bus`
+    (`Changed`) once its watchers have it: the bots, the tournaments and the
+    notifications follow the games from there."""
 
     def __init__(
-        self,
-        store: Store,
-        fanout: Fanout,
-        config: OnlineConfig,
-        presence: Presence,
-        bots: Bots,
-        live: LiveGames,
-        ended: Callable[[str], Coroutine[Any, Any, None]],
+        self, store: Store, fanout: Fanout, config: OnlineConfig, presence: Presence, live: LiveGames, bus: Bus
     ) -> None:
         self.store, self.fanout, self.config = store, fanout, config
-        self.presence, self.bots, self.live, self._ended = presence, bots, live, ended
-        #: Called with each game that ends in this process (the app looks for puzzles in it).
-        self.on_finished: Callable[[GameRow], Awaitable[None]] | None = None
+        self.presence, self.live, self.bus = presence, live, bus
+        #: When this process stood still (`noughts.server.online.stalls`, and a Redis
+        #: outage): given back to the players whose clocks ran meanwhile.
+        self.pauses = Pauses()
         #: Checks of who arrived at a game that just started (see `Presence.seated`).
         self._arrivals: set[asyncio.Task[None]] = set()
-        self._after_games: set[asyncio.Task[None]] = set()
 
     def tasks(self) -> list[asyncio.Task[None]]:
         """The work still running after a change (to cancel when the app stops)."""
-        return [*self._arrivals, *self._after_games]
+        return list(self._arrivals)
+
+    # -- what it does when told (`Online` subscribes these) ------------------------------
+
+    async def clock_due(self, event: ClockDue) -> None:
+        await self.flag(event.game_id)
+
+    async def presence_changed(self, event: PresenceChanged) -> None:
+        await self.publish_presence(event.row)
+
+    def paused(self, event: Paused) -> None:
+        self.pauses.record(event.start, event.end)
 
     async def game(self, game_id: str) -> GameRow:
         try:
@@ -93,14 +97,19 @@ class Play:
         text: str,
         ply: int | None,
         acknowledge: Callable[[Change], None],
+        spent_ms: int | None = None,
+        lag_ms: int | None = None,
     ) -> Change:
+        """Plays `text`; `spent_ms` and `lag_ms` are the player's own timing of it (see
+        `actions.MoveTiming`)."""
         now = now_ms()
         uid = user.id if user else None
 
         def play(row: GameRow) -> Change:
             if row.ply >= MAX_PLIES:
                 raise ActionError("too-long", f"an online game ends after {MAX_PLIES} plies")
-            return actions.move(row, uid, text, ply, now)
+            timing = actions.MoveTiming(self._paused_since(row, now), spent_ms, lag_ms)
+            return actions.move(row, uid, text, ply, now, timing)
 
         return await self.change(game_id, play, acknowledge, cached=True)
 
@@ -110,7 +119,15 @@ class Play:
         now = now_ms()
         grace = round(self.config.disconnect_grace * 1000)
         uid = user.id if user else None
-        return await self.change(game_id, lambda row: actions.act(row, uid, action, now, grace), acknowledge)
+        return await self.change(
+            game_id,
+            lambda row: actions.act(row, uid, action, now, grace, self._paused_since(row, now)),
+            acknowledge,
+        )
+
+    def _paused_since(self, row: GameRow, now: int) -> int:
+        """This process's pauses since `row`'s turn began."""
+        return self.pauses.within(row.turn_started_at, now) if row.turn_started_at is not None else 0
 
     async def change(
         self,
@@ -131,31 +148,11 @@ class Play:
         if acknowledge is not None:
             acknowledge(change)
         await self.publish_change(change)
-        if change.finished and change.row.state == actions.OVER and self.on_finished is not None:
-            self._after(self._after_game(change.row), f"noughts-finished-{game_id}")
-        if change.finished:
-            # Its tournament, if any, pairs the players again or starts the next round.
-            self._after(self._ended(game_id), f"noughts-tournament-{game_id}")
         started = change.row if change.kind == "start" else change.created
         if started is not None:
             self.await_arrivals(started)
-        self.bots.turn(change.row)
-        self.bots.answer(change.row)
-        if change.created is not None:
-            self.bots.turn(change.created)
+        self.bus.publish(Changed(change))
         return change
-
-    def _after(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        task = asyncio.create_task(work, name=name)
-        self._after_games.add(task)
-        task.add_done_callback(self._after_games.discard)
-
-    async def _after_game(self, row: GameRow) -> None:
-        assert self.on_finished is not None
-        try:
-            await self.on_finished(row)
-        except Exception:
-            log_failure(log, "the work after game %s ended failed", row.id)
 
     def await_arrivals(self, row: GameRow) -> None:
         """Marks away, `arrival_wait` from now, the players of the game just started at
@@ -164,7 +161,11 @@ class Play:
         async def check() -> None:
             await asyncio.sleep(self.config.arrival_wait)
             try:
-                await self.presence.seated(row, since, self.bots.levels.keys())
+                # The house bots play without a socket: never away.
+                players = {i for i in (row.x_id, row.o_id) if i is not None}
+                users = await self.store.call(self.store.users, players)
+                house = {i for i, user in users.items() if user.house_bot}
+                await self.presence.seated(row, since, house)
             except Exception:
                 log_failure(log, "marking who never arrived at game %s failed", row.id)
 
@@ -204,8 +205,15 @@ class Play:
         """Ends the game on time if its clock has run out."""
         try:
             await self.act(game_id, None, "flag")
-        except ActionError:
-            pass  # a move, a resignation or another process got there first
+        except ActionError as e:
+            # A move, a resignation or another process got there first; or this process
+            # stood still since the turn began, which the player is given back: the
+            # flag falls that much later.
+            if e.error == "no-flag":
+                row = await self.game(game_id)
+                deadline = row.deadline()
+                if deadline is not None:
+                    self.live.watch_clock(game_id, deadline + self._paused_since(row, now_ms()))
         except Exception:
             log_failure(log, "ending game %s on time failed", game_id)
 

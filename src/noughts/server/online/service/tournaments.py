@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ from noughts.competition.clock import now_ms
 from noughts.competition.ratings import Glicko
 from noughts.server.online import actions
 from noughts.server.online.actions import ForbiddenError, GameRow, InvalidError
+from noughts.server.online.bus import Bus, Changed, TournamentStarted
 from noughts.server.online.config import OnlineConfig
 from noughts.server.online.protocol import TournamentNews, encode
 from noughts.server.online.realtime import Fanout, tournament_channel
@@ -48,10 +50,12 @@ class Advances:
 
 
 class TournamentRunner:
-    """The tournaments of this process; `book` is where they are stored."""
+    """The tournaments of this process; `book` is where they are stored. It follows the
+    games as they end (`after`) and tells the `bus` of each tournament it started
+    (`TournamentStarted`: its players are told)."""
 
-    def __init__(self, store: Store, fanout: Fanout, config: OnlineConfig, play: Play) -> None:
-        self.store, self.fanout, self.config, self.play = store, fanout, config, play
+    def __init__(self, store: Store, fanout: Fanout, config: OnlineConfig, play: Play, bus: Bus) -> None:
+        self.store, self.fanout, self.config, self.play, self.bus = store, fanout, config, play, bus
         self.book = Tournaments(store)
         #: The tournaments' pages as last computed in this process, by id, with the time
         #: (routes.tournaments serves them again for a second).
@@ -158,6 +162,8 @@ class TournamentRunner:
             self.play.await_arrivals(game)
         if changed or advanced.changed:
             await self.publish(tournament_id, advanced.games)
+        if advanced.started:
+            self.bus.publish(TournamentStarted(tournament_id))
         return advanced.games
 
     async def publish(self, tournament_id: str, games: list[GameRow]) -> None:
@@ -169,6 +175,11 @@ class TournamentRunner:
         paired = {names[i].name: g.id for g in games for i in (g.x_id, g.o_id) if i is not None and i in names}
         news = TournamentNews(id=tournament_id, paired=paired)
         await self.fanout.publish(tournament_channel(tournament_id), encode(news))
+
+    def after(self, event: Changed) -> Awaitable[None] | None:
+        """A game changed: if it ended, its tournament, if any, pairs the players again
+        or starts the next round."""
+        return self.game_ended(event.change.row.id) if event.change.finished else None
 
     async def game_ended(self, game_id: str) -> None:
         """The game's tournament, if any, pairs its players again or starts the next round."""

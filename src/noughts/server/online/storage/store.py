@@ -210,6 +210,15 @@ class UserRow:
     bot: str | None = None
     owner_id: int | None = None
 
+    @property
+    def house_bot(self) -> bool:
+        """The computer plays this account (on the server, without a socket)."""
+        return self.bot is not None and self.bot != ENGINE_BOT
+
+
+#: The `bot` of an account that a program plays through `noughts bot`.
+ENGINE_BOT = "engine"
+
 
 @dataclass(frozen=True)
 class RatingRow:
@@ -650,7 +659,7 @@ class Store:
             )
             # A house bot is never away: it plays wherever a server runs. An engine bot
             # plays through its program's sockets, which may not come back either.
-            bots = select(_users.c.id).where(_users.c.bot.is_not(None), _users.c.bot != "engine").scalar_subquery()
+            bots = select(_users.c.id).where(_users.c.bot.is_not(None), _users.c.bot != ENGINE_BOT).scalar_subquery()
             for seat in ("x", "o"):
                 c.execute(
                     update(_games)
@@ -686,13 +695,13 @@ class Store:
                 owned = c.execute(select(func.count()).where(_users.c.owner_id == owner_id)).scalar_one()
                 if owned >= most:
                     raise TooManyBotsError(most)
-                values = {"name": name, "name_key": key, "password_hash": None, "guest": False, "bot": "engine"}
+                values = {"name": name, "name_key": key, "password_hash": None, "guest": False, "bot": ENGINE_BOT}
                 user_id = c.execute(
                     insert(_users).values(**values, owner_id=owner_id, created_at=now)
                 ).inserted_primary_key[0]  # type: ignore[index]
         except IntegrityError:
             raise NameTakenError(name) from None
-        return UserRow(int(user_id), name, False, None, "engine", owner_id)
+        return UserRow(int(user_id), name, False, None, ENGINE_BOT, owner_id)
 
     def bots_of(self, owner_id: int) -> list[UserRow]:
         with self.engine.connect() as c:

@@ -109,6 +109,13 @@ class Game(Base):
     #: Correspondence: days for each move (`clock_initial_ms` is that, filled again
     #: after each move); None for a game at one sitting.
     days_per_move: Mapped[int | None] = mapped_column(Integer)
+    #: Lag compensation (`noughts.competition.clock.Lag`): each player's quota of network
+    #: delay still to give back and the delay given back lately; NULL before their first
+    #: compensated move.
+    x_lag_quota_ms: Mapped[int | None] = mapped_column(Integer)
+    o_lag_quota_ms: Mapped[int | None] = mapped_column(Integer)
+    x_lag_ms: Mapped[int | None] = mapped_column(Integer)
+    o_lag_ms: Mapped[int | None] = mapped_column(Integer)
 
 
 class Move(Base):
@@ -354,4 +361,75 @@ class ChatReport(Base):
     reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id", ondelete="CASCADE"))
     reason: Mapped[str] = mapped_column(String(400))
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class Challenge(Base):
+    """A player's challenge to another: a game with these settings, pending until the
+    challenged player accepts it (then `game_id` is the game), declines it (with a
+    reason), the challenger cancels it, or `expires_at` passes."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (
+        Index("ix_challenges_challenged_state", "challenged_id", "state"),
+        Index("ix_challenges_challenger_state", "challenger_id", "state"),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    challenged_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    spec: Mapped[str] = mapped_column(String(200))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    #: The challenger's side: x, o or random.
+    side: Mapped[str] = mapped_column(String(8))
+    clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger)
+    clock_increment_ms: Mapped[int | None] = mapped_column(BigInteger)
+    days_per_move: Mapped[int | None] = mapped_column(Integer)
+    #: pending, accepted, declined, cancelled (a pending one past `expires_at` is expired).
+    state: Mapped[str] = mapped_column(String(12))
+    #: Why it was declined (social.DECLINE_REASONS).
+    reason: Mapped[str | None] = mapped_column(String(16))
+    game_id: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class Follow(Base):
+    """`user_id` follows `followed_id`: sees them online and playing."""
+
+    __tablename__ = "follows"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    followed_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class Block(Base):
+    """`user_id` blocks `blocked_id`: no challenges between them, no chat from them."""
+
+    __tablename__ = "blocks"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class Notification(Base):
+    """Something a player is told in the header's bell: a challenge, their move, a
+    tournament starting, a rematch offered; read or not."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_user_id_id", "user_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    #: challenge, your-move, tournament-start, rematch.
+    kind: Mapped[str] = mapped_column(String(20))
+    #: Who it is about (the challenger, the opponent), by name; what it points at.
+    actor: Mapped[str | None] = mapped_column(String(32))
+    game_id: Mapped[str | None] = mapped_column(String(16))
+    challenge_id: Mapped[str | None] = mapped_column(String(16))
+    tournament_id: Mapped[str | None] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(String(200))
+    read: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[int] = mapped_column(BigInteger)

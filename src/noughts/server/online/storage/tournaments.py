@@ -89,6 +89,8 @@ class Advanced:
 
     games: list[GameRow]
     changed: bool
+    #: This advance started the tournament.
+    started: bool = False
 
 
 @dataclass(frozen=True)
@@ -326,7 +328,8 @@ class Tournaments:
                 advance = _advance_arena if t.kind == ARENA else _advance_swiss
                 games = advance(c, t, entries, pairings, now, make_game)
             # Started, finished, a new round: the row says so (the games say the rest).
-            return Advanced(games, changed=bool(games) or _get(c, tournament_id) != before)
+            changed = bool(games) or _get(c, tournament_id) != before
+            return Advanced(games, changed=changed, started=before.state == UPCOMING)
 
 
 def _get(c: Connection, tournament_id: str, lock: bool = False) -> TournamentRow:

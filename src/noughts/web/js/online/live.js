@@ -9,6 +9,7 @@ import { analysisButton, analysisLink, botMark, ended } from "./views.js";
 import { effect } from "../sound.js";
 import { ChatPanel } from "./chat.js";
 import { afterEvent } from "./events.js";
+import { MoveTimer } from "./timing.js";
 
 /** A finished game's analysis being computed is asked for again this often (milliseconds). */
 const ANALYSIS_POLL = 1500;
@@ -72,12 +73,16 @@ export class LivePage {
     this.spectators = null;
     this.chat = new ChatPanel({ send: (message) => this.send(message), toast: context.toast, me: () => this.me });
     this.ticker = setInterval(() => this.tick(), 200);
+    this.timer = new MoveTimer();
+    // While a clock runs, a ping every few seconds measures the network for the server's lag compensation.
+    this.pinger = setInterval(() => this.game?.clock && !this.game.clock.days_per_move && this.game.state === "playing" && this.timer.pinged(this.send({ type: "ping" }, true)), 3000);
     this.start();
   }
 
   destroy() {
     this.destroyed = true;
     clearInterval(this.ticker);
+    clearInterval(this.pinger);
     clearTimeout(this.confirmTimer);
     this.socket?.close();
   }
@@ -141,10 +146,16 @@ export class LivePage {
     this.send({ type: "resync" });
   }
 
-  /** @param {import("./protocol").Outgoing} message a frame of the protocol's; its id is added */
-  send(message) {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ ...message, id: ++this.ref }));
-    else this.context.toast("not connected: reconnecting…", "error");
+  /**
+   * @param {import("./protocol").Outgoing} message a frame of the protocol's; its id is added
+   * @param {boolean} quiet no toast when not connected (a ping)
+   * @returns {number} the frame's id
+   */
+  send(message, quiet = false) {
+    const id = ++this.ref;
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ ...message, id }));
+    else if (!quiet) this.context.toast("not connected: reconnecting…", "error");
+    return id;
   }
 
   /** @param {import("./protocol").ServerFrame} message */
@@ -162,6 +173,8 @@ export class LivePage {
       this.apply(next.game);
       this.announce(message);
       this.sounds(before, this.game, message);
+    } else if (message.type === "pong") {
+      if (typeof message.id === "number") this.timer.ponged(message.id);
     } else if (message.type === "presence" && this.game) {
       this.game.away = message.away;
       this.render();
@@ -207,6 +220,7 @@ export class LivePage {
     this.receivedAt = Date.now();
     // The tab says when it is the viewer's move, for a player whose game is in another tab.
     const yours = game.state === "playing" && this.side !== null && game.view.turn === this.side;
+    this.timer.seen(yours, game.ply);
     document.title = `${yours ? "● Your move · " : ""}${game.title} · Online · Noughts`;
     this.render();
   }
@@ -224,7 +238,7 @@ export class LivePage {
     if (!this.board || !this.root.contains(this.boardBox)) {
       this.boardBox = h("div", { class: "board-box", id: "board" });
       const Board = boardFor(game.view.board.kind);
-      this.board = new Board(this.boardBox, { onMove: (text) => this.send({ type: "move", move: text, ply: this.game.ply }) });
+      this.board = new Board(this.boardBox, { onMove: (text) => this.send({ type: "move", move: text, ply: this.game.ply, ...this.timer.timing() }) });
       this.sidePanel = h("section", { class: "panel", id: "side-panel", "aria-label": "the game" });
       // Your own seat below the board, your opponent's above (X below for spectators), as
       // lichess: the clocks stay beside the board on a desktop and above and below it on a phone.

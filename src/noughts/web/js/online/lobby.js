@@ -6,6 +6,7 @@ import { h } from "../dom.js";
 import { listen, online } from "../api.js";
 import { prefs } from "../prefs.js";
 import { botMark } from "./views.js";
+import { peoplePanel } from "./social.js";
 import { tournamentTeaser } from "./tournaments.js";
 
 export function roomLine(room) {
@@ -53,6 +54,7 @@ export class LobbyPage {
     this.rooms = h("ul", { class: "room-list", id: "rooms", "aria-live": "polite" });
     this.live = h("ul", { class: "room-list", id: "live-games" });
     this.online = h("p", { class: "muted players-online", id: "players-online" });
+    this.people = peoplePanel(context);
     this.render();
     this.socket = listen("/api/online/lobby/ws", (message) => message.type === "lobby" && this.showRooms(message.rooms));
     this.loadLive();
@@ -73,6 +75,7 @@ export class LobbyPage {
   async loadLive() {
     const { live, online: count } = await online.rooms();
     this.online.textContent = `${count} ${count === 1 ? "player" : "players"} online`;
+    this.people.refresh().catch(() => {});
     this.live.replaceChildren(
       ...(live.length
         ? live.map((g) => h("li", { class: "room live-room", "data-live": g.id }, g.board ? miniBoard(g.board, g.last_move ? g.last_move.cell : null) : null, h("span", { class: "what" }, h("strong", {}, botMark(h, g.bots.includes("x")), g.x, " – ", botMark(h, g.bots.includes("o")), g.o), h("small", {}, roomLine(g))), h("a", { class: "button", href: `#/game/${g.id}` }, "Watch")))
@@ -119,7 +122,7 @@ export class LobbyPage {
       h(
         "section",
         { class: "page online-home" },
-        h("div", {}, h("h1", {}, "Play online"), this.online, user ? this.quickPairing(user) : null, h("h2", {}, "Open rooms"), this.rooms, h("h2", {}, "Being played"), this.live, h("h2", {}, "Tournaments"), tournamentTeaser(), h("p", {}, h("a", { href: "#/tournaments", id: "lobby-tournaments" }, "All tournaments"), ": arenas and Swiss, finished ones with their results; create your own.")),
+        h("div", {}, h("h1", {}, "Play online"), this.online, user ? this.quickPairing(user) : null, h("h2", {}, "Open rooms"), this.rooms, h("h2", {}, "Being played"), this.live, this.people.element, h("h2", {}, "Tournaments"), tournamentTeaser(), h("p", {}, h("a", { href: "#/tournaments", id: "lobby-tournaments" }, "All tournaments"), ": arenas and Swiss, finished ones with their results; create your own.")),
         user ? h("div", { class: "side-forms" }, this.botForm(user), this.createForm(user)) : this.welcome(),
       ),
     );

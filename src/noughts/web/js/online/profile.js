@@ -8,6 +8,7 @@ import { analysisButton, botMark, ended } from "./views.js";
 import { downloads, resultText } from "./live.js";
 import { botChallengeForm, roomLine } from "./lobby.js";
 import { ratingChart } from "./rating_chart.js";
+import { profileButtons } from "./social.js";
 
 
 /** Your own profile's "Your bots": accounts for your programs, each with a token that
@@ -159,12 +160,13 @@ export async function profilePage(root, name, { toast = () => {}, session, navig
     : profile.bot ? h("p", { id: "bot-about" }, `The computer at level ${profile.bot}: it plays from the server and always accepts a challenge.`) : null;
   const challenge = profile.bot && session?.user ? botChallengeForm(session.user, { session, toast, navigate }, profile.name) : null;
   const me = session?.user;
+  const social = me && me.name !== profile.name && !profile.bot ? profileButtons(profile.name, { session, toast, navigate }) : null;
   const own = me && me.name === profile.name && !profile.guest && !profile.bot ? botSection(toast) : null;
   const puzzles = profile.puzzles
     ? h("p", { id: "puzzle-rating" }, h("strong", {}, "Puzzles: "), `${profile.puzzles.rating}${profile.puzzles.provisional ? "?" : ""} · ${profile.puzzles.solved} solved of ${profile.puzzles.attempts} · best streak ${profile.puzzles.best_streak}`)
     : null;
   root.replaceChildren(h("section", { class: "page profile" },
-    h("h1", {}, botMark(h, profile.bot), profile.name, profile.guest ? " (guest)" : ""), about, challenge,
+    h("h1", {}, botMark(h, profile.bot), profile.name, profile.guest ? " (guest)" : ""), social, about, challenge,
     h("h2", {}, "Ratings and results"), standings(profile), puzzles,
     history(profile),
     gameList(profile, toast), own));

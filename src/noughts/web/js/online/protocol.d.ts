@@ -35,6 +35,8 @@ export interface Move {
   type: "move";
   move: string;
   ply?: number | null;
+  spent?: number | null;
+  lag?: number | null;
 }
 
 export interface Ping {
@@ -55,6 +57,31 @@ export interface Ack {
   kind: string;
   version: number;
   ply: number;
+}
+
+/** On a player's own socket: a challenge to them or from them is new, or was answered (accepted: both go to `challenge.game`). */
+export interface ChallengeNews {
+  type: "challenge";
+  challenge: ChallengeView;
+}
+
+/** A challenge between two players, as both see it. `state`: pending, accepted (then `game` is its game), declined (with `reason`), cancelled or expired; `expires_at` (ms since the epoch) is when a pending one expires. */
+export interface ChallengeView {
+  id: string;
+  by: string;
+  to: string;
+  spec: string;
+  title: string;
+  rated: boolean;
+  side: "x" | "o" | "random";
+  minutes: number | null;
+  increment: number | null;
+  days: number | null;
+  state: "pending" | "accepted" | "declined" | "cancelled" | "expired";
+  reason: string | null;
+  reason_text: string | null;
+  game: string | null;
+  expires_at: number;
 }
 
 /** After the state: the newest lines the viewer may read, whom they mute, the channel they write in. */
@@ -119,10 +146,38 @@ export interface Hello {
   user: string | null;
 }
 
+/** First on a player's own socket: the challenges waiting for an answer (to them and from them) and how many notifications are unread. */
+export interface Inbox {
+  type: "inbox";
+  incoming: ChallengeView[];
+  outgoing: ChallengeView[];
+  unread: number;
+}
+
 /** The open rooms, whole, on the lobby's socket: on opening and when they change. */
 export interface Lobby {
   type: "lobby";
   rooms: Record<string, any>[];
+}
+
+/** On a player's own socket: a new notification, and how many are unread now. */
+export interface NotificationFrame {
+  type: "notification";
+  notification: NotificationView;
+  unread: number;
+}
+
+/** One notification of the header's bell. `kind`: challenge, your-move, tournament-start or rematch; what it points at in `game`, `challenge`, `tournament`. */
+export interface NotificationView {
+  id: number;
+  kind: "challenge" | "your-move" | "tournament-start" | "rematch";
+  actor: string | null;
+  game: string | null;
+  challenge: string | null;
+  tournament: string | null;
+  text: string;
+  read: boolean;
+  at: number;
 }
 
 export interface Pong {
@@ -161,7 +216,7 @@ export interface TournamentNews {
 export type ClientFrame = Action | ChatMute | ChatReport | ChatSay | Move | Ping | Resync;
 
 /** Every frame the server sends. */
-export type ServerFrame = Ack | ChatBacklog | ChatLineFrame | ChatMuted | ChatReported | ErrorFrame | Event | Hello | Lobby | Pong | Presence | Spectators | StateFrame | TournamentNews;
+export type ServerFrame = Ack | ChallengeNews | ChatBacklog | ChatLineFrame | ChatMuted | ChatReported | ErrorFrame | Event | Hello | Inbox | Lobby | NotificationFrame | Pong | Presence | Spectators | StateFrame | TournamentNews;
 
 /** A client frame as the page hands it to its socket, which adds the id. */
 export type Outgoing = ClientFrame extends infer F ? (F extends unknown ? Omit<F, "id"> : never) : never;

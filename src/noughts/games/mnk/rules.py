@@ -188,6 +188,23 @@ def _notation(game: Mnk | None) -> str:
     return f"A move is the column's letter and the row's number: a1 is the top left, {last}{game.n} the bottom right."
 
 
+#: The m,n,k-game's sizes that have a name of their own: (m, n, k) -> the name.
+NAMED_SIZES = {(15, 15, 5): "Gomoku"}
+
+
+def _named(game: Mnk) -> str | None:
+    return None if game.forget else NAMED_SIZES.get((game.m, game.n, game.k))
+
+
+def _titled(game: Mnk) -> str | None:
+    if game.forget:
+        return None
+    named = _named(game)
+    return f"{named} {game.m}×{game.n}" if named else f"{game.variant.name} {game.m}×{game.n}, {game.k} in a row"
+
+
+_KNOWLEDGE = "noughts.games.mnk.knowledge:MnkKnowledge"
+
 Mnk.variants = (
     Variant(
         key="classic",
@@ -200,6 +217,7 @@ Mnk.variants = (
         options=FORGET_OPTIONS,
         pinned={"m": 3, "n": 3, "k": 3},
         examples=("classic", "classic:forget"),
+        knowledge=_KNOWLEDGE,
     ),
     Variant(
         key="mnk",
@@ -217,6 +235,9 @@ Mnk.variants = (
         ),
         shown=("m", "n", "k"),
         examples=("mnk:m=4:n=4:k=4", "mnk:m=15:n=15:k=5"),
+        named=_named,
+        titled=_titled,
+        knowledge=_KNOWLEDGE,
     ),
 )
 

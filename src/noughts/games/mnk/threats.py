@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from noughts.core import Player
 from noughts.games.geometry import GROUP_MEMO, bits, line_groups
-from noughts.games.mnk import Mnk, MnkState
+from noughts.games.mnk.rules import Mnk, MnkState
 
 __all__ = [
     "DEFAULT_NODES",

@@ -9,9 +9,9 @@ import pytest
 
 from noughts import Player, parse_position, parse_spec
 from noughts.ai import Kind, make_player, parse_player
-from noughts.ai.threats import ThreatWin, TreeWin, applies, forced_win, replay, vcf, vct
 from noughts.core import InvalidOptionError, Outcome
-from noughts.games.mnk import MnkState
+from noughts.games.mnk.rules import MnkState
+from noughts.games.mnk.threats import ThreatWin, TreeWin, applies, forced_win, replay, vcf, vct
 
 #: X to move: e2 (four on row 2), c4 forced; f3 (four on the diagonal), g4 forced; e3
 #: makes two fours, c3 and g3. Alpha-beta at depth 3 sees none of it.

@@ -1,16 +1,21 @@
 """A game's knowledge reaches the generic searches as a plug-in object
-(`noughts.ai.knowledge`): what each game's says, and that a game without any gets the
+(`noughts.games.knowledge`): what each game's says, and that a game without any gets the
 base, which knows nothing and still lets the search play."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+import pytest
+
 from noughts import parse_position, parse_spec
-from noughts.ai.knowledge import ConnectFourKnowledge, MnkKnowledge, SearchKnowledge, knowledge
 from noughts.ai.search import AlphaBetaPlayer
 from noughts.core import Player
-from toy_game import registered
+from noughts.games.connect4.knowledge import ConnectFourKnowledge
+from noughts.games.knowledge import SearchKnowledge, knowledge
+from noughts.games.mnk.knowledge import MnkKnowledge
+from toy_game import Strip, registered
 
 
 def test_each_game_finds_its_own_and_an_unknown_game_the_base() -> None:
@@ -48,3 +53,16 @@ def test_the_m_n_k_games_near_cells_immediate_wins_and_threats() -> None:
     assert known.threats(state.game) and not known.threats(parse_spec("mnk:m=7:n=7:k=4:forget:keep=5"))
     win = known.threat_win(three, Player.X, threes=False, nodes=10_000, deadline=None)
     assert win is not None and win.move in {three.game.parse_move("a4"), three.game.parse_move("e4")}
+
+
+@pytest.mark.parametrize("path", ["noughts.games.nowhere:Nothing", "noughts.games.mnk.rules:Mnk"])
+def test_knowledge_that_cannot_be_loaded_is_none_with_a_warning(path: str) -> None:
+    class Elsewhere(Strip):
+        variants = (dataclasses.replace(Strip.variants[0], key="elsewhere", knowledge=path),)
+
+        @property
+        def key(self) -> str:
+            return "elsewhere"
+
+    with pytest.warns(UserWarning, match=f"elsewhere names the knowledge '{path}'"):
+        assert type(knowledge(Elsewhere())) is SearchKnowledge
