@@ -134,3 +134,22 @@ def test_the_state_page_shows_no_private_hook() -> None:
     # the users the page is for.
     state_doc = noughts.State.__doc__ or ""
     assert not re.search(r"\b_(init|check|apply|key)\b", state_doc)
+
+
+def test_the_glance_page_links_every_public_name() -> None:
+    glance = (REFERENCE / "index.md").read_text(encoding="utf-8")
+    assert [name for name in noughts.__all__ if f"][noughts.{name}]" not in glance] == []
+
+
+def test_the_reference_links_names_drops_private_bases_and_tabulates_the_games() -> None:
+    """What docs/_griffe/crossrefs.py makes of the docstrings (the site build, a slow
+    test, checks the pages' links)."""
+    extension = griffe.load_extensions(str(ROOT / "docs/_griffe/crossrefs.py:CrossRefs"))
+    package = griffe.GriffeLoader(search_paths=[SRC], extensions=extension).load("noughts")
+    record = package["records.GameRecord"].docstring.value
+    assert '<autoref identifier="noughts.records.GameRecord.to_text" optional><code>to_text</code></autoref>' in record
+    assert [str(base) for base in package["games.mnk.rules.Mnk"].bases] == ["Game"]  # not MarksGame['MnkState']
+    assert [str(base) for base in package["core.State"].bases] == []  # not ABC, Generic[M]
+    games = package["registry.GAMES"]
+    assert games.value is None and all(f"| `{key}` |" in games.docstring.value for key in noughts.GAMES)
+    assert package["records.TERMINATIONS"].docstring.value.startswith("How a game ended")  # its #: comment

@@ -156,3 +156,15 @@ def test_games_lists_only_the_options_each_game_takes() -> None:
     assert "tiebreak" not in listed["nine-board"]  # nine-board ends at its first line
     refused = noughts("show", "nine-board:tiebreak=boards")
     assert refused.returncode == 2 and "nine-board has no option 'tiebreak'" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["play", "classic", "--level", "meduim"], "'meduim' (did you mean 'medium'?) (choose from 'easy'"),
+        (["pley"], "invalid choice: 'pley' (did you mean 'play'?)"),
+    ],
+)
+def test_a_misspelt_choice_is_answered_with_the_nearest(args: list[str], said: str) -> None:
+    refused = noughts(*args)
+    assert refused.returncode == 2 and said in refused.stderr, refused.stderr

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+import noughts
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
@@ -94,6 +96,17 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "site" / "reference" / "players" / "index.html").exists()
+    # The reference links as python-chess's does: the types in signatures, the names in
+    # docstrings, the bases (public ones only), and the glance page's names.
+    games = (tmp_path / "site" / "reference" / "games" / "index.html").read_text(encoding="utf-8")
+    signature = games[games.index('id="noughts.parse_spec"') : games.index('id="noughts.make_game"')]
+    assert 'href="#noughts.Game"' in signature and 'href="#noughts.Mnk"' in signature
+    records = (tmp_path / "site" / "reference" / "records" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a class="autorefs autorefs-internal"[^>]*href="#noughts.GameRecord.from_text"', records)
+    bases = re.findall(r"Bases: (.*?)</p>", games)
+    assert bases and not any("Generic[" in b or "MarksGame" in b or "ABC" in b for b in bases)
+    glance = (tmp_path / "site" / "reference" / "index.html").read_text(encoding="utf-8")
+    assert glance.count('class="autorefs autorefs-internal"') >= len(noughts.__all__)
 
 
 _SESSION = re.compile(r"^```text\n\$ noughts engine\n(.*?)^```$", re.MULTILINE | re.DOTALL)

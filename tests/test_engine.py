@@ -76,6 +76,8 @@ def test_answers(commands: list[str], last_answer: str) -> None:
         ([], "record yaml", "record takes 'text' or 'json'"),
         ([], "genmove level", "not an option"),
         ([], "genmove level=wizard", "unknown level 'wizard'"),
+        ([], "genmove level=prefect", "unknown level 'prefect' (did you mean 'perfect'?)"),
+        ([], "new clasic", "unknown game 'clasic' (did you mean 'classic'?)"),
         ([], "genmove level=max player=rules", "a level or a player, not both"),
         ([], "genmove level=max depth=3", "a level takes only seed= and time="),
         ([], "analyze player=rules:x", "unknown player"),

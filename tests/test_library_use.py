@@ -5,13 +5,19 @@ a missing extra named by the error; every game at every level without any extra.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 import os
+import re
 import subprocess
 import sys
+import typing
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
+import mypy.api
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -30,6 +36,8 @@ from noughts import (
     parse_position,
     parse_spec,
 )
+from noughts.ai.evaluation import evaluator
+from noughts.registry import FAMILIES, GAMES
 
 
 def test_level_player_takes_a_spec_text_as_everywhere_else() -> None:
@@ -150,3 +158,75 @@ def test_a_side_that_is_no_side_is_refused_as_bad_input() -> None:
     with pytest.raises(noughts.NoughtsError, match="'z' is not a player: use x or o") as refused:
         noughts.Player.from_text("z")
     assert isinstance(refused.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [
+        (lambda: parse_spec("clasic"), "unknown game 'clasic' (did you mean 'classic'?); the games are: classic, mnk"),
+        (lambda: parse_spec("classic:frget=true"), "option 'frget' (did you mean 'forget'?); its options are: forget"),
+        (lambda: noughts.make_game("mnk", kk=3), "mnk has no option 'kk' (did you mean 'k'?)"),
+        (lambda: level_player("classic", "meduim"), "level 'meduim' (did you mean 'medium'?); the levels are: "),
+        (lambda: noughts.make_player("mcts", itrations=3), "no option 'itrations' (did you mean 'iterations'?)"),
+        (lambda: noughts.parse_player("mtcs"), "unknown player 'mtcs' (did you mean 'mcts'?); the players are: "),
+        (lambda: noughts.parse_player("mcts:evaluator=sed-lines"), "(did you mean 'seed-lines'?); the evaluators are:"),
+        (lambda: evaluator(parse_spec("classic"), "lnes"), "evaluator 'lnes' (did you mean 'lines'?); its evaluators"),
+    ],
+)
+def test_a_misspelt_name_is_answered_with_the_closest_and_the_valid_ones(named: Callable[[], Any], said: str) -> None:
+    with pytest.raises(noughts.NoughtsError) as refused:
+        named()
+    assert said in str(refused.value)
+    assert isinstance(refused.value, ValueError)
+
+
+# mypy checks the package's import graph from nothing: 6 s of a core when idle, 18 s
+# under load; make test keeps the overloads' check against the registry below.
+@pytest.mark.slow
+def test_a_bare_game_key_is_typed_as_its_game_class_for_a_type_checker(tmp_path: Path) -> None:
+    """What mypy --strict tells a user's script: a key of this package's games is its
+    class (and its states' class), any other spec a Game, narrowed by isinstance."""
+    script = tmp_path / "user.py"
+    script.write_text(
+        "from noughts import Mnk, make_game, parse_position, parse_spec\n"
+        'reveal_type(parse_spec("classic").initial())\n'
+        'reveal_type(parse_spec("nine-board").initial().play(40))\n'
+        'reveal_type(make_game("gobblet").initial().legal_moves()[0])\n'
+        'reveal_type(parse_spec("classic:forget"))\n'
+        'reveal_type(parse_position("qubic", parse_spec("qubic").initial().to_text()))\n'
+        'game = parse_spec("mnk:m=4:n=4:k=3")\n'
+        "assert isinstance(game, Mnk)\n"
+        "reveal_type(game.initial())\n",
+        encoding="utf-8",
+    )
+    config = tmp_path / "mypy.ini"
+    # The package being tested (a worktree's src, not only what the venv installed).
+    config.write_text(f"[mypy]\nstrict = True\nmypy_path = {Path(noughts.__file__).parents[1]}\n", encoding="utf-8")
+    out, err, status = mypy.api.run(["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), str(script)])
+    revealed = re.findall(r'Revealed type is "(.*)"', out)
+    assert revealed == [
+        "noughts.games.mnk.rules.MnkState",
+        "noughts.games.ultimate.UltimateState",
+        "noughts.games.gobblet.Place | noughts.games.gobblet.Shift",
+        "noughts.core.Game[Any, Any]",
+        "noughts.games.qubic.QubicState",
+        "noughts.games.mnk.rules.MnkState",
+    ], out + err
+    assert status == 0, out + err
+
+
+@pytest.mark.parametrize("function", [noughts.parse_spec, noughts.make_game, noughts.parse_position])
+def test_the_typed_keys_are_the_registrys(function: Callable[..., Any]) -> None:
+    """The overloads that type a bare key name the class the registry serves it with
+    (or its states' class), and every key of the package's own games has one."""
+    typed: dict[str, type] = {}
+    for overload in typing.get_overloads(function):
+        hints = typing.get_type_hints(overload)
+        first = hints[next(iter(inspect.signature(overload).parameters))]
+        if typing.get_origin(first) is typing.Literal:
+            typed |= dict.fromkeys(typing.get_args(first), hints["return"])
+    own: dict[str, type] = {variant.key: cls for cls in FAMILIES for variant in cls.variants}
+    assert all(GAMES[key].cls is cls for key, cls in own.items())
+    if function is noughts.parse_position:
+        own = {key: type(noughts.make_game(key).initial()) for key in own}
+    assert typed == own

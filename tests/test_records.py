@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import io
 import re
 import sys
@@ -77,6 +78,46 @@ def test_a_game_in_progress_is_unterminated_not_normal() -> None:
 def test_resignation_needs_no_finished_board() -> None:
     record = GameRecord(parse_spec("classic"), ["5"], result="x-wins", termination="resignation")
     assert GameRecord.from_text(record.to_text()) == record
+
+
+@pytest.mark.parametrize(
+    ("made", "message"),
+    [
+        (lambda: GameRecord(parse_spec("classic"), ["5", "5"]), r"move 2 \(5\): cell 5 is taken"),
+        (lambda: GameRecord(parse_spec("classic"), ["5"], result="o-wins"), "says o-wins but the game is not over"),
+        (lambda: GameRecord(parse_spec("classic"), ["5"], x="a\x1b[31m"), "X's name holds a control character"),
+        (lambda: GameRecord(parse_spec("classic"), "51"), "moves are a list of move texts"),  # type: ignore[arg-type]
+        (lambda: GameRecord(parse_spec("classic"), [5]), "moves are a list of move texts"),  # type: ignore[list-item]
+        (lambda: GameRecord("classic", ["5"]), r"game is a Game \(parse_spec"),  # type: ignore[arg-type]
+        (lambda: GameRecord(parse_spec("classic"), ["5"], date=None), "the date is text"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_record_that_does_not_replay_cannot_be_made(made: Callable[[], GameRecord], message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        made()
+
+
+def test_a_record_cannot_be_changed_into_one_that_does_not_replay() -> None:
+    record = GameRecord(parse_spec("classic"), ["5", "1"])
+    with pytest.raises(AttributeError):
+        record.result = "x-wins"  # type: ignore[misc]
+    with pytest.raises(RecordError, match="says x-wins but its termination says the game goes on"):
+        dataclasses.replace(record, result="x-wins")
+    given = ["5", "1"]
+    copied = GameRecord(parse_spec("classic"), given)
+    given.append("1")  # the caller's list is not the record's
+    assert copied.to_text() == record.to_text()
+    # The move list stays a list (records compare with lists of texts), so an append in
+    # place is possible: writing checks it again, in either form.
+    record.moves.append("5")
+    with pytest.raises(RecordError, match=r"move 3 \(5\): cell 5 is taken"):
+        record.to_text()
+    with pytest.raises(RecordError, match=r"move 3 \(5\): cell 5 is taken"):
+        record.to_json()
+    target = io.StringIO()
+    with pytest.raises(RecordError, match=r"move 3 \(5\)"):
+        GameRecord.write_all([copied, record], target)
+    assert target.getvalue() == ""  # not the first record alone
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,7 @@ from noughts.core import (
     State,
     UnknownGameError,
 )
+from noughts.games.cells import Cell
 from noughts.games.gobblet import Gobblet, GobbletMove, GobbletState, Place, Shift
 from noughts.games.mnk.rules import Mnk, MnkState
 from noughts.games.qubic import Qubic, QubicState
@@ -58,6 +59,7 @@ __all__ = [
     "LEVELS",
     "AIPlayer",
     "Analysis",
+    "Cell",
     "ForfeitError",
     "Game",
     "GameRecord",

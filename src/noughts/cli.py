@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from noughts import __version__
-from noughts.core import Game, NoughtsError, State
+from noughts.core import Game, NoughtsError, State, closest
 from noughts.games.gobblet import Gobblet
 from noughts.records import GameRecord
 from noughts.registry import GAMES, parse_spec, spec_help
@@ -68,8 +68,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser (its subcommands' too), whose refusal of a choice names the
+    nearest one, as the library's refusals do: argparse itself does only from Python
+    3.14 (``suggest_on_error``)."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            listed = ", ".join(map(repr, action.choices))
+            near = closest(str(value), [str(choice) for choice in action.choices])
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}{near} (choose from {listed})")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="noughts", description="The tic-tac-toe family: play, analyse, compare.")
+    parser: argparse.ArgumentParser = _Parser(
+        prog="noughts", description="The tic-tac-toe family: play, analyse, compare."
+    )
     parser.add_argument("--version", action="version", version=f"noughts {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

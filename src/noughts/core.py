@@ -14,9 +14,10 @@ here, once, in `State.play`.
 
 from __future__ import annotations
 
+import difflib
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -37,6 +38,7 @@ __all__ = [
     "Reason",
     "State",
     "UnknownGameError",
+    "closest",
     "option_text",
     "parse_int",
     "shown",
@@ -115,6 +117,18 @@ def shown(text: object, most: int = 40) -> str:
     if len(text) <= most:
         return repr(text)
     return f"{text[:most]!r}... ({len(text):,} characters)"
+
+
+def closest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the choice nearest to a misspelt `word`, if one is
+    near enough (`difflib.get_close_matches`), else nothing: what a message that lists the
+    valid names puts after the name it refuses.
+
+    >>> closest("clasic", ["classic", "mnk", "qubic"]), closest("zzz", ["classic"])
+    (" (did you mean 'classic'?)", '')
+    """
+    found = difflib.get_close_matches(word.strip().lower(), list(choices), n=1)
+    return f" (did you mean {found[0]!r}?)" if found else ""
 
 
 class MissingExtraError(NoughtsError, ModuleNotFoundError):

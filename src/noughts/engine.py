@@ -17,7 +17,7 @@ from noughts.ai import AIPlayer, Analysis, Limits, make_player
 from noughts.ai.base import takes_seed
 from noughts.ai.capabilities import capabilities
 from noughts.ai.levels import LEVELS, level_player, level_spec
-from noughts.core import NoughtsError, State, parse_int, shown
+from noughts.core import NoughtsError, State, closest, parse_int, shown
 from noughts.kernels import require_kernels
 from noughts.records import GameRecord
 from noughts.registry import game_keys, parse_spec
@@ -183,7 +183,10 @@ class EngineSession:
             _check_table_built(state)
             return make_player("perfect")
         if level not in LEVELS:
-            raise CommandError(f"unknown level {shown(level)}; the levels are: {', '.join(LEVELS)}, and perfect")
+            known = [*LEVELS, "perfect"]
+            raise CommandError(
+                f"unknown level {shown(level)}{closest(level, known)}; the levels are: {', '.join(LEVELS)}, and perfect"
+            )
         return level_player(state.game, level, seed)
 
     def _genmove(self, args: list[str]) -> str:

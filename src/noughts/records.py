@@ -56,6 +56,7 @@ __all__ = ["MAX_RECORD_SIZE", "RESULTS", "TERMINATIONS", "GameRecord", "RecordEr
 #: longer games played elsewhere, comments and headers, and is what the API takes.
 MAX_RECORD_SIZE = 100_000
 
+#: A record's results: the game goes on, a side won, or it is drawn.
 RESULTS = ("ongoing", "x-wins", "o-wins", "draw")
 #: How a game ended: on the board, or by a decision of the players or the clock; or, as
 #: in PGN, that it has not ended yet (a game saved or shown while it goes on).
@@ -85,12 +86,17 @@ class RecordError(NoughtsError, ValueError):
     """A record that cannot be read or does not replay."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameRecord:
     """One game: its rules and options, the players, the result and the moves as text,
     from the initial position or a given one. Written and read as PGN-like text
-    (`to_text`, `from_text`) or JSON (`to_json`, `from_json`); reading replays and
-    validates every move.
+    (`to_text`, `from_text`) or JSON (`to_json`, `from_json`).
+
+    A record holds only a game that replays: it is checked when it is made (every move
+    played, the headers and the result against the board; `RecordError` otherwise), its
+    fields cannot be set afterwards (a frozen dataclass: `dataclasses.replace` makes a
+    checked copy), and its move list, which stays a list, is checked again when it is
+    written, so that a move appended in place cannot reach a file unchecked.
 
     >>> from noughts import parse_spec
     >>> record = GameRecord(parse_spec("classic"), ["5", "1", "9"], x="alice", o="bob")
@@ -98,7 +104,13 @@ class GameRecord:
     True
     >>> record.replay()[-1].to_text()
     'o../.x./..x o'
+    >>> GameRecord(parse_spec("classic"), ["5", "5"])
+    Traceback (most recent call last):
+    noughts.records.RecordError: move 2 (5): cell 5 is taken
     """
+
+    # Unhashable, as before it was frozen: the move list is a list.
+    __hash__ = None  # type: ignore[assignment]
 
     game: Game[Any, Any]
     """The rules and options the game was played under."""
@@ -119,9 +131,19 @@ class GameRecord:
     """Position text to start from; None for the game's initial position."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.game, Game):
+            raise RecordError(f"a record's game is a Game (parse_spec(...)), not {shown(self.game)}")
+        if isinstance(self.moves, str) or not all(isinstance(move, str) for move in self.moves):
+            raise RecordError(f"a record's moves are a list of move texts, not {shown(self.moves)}")
+        for label, value in (("X's name", self.x), ("O's name", self.o), ("the date", self.date)):
+            if not isinstance(value, str):
+                raise RecordError(f"{label} is text, not {shown(value)}")
+        # A copy: the caller's list, changed later, is not this record's.
+        object.__setattr__(self, "moves", list(self.moves))
         # A game still going on has not ended normally: "normal" is only the default.
         if self.result == "ongoing" and self.termination == "normal":
-            self.termination = "unterminated"
+            object.__setattr__(self, "termination", "unterminated")
+        self.replay()
 
     # -- building ---------------------------------------------------------------
 
@@ -176,7 +198,8 @@ class GameRecord:
 
     def to_text(self) -> str:
         """The PGN-like text form: headers, then the numbered moves and the result (see the module's docstring);
-        `from_text` reads it back."""
+        `from_text` reads it back. RecordError if the moves, changed in place, no longer replay."""
+        self.replay()
         game = self.game
         spec = game.spec
         key, _, options = spec.partition(":")
@@ -251,7 +274,8 @@ class GameRecord:
         elif last is not None:
             state = _play(state, len(moves) + 1, last)
             moves.append(last)
-        record = cls(
+        # The moves were played as they were read; the record checks the headers again.
+        return cls(
             game,
             moves,
             x=headers.get("x", "?"),
@@ -261,15 +285,13 @@ class GameRecord:
             termination=termination,
             start=start,
         )
-        record._start_state()  # the result and termination are known ones
-        record._check_end(state)
-        return record
 
     # -- JSON -------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form as a dict: ``game`` (the key), ``options``, ``players`` ``{x, o}``, ``date``,
-        ``result``, ``termination``, ``start`` and ``moves``; `from_json` reads it back."""
+        ``result``, ``termination``, ``start`` and ``moves``; `from_json` reads it back. RecordError as `to_text`."""
+        self.replay()
         return {
             "game": self.game.key,
             "options": spec_options(self.game),
@@ -329,9 +351,7 @@ class GameRecord:
             game = parse_spec(spec)
         except NoughtsError as e:
             raise RecordError(str(e)) from None
-        record = cls(game, list(moves), **fields_)
-        record.replay()
-        return record
+        return cls(game, list(moves), **fields_)
 
     @classmethod
     def parse(cls, text: str) -> GameRecord:
@@ -395,7 +415,7 @@ class GameRecord:
         >>> list(GameRecord.read_all(io.StringIO(bad)))
         Traceback (most recent call last):
         ...
-        noughts.records.RecordError: game 2 (line 9): unknown game 'connect5'; the games are: ...
+        noughts.records.RecordError: game 2 (line 9): unknown game 'connect5' (did you mean 'connect4'?); ...
         """
         if isinstance(source, str | os.PathLike):
             path = Path(source)
@@ -424,13 +444,14 @@ class GameRecord:
     def write_all(records: Iterable[GameRecord], target: str | os.PathLike[str] | TextIO) -> None:
         """Write `records` as text (`to_text`), one blank line between them, to the file
         `target` (its path; UTF-8, replaced if it exists) or the stream `target`;
-        `read_all` reads them back."""
+        `read_all` reads them back. Every record is written out before anything reaches
+        `target`: one that no longer replays (`to_text`'s RecordError) leaves it untouched."""
+        texts = "\n".join(record.to_text() for record in records)
         if isinstance(target, str | os.PathLike):
             with Path(target).open("w", encoding="utf-8", newline="\n") as stream:
-                GameRecord.write_all(records, stream)
-            return
-        for i, record in enumerate(records):
-            target.write(("\n" if i else "") + record.to_text())
+                stream.write(texts)
+        else:
+            target.write(texts)
 
 
 #: A record file's bytes are at most this: `MAX_RECORD_SIZE` characters of the widest

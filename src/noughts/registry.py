@@ -21,7 +21,7 @@ import typing
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from noughts.core import (
     Game,
@@ -29,15 +29,16 @@ from noughts.core import (
     InvalidOptionError,
     State,
     UnknownGameError,
+    closest,
     option_text,
     parse_int,
     shown,
 )
-from noughts.games.connect4.rules import ConnectFour
-from noughts.games.gobblet import Gobblet
-from noughts.games.mnk.rules import Mnk
-from noughts.games.qubic import Qubic
-from noughts.games.ultimate import Ultimate
+from noughts.games.connect4.rules import ConnectFour, ConnectFourState
+from noughts.games.gobblet import Gobblet, GobbletState
+from noughts.games.mnk.rules import Mnk, MnkState
+from noughts.games.qubic import Qubic, QubicState
+from noughts.games.ultimate import Ultimate, UltimateState
 from noughts.variant import Variant
 
 __all__ = [
@@ -65,10 +66,13 @@ class Entry:
     itself there (`Variant`: names, rules, notation, options, board, traits)."""
 
     cls: type[Game[Any, Any]]
+    """The game class that serves the key."""
     variant: Variant
+    """The game as it describes itself under the key."""
 
     @property
     def key(self) -> str:
+        """The registry key (`Variant.key`)."""
         return self.variant.key
 
     @property
@@ -78,6 +82,7 @@ class Entry:
 
     @property
     def summary(self) -> str:
+        """The game in one line, as lists show it."""
         return self.variant.summary
 
     @property
@@ -91,9 +96,11 @@ class Entry:
         return self.variant.shown
 
     def option_names(self) -> list[str]:
+        """The options a spec of this key may set."""
         return [f.name for f in dataclasses.fields(self.cls) if f.init and f.name not in self.fixed]  # type: ignore[arg-type]
 
     def defaults(self) -> dict[str, Any]:
+        """The options' values when a spec gives none."""
         game = self.cls(**self.fixed)
         return {k: v for k, v in game.options.items() if k not in self.fixed}
 
@@ -161,7 +168,9 @@ def _entry(key: str) -> Entry:
     try:
         return GAMES[key.strip().lower()]
     except KeyError:
-        raise UnknownGameError(f"unknown game {shown(key)}; the games are: {', '.join(GAMES)}") from None
+        raise UnknownGameError(
+            f"unknown game {shown(key)}{closest(key, GAMES)}; the games are: {', '.join(GAMES)}"
+        ) from None
 
 
 _TRUE = {"true", "1", "yes", "on"}
@@ -172,7 +181,9 @@ def _convert(entry: Entry, name: str, value: Any) -> Any:
     kind = typing.get_type_hints(entry.cls).get(name)
     if name not in entry.option_names() or kind is None:
         allowed = ", ".join(entry.option_names()) or "none"
-        raise InvalidOptionError(f"{entry.key} has no option {shown(name)} (its options: {allowed})")
+        raise InvalidOptionError(
+            f"{entry.key} has no option {shown(name)}{closest(name, entry.option_names())}; its options are: {allowed}"
+        )
     if not isinstance(value, str):
         return value
     text = value.strip().lower()
@@ -190,6 +201,21 @@ def _convert(entry: Entry, name: str, value: Any) -> Any:
     return text
 
 
+# A key of this package's games names its class to a type checker: make_game("classic")
+# is an Mnk, so its initial() is an MnkState (tests/test_library_use.py checks these
+# overloads against GAMES). Any other text is some Game.
+@overload
+def make_game(key: Literal["classic", "mnk"], **options: Any) -> Mnk: ...
+@overload
+def make_game(key: Literal["ultimate", "nine-board"], **options: Any) -> Ultimate: ...
+@overload
+def make_game(key: Literal["qubic"], **options: Any) -> Qubic: ...
+@overload
+def make_game(key: Literal["gobblet", "matryoshka"], **options: Any) -> Gobblet: ...
+@overload
+def make_game(key: Literal["connect4"], **options: Any) -> ConnectFour: ...
+@overload
+def make_game(key: str, **options: Any) -> Game[Any, Any]: ...
 def make_game(key: str, **options: Any) -> Game[Any, Any]:
     """The game for a registry key with options (values may be given as text).
 
@@ -207,8 +233,25 @@ def make_game(key: str, **options: Any) -> Game[Any, Any]:
 _WORD = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
+# As make_game's: a bare key of this package's games is typed as its class.
+@overload
+def parse_spec(text: Literal["classic", "mnk"]) -> Mnk: ...
+@overload
+def parse_spec(text: Literal["ultimate", "nine-board"]) -> Ultimate: ...
+@overload
+def parse_spec(text: Literal["qubic"]) -> Qubic: ...
+@overload
+def parse_spec(text: Literal["gobblet", "matryoshka"]) -> Gobblet: ...
+@overload
+def parse_spec(text: Literal["connect4"]) -> ConnectFour: ...
+@overload
+def parse_spec(text: str) -> Game[Any, Any]: ...
 def parse_spec(text: str) -> Game[Any, Any]:
-    """Read ``key[:opt=value...]`` (colons or spaces between the parts)."""
+    """Read ``key[:opt=value...]`` (colons or spaces between the parts).
+
+    A spec that is a bare key of this package's games is typed as its game's class
+    (``parse_spec("classic")`` is an `Mnk`, whose `initial()` is an `MnkState`); any
+    other text, options included, as `Game`: `isinstance` narrows it."""
     parts = [p for p in re.split(r"[:\s]+", text.strip()) if p]
     if not parts:
         raise UnknownGameError(f"no game given; the games are: {', '.join(GAMES)}")
@@ -233,6 +276,19 @@ def spec_text(game: Game[Any, Any]) -> str:
     return game.spec
 
 
+# As parse_spec's: a bare key of this package's games gives its states' class.
+@overload
+def parse_position(spec: Literal["classic", "mnk"], text: str) -> MnkState: ...
+@overload
+def parse_position(spec: Literal["ultimate", "nine-board"], text: str) -> UltimateState: ...
+@overload
+def parse_position(spec: Literal["qubic"], text: str) -> QubicState: ...
+@overload
+def parse_position(spec: Literal["gobblet", "matryoshka"], text: str) -> GobbletState: ...
+@overload
+def parse_position(spec: Literal["connect4"], text: str) -> ConnectFourState: ...
+@overload
+def parse_position(spec: str | Game[Any, Any], text: str) -> State[Any]: ...
 def parse_position(spec: str | Game[Any, Any], text: str) -> State[Any]:
     """A position of the game named by `spec` (or given as a Game)."""
     game = parse_spec(spec) if isinstance(spec, str) else spec

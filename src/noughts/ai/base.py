@@ -8,7 +8,6 @@ player to move in the analysed state.
 
 from __future__ import annotations
 
-import difflib
 import enum
 import functools
 import inspect
@@ -16,11 +15,11 @@ import math
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from noughts.core import IllegalMoveError, InvalidOptionError, State, parse_int, shown
+from noughts.core import IllegalMoveError, InvalidOptionError, State, closest, parse_int, shown
 
 __all__ = [
     "MAX_COUNT",
@@ -489,7 +488,7 @@ def make_player(name: str, **options: Any) -> AIPlayer:
     factory = _PLAYERS.get(name.strip().lower())
     if factory is None:
         raise InvalidOptionError(
-            f"unknown player {shown(name)}{_closest(name.strip().lower(), _PLAYERS)};"
+            f"unknown player {shown(name)}{closest(name.strip().lower(), _PLAYERS)};"
             f" the players are: {', '.join(_PLAYERS)}"
         )
     given = {k.replace("-", "_"): coerce_option(v) for k, v in options.items()}
@@ -498,7 +497,7 @@ def make_player(name: str, **options: Any) -> AIPlayer:
     if known is not None and unknown:
         listed = ", ".join(known) or "none"
         raise InvalidOptionError(
-            f"player {name.strip().lower()} has no option {shown(unknown[0])}{_closest(unknown[0], known)}; "
+            f"player {name.strip().lower()} has no option {shown(unknown[0])}{closest(unknown[0], known)}; "
             f"its options are: {listed}"
         )
     try:
@@ -515,12 +514,6 @@ def option_names(factory: Callable[..., AIPlayer]) -> list[str] | None:
         return None
     kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     return [p.name for p in parameters if p.kind in kinds]
-
-
-def _closest(word: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for the choice nearest to a misspelt `word`, if any is near."""
-    found = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean {found[0]!r}?)" if found else ""
 
 
 def parse_player(text: str) -> AIPlayer:

@@ -795,8 +795,11 @@ class Compiling:
     seconds in."""
 
     what: str
+    """The kernel (or library code) just compiled."""
     count: int
+    """How many functions are compiled so far."""
     elapsed: float
+    """Seconds since the compilation started."""
 
     @property
     def done(self) -> float:

@@ -49,7 +49,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from noughts.core import Game, InvalidOptionError, NoughtsError, Player, State, shown
+from noughts.core import Game, InvalidOptionError, NoughtsError, Player, State, closest, shown
 from noughts.games.connect4.rules import ConnectFour, ConnectFourState
 from noughts.games.geometry import GROUP_MEMO, bits, line_groups, line_masks
 from noughts.games.gobblet import Gobblet, GobbletState
@@ -130,7 +130,9 @@ def register_weights(game: Game[Any, Any], base: str, name: str, weights: Mappin
     unknown = sorted(set(weights) - set(entry.weights))
     if unknown:
         known = ", ".join(entry.weights) or "none"
-        raise InvalidOptionError(f"{base} has no weight {', '.join(unknown)}; its weights are: {known}")
+        raise InvalidOptionError(
+            f"{base} has no weight {', '.join(unknown)}{closest(unknown[0], entry.weights)}; its weights are: {known}"
+        )
     key = name.strip().lower()
     if not key or key == base_key or HAND_SEPARATOR in key:
         raise InvalidOptionError(f"give the weighted variant of {base} a name of its own (no @), not {shown(name)}")
@@ -232,7 +234,10 @@ def _resolve(game: Game[Any, Any], entries: dict[str, _Entry], name: str | None)
         return next(iter(entries)), False
     key, at, weights = name.strip().lower().partition(HAND_SEPARATOR)
     if key not in entries:
-        raise InvalidOptionError(f"{game.key} has no evaluator {shown(name)}; its evaluators are: {', '.join(entries)}")
+        raise InvalidOptionError(
+            f"{game.key} has no evaluator {shown(name)}{closest(key, entries)};"
+            f" its evaluators are: {', '.join(entries)}"
+        )
     if at and (weights != HAND or not entries[key].weights):
         with_weights = [n for n, e in entries.items() if e.weights]
         raise InvalidOptionError(

@@ -25,7 +25,7 @@ from typing import Any, Literal, get_args
 
 from noughts.ai.base import AIPlayer, Analysis, Kind, Limits, register_player, require_moves, seeded_player, split_spec
 from noughts.ai.capabilities import capabilities
-from noughts.core import Game, InvalidOptionError, State, shown
+from noughts.core import Game, InvalidOptionError, State, closest, shown
 from noughts.registry import parse_spec
 from noughts.variant import Trait, placed_on_grid
 
@@ -346,7 +346,7 @@ def as_level(text: str) -> Level:
     for level in LEVELS:
         if text == level:
             return level
-    raise InvalidOptionError(f"unknown level {shown(text)}; the levels are: {', '.join(LEVELS)}")
+    raise InvalidOptionError(f"unknown level {shown(text)}{closest(text, LEVELS)}; the levels are: {', '.join(LEVELS)}")
 
 
 def level_row(game: Game[Any, Any], level: str) -> LevelRow:

@@ -45,7 +45,7 @@ from noughts.ai.base import (
     require_moves,
     with_lines,
 )
-from noughts.core import InvalidOptionError, State, shown
+from noughts.core import InvalidOptionError, State, closest, shown
 
 __all__ = [
     "DEFAULT_TIME",
@@ -135,7 +135,10 @@ def _find_evaluator(name: str) -> Evaluator:
         return _EVALUATORS[key]
     if key in evaluation.all_evaluator_names():
         return _static_evaluator(key)
-    raise InvalidOptionError(f"unknown evaluator {shown(name)}; the evaluators are: {', '.join(evaluator_names())}")
+    raise InvalidOptionError(
+        f"unknown evaluator {shown(name)}{closest(name, evaluator_names())};"
+        f" the evaluators are: {', '.join(evaluator_names())}"
+    )
 
 
 class Node:

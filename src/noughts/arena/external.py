@@ -54,15 +54,21 @@ class EnginePlayer(AIPlayer):
         self.name, self.command, self.options, self.warm_up = name, command, options, warm_up
         try:
             self.argv = shlex.split(command)
+            """The command line, split as a shell would."""
         except ValueError as e:
             raise InvalidOptionError(f"engine {name}: cannot read the command line {command!r}: {e}") from None
         if not self.argv:
             raise InvalidOptionError(f"engine {name}: the command line is empty")
         self.process: subprocess.Popen[str] | None = None
+        """The running program; None before the first game and after `stop`."""
         self.lines: queue.Queue[str | None] = queue.Queue()
+        """The program's output lines, as they come (None: it closed its output)."""
         self.tracker = StateTracker()
+        """The game as the program was told it: the moves since, sent before the next genmove."""
         self.game_spec: str | None = None
+        """The game the program was last told (``new SPEC``)."""
         self.errors: list[str | None] = []
+        """The lines of the program's error output (None: it closed it): shown when it forfeits."""
         self._stderr_reader: threading.Thread | None = None
         #: Whether the running process has answered a genmove yet.
         self.warm = False

@@ -94,12 +94,19 @@ class Puzzle:
     """A position, the side to move wins by force with exactly one first move."""
 
     spec: str
-    position: str  # the position text, the side to move in it
-    solution: list[str]  # the winner's moves and the defender's best replies, in turn
-    plies: int  # the forced win's length in plies (the solution's)
+    """The game's spec."""
+    position: str
+    """The position text, the side to move in it."""
+    solution: list[str]
+    """The winner's moves and the defender's best replies, in turn."""
+    plies: int
+    """The forced win's length in plies (the solution's)."""
     themes: list[str] = field(default_factory=list)
-    difficulty: int = 1500  # a first estimate on the rating scale, until ratings take over
+    """What the solution does, in words (`themes`)."""
+    difficulty: int = 1500
+    """A first estimate on the rating scale, until ratings take over."""
     source: str = ""
+    """Where the puzzle was found (a game's seed, a record)."""
     #: `plies` is an upper bound, not the shortest win: a race prover's searches
     #: (`ThreatProver`) prove that the win comes no later, not that none comes sooner.
     #: False: `plies` is the shortest forced win, as an exact prover values it.
@@ -108,12 +115,14 @@ class Puzzle:
     #: known: the page shows that move first, as lichess shows a puzzle's last move.
     before: str | None = None
     last_move: str | None = None
+    """The defender's move played in `before` to reach `position`."""
     #: A rating from attempts (tools/puzzles/calibrate.py: the levels, of measured
     #: strength, tried the puzzle, and the guess, `difficulty`, was updated by them);
     #: None: the guess is all there is. Where a database's rating starts (`first_rating`).
     rating: int | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The puzzle as a JSON object, a line of a puzzle file; `from_json` reads it back."""
         data = {
             "spec": self.spec,
             "position": self.position,
@@ -134,6 +143,7 @@ class Puzzle:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
+        """The puzzle `to_json` wrote."""
         return cls(**data)
 
     @property
@@ -207,6 +217,7 @@ class ThreatProver(AIPlayer):
 
     def __init__(self, nodes: int = 200_000) -> None:
         self.nodes = nodes
+        """Nodes of the m,n,k search by fours and of qubic's threat search, for one position."""
         self._tree: Any = None  # qubic's proof-number tree, allocated at first use
         self._known: dict[str, tuple[Any, int] | None] = {}
 
@@ -519,6 +530,7 @@ class Judged:
     """The answer to a solver's move (`judge`)."""
 
     correct: bool
+    """The move is the solution's, or another that keeps the forced win."""
     #: The puzzle is solved: the move won, or it kept the win and the line is over.
     solved: bool
     #: The defender's answer to a correct move, the refutation's first move after a
@@ -528,6 +540,7 @@ class Judged:
     #: the prover gives it, and what the position is now worth, in words.
     refutation: list[str] = field(default_factory=list)
     verdict: str = ""
+    """After a wrong move: what the position is now worth, in words."""
 
 
 def on_line(puzzle: Puzzle, played: list[str]) -> Judged | None:
