@@ -61,6 +61,7 @@ export const api = {
   recordStreak: (score) => post("/api/puzzles/streak", { score }),
   puzzleProfile: () => get("/api/puzzles/me?limit=20"),
   yourPuzzles: () => get("/api/puzzles/yours"),
+  puzzleDashboard: (days) => get(`/api/puzzles/dashboard?days=${days}`),
 };
 
 /** Online play: accounts, rooms, pairing, bots, tournaments, games and players. */
