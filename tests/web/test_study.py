@@ -442,3 +442,31 @@ def test_learn_from_your_mistakes_then_continue_from_here(tab: Tab) -> None:
     page.click("#continue-computer")
     page.wait_for_selector(".cell.has-x[data-cell='4']")
     tab.assert_clean()
+
+
+def test_the_board_editor_sets_up_a_position_the_parser_checks_then_analyses_it(tab: Tab) -> None:
+    """Marks put down by clicking (Forget mode: their ages in the order put down), the
+    game's own parser's message while the position is not one, then the analysis board
+    and a game against the computer from it."""
+    tab.open("#/editor?spec=classic:forget=true")
+    page = tab.page
+    page.wait_for_selector(".editor-cell[data-cell='8']")
+    page.click(".editor-cell[data-cell='4']")
+    page.wait_for_selector("#editor-verdict.error")
+    assert "x moves first" in page.locator("#editor-verdict").inner_text()
+    assert page.locator("#editor-analyse").get_attribute("aria-disabled") == "true"
+    page.click("#piece-o")
+    page.click(".editor-cell[data-cell='0']")
+    page.click("#piece-x")
+    page.click(".editor-cell[data-cell='8']")
+    assert page.locator("#editor-text").input_value() == "o../.x./..x x x=5,9 o=1"
+    assert page.locator(".editor-cell[data-cell='8']").get_attribute("aria-label") == "9: X, age 2"
+    page.select_option("#editor-turn", "o")
+    page.wait_for_selector("#editor-verdict:has-text('A legal position, O to move.')")
+    play = _query(page.locator("#editor-play").get_attribute("href") or "")
+    assert (play["start"], play["side"], play["mode"]) == (["o../.x./..x o x=5,9 o=1"], ["o"], ["computer"])
+    page.click("#editor-analyse")
+    page.wait_for_selector("#status:has-text('O to move')")
+    assert _query(page.url)["start"] == ["o../.x./..x o x=5,9 o=1"]
+    assert page.locator(".cell.has-x").count() == 2
+    tab.assert_clean(refused=1)  # the one position the parser refused

@@ -11,6 +11,7 @@ import { applyTheme } from "./prefs.js";
 import { rulesPage } from "./rules.js";
 import { AnalysisPage } from "./study/analysis.js";
 import { PuzzleDashboard } from "./study/dashboard.js";
+import { EditorPage } from "./study/editor.js";
 import { PuzzlePage } from "./study/puzzles.js";
 import { toast } from "./toast.js";
 
@@ -96,6 +97,7 @@ async function route() {
   }
   if (page === "play") titled(new GamePage(view, catalogue, params, { toast }));
   else if (page === "analysis") titled(new AnalysisPage(view, catalogue, params, { toast }));
+  else if (page === "editor") titled(new EditorPage(view, catalogue, params, { toast }));
   else if (page === "puzzles" && params.get("mode") === "dashboard") titled(new PuzzleDashboard(view, catalogue, params));
   else if (page === "puzzles") titled(new PuzzlePage(view, catalogue, params, { toast }));
   else if (page === "rules") {

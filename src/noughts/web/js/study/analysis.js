@@ -161,6 +161,7 @@ export class AnalysisPage {
             h("button", { class: "button", type: "button", id: "copy-link", onclick: () => this.copyLink() }, "Copy link"),
           ),
           h("a", { class: "button subtle", href: `#/play?spec=${encodeURIComponent(this.spec)}` }, "Play this game"),
+          (this.editLink = h("a", { class: "button subtle", id: "edit-position", href: "#/editor" }, "Board editor")),
         ),
       ),
     );
@@ -425,6 +426,7 @@ export class AnalysisPage {
     this.drawReview();
     this.drawTree();
     this.continuePanel.draw();
+    this.editLink.href = `#/editor?${new URLSearchParams({ spec: this.spec, position: view.position }).toString()}`;
   }
 
   /** "X" and "O", or "Black" and "White" on a board of stones. */
