@@ -88,7 +88,8 @@ export class PuzzleDashboard {
     const themes = data.themes.map((t) => ({ name: t.theme, href: `#/puzzles?theme=${encodeURIComponent(t.theme)}`, results: t }));
     this.body.replaceChildren(
       ...[
-        h("p", { class: "dashboard-summary" }, h("label", { for: "dashboard-days" }, "Over ", days), " ", h("span", { id: "dashboard-total" }, `you solved ${solvedShare(data.total)}, ${signed(data.total.rating_change)} rating`), h("span", { class: "muted" }, ` · your puzzle rating ${r.rating}${r.provisional ? "?" : ""}`)),
+        h("p", { class: "dashboard-summary" }, h("label", { for: "dashboard-days" }, "Over ", days), " ", h("span", { id: "dashboard-total" }, `you solved ${solvedShare(data.total)}, ${signed(data.total.rating_change)} rating`)),
+        h("p", { class: "muted dashboard-rating" }, `Your puzzle rating: ${r.rating}${r.provisional ? "?" : ""}`),
         data.total.attempts ? table("dashboard-games", "By game", "Game", games) : h("p", { class: "muted", id: "dashboard-empty" }, "No puzzles tried in these days. ", h("a", { href: "#/puzzles" }, "Solve some"), "."),
         data.total.attempts ? table("dashboard-themes", "By theme (a puzzle counts under each of its themes)", "Theme", themes) : null,
       ].filter(Boolean),
