@@ -175,6 +175,9 @@ export class AnalysisPage {
       try {
         const game = await online.game(this.online);
         this.spec = game.spec;
+        // A player of the game learns from their own mistakes (a spectator, from either side's).
+        const { user } = await online.me().catch(() => ({ user: null }));
+        if (user) this.own = ["x", "o"].find((side) => game[side]?.name === user.name) || this.own;
         this.tree = Tree.line(game.moves);
         this.node = this.endOfLine(this.tree.root);
         this.heading.textContent = this.title;
