@@ -421,6 +421,7 @@ def test_learn_from_your_mistakes_then_continue_from_here(tab: Tab) -> None:
     page = tab.page
     page.click("#learn-x")
     page.wait_for_selector(".tree-move.current[data-path='5,1,3,7']")
+    assert serious_violations(page) == []
     assert "X played 2, a blunder. Find a better move for X." in page.locator("#lesson-task").inner_text()
     assert page.locator("#lesson-counter").inner_text() == "Mistake 1 of 1"
     assert not page.locator("#engine-lines").is_visible() and not page.locator("#review").is_visible()
@@ -463,6 +464,7 @@ def test_the_board_editor_sets_up_a_position_the_parser_checks_then_analyses_it(
     assert page.locator(".editor-cell[data-cell='8']").get_attribute("aria-label") == "9: X, age 2"
     page.select_option("#editor-turn", "o")
     page.wait_for_selector("#editor-verdict:has-text('A legal position, O to move.')")
+    assert serious_violations(page) == []
     play = _query(page.locator("#editor-play").get_attribute("href") or "")
     assert (play["start"], play["side"], play["mode"]) == (["o../.x./..x o x=5,9 o=1"], ["o"], ["computer"])
     page.click("#editor-analyse")

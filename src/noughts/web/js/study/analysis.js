@@ -226,7 +226,7 @@ export class AnalysisPage {
   }
 
   async play(text) {
-    if (this.lessonPanel.active) return this.lessonPanel.attempt(text);
+    if (this.lessonPanel.takes(this.node)) return this.lessonPanel.attempt(text);
     const from = this.node;
     let next;
     try {

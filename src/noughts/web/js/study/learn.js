@@ -21,9 +21,15 @@ export class LessonPanel {
     this.box = h("section", { class: "lesson", id: "lesson", hidden: true, "aria-label": "learn from your mistakes" });
   }
 
-  /** A board move goes to the lesson (not the tree) while a mistake waits for one. */
+  /** While a mistake waits for a better move (the engine is out of sight meanwhile). */
   get active() {
     return Boolean(this.lesson && !this.lesson.done && !this.between);
+  }
+
+  /** Whether a move played at `node` is the lesson's: at the position before the
+   * mistake; elsewhere (gone there with the arrows) it is an ordinary move of the tree. */
+  takes(node) {
+    return this.active && node === this.page.before(this.lesson.current);
   }
 
   /** The buttons that start a lesson: one per side with mistakes, `own` (the side the
