@@ -19,7 +19,7 @@ from noughts.ai.levels import level_player
 from noughts.cli import main
 from noughts.core import Player, State
 from noughts.records import GameRecord
-from noughts.study import Judgement, move_accuracy, review_game, review_record
+from noughts.study import Judgement, judge_move, move_accuracy, review_game, review_record
 from noughts.study.review import Review
 from noughts.terminal.reviewing import print_review, review_figure
 
@@ -380,3 +380,22 @@ def test_a_review_says_where_its_values_are_estimates(tmp_path: Path, monkeypatc
     assert review.reviewer.startswith("max (perfect) · estimates in ")
     # Named by the search, alone or beside the exact player's proven moves (perfect+alphabeta).
     assert "alphabeta" in review.reviewer.partition("(by ")[2]
+
+
+def test_a_move_tried_in_place_of_a_played_one_is_classed_as_the_review_classes_it() -> None:
+    """judge_move (Learn from your mistakes) and the review agree on every move of a
+    position: after 5 1 3 7, x's 4 draws (best), each other move loses (a blunder)."""
+    game = parse_spec("classic")
+    states = [game.initial()]
+    for move in ["5", "1", "3", "7"]:
+        states.append(states[-1].play_text(move))
+    state = states[-1]
+    analysis = make_player("perfect").analyze(state, Limits())
+    tried = {game.move_text(m): judge_move(analysis, state, game.move_text(m)) for m in state.legal_moves()}
+    assert tried == {"2": Judgement.BLUNDER, "4": Judgement.BEST, "6": Judgement.BLUNDER, "8": Judgement.BLUNDER,
+                     "9": Judgement.BLUNDER}  # fmt: skip
+    for move, judgement in tried.items():
+        reviewed = review_game([*states, state.play_text(move)], ["5", "1", "3", "7", move], make_player("perfect"))
+        assert reviewed.moves[-1].judgement is judgement
+    with pytest.raises(ValueError, match="values no move"):
+        judge_move(analysis, state, "5")

@@ -226,3 +226,34 @@ def test_the_themes_offered_are_the_chosen_games_with_its_counts(
     page.screenshot(path=str(SCREENSHOTS / f"puzzle-themes-{size}-{theme}.png"), full_page=True)
     assert serious_violations(page) == []
     tab.assert_clean()
+
+
+def test_the_next_puzzle_comes_by_itself_at_the_difficulty_chosen_and_the_dashboard_counts_it(
+    tab: Tab, server_url: str
+) -> None:
+    page = tab.page
+    answer = page.request.post(
+        f"{server_url}/api/online/signup", data={"name": f"dash{secrets.token_hex(3)}", "password": "correct horse"}
+    )
+    assert answer.status == 201, answer.text()
+    puzzle = _puzzle(server_url, long=False)
+    tab.open(f"#/puzzles?id={puzzle['id']}")
+    page.wait_for_selector("#puzzle-auto-next")
+    page.check("#puzzle-auto-next")
+    with page.expect_request(lambda r: "/api/puzzles/next" in r.url) as chosen:
+        page.select_option("#puzzle-difficulty-choice", "harder")  # before a move: a puzzle of that difficulty now
+    assert "difficulty=harder" in chosen.value.url
+    page.reload()  # the address still names the puzzle
+    page.wait_for_selector(f"#puzzle-info[data-id='{puzzle['id']}']")
+    assert page.locator("#puzzle-auto-next").is_checked()  # a preference: kept
+    with page.expect_request(lambda r: "/api/puzzles/next" in r.url and "difficulty=harder" in r.url):
+        page.click(f".cell[data-move='{puzzle['solution'][0]}']")
+        page.wait_for_selector("#solved")
+    page.wait_for_function(f"document.querySelector('#puzzle-info')?.dataset.id !== '{puzzle['id']}'")
+    page.click("#mode-dashboard")
+    page.wait_for_selector("#dashboard-total")
+    assert page.locator("#dashboard-total").inner_text().startswith("you solved 1 of 1 (100%), +")
+    assert page.locator("#dashboard-games tbody tr").inner_text().startswith(puzzle["title"])
+    assert page.locator("#dashboard-themes tbody tr").count() == len(puzzle["themes"])
+    assert serious_violations(page) == []
+    tab.assert_clean()

@@ -410,3 +410,65 @@ def test_the_gomoku_analysis_board_fits_a_phone(make_tab: object) -> None:
     assert page.locator("#status").inner_text() == "White to move · move 4"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     tab.assert_clean()
+
+
+def test_learn_from_your_mistakes_then_continue_from_here(tab: Tab) -> None:
+    """The reviewed game's one blunder (x's 2, where 4 draws): the board goes back before
+    it with the engine out of sight, a move no better is refused and stays off the tree,
+    the better one is accepted and kept, and the summary counts it; then the position
+    is played on against the computer at the level and side chosen."""
+    tab.open("#/analysis?spec=classic&tree=5,1,3,7,2,4&review=1&side=x")
+    page = tab.page
+    page.click("#learn-x")
+    page.wait_for_selector(".tree-move.current[data-path='5,1,3,7']")
+    assert serious_violations(page) == []
+    assert "X played 2, a blunder. Find a better move for X." in page.locator("#lesson-task").inner_text()
+    assert page.locator("#lesson-counter").inner_text() == "Mistake 1 of 1"
+    assert not page.locator("#engine-lines").is_visible() and not page.locator("#review").is_visible()
+    page.click(".cell[data-move='9']")
+    page.wait_for_selector("#lesson-feedback:has-text('no better')")
+    assert page.locator(".tree-move[data-path='5,1,3,7,9']").count() == 0
+    page.click(".cell[data-move='4']")
+    page.wait_for_selector("#lesson-feedback:has-text('Well done: 4 is the best move (draw)')")
+    page.wait_for_selector(".variation .tree-move.current[data-path='5,1,3,7,4']")
+    page.click("#lesson-next")
+    assert page.locator("#lesson-summary").inner_text() == "You found 1 of 1 better move (0 shown, 0 skipped)."
+    assert serious_violations(page) == []
+    page.click("#lesson-close")
+    page.locator("#continue summary").click()
+    page.select_option("#continue-level", "easy")
+    page.select_option("#continue-side", "o")
+    link = _query(page.locator("#continue-computer").get_attribute("href") or "")
+    assert (link["moves"], link["side"], link["level"], link["mode"]) == (["5,1,3,7,4"], ["o"], ["easy"], ["computer"])
+    page.click("#continue-computer")
+    page.wait_for_selector(".cell.has-x[data-cell='4']")
+    tab.assert_clean()
+
+
+def test_the_board_editor_sets_up_a_position_the_parser_checks_then_analyses_it(tab: Tab) -> None:
+    """Marks put down by clicking (Forget mode: their ages in the order put down), the
+    game's own parser's message while the position is not one, then the analysis board
+    and a game against the computer from it."""
+    tab.open("#/editor?spec=classic:forget=true")
+    page = tab.page
+    page.wait_for_selector(".editor-cell[data-cell='8']")
+    page.click(".editor-cell[data-cell='4']")
+    page.wait_for_selector("#editor-verdict.error")
+    assert "x moves first" in page.locator("#editor-verdict").inner_text()
+    assert page.locator("#editor-analyse").get_attribute("aria-disabled") == "true"
+    page.click("#piece-o")
+    page.click(".editor-cell[data-cell='0']")
+    page.click("#piece-x")
+    page.click(".editor-cell[data-cell='8']")
+    assert page.locator("#editor-text").input_value() == "o../.x./..x x x=5,9 o=1"
+    assert page.locator(".editor-cell[data-cell='8']").get_attribute("aria-label") == "9: X, age 2"
+    page.select_option("#editor-turn", "o")
+    page.wait_for_selector("#editor-verdict:has-text('A legal position, O to move.')")
+    assert serious_violations(page) == []
+    play = _query(page.locator("#editor-play").get_attribute("href") or "")
+    assert (play["start"], play["side"], play["mode"]) == (["o../.x./..x o x=5,9 o=1"], ["o"], ["computer"])
+    page.click("#editor-analyse")
+    page.wait_for_selector("#status:has-text('O to move')")
+    assert _query(page.url)["start"] == ["o../.x./..x o x=5,9 o=1"]
+    assert page.locator(".cell.has-x").count() == 2
+    tab.assert_clean(refused=1)  # the one position the parser refused

@@ -14,7 +14,16 @@ from typing import Any, TypeVar
 from noughts.core import Game, IllegalMoveError, InvalidMoveError, InvalidPositionError, Outcome, Player, State, shown
 from noughts.games.geometry import bits, has_line
 
-__all__ = ["MarksGame", "MarksState", "check_turn", "line_outcome", "parse_marks", "parse_rows", "parse_turn"]
+__all__ = [
+    "MarksGame",
+    "MarksState",
+    "check_forget_turn",
+    "check_turn",
+    "line_outcome",
+    "parse_marks",
+    "parse_rows",
+    "parse_turn",
+]
 
 S = TypeVar("S", bound="MarksState")
 
@@ -113,6 +122,13 @@ def check_turn(x: int, o: int, turn: Player) -> None:
     difference = x.bit_count() - o.bit_count()
     if difference not in (0, 1) or (difference == 1) != (turn is Player.O):
         raise InvalidPositionError("x moves first: x has as many marks as o (o to move: one more)")
+
+
+def check_forget_turn(x: int, o: int, turn: Player) -> None:
+    """Forget mode keeps the number of marks, not of moves (a mark vanishes only as its
+    owner puts down another): only "who has moved at all" is left to check."""
+    if (x == 0 and (o != 0 or turn is Player.O)) or (turn is Player.X and (x == 0) != (o == 0)):
+        raise InvalidPositionError("x moves first: a player with no marks has not moved yet")
 
 
 def line_outcome(x: int, o: int, turn: Player, lines: tuple[int, ...]) -> Outcome | None:

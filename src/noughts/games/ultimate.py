@@ -54,7 +54,7 @@ from noughts.core import (
 )
 from noughts.games.forget import check_options, forget_options, forget_rule, parse_ages, placed
 from noughts.games.geometry import bits, board_group, full_line, has_line, line_masks, mapped_mask, masks_through
-from noughts.games.marks import parse_marks, parse_turn
+from noughts.games.marks import check_forget_turn, parse_marks, parse_turn
 from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["BOARD_NAMES", "NINE_BOARD", "ULTIMATE", "Ultimate", "UltimateState"]
@@ -160,10 +160,7 @@ class Ultimate(Game["UltimateState", int]):
         ages = None
         if self.forget:
             ages = (self._parse_ages(parts[3], "x", x), self._parse_ages(parts[4], "o", o))
-            # Forget mode keeps the number of marks, not the number of moves: only "who
-            # has moved at all" is left to check.
-            if (x == 0 and (o != 0 or turn is Player.O)) or (turn is Player.X and (x == 0) != (o == 0)):
-                raise InvalidPositionError("x moves first: a player with no marks has not moved yet")
+            check_forget_turn(x, o, turn)
         else:
             lead = x.bit_count() - o.bit_count()
             if lead != (1 if turn is Player.O else 0):

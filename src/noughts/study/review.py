@@ -38,6 +38,7 @@ __all__ = [
     "Judgement",
     "MoveReview",
     "Review",
+    "judge_move",
     "move_accuracy",
     "review_from_analyses",
     "review_game",
@@ -263,6 +264,19 @@ def review_from_analyses(
 
 #: How good a proven result is, to tell a fall: a win, a draw, a loss.
 _RANK = {Kind.WIN: 2, Kind.DRAW: 1, Kind.LOSS: 0}
+
+
+def judge_move(analysis: Analysis, state: State[Any], move: str) -> Judgement:
+    """The class the review gives `move` in `state`, from the analysis of `state` (every
+    legal move valued, `AIPlayer.analyze`): how "Learn from your mistakes" judges a move
+    tried in place of a mistake, by the review's own rules and thresholds. A move the
+    analysis did not value (an illegal one) is an `InvalidOptionError`."""
+    played = _played(analysis, state, move)
+    if played is None:
+        raise InvalidOptionError(f"the analysis values no move {move!r} in this position")
+    before, after = analysis.value, played.value
+    lost = _chance(before, analysis) - _chance(after, analysis)
+    return _judge(analysis, played, before, after, lost)
 
 
 def _proven_falls(states: list[State[Any]], values: list[Value], reviews: list[MoveReview]) -> list[MoveReview]:

@@ -142,6 +142,10 @@ def test_bad_options(key: str, options: dict[str, object], message: str) -> None
         ("classic", "x../.../... z", "not a player"),
         ("classic:forget=true", "x../.../... o x=2 o=-", "exactly the x marks"),
         ("classic:forget=true", "x../.../... o", "x=CELLS"),
+        # Forget mode counts no moves, but a side with no mark has not moved yet.
+        ("classic:forget=true", "x../.../... x x=1 o=-", "no marks has not moved yet"),
+        ("classic:forget=true", "o../.../... o x=- o=1", "no marks has not moved yet"),
+        ("classic:forget=true", ".../.../... o x=- o=-", "no marks has not moved yet"),
     ],
 )
 def test_bad_positions(spec: str, text: str, message: str) -> None:

@@ -45,8 +45,16 @@ def test_request_analysis_in_the_browser_from_the_game_and_the_profile(
     # Opened by its id alone, the board fetches the game's moves and the stored review.
     page.goto(f"{server}/#/analysis?online={game_id}")
     page.wait_for_selector(".tree-move.class-blunder[data-path='5,1,3,7,2']")
+    # Learn from your mistakes: a spectator from a side's, x's player (ann) from their own.
+    assert page.locator("#learn-x").inner_text() == "Learn from X's mistakes (1)"
     assert visitor.errors == []
     visitor.context.close()
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_cookies([{"name": COOKIE, "value": ann.http.cookies[COOKIE], "url": server}])
+    own = context.new_page()
+    own.goto(f"{server}/#/analysis?online={game_id}")
+    own.wait_for_selector("#learn-x:has-text('Learn from your mistakes (1)')")
+    context.close()
 
 
 # Six seconds of review on one worker under a browser: make test-slow. make test keeps the

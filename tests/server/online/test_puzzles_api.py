@@ -262,3 +262,50 @@ def test_the_themes_are_the_chosen_games_with_its_own_counts(people: Callable[[]
         assert chosen.json()["spec"] == "ultimate" and theme in chosen.json()["themes"]
     # A game with no puzzles has no themes.
     assert visitor.http.get("/api/puzzles", params={"spec": "mnk:m=7:n=7:k=4"}).json()["themes"] == []
+
+
+def test_the_dashboard_tallies_a_players_attempts_by_game_and_theme(
+    people: Callable[[], Person], puzzles: list[Puzzle]
+) -> None:
+    visitor, ann = people(), people().sign_up()
+    assert visitor.http.get("/api/puzzles/dashboard").status_code == 401
+    empty = ann.http.get("/api/puzzles/dashboard").json()
+    assert (empty["days"], empty["total"], empty["games"], empty["themes"]) == (
+        30,
+        {"attempts": 0, "solved": 0, "rating_change": 0},
+        [],
+        [],
+    )
+    won = ann.http.post(f"/api/puzzles/{puzzles[0].id}/attempt", json={"solved": True}).json()
+    lost = ann.http.post(f"/api/puzzles/{puzzles[1].id}/attempt", json={"solved": False}).json()
+    change = won["rating_after"] - won["rating_before"] + lost["rating_after"] - lost["rating_before"]
+    board = ann.http.get("/api/puzzles/dashboard", params={"days": 7}).json()
+    assert board["total"]["attempts"] == 2 and board["total"]["solved"] == 1
+    assert abs(board["total"]["rating_change"] - change) <= 1  # each attempt's rounded apart
+    assert [(g["spec"], g["title"], g["attempts"], g["solved"]) for g in board["games"]] == [
+        ("classic", "Tic-tac-toe", 2, 1)
+    ]
+    expected: dict[str, list[int]] = {}
+    for puzzle, solved in ((puzzles[0], 1), (puzzles[1], 0)):
+        for theme in puzzle.themes:
+            expected.setdefault(theme, [0, 0])
+            expected[theme] = [expected[theme][0] + 1, expected[theme][1] + solved]
+    assert {t["theme"]: [t["attempts"], t["solved"]] for t in board["themes"]} == expected
+    assert board["rating"]["attempts"] == 2
+    for days in (0, 366, "week"):
+        refused = ann.http.get("/api/puzzles/dashboard", params={"days": days})
+        assert refused.status_code == 422 and refused.json()["field"] == "query.days"
+
+
+def test_a_harder_puzzle_is_chosen_above_the_rating_and_an_easier_below(people: Callable[[], Person]) -> None:
+    visitor = people()
+
+    def chosen(difficulty: str) -> int:
+        params = {"spec": "classic:forget=true", "rating": 1500, "difficulty": difficulty}
+        answer = visitor.http.get("/api/puzzles/next", params=params)
+        assert answer.status_code == 200, answer.text
+        return int(answer.json()["rating"])
+
+    assert chosen("easiest") < chosen("normal") < chosen("hardest")
+    refused = visitor.http.get("/api/puzzles/next", params={"difficulty": "impossible"})
+    assert refused.status_code == 422 and refused.json()["field"] == "query.difficulty"

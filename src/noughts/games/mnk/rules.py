@@ -33,7 +33,15 @@ from noughts.core import (
 )
 from noughts.games.forget import FORGET_OPTIONS, check_options, forget_rule, parse_ages, placed
 from noughts.games.geometry import board_group, full_line, has_line, line_masks, mapped_mask, masks_through
-from noughts.games.marks import MarksGame, MarksState, check_turn, line_outcome, parse_rows, parse_turn
+from noughts.games.marks import (
+    MarksGame,
+    MarksState,
+    check_forget_turn,
+    check_turn,
+    line_outcome,
+    parse_rows,
+    parse_turn,
+)
 from noughts.variant import OptionSpec, Trait, Variant
 
 __all__ = ["MAX_SIDE", "Mnk", "MnkState"]
@@ -130,6 +138,7 @@ class Mnk(MarksGame["MnkState"]):
         ages = None
         if self.forget:
             ages = (self._parse_ages(parts[2], "x", x), self._parse_ages(parts[3], "o", o))
+            check_forget_turn(x, o, turn)
         else:
             check_turn(x, o, turn)
         return MnkState._make(self, x, o, turn, ages, (), line_outcome(x, o, turn, self.lines))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import random
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,7 +28,7 @@ from noughts.server.online.actions import ActionError, GameRow, MissingError
 from noughts.server.online.schemas import PuzzleRating
 from noughts.server.online.service import Online
 from noughts.server.online.sessions import LoggedIn, current_user, online_of
-from noughts.server.online.storage.puzzles import AttemptRow, PuzzlePlayerRow, PuzzleRow
+from noughts.server.online.storage.puzzles import AttemptRow, PuzzlePlayerRow, PuzzleRow, Tally
 from noughts.server.online.storage.store import NotFoundError
 from noughts.server.replay import replay
 from noughts.server.routes.askers import asker_of
@@ -60,6 +60,12 @@ MINE_SECONDS = 0.3
 PRIVATE_SOURCE = "a private online game"
 #: The rating a visitor's next puzzle is chosen near, without one given.
 VISITOR_RATING = 1500.0
+#: How far from the player's rating each difficulty chooses (lichess's steps).
+DIFFICULTY = {"easiest": -600, "easier": -300, "normal": 0, "harder": 300, "hardest": 600}
+Difficulty = Literal["easiest", "easier", "normal", "harder", "hardest"]
+#: The longest stretch the dashboard tallies, in days.
+MAX_DASHBOARD_DAYS = 365
+_DAY_MS = 86_400_000
 _ID = Annotated[str, Field(min_length=1, max_length=12, pattern="^[a-z2-7]+$")]
 
 
@@ -169,6 +175,32 @@ class StreakBest(_Model):
     best_streak: int
 
 
+class Results(_Model):
+    attempts: int
+    solved: int
+    rating_change: int = Field(description="the puzzle rating won (or lost, below 0) by these attempts")
+
+
+class GameResults(Results):
+    spec: str
+    title: str
+
+
+class ThemeResults(Results):
+    theme: str
+
+
+class Dashboard(_Model):
+    """The signed-in player's counted attempts of the last `days` days, by game and by
+    theme (a puzzle counts under each of its themes), the most tried first."""
+
+    days: int
+    rating: PuzzleRating
+    total: Results
+    games: list[GameResults]
+    themes: list[ThemeResults]
+
+
 def _view(row: PuzzleRow) -> PuzzleView:
     before, last_move = shipped_contexts().get(row.id, (None, None))
     return PuzzleView(
@@ -219,15 +251,19 @@ async def next_puzzle(
     spec: Annotated[Spec | None, Query(description="only this game's puzzles")] = None,
     theme: Annotated[str | None, Query(max_length=40, description="only puzzles of this theme")] = None,
     rating: Annotated[int | None, Query(ge=0, le=4000, description="near this rating (default: yours)")] = None,
+    difficulty: Annotated[
+        Difficulty, Query(description="easier or harder than that rating: 300 points a step, as lichess")
+    ] = "normal",
     exclude: Annotated[str, Query(max_length=2000, description="ids to leave out, comma separated")] = "",
 ) -> PuzzleView:
-    """A puzzle near the player's puzzle rating (or `rating`) that a signed-in player
-    has not tried yet; 404 no-puzzle-left when the filters leave none."""
+    """A puzzle near the player's puzzle rating (or `rating`), moved by `difficulty`, that
+    a signed-in player has not tried yet; 404 no-puzzle-left when the filters leave none."""
     online = online_of(request)
     user = await current_user(request)
     near = float(rating) if rating is not None else VISITOR_RATING
     if user is not None and rating is None:
         near = (await online.store.call(online.puzzles.player, user.id, now_ms())).rating
+    near += DIFFICULTY[difficulty]
     skipped = [part for part in exclude.split(",") if part][:200]
     found = await online.store.call(
         online.puzzles.choose, near, spec, theme, None if user is None else user.id, skipped
@@ -288,6 +324,39 @@ async def mine(
     return PuzzleProfile(
         rating=puzzle_rating(row),
         history=[HistoryEntry(attempt=_attempt(a), puzzle=_view(p), at=a.created_at) for a, p in history],
+    )
+
+
+@router.get("/dashboard", response_model=Dashboard, responses=error_answers(401))
+async def dashboard(
+    request: Request,
+    user: LoggedIn,
+    days: Annotated[int, Query(ge=1, le=MAX_DASHBOARD_DAYS, description="the attempts of the last days")] = 30,
+) -> Dashboard:
+    """The signed-in player's results of the last `days` days by game and by theme: how
+    many tried, how many solved, the rating won (lichess's puzzle dashboard)."""
+    online = online_of(request)
+    now = now_ms()
+    row = await online.store.call(online.puzzles.player, user.id, now)
+    games, themes = await online.store.call(online.puzzles.results, user.id, now - days * _DAY_MS)
+
+    def results(tally: Tally) -> dict[str, int]:
+        return {"attempts": tally.attempts, "solved": tally.solved, "rating_change": round(tally.rating_change)}
+
+    def most_tried(item: tuple[str, Tally]) -> tuple[int, str]:
+        return (-item[1].attempts, item[0])
+
+    total = Tally(
+        sum(t.attempts for t in games.values()),
+        sum(t.solved for t in games.values()),
+        sum(t.rating_change for t in games.values()),
+    )
+    return Dashboard(
+        days=days,
+        rating=puzzle_rating(row),
+        total=Results(**results(total)),
+        games=[GameResults(spec=s, title=title(s), **results(t)) for s, t in sorted(games.items(), key=most_tried)],
+        themes=[ThemeResults(theme=k, **results(t)) for k, t in sorted(themes.items(), key=most_tried)],
     )
 
 

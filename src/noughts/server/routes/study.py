@@ -2,26 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import time
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
+from pydantic import Field
 
 from noughts.core import NoughtsError
 from noughts.records import GameRecord
 from noughts.server.models import (
     GUARDED,
+    MoveText,
     RecordRequest,
     RecordView,
     ReviewProgress,
     ReviewRequest,
     ReviewView,
+    ThinkRequest,
+    ValueView,
+    _Model,
     error_answers,
 )
 from noughts.server.online.actions import MissingError
 from noughts.server.replay import RequestError, replay
 from noughts.server.reviews import Answer, Reviews, computing
 from noughts.server.routes.askers import asker_of
+from noughts.server.views import value_view
+from noughts.study import Judgement, judge_move
+from noughts.thinking.jobs import ThinkJob
+from noughts.thinking.lanes import Lane, Thinking
 
 router = APIRouter(
     prefix="/api",
@@ -89,4 +99,51 @@ def read_record(body: RecordRequest) -> RecordView:
         o=record.o,
         result=record.result,
         termination=record.termination,
+    )
+
+
+class AttemptRequest(ThinkRequest):
+    """A move tried in the position after `moves`, in place of the one played there."""
+
+    move: MoveText
+
+
+class AttemptView(_Model):
+    """A tried move judged as the review judges a move: its class, and whether it keeps
+    the position's value (best or good: it gives away less than an inaccuracy)."""
+
+    move: str
+    judgement: Annotated[
+        Literal["best", "good", "inaccuracy", "mistake", "blunder"], Field(alias="class", description="the class")
+    ]
+    accepted: bool = Field(description="best or good: a move as good as the best by the review's values")
+    value: ValueView = Field(description="the tried move's value for its mover")
+    best: str
+    best_value: ValueView = Field(description="the best move's value, the position's")
+
+
+@router.post("/review/attempt", response_model=AttemptView, responses=GUARDED)
+async def attempt(request: Request, body: AttemptRequest) -> AttemptView:
+    """Learn from your mistakes: the move `move` tried after `moves`, judged by
+    `level` (`time` seconds) with the review's own rules (`noughts.study.judge_move`).
+    A move that is not legal there, or a game that is over, is a 400 naming it, before
+    anything is computed."""
+    asked = time.time()
+    replayed = replay(body.spec, body.start, body.moves)
+    replayed.then(body.move)  # a move that cannot be played is refused before the pool is asked
+    pool: Thinking = request.app.state.thinking
+    job = ThinkJob(replayed.state, body.level, body.time, body.seed, mistakes=False, every_move=True, asked=asked)
+    analysis = await pool.analyze(job, Lane.ANALYSIS, await asker_of(request))
+    judgement = judge_move(analysis, replayed.state, body.move)
+    played = replayed.game.parse_move(body.move)
+    tried = next(info for info in analysis.moves if info.move == played)
+    return AttemptView.model_validate(
+        {
+            "move": tried.text,
+            "class": judgement.value,
+            "accepted": judgement in (Judgement.BEST, Judgement.GOOD),
+            "value": value_view(tried.value, analysis.scale),
+            "best": analysis.moves[0].text,
+            "best_value": value_view(analysis.value, analysis.scale),
+        }
     )

@@ -47,6 +47,7 @@ export const api = {
   // done, total}) to ask again for by its key.
   review: (g, level, time) => post("/api/review", { ...game(g), level, time }),
   reviewByKey: (key) => get(`/api/review/${id(key)}`),
+  attempt: (g, move, level, time) => post("/api/review/attempt", { ...game(g), move, level, time }),
   record: (text) => post("/api/record", { text }),
   // Puzzles: for everyone; the rating and history for players signed in online.
   // The games' counts, and the themes of `spec`'s puzzles (of every game's without it).
@@ -60,6 +61,7 @@ export const api = {
   recordStreak: (score) => post("/api/puzzles/streak", { score }),
   puzzleProfile: () => get("/api/puzzles/me?limit=20"),
   yourPuzzles: () => get("/api/puzzles/yours"),
+  puzzleDashboard: (days) => get(`/api/puzzles/dashboard?days=${days}`),
 };
 
 /** Online play: accounts, rooms, pairing, bots, tournaments, games and players. */

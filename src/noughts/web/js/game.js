@@ -504,6 +504,7 @@ export class GamePage {
     if (this.view.moves.length) params.set("tree", this.view.moves.join(","));
     if (moves.length) params.set("at", moves.join(","));
     if (review) params.set("review", "1");
+    if (this.mode === "computer") params.set("side", this.human); // "Learn from your mistakes": the player's own
     return `#/analysis?${params.toString()}`;
   }
 

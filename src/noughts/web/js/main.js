@@ -10,6 +10,8 @@ import { homePage } from "./home.js";
 import { applyTheme } from "./prefs.js";
 import { rulesPage } from "./rules.js";
 import { AnalysisPage } from "./study/analysis.js";
+import { PuzzleDashboard } from "./study/dashboard.js";
+import { EditorPage } from "./study/editor.js";
 import { PuzzlePage } from "./study/puzzles.js";
 import { toast } from "./toast.js";
 
@@ -95,6 +97,8 @@ async function route() {
   }
   if (page === "play") titled(new GamePage(view, catalogue, params, { toast }));
   else if (page === "analysis") titled(new AnalysisPage(view, catalogue, params, { toast }));
+  else if (page === "editor") titled(new EditorPage(view, catalogue, params, { toast }));
+  else if (page === "puzzles" && params.get("mode") === "dashboard") titled(new PuzzleDashboard(view, catalogue, params));
   else if (page === "puzzles") titled(new PuzzlePage(view, catalogue, params, { toast }));
   else if (page === "rules") {
     rulesPage(view, catalogue, id);

@@ -30,7 +30,7 @@ from noughts.server.online.storage.tables import Game, Puzzle, PuzzleAttempt, Pu
 from noughts.study.puzzles import Puzzle as ProvedPuzzle
 from noughts.study.puzzles import shipped
 
-__all__ = ["AttemptRow", "PuzzleBook", "PuzzlePlayerRow", "PuzzleRow", "add_puzzles"]
+__all__ = ["AttemptRow", "PuzzleBook", "PuzzlePlayerRow", "PuzzleRow", "Tally", "add_puzzles"]
 
 _puzzles = cast(Table, Puzzle.__table__)
 _players = cast(Table, PuzzlePlayer.__table__)
@@ -80,6 +80,16 @@ class PuzzlePlayerRow:
     solved: int
     best_streak: int
     updated_at: int
+
+
+@dataclass
+class Tally:
+    """A player's counted attempts of one kind (a game's, a theme's): how many, how many
+    solved, and the puzzle rating they won or lost altogether."""
+
+    attempts: int = 0
+    solved: int = 0
+    rating_change: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -384,6 +394,32 @@ class PuzzleBook:
             puzzle = {column.name: m[f"p_{column.name}"] for column in _puzzles.c}
             found.append((_attempt_row(m, first=False), PuzzleRow.from_mapping(puzzle)))
         return found
+
+    def results(self, user_id: int, since: int) -> tuple[dict[str, Tally], dict[str, Tally]]:
+        """The player's counted attempts from `since` (milliseconds) on, tallied by the
+        puzzle's game (its spec) and by each of its themes: the puzzle dashboard."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(
+                    _puzzles.c.spec,
+                    _puzzles.c.themes,
+                    _attempts.c.solved,
+                    _attempts.c.rating_before,
+                    _attempts.c.rating_after,
+                )
+                .join(_puzzles, _puzzles.c.id == _attempts.c.puzzle_id)
+                .where(_attempts.c.user_id == user_id, _attempts.c.created_at >= since)
+            ).all()
+        games: dict[str, Tally] = {}
+        themes: dict[str, Tally] = {}
+        for row in rows:
+            kinds = [games.setdefault(row.spec, Tally())]
+            kinds += [themes.setdefault(theme, Tally()) for theme in row.themes.split("|") if theme]
+            for tally in kinds:
+                tally.attempts += 1
+                tally.solved += int(bool(row.solved))
+                tally.rating_change += row.rating_after - row.rating_before
+        return games, themes
 
     def rated_attempts(self, spec: str | None = None) -> list[Attempt]:
         """Every counted attempt (of `spec`'s puzzles only, if given) with both ratings

@@ -12,6 +12,7 @@ import { strongestLevel } from "../levels.js";
 import { describeSpec } from "../spec.js";
 import { boundTitle, moveValue, verdict } from "../values.js";
 import { evaluationGraph } from "./graph.js";
+import { ContinuePanel, LessonPanel } from "./learn.js";
 import { Tree } from "./tree.js";
 
 /** The engine thinks this long, in turn, while the position stays on the board. */
@@ -50,6 +51,9 @@ export class AnalysisPage {
     this.node = (at.length ? this.tree.find(at) : null) || this.endOfLine(this.tree.root);
     this.keys = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keys);
+    this.own = ["x", "o"].includes(params.get("side")) ? params.get("side") : null; // the side the player had
+    this.lessonPanel = new LessonPanel(this);
+    this.continuePanel = new ContinuePanel(this);
     this.layout();
     this.open(params.get("review") === "1");
   }
@@ -136,10 +140,12 @@ export class AnalysisPage {
         h(
           "section",
           { class: "panel", "aria-label": "the analysis" },
+          this.lessonPanel.box,
           h("section", { class: "engine", "aria-label": "engine" }, h("div", { class: "section-head" }, h("h2", {}, "Engine"), this.engineButton), this.lines, this.engineDetails),
           this.exact,
           this.reviewBox,
           h("section", { class: "moves", "aria-label": "moves" }, h("h2", {}, "Moves"), this.moveTree, this.tools),
+          this.continuePanel.box,
           h(
             "details",
             { class: "load" },
@@ -155,6 +161,7 @@ export class AnalysisPage {
             h("button", { class: "button", type: "button", id: "copy-link", onclick: () => this.copyLink() }, "Copy link"),
           ),
           h("a", { class: "button subtle", href: `#/play?spec=${encodeURIComponent(this.spec)}` }, "Play this game"),
+          (this.editLink = h("a", { class: "button subtle", id: "edit-position", href: "#/editor" }, "Board editor")),
         ),
       ),
     );
@@ -168,6 +175,9 @@ export class AnalysisPage {
       try {
         const game = await online.game(this.online);
         this.spec = game.spec;
+        // A player of the game learns from their own mistakes (a spectator, from either side's).
+        const { user } = await online.me().catch(() => ({ user: null }));
+        if (user) this.own = ["x", "o"].find((side) => game[side]?.name === user.name) || this.own;
         this.tree = Tree.line(game.moves);
         this.node = this.endOfLine(this.tree.root);
         this.heading.textContent = this.title;
@@ -216,6 +226,7 @@ export class AnalysisPage {
   }
 
   async play(text) {
+    if (this.lessonPanel.takes(this.node)) return this.lessonPanel.attempt(text);
     const from = this.node;
     let next;
     try {
@@ -404,7 +415,9 @@ export class AnalysisPage {
     if (!view) return;
     this.picker.value = this.key; // a record loaded may be of another game
     // The better move of a reviewed mistake is drawn as its own marks, not as the engine's hint.
-    const hint = this.better ? null : this.engineOn && this.engine ? this.engine.best : null;
+    const learning = this.lessonPanel.active; // the engine would give the answer away
+    this.root.querySelector(".game-page")?.classList.toggle("learning", learning);
+    const hint = this.better || learning ? null : this.engineOn && this.engine ? this.engine.best : null;
     this.board.render(view, { interactive: view.status === "ongoing", hint });
     this.root.querySelector(".game-page")?.classList.toggle("stones", stones(view.board));
     const better = this.better;
@@ -415,6 +428,8 @@ export class AnalysisPage {
     this.drawEngine();
     this.drawReview();
     this.drawTree();
+    this.continuePanel.draw();
+    this.editLink.href = `#/editor?${new URLSearchParams({ spec: this.spec, position: view.position }).toString()}`;
   }
 
   /** "X" and "O", or "Black" and "White" on a board of stones. */
@@ -521,7 +536,8 @@ export class AnalysisPage {
     }
     const keyboard = document.activeElement?.classList.contains("graph-key");
     const by = h("details", { class: "engine-details review-by" }, h("summary", {}, "Details"), h("p", { class: "muted" }, `Reviewed by ${data.reviewer}`));
-    box.replaceChildren(...[h("h2", {}, "Review"), h("div", { class: "review-sides" }, sides), graph, note, by].filter(Boolean));
+    const learn = h("div", { class: "review-actions learn" }, this.lessonPanel.startButtons(data, this.own));
+    box.replaceChildren(...[h("h2", {}, "Review"), h("div", { class: "review-sides" }, sides), learn, graph, note, by].filter(Boolean));
     if (keyboard) box.querySelector(".graph-key.current")?.focus(); // keep the keyboard on the graph
   }
 

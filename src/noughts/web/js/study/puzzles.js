@@ -11,11 +11,17 @@ import { api, online } from "../api.js";
 import { reducedMotion, sideName, stones } from "../boards/common.js";
 import { boardFor } from "../boards/index.js";
 import { h } from "../dom.js";
+import { prefs } from "../prefs.js";
+import { puzzleTabs } from "./dashboard.js";
 
 /** How long the defender "thinks" before its reply shows: the eye follows the move. */
 const REPLY_DELAY = 450;
 /** How long the position before the puzzle shows before the move that made it. */
 const CONTEXT_DELAY = 600;
+/** How long a solved puzzle stays before the next one comes by itself (the preference). */
+const AUTO_NEXT_DELAY = 1200;
+/** The next puzzle's difficulty against the player's rating: the server's steps. */
+export const DIFFICULTIES = ["easiest", "easier", "normal", "harder", "hardest"];
 /** The help a puzzle solved after all had, in words: a hint, wrong moves, or both. */
 export function solvedHow(help) {
   const how = [];
@@ -86,8 +92,6 @@ export class PuzzlePage {
     this.actions = h("div", { class: "puzzle-actions" });
     this.ratingBox = h("section", { class: "puzzle-rating", id: "puzzle-rating", "aria-label": "your puzzle rating" });
     this.filterBox = h("section", { class: "puzzle-filters", "aria-label": "filters" });
-    const tab = (mode, label) =>
-      h("a", { class: ["tab", this.mode === mode && "current"], href: this.link({ mode }), "aria-current": this.mode === mode ? "page" : null, id: `mode-${mode}` }, label);
     this.root.replaceChildren(
       h(
         "section",
@@ -96,7 +100,7 @@ export class PuzzlePage {
         h(
           "section",
           { class: "panel", "aria-label": "the puzzle" },
-          h("nav", { class: "tabs", "aria-label": "puzzle modes" }, tab("rated", "Puzzles"), tab("daily", "Daily"), tab("streak", "Streak")),
+          puzzleTabs(this.mode, (mode) => this.link({ mode })),
           this.feedback,
           this.actions,
           this.info,
@@ -140,7 +144,8 @@ export class PuzzlePage {
   // -- choosing ----------------------------------------------------------------------
 
   next() {
-    const filters = { ...this.filters, exclude: this.profile ? "" : seen().slice(0, 60).join(",") };
+    const difficulty = DIFFICULTIES.includes(prefs.get("puzzleDifficulty")) ? prefs.get("puzzleDifficulty") : "normal";
+    const filters = { ...this.filters, difficulty, exclude: this.profile ? "" : seen().slice(0, 60).join(",") };
     return this.load(() => api.nextPuzzle(filters));
   }
 
@@ -288,6 +293,9 @@ export class PuzzlePage {
       this.streak.score++;
       this.drawRating();
     }
+    // The preference "next puzzle after a solve": on after a moment to see the last move.
+    const token = this.token;
+    if (this.mode === "rated" && prefs.get("puzzleAutoNext")) setTimeout(() => token === this.token && this.next(), AUTO_NEXT_DELAY);
   }
 
   async report(solved) {
@@ -438,7 +446,22 @@ export class PuzzlePage {
       h("h2", {}, "Filters"),
       select("filter-game", "Game", this.filters.spec, found.games.map((g) => [g.spec, `${g.title} (${g.count})`]), "spec", (spec) => this.chooseGame(spec)),
       select("filter-theme", "Theme", this.filters.theme, themes, "theme", (theme) => (location.hash = this.link({ theme }))),
+      ...(this.mode === "rated" ? this.choices() : []),
     );
+  }
+
+  /** The difficulty of the next puzzles and going on by itself: the player's preferences. */
+  choices() {
+    const difficulty = DIFFICULTIES.includes(prefs.get("puzzleDifficulty")) ? prefs.get("puzzleDifficulty") : "normal";
+    return [
+      h(
+        "label",
+        { class: "filter", for: "puzzle-difficulty-choice" },
+        "Difficulty",
+        h("select", { id: "puzzle-difficulty-choice", onchange: (e) => (prefs.set("puzzleDifficulty", e.target.value), this.done || !this.played.length ? this.next() : null) }, DIFFICULTIES.map((d) => h("option", { value: d, selected: d === difficulty }, d))),
+      ),
+      h("label", { class: "auto-next", for: "puzzle-auto-next" }, h("input", { type: "checkbox", id: "puzzle-auto-next", checked: Boolean(prefs.get("puzzleAutoNext")), onchange: (e) => prefs.set("puzzleAutoNext", e.target.checked) }), " Next puzzle after a solve"),
+    ];
   }
 
   /** Another game: its puzzles, keeping the theme where that game has puzzles of it. */
