@@ -337,6 +337,7 @@ export class LivePage {
     this.board.render(shown, { interactive: !browsing && (interactive || premoving), hint: null });
     this.boardBox.classList.toggle("premoving", premoving);
     this.boardBox.classList.toggle("browsing", Boolean(browsing));
+    this.page.classList.toggle("playing", game.state === "playing");
     for (const [text, kind] of [[this.premove.move, "premove"], [this.pending, "pending"]]) {
       const cell = text === null ? null : this.boardBox.querySelector(`[data-move="${CSS.escape(text)}"]`);
       if (cell) cell.classList.add(kind);
