@@ -113,3 +113,30 @@ def test_the_move_list_shows_each_position_and_comes_back_live(
         assert b.move("3")["type"] == "ack"
         page.wait_for_selector("#browsing", state="detached")
         assert marks(page) == 4
+
+
+def test_a_correspondence_move_is_confirmed_before_it_is_sent(
+    browser: Any, server: str, people: Callable[[], Person]
+) -> None:
+    ann, _, game_id, _, b = start(people, days=3)
+    with page_of(browser, server, ann) as page:
+        page.goto(f"{server}/#/game/{game_id}")
+        # Placed, marked, then taken back: nothing was sent.
+        page.click("#board [data-move='5']")
+        page.wait_for_selector("#board .cell.pending[data-move='5']")
+        assert page.inner_text("#move-question") == "Play 5?"
+        if SHOTS.is_dir():
+            page.screenshot(path=str(SHOTS / "confirm-desktop-light.png"))
+        page.click("[data-action='move-cancel']")
+        page.wait_for_selector("#move-confirm", state="detached")
+        page.click("#board [data-move='1']")
+        page.click("[data-action='move-confirm']")
+        assert b.event("move")["move"] == "1"
+        # Turned off in the settings, a click plays at once.
+        page.evaluate("() => localStorage.setItem('noughts.prefs', JSON.stringify({confirmCorrespondence: false}))")
+        page.reload()
+        assert b.move("5")["type"] == "ack"
+        page.wait_for_selector("#status:has-text('Your move')")
+        page.click("#board [data-move='9']")
+        assert b.event("move")["move"] == "9"
+        assert page.locator("#move-confirm").count() == 0
