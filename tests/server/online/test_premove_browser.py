@@ -3,7 +3,8 @@ lichess the model): on the opponent's turn a click queues a move, marked on the 
 taken back by a second click, a right-click or Escape, sent by itself when the
 opponent's move comes and dropped if that move took its cell; the moves are buttons
 that show their position, stepped with the arrows, Home and End, and a move coming in
-brings the live position back. Screenshots go to /tmp/playfeel-shots when it exists."""
+brings the live position back; a correspondence move waits for its confirmation. axe-core
+finds no serious violation on each. Screenshots go to /tmp/playfeel-shots when it exists."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from server.online.people import Person
 from server.online.test_play import start
 from server.online.test_social_browser import page_of
-from web.browsing import PHONE
+from web.browsing import PHONE, serious_violations
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.integration]
 
@@ -86,6 +87,7 @@ def test_the_move_list_shows_each_position_and_comes_back_live(
         assert marks(page) == 1 and page.get_attribute("#moves [data-ply='1']", "aria-current") == "step"
         # Looking back, the board plays nothing.
         assert page.locator("#board .cell.playable").count() == 0
+        assert serious_violations(page) == []
         if SHOTS.is_dir():
             page.screenshot(path=str(SHOTS / "move-list-phone-light.png"), full_page=True)
         page.keyboard.press("ArrowRight")
@@ -125,6 +127,7 @@ def test_a_correspondence_move_is_confirmed_before_it_is_sent(
         page.click("#board [data-move='5']")
         page.wait_for_selector("#board .cell.pending[data-move='5']")
         assert page.inner_text("#move-question") == "Play 5?"
+        assert serious_violations(page) == []
         if SHOTS.is_dir():
             page.screenshot(path=str(SHOTS / "confirm-desktop-light.png"))
         page.click("[data-action='move-cancel']")
