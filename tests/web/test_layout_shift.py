@@ -28,7 +28,7 @@ new PerformanceObserver((list) => {
 
 @pytest.mark.parametrize("route", ["#/play?spec=classic&mode=local", "#/analysis?spec=classic"])
 def test_the_page_does_not_jump_when_its_board_arrives(browser: Any, server_url: str, route: str) -> None:
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, service_workers="block")
     try:
         page = context.new_page()
         page.add_init_script(OBSERVE)

@@ -59,7 +59,13 @@ def test_the_manifest_and_its_icons(server_url: str) -> None:
             assert png_size(path) == (width, height), icon
     with urlopen(f"{server_url}/sw.js") as answer:
         assert answer.headers["Content-Type"].startswith("text/javascript")
-        assert answer.read().startswith(b"const SHELL = [")
+        worker = answer.read().decode()
+    # Every file the worker keeps is there: one missing fails its whole install.
+    kept = json.loads(worker.removeprefix("const SHELL = ").split(";\n", 1)[0])
+    assert {"/", "/api/games", "/static/js/offline.js", "/static/icons/icon-192.png"} <= set(kept)
+    for address in kept:
+        with urlopen(f"{server_url}{address}") as answer:
+            assert answer.status == 200, address
 
 
 def test_a_game_on_one_screen_is_played_offline(browser: Any, server_url: str) -> None:
