@@ -62,8 +62,8 @@ function setUpMenu() {
     menu.classList.toggle("open", yes);
   };
   button.addEventListener("click", () => open(button.getAttribute("aria-expanded") !== "true"));
-  // A link followed, Escape or a click elsewhere closes it.
-  menu.addEventListener("click", (event) => /** @type {Element} */ (event.target).closest("a") && open(false));
+  // A link followed, the settings opened, Escape or a click elsewhere closes it.
+  menu.addEventListener("click", (event) => /** @type {Element} */ (event.target).closest("a, #settings-toggle") && open(false));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && menu.classList.contains("open")) {
       open(false);
