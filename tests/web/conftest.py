@@ -48,7 +48,9 @@ def server_url() -> Iterator[str]:
 
 
 def _tab(browser: Any, base: str, viewport: dict[str, int], theme: str = "light") -> Iterator[Tab]:
-    context = browser.new_context(viewport=viewport, color_scheme=theme)
+    # No service worker: each context would fetch the app's shell again to keep it
+    # (test_offline.py lets it, to play offline).
+    context = browser.new_context(viewport=viewport, color_scheme=theme, service_workers="block")
     context.set_default_timeout(20_000)
     page = context.new_page()
     tab = Tab(page, base)

@@ -127,7 +127,7 @@ def test_the_phone_menu_holds_the_links_and_switches(make_tab: Any, world: World
     assert not page.locator("#nav-puzzles").is_visible()
     page.click("#menu-toggle")
     assert page.locator("#menu-toggle").get_attribute("aria-expanded") == "true"
-    for link in [*HEADER, "#sound-toggle", "#music-toggle", "#theme-toggle"]:
+    for link in [*HEADER, "#sound-toggle", "#music-toggle", "#theme-toggle", "#settings-toggle"]:
         assert page.locator(link).is_visible(), link
     page.keyboard.press("Escape")
     assert not page.locator("#nav-puzzles").is_visible()

@@ -86,7 +86,7 @@ def test_on_a_phone_the_online_header_is_one_row_and_board_turn_and_clocks_fit(
     ann, bob = people().guest(), people().guest()
     game_id = ann.room("ultimate", minutes=5, increment=3)
     bob.join(game_id)
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, service_workers="block")
     context.add_cookies([{"name": COOKIE, "value": ann.http.cookies[COOKIE], "url": server}])
     page = context.new_page()
     page.goto(f"{server}/#/game/{game_id}")
@@ -102,7 +102,7 @@ def test_on_a_phone_the_online_header_is_one_row_and_board_turn_and_clocks_fit(
     page.screenshot(path=str(SCREENSHOTS / "online-game-phone.png"))
     context.close()
     # A visitor (not signed in): the header keeps one row too, nothing wider than the phone.
-    visitor = browser.new_context(viewport=PHONE)
+    visitor = browser.new_context(viewport=PHONE, service_workers="block")
     page = visitor.new_page()
     page.goto(f"{server}/#/lobby")
     page.wait_for_selector("#login-link")
@@ -128,7 +128,7 @@ def test_the_online_pages_have_no_serious_accessibility_violation(
     bob.join(live)
     _, _, over, a, b = start(people)
     alternate(a, b, "5", "1", "9", "3", "2", "7", "8")
-    context = browser.new_context(viewport=DESKTOP, color_scheme=theme)
+    context = browser.new_context(viewport=DESKTOP, color_scheme=theme, service_workers="block")
     context.add_cookies([{"name": COOKIE, "value": ann.http.cookies[COOKIE], "url": server}])
     page = context.new_page()
     found = {}
@@ -158,7 +158,7 @@ def test_an_ultimate_game_ended_by_resignation_frames_no_board_in_the_game_or_it
     _, _, game_id, a, b = start(people, "ultimate")
     alternate(a, b, "55", "51")
     assert a.act("resign")["type"] == "ack"
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=DESKTOP, service_workers="block")
     page = context.new_page()
     page.goto(f"{server}/#/game/{game_id}")
     page.wait_for_selector("#result")

@@ -24,7 +24,7 @@ class Visitor:
     """One person: a browser context of their own (own cookies), console errors kept."""
 
     def __init__(self, browser: Any, base: str) -> None:
-        self.context = browser.new_context(viewport=DESKTOP)
+        self.context = browser.new_context(viewport=DESKTOP, service_workers="block")
         self.context.set_default_timeout(15_000)
         self.page = self.context.new_page()
         self.base = base

@@ -31,7 +31,8 @@ def page_of(
     browser: Any, server: str, person: Person | None, viewport: dict[str, int] = DESKTOP, theme: str = "light"
 ) -> Iterator[Any]:
     """A page in a browser context of `person`'s (their cookie), or a visitor's."""
-    context = browser.new_context(viewport=viewport, color_scheme=theme)
+    # No service worker: it would fetch the app's shell again in every context.
+    context = browser.new_context(viewport=viewport, color_scheme=theme, service_workers="block")
     context.set_default_timeout(15_000)
     if person is not None:
         context.add_cookies([{"name": COOKIE, "value": person.http.cookies[COOKIE], "url": server}])

@@ -133,7 +133,7 @@ def finished(server: str, database_url: str) -> Iterator[Finished]:
 def test_a_finished_tournament_fits_the_screen_and_says_its_results_in_words(
     browser: Any, server: str, finished: Finished, size: str, viewport: dict[str, int], theme: str
 ) -> None:
-    context = browser.new_context(viewport=viewport, color_scheme=theme)
+    context = browser.new_context(viewport=viewport, color_scheme=theme, service_workers="block")
     context.set_default_timeout(15_000)
     page = context.new_page()
     errors: list[str] = []

@@ -1,10 +1,15 @@
 """The page: the site at / (its scripts and styles are the static files under /static),
-and /online, where online play used to be, sent there. Not in the API's schema."""
+its service worker at /sw.js, and /online, where online play used to be, sent there. Not
+in the API's schema."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.responses import FileResponse, RedirectResponse, Response
 
 router = APIRouter(include_in_schema=False)
 
@@ -21,3 +26,33 @@ def online() -> RedirectResponse:
     browser keeps the address's #part through a redirect that names none, and the page
     reads `from=online` to send the old lobby (#/) to its place (#/lobby)."""
     return RedirectResponse("/?from=online", status_code=301)
+
+
+#: The files of the app's shell the service worker keeps, under the web folder.
+SHELL_FILES = ("css/*.css", "js/**/*.js", "icons/*.svg", "icons/*.png", "manifest.webmanifest")
+#: The worker itself, served at the site's root so that its scope is the whole site.
+WORKER = "js/sw.js"
+
+
+def shell(web_dir: Path) -> tuple[list[str], str]:
+    """The addresses the service worker keeps (the page, its files, the games'
+    catalogue) and a version that changes with any of their contents."""
+    files = sorted({path for pattern in SHELL_FILES for path in web_dir.glob(pattern) if path.is_file()})
+    files = [path for path in files if path != web_dir / WORKER]
+    digest = hashlib.sha256((web_dir / "index.html").read_bytes())
+    for path in files:
+        digest.update(path.relative_to(web_dir).as_posix().encode())
+        digest.update(path.read_bytes())
+    addresses = ["/", "/api/games", *(f"/static/{path.relative_to(web_dir).as_posix()}" for path in files)]
+    return addresses, digest.hexdigest()[:16]
+
+
+@router.get("/sw.js")
+def service_worker(request: Request) -> Response:
+    """js/sw.js with the shell's list and version written first. no-cache: the browser
+    checks it at each visit, and a new release's files replace the kept ones."""
+    web_dir: Path = request.app.state.settings.web_dir
+    addresses, version = shell(web_dir)
+    head = f"const SHELL = {json.dumps(addresses)};\nconst VERSION = {json.dumps(version)};\n"
+    body = head + (web_dir / WORKER).read_text(encoding="utf-8")
+    return Response(body, media_type="text/javascript", headers={"Cache-Control": "no-cache"})

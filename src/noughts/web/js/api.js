@@ -3,6 +3,8 @@
 // Online play's requests carry the session cookie. Errors carry the server's word,
 // message and field, so that a form can put the message beside its field.
 
+import { offlineView, playsOffline } from "./offline.js";
+
 export class ApiError extends Error {
   constructor(message, status, body) {
     super(message);
@@ -35,12 +37,23 @@ const post = (path, body) => call("POST", path, body);
 const game = (g) => ({ spec: g.spec, start: g.start ?? null, moves: g.moves });
 const id = encodeURIComponent;
 
+/** `ask()`, or when the server cannot be reached, tic-tac-toe's view from the page's
+ * own rules (`offline.js`): a game on one screen goes on with the network down. */
+async function orOffline(ask, spec, start, moves) {
+  try {
+    return await ask();
+  } catch (e) {
+    if (e.status !== 0 || !playsOffline(spec, start)) throw e;
+    return offlineView(spec, moves);
+  }
+}
+
 /** Games against the computer or on one screen, study and puzzles. */
 export const api = {
   catalogue: () => get("/api/games"),
-  newGame: (spec, moves = [], start = null) => post("/api/new", { spec, start, moves }),
-  position: (g) => post("/api/position", game(g)),
-  play: (g, move) => post("/api/play", { ...game(g), move }),
+  newGame: (spec, moves = [], start = null) => orOffline(() => post("/api/new", { spec, start, moves }), spec, start, moves),
+  position: (g) => orOffline(() => post("/api/position", game(g)), g.spec, g.start, g.moves),
+  play: (g, move) => orOffline(() => post("/api/play", { ...game(g), move }), g.spec, g.start, [...g.moves, move]),
   computer: (g, level, time = null) => post("/api/computer", { ...game(g), level, time }),
   analysis: (g, level, time = null) => post("/api/analysis", { ...game(g), level, time }),
   // A review answers at once: the review, or its progress ({status: "computing", key,

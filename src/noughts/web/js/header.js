@@ -5,6 +5,7 @@ import { online } from "./api.js";
 import { h } from "./dom.js";
 import { applyTheme, prefs } from "./prefs.js";
 import { resumeMusicOnGesture, setMusic } from "./sound.js";
+import { setUpSettings } from "./settings.js";
 
 /** The switches, the menu and the skip link; `redraw` after the theme changes. */
 export function setUpHeader(redraw) {
@@ -40,8 +41,11 @@ export function setUpHeader(redraw) {
     show();
     redraw();
   });
+  // The settings panel's sound switch is the same preference: the header follows it.
+  sound.addEventListener("prefs", show);
   show();
   resumeMusicOnGesture();
+  setUpSettings();
   setUpMenu();
   // The skip link moves the focus without touching the address (the router's).
   document.getElementById("skip-link").addEventListener("click", (event) => {
@@ -58,8 +62,8 @@ function setUpMenu() {
     menu.classList.toggle("open", yes);
   };
   button.addEventListener("click", () => open(button.getAttribute("aria-expanded") !== "true"));
-  // A link followed, Escape or a click elsewhere closes it.
-  menu.addEventListener("click", (event) => /** @type {Element} */ (event.target).closest("a") && open(false));
+  // A link followed, the settings opened, Escape or a click elsewhere closes it.
+  menu.addEventListener("click", (event) => /** @type {Element} */ (event.target).closest("a, #settings-toggle") && open(false));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && menu.classList.contains("open")) {
       open(false);

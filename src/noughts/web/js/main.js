@@ -130,3 +130,7 @@ setUpHeader(() => current?.redraw?.());
 const accountShown = refreshAccount().catch(() => null);
 window.addEventListener("hashchange", route);
 route();
+// The app's shell kept for use offline (js/sw.js), once the page is up.
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", () => navigator.serviceWorker.register("/sw.js").catch((e) => console.warn("no offline copy:", e)));
+}

@@ -4,7 +4,12 @@
 // closed, not played.
 
 const KEY = "noughts.prefs";
-const DEFAULTS = { theme: null, sound: false, music: false, setup: null, quickLevel: null, botAfter: null };
+const DEFAULTS = {
+  theme: null, sound: false, music: false, setup: null, quickLevel: null, botAfter: null,
+  // The settings panel's (settings.js): coordinates on the boards' edges, the boards'
+  // colours, the effects' volume (0-1), zen mode, and correspondence moves confirmed.
+  coords: true, boardTheme: "classic", volume: 0.5, zen: false, confirmCorrespondence: true,
+};
 
 function load() {
   try {

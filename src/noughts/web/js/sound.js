@@ -18,7 +18,7 @@ function audio() {
     if (!Context) return null;
     context = new Context();
     master = context.createGain();
-    master.gain.value = 0.5;
+    master.gain.value = prefs.get("volume");
     master.connect(context.destination);
   }
   if (context.state === "suspended") context.resume();
@@ -52,6 +52,12 @@ const EFFECTS = {
   loss: () => [392, 330, 262].forEach((f, i) => tone(f, i * 0.16, 0.4, { type: "sine" })),
   draw: () => [440, 440].forEach((f, i) => tone(f, i * 0.2, 0.2, { type: "sine", gain: 0.12 })),
 };
+
+/** The effects' and the music's volume, 0 to 1 (the settings panel's slider), kept. */
+export function setVolume(volume) {
+  prefs.set("volume", volume);
+  if (master) master.gain.value = volume;
+}
 
 /** Play an effect if sound is on. Call from a user gesture or after one. Sound is a
  * garnish: a failing audio stack must never stop a move. */

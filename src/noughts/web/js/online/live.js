@@ -4,12 +4,15 @@
 
 import { boardFor } from "../boards/index.js";
 import { h, markSvg } from "../dom.js";
-import { online, socketUrl } from "../api.js";
+import { api, online, socketUrl } from "../api.js";
 import { analysisButton, analysisLink, botMark, ended } from "./views.js";
 import { effect } from "../sound.js";
 import { ChatPanel } from "./chat.js";
 import { afterEvent } from "./events.js";
 import { MoveTimer } from "./timing.js";
+import { Premove, canPremove, confirmsMoves } from "./premove.js";
+import { plyAfterKey, plyAfterSwipe } from "./stepping.js";
+import { prefs } from "../prefs.js";
 
 /** A finished game's analysis being computed is asked for again this often (milliseconds). */
 const ANALYSIS_POLL = 1500;
@@ -76,6 +79,15 @@ export class LivePage {
     this.timer = new MoveTimer();
     // While a clock runs, a ping every few seconds measures the network for the server's lag compensation.
     this.pinger = setInterval(() => this.game?.clock && !this.game.clock.days_per_move && this.game.state === "playing" && this.timer.pinged(this.send({ type: "ping" }, true)), 3000);
+    this.premove = new Premove();
+    /** A correspondence move placed and waiting for its confirmation. */
+    this.pending = null;
+    /** An earlier position looked at from the move list ({ply, view}), or null for the live one. */
+    this.browsing = null;
+    /** The positions shown from the move list, by their moves. */
+    this.views = new Map();
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
     this.start();
   }
 
@@ -84,6 +96,7 @@ export class LivePage {
     clearInterval(this.ticker);
     clearInterval(this.pinger);
     clearTimeout(this.confirmTimer);
+    document.removeEventListener("keydown", this.onKey);
     this.socket?.close();
   }
 
@@ -217,11 +230,84 @@ export class LivePage {
 
   apply(game) {
     this.game = game;
+    // A new move brings the board back to the live position, as lichess does.
+    if (this.browsing && this.browsing.total !== game.moves.length) this.browsing = null;
+    if (game.state !== "playing") this.pending = null;
+    const { send, dropped } = this.premove.resolve(game, this.side);
     this.receivedAt = Date.now();
     // The tab says when it is the viewer's move, for a player whose game is in another tab.
     const yours = game.state === "playing" && this.side !== null && game.view.turn === this.side;
     this.timer.seen(yours, game.ply);
     document.title = `${yours ? "● Your move · " : ""}${game.title} · Online · Noughts`;
+    this.render();
+    if (send) this.send({ type: "move", move: send, ply: game.ply, ...this.timer.timing() });
+    else if (dropped) this.context.toast(`Premove ${dropped} cancelled: no longer legal`);
+  }
+
+  /** A cell clicked: played on one's turn (or placed, to confirm, in correspondence),
+   * queued as a premove on the opponent's. */
+  play(text) {
+    const game = this.game;
+    if (this.browsing) return;
+    if (game.view.turn !== this.side) {
+      if (canPremove(game, this.side)) this.premove.toggle(text);
+      this.render();
+    } else if (confirmsMoves(game, prefs.get("confirmCorrespondence"))) {
+      this.pending = this.pending === text ? null : text;
+      this.render();
+      if (this.pending) this.sidePanel.querySelector("[data-action='move-confirm']")?.focus();
+    } else {
+      this.send({ type: "move", move: text, ply: game.ply, ...this.timer.timing() });
+    }
+  }
+
+  /** Takes back the queued premove or the placed move; true if there was one. */
+  cancelQueued() {
+    const had = this.premove.cancel() || this.pending !== null;
+    this.pending = null;
+    if (had) this.render();
+    return had;
+  }
+
+  /** Escape cancels a premove; the arrows, Home and End step through the moves (not
+   * while typing in the chat, nor while a cell of the board has the keyboard, whose
+   * arrows move between cells). */
+  key(e) {
+    if (!this.game || this.game.state === "open") return;
+    const target = /** @type {HTMLElement} */ (e.target);
+    if (target.closest?.("input, textarea, select, [contenteditable]")) return;
+    if (e.key === "Escape" && this.cancelQueued()) return e.preventDefault();
+    if (target.closest?.("#board") || e.altKey || e.ctrlKey || e.metaKey) return;
+    const total = this.game.moves.length;
+    const ply = plyAfterKey(e.key, this.browsing?.ply ?? total, total);
+    if (ply === null) return;
+    e.preventDefault();
+    this.showPly(ply);
+  }
+
+  /** Shows the position after `ply` moves (asked of the server, kept), or the live one. */
+  async showPly(ply) {
+    const total = this.game.moves.length;
+    if (ply >= total) {
+      if (this.browsing) {
+        this.browsing = null;
+        this.render();
+      }
+      return;
+    }
+    const key = this.game.moves.slice(0, ply).join(" ");
+    let view = this.views.get(key);
+    if (!view) {
+      try {
+        view = await api.position({ spec: this.game.spec, moves: this.game.moves.slice(0, ply) });
+      } catch (e) {
+        this.context.toast(e.message, "error");
+        return;
+      }
+      this.views.set(key, view);
+    }
+    if (this.destroyed || this.game.moves.length !== total) return;
+    this.browsing = { ply, total, view };
     this.render();
   }
 
@@ -238,7 +324,17 @@ export class LivePage {
     if (!this.board || !this.root.contains(this.boardBox)) {
       this.boardBox = h("div", { class: "board-box", id: "board" });
       const Board = boardFor(game.view.board.kind);
-      this.board = new Board(this.boardBox, { onMove: (text) => this.send({ type: "move", move: text, ply: this.game.ply, ...this.timer.timing() }) });
+      this.board = new Board(this.boardBox, { onMove: (text) => this.play(text) });
+      // A right-click takes back a premove, as on lichess; a sideways swipe steps a move.
+      this.boardBox.addEventListener("contextmenu", (e) => this.cancelQueued() && e.preventDefault());
+      this.boardBox.addEventListener("pointerdown", (e) => (this.swipeFrom = e.isPrimary ? [e.clientX, e.clientY] : null));
+      this.boardBox.addEventListener("pointerup", (e) => {
+        if (!this.swipeFrom || !this.game) return;
+        const total = this.game.moves.length;
+        const ply = plyAfterSwipe(e.clientX - this.swipeFrom[0], e.clientY - this.swipeFrom[1], this.browsing?.ply ?? total, total);
+        this.swipeFrom = null;
+        if (ply !== null) this.showPly(ply);
+      });
       this.sidePanel = h("section", { class: "panel", id: "side-panel", "aria-label": "the game" });
       // Your own seat below the board, your opponent's above (X below for spectators), as
       // lichess: the clocks stay beside the board on a desktop and above and below it on a phone.
@@ -248,7 +344,18 @@ export class LivePage {
       this.root.replaceChildren(this.page);
     }
     const interactive = game.state === "playing" && this.side !== null && game.view.turn === this.side && game.view.status === "ongoing";
-    this.board.render(game.state === "playing" ? game.view : ended(game.view), { interactive, hint: null });
+    const browsing = this.browsing;
+    const premoving = !browsing && canPremove(game, this.side);
+    if (!premoving) this.premove.cancel();
+    const shown = browsing ? browsing.view : game.state === "playing" ? game.view : ended(game.view);
+    this.board.render(shown, { interactive: !browsing && (interactive || premoving), hint: null });
+    this.boardBox.classList.toggle("premoving", premoving);
+    this.boardBox.classList.toggle("browsing", Boolean(browsing));
+    this.page.classList.toggle("playing", game.state === "playing");
+    for (const [text, kind] of [[this.premove.move, "premove"], [this.pending, "pending"]]) {
+      const cell = text === null ? null : this.boardBox.querySelector(`[data-move="${CSS.escape(text)}"]`);
+      if (cell) cell.classList.add(kind);
+    }
     const bottom = this.side ?? "x";
     this.topSeat.replaceChildren(this.seat(game, bottom === "x" ? "o" : "x"));
     this.bottomSeat.replaceChildren(this.seat(game, bottom));
@@ -357,6 +464,7 @@ export class LivePage {
     if (game.state === "playing") {
       const mover = game[game.view.turn]?.name;
       status.textContent = interactive ? "Your move" : side ? `${mover} to move` : `${mover} to move · you are watching`;
+      if (this.premove.move) status.textContent += ` · premove ${this.premove.move} (Esc cancels)`;
     } else {
       status.textContent = "";
     }
@@ -372,6 +480,12 @@ export class LivePage {
         if (game.offers[kind] === them) out.push(h("div", { class: "offer", id: `offer-${kind}` }, `${game[them].name} ${asks}`, button("Accept", `${kind}-accept`), button("Decline", `${kind}-decline`)));
         else if (game.offers[kind] === side) out.push(h("p", { class: "muted" }, asked));
       }
+      if (this.pending) {
+        out.push(h("div", { class: "confirm move-confirm", role: "group", "aria-labelledby": "move-question", id: "move-confirm" },
+          h("span", { id: "move-question" }, `Play ${this.pending}?`),
+          h("button", { class: "button primary", type: "button", "data-action": "move-confirm", onclick: () => { const move = this.pending; this.pending = null; this.send({ type: "move", move, ply: game.ply }); } }, "Confirm move"),
+          h("button", { class: "button", type: "button", "data-action": "move-cancel", onclick: () => this.cancelQueued() }, "Cancel")));
+      }
       const actions = [this.confirmed("Resign", "resign"), this.confirmed("Offer draw", "draw-offer"), button("Take back", "takeback-request")];
       if (game.ply < 2) actions.push(button("Abort", "abort"));
       if (game.away?.[them]) actions.push(button("Claim the game", "claim"));
@@ -383,7 +497,7 @@ export class LivePage {
       else if (game.offers.rematch === side) out.push(h("p", { class: "muted" }, "Rematch offered…"));
       else out.push(button("Rematch (colours swap)", "rematch-offer", { class: "button primary" }));
     }
-    out.push(h("h2", {}, "Moves"), h("ol", { class: "move-list", id: "moves" }, ...game.moves.map((m, i) => h("li", { class: i % 2 ? "ply-o" : "ply-x" }, h("span", { class: "move" }, h("span", { class: "num" }, `${i + 1}. `), m)))));
+    out.push(h("h2", {}, "Moves"), this.moveList(game));
     if (game.state !== "playing") {
       out.push(
         game.state === "over" ? this.analysisPanel(game) : null,
@@ -394,6 +508,19 @@ export class LivePage {
     out.push(h("p", { class: ["connection", !this.connected && "down"], id: "connection" }, this.connected ? "connected" : "reconnecting…"), h("a", { class: "button subtle", href: "#/lobby" }, "Lobby"));
     if (game.state === "playing") out.push(this.tournamentLink(game, "subtle"));
     return out;
+  }
+
+  /** The moves, each a button that shows its position (the one shown marked), and while
+   * an earlier one is shown, the way back to the live position. */
+  moveList(game) {
+    const shown = this.browsing?.ply ?? game.moves.length;
+    const list = h("ol", { class: "move-list", id: "moves" }, ...game.moves.map((m, i) => h("li", { class: i % 2 ? "ply-o" : "ply-x" },
+      h("button", { type: "button", class: ["move", i + 1 === shown && "current"], "data-ply": i + 1, "aria-current": i + 1 === shown ? "step" : null, onclick: () => this.showPly(i + 1) },
+        h("span", { class: "num" }, `${i + 1}. `), m))));
+    if (!this.browsing) return list;
+    return h("div", { class: "browsing-moves" }, list,
+      h("p", { class: "browsing-note", id: "browsing" }, shown ? `Move ${shown} of ${game.moves.length}` : "The start",
+        h("button", { class: "button primary", type: "button", "data-action": "live", onclick: () => this.showPly(game.moves.length) }, "Back to the game")));
   }
 
   /** The way back to the game's tournament (none for a game of its own). */
