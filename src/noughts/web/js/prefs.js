@@ -1,10 +1,10 @@
-// Choices the site remembers in localStorage: theme, sound, music, the last setup, the
+// Choices the site remembers in localStorage: the language, theme, sound, music, the last setup, the
 // quick games' level, when a bot may fill in for a missing opponent online. Sound is off
 // until the player turns it on, as on lichess: a page that makes noise unasked is
 // closed, not played.
 
 const KEY = "noughts.prefs";
-const DEFAULTS = { theme: null, sound: false, music: false, setup: null, quickLevel: null, botAfter: null };
+const DEFAULTS = { lang: null, theme: null, sound: false, music: false, setup: null, quickLevel: null, botAfter: null };
 
 function load() {
   try {
