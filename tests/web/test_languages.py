@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from web.browsing import PHONE, Tab, axe_violations
+from web.browsing import DESKTOP, PHONE, Tab, axe_violations
 
 pytestmark = pytest.mark.integration
 
@@ -64,20 +64,26 @@ def test_the_language_chosen_in_the_menu_is_remembered(browser: Any, server_url:
 
 
 PAGES = ["#/", "#/play?spec=ultimate&mode=local", "#/lobby", "#/rules", "#/leaderboard", "#/login"]
+# What overflows where a text is too long for its box: the page sideways, the header
+# (its links under the account), a panel or its row of buttons.
+OVERFLOWS = """() => [document.documentElement, ...document.querySelectorAll('.topbar, .site-menu, .panel, .actions')]
+  .filter((el) => el.getClientRects().length && el.scrollWidth > el.clientWidth + 1)
+  .map((el) => `${el.className || el.tagName}: ${el.scrollWidth - el.clientWidth}px`)"""
 
 
-def test_longer_texts_scroll_no_page_sideways_on_a_phone(browser: Any, server_url: str) -> None:
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_longer_texts_overflow_nothing(browser: Any, server_url: str, viewport: dict[str, int]) -> None:
     """The pseudo-language (en-XA: every text a third longer and accented, as German's
-    and French's run) on the main pages at phone size."""
-    with opened(browser, server_url, chosen="en-XA") as tab:
+    and French's run) on the main pages, at phone and desktop sizes."""
+    with opened(browser, server_url, chosen="en-XA", viewport=viewport) as tab:
         wide = {}
         for route in PAGES:
             tab.open(route)
             tab.page.locator("#view > *").first.wait_for()
             tab.page.wait_for_load_state("networkidle")
             assert tab.page.evaluate("document.documentElement.lang") == "en-XA"
-            over = tab.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-            if over > 0:
+            over = tab.page.evaluate(OVERFLOWS)
+            if over:
                 wide[route] = over
         assert tab.page.locator("#nav-online").inner_text() != "Play online"
         assert wide == {}

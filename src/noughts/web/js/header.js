@@ -86,8 +86,10 @@ let signedIn = false;
  * the page loads again in it (every text of it, the header's too). */
 function setUpLanguages() {
   const select = /** @type {HTMLSelectElement} */ (document.getElementById("lang-select"));
+  // The pseudo-language, never offered, is named by its code while it is spoken.
+  const named = { ...languages(), ...(currentLanguage() in languages() ? {} : { [currentLanguage()]: currentLanguage() }) };
   select.replaceChildren(
-    ...Object.entries(languages()).map(([code, name]) => h("option", { value: code, lang: code, selected: code === currentLanguage() }, name)),
+    ...Object.entries(named).map(([code, name]) => h("option", { value: code, lang: code, selected: code === currentLanguage() }, name)),
   );
   select.value = currentLanguage();
   select.addEventListener("change", async () => {

@@ -6,6 +6,7 @@
 
 import { clockText } from "../clock.js";
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { listen, online } from "../api.js";
 
 /** How often the small question (the state, your game) is asked with no socket open. */
@@ -76,9 +77,9 @@ export function tournamentTeaser() {
     .tournaments()
     .then(({ running, upcoming }) => {
       const soon = [...running, ...upcoming].slice(0, 5);
-      list.replaceChildren(...(soon.length ? soon.map(line) : [h("li", { class: "muted" }, "No tournament is running or planned.")]));
+      list.replaceChildren(...(soon.length ? soon.map(line) : [h("li", { class: "muted" }, t("No tournament is running or planned."))]));
     })
-    .catch(() => list.replaceChildren(h("li", { class: "muted" }, "The tournaments cannot be loaded.")));
+    .catch(() => list.replaceChildren(h("li", { class: "muted" }, t("The tournaments cannot be loaded."))));
   return list;
 }
 
@@ -87,7 +88,7 @@ export async function tournamentsPage(root, context) {
   try {
     lists = await online.tournaments();
   } catch (e) {
-    root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "Tournaments"), h("p", { class: "error" }, e.message)));
+    root.replaceChildren(h("section", { class: "page" }, h("h1", {}, t("Tournaments")), h("p", { class: "error" }, e.message)));
     return;
   }
   const section = (title, id, items, empty) =>
@@ -97,7 +98,7 @@ export async function tournamentsPage(root, context) {
     h(
       "section",
       { class: "page online-home" },
-      h("div", {}, h("h1", {}, "Tournaments"), section("Running", "running-tournaments", lists.running, "None is running."), section("Upcoming", "upcoming-tournaments", lists.upcoming, "None is planned: create one!"), section("Finished", "finished-tournaments", lists.finished, "None yet.")),
+      h("div", {}, h("h1", {}, t("Tournaments")), section("Running", "running-tournaments", lists.running, "None is running."), section("Upcoming", "upcoming-tournaments", lists.upcoming, "None is planned: create one!"), section("Finished", "finished-tournaments", lists.finished, "None yet.")),
       user && !user.guest ? createForm(context) : h("section", { class: "panel" }, h("p", {}, user ? "Sign up to create tournaments; guests may play in casual ones." : "Log in or sign up to create tournaments and play in them.")),
     ),
   );
@@ -108,7 +109,7 @@ function createForm(context) {
   const games = context.session.catalogue.games;
   const field = (label, input) => h("label", {}, label, input);
   const name = h("input", { type: "text", id: "tournament-name", required: true, maxlength: 60, value: "Noughts arena" });
-  const kind = h("select", { id: "tournament-kind" }, h("option", { value: "arena" }, "Arena: a fixed time, paired as you finish"), h("option", { value: "swiss" }, "Swiss: a fixed number of rounds"));
+  const kind = h("select", { id: "tournament-kind" }, h("option", { value: "arena" }, t("Arena: a fixed time, paired as you finish")), h("option", { value: "swiss" }, t("Swiss: a fixed number of rounds")));
   const game = h("select", { id: "tournament-game" }, ...games.map((g) => h("option", { value: g.key }, g.title)));
   const rated = h("input", { type: "checkbox", id: "tournament-rated", checked: true });
   const minutes = h("input", { type: "number", id: "tournament-minutes", min: 0.5, max: 180, step: 0.5, value: 3 });
@@ -148,7 +149,7 @@ function createForm(context) {
   return h(
     "form",
     { class: "panel form", id: "create-tournament", onsubmit: create },
-    h("h2", {}, "Create a tournament"),
+    h("h2", {}, t("Create a tournament")),
     field("Name", name),
     field("Kind", kind),
     field("Game", game),
@@ -156,9 +157,9 @@ function createForm(context) {
     durationLabel,
     roundsLabel,
     field("Starts in (minutes)", startsIn),
-    h("label", { class: "check" }, rated, "Rated"),
+    h("label", { class: "check" }, rated, t("Rated")),
     error,
-    h("button", { class: "button primary", type: "submit", id: "create-tournament-button" }, "Create"),
+    h("button", { class: "button primary", type: "submit", id: "create-tournament-button" }, t("Create")),
   );
 }
 
@@ -199,15 +200,15 @@ export class TournamentPage {
   }
 
   async load() {
-    let t;
+    let tour;
     try {
-      t = await online.tournament(this.id);
+      tour = await online.tournament(this.id);
     } catch (e) {
-      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "Tournament"), h("p", { class: "error" }, e.message)));
+      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, t("Tournament")), h("p", { class: "error" }, e.message)));
       return;
     }
-    if (this.closed || this.paired(t)) return;
-    this.show(t);
+    if (this.closed || this.paired(tour)) return;
+    this.show(tour);
     this.loadedAt = Date.now();
     this.schedule();
   }
@@ -250,22 +251,22 @@ export class TournamentPage {
     }
   }
 
-  show(t) {
-    this.t = t;
+  show(tour) {
+    this.t = tour;
     const user = this.context.session.user;
     const buttons = [];
-    if (user && t.state !== "finished") {
-      if (t.joined) buttons.push(h("button", { class: "button", type: "button", id: "tournament-withdraw", onclick: () => this.act(online.withdrawTournament) }, t.state === "upcoming" ? "Leave" : "Withdraw"));
+    if (user && tour.state !== "finished") {
+      if (tour.joined) buttons.push(h("button", { class: "button", type: "button", id: "tournament-withdraw", onclick: () => this.act(online.withdrawTournament) }, tour.state === "upcoming" ? "Leave" : "Withdraw"));
       else {
         // A running Swiss takes back only its own players (withdrawn, or paused for leaving a game).
-        const known = t.standings.some((s) => s.name === user.name);
-        if (!(t.kind === "swiss" && t.state === "running") || known) buttons.push(h("button", { class: "button primary", type: "button", id: "tournament-join", onclick: () => this.act(online.joinTournament) }, known && t.state === "running" ? "Come back" : "Join"));
+        const known = tour.standings.some((s) => s.name === user.name);
+        if (!(tour.kind === "swiss" && tour.state === "running") || known) buttons.push(h("button", { class: "button primary", type: "button", id: "tournament-join", onclick: () => this.act(online.joinTournament) }, known && tour.state === "running" ? "Come back" : "Join"));
       }
-      if (t.state === "upcoming" && t.creator === user.name) buttons.push(h("button", { class: "button", type: "button", id: "tournament-start", onclick: () => this.act(online.startTournament) }, "Start now"));
+      if (tour.state === "upcoming" && tour.creator === user.name) buttons.push(h("button", { class: "button", type: "button", id: "tournament-start", onclick: () => this.act(online.startTournament) }, t("Start now")));
     }
     const status =
-      t.state === "upcoming" ? `Starts ${when(t.starts_at)}` : t.state === "running" ? (t.kind === "arena" ? `Running: no new games after ${when(t.ends_at)}` : `Round ${t.round} of ${t.rounds}`) : "Finished: the final standings";
-    const swiss = t.kind === "swiss";
+      tour.state === "upcoming" ? `Starts ${when(tour.starts_at)}` : tour.state === "running" ? (tour.kind === "arena" ? `Running: no new games after ${when(tour.ends_at)}` : `Round ${tour.round} of ${tour.rounds}`) : "Finished: the final standings";
+    const swiss = tour.kind === "swiss";
     const headers = ["#", "Player", "Rating", "Score", "Games", ...(swiss ? ["Buchholz", "Sonneborn-Berger"] : ["Performance", "Points"])];
     // The tie-breaks' names are chess jargon: the header says what they count.
     const explained = {
@@ -274,7 +275,7 @@ export class TournamentPage {
       Performance: "the rating your results were worth: your opponents' mean rating, +500 for each win and -500 for each loss",
       Points: "each game's points in order: 2 a win, 1 a draw, doubled on fire",
     };
-    const rows = t.standings.map((s) =>
+    const rows = tour.standings.map((s) =>
       h(
         "tr",
         { class: s.withdrawn ? "muted" : null },
@@ -286,32 +287,32 @@ export class TournamentPage {
         ...(swiss ? [h("td", { class: "num" }, s.buchholz), h("td", { class: "num" }, s.sonneborn_berger)] : [h("td", { class: "num" }, s.performance ?? "–"), h("td", { class: "sheet" }, s.sheet)]),
       ),
     );
-    const table = t.standings.length
+    const table = tour.standings.length
       ? h(
           "div",
           { class: "table-scroll" },
-          h("table", { class: "board-table standings", id: "standings" }, h("caption", { class: "muted" }, "Standings"), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: [x !== "Player" && x !== "Points" && "num", WIDE_ONLY.has(x) && "wide-only"], title: explained[x] ?? null }, x)))), h("tbody", {}, ...rows)),
+          h("table", { class: "board-table standings", id: "standings" }, h("caption", { class: "muted" }, t("Standings")), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: [x !== "Player" && x !== "Points" && "num", WIDE_ONLY.has(x) && "wide-only"], title: explained[x] ?? null }, x)))), h("tbody", {}, ...rows)),
         )
-      : h("p", { class: "muted", id: "no-players" }, "Nobody has joined yet.");
+      : h("p", { class: "muted", id: "no-players" }, t("Nobody has joined yet."));
     const pairing = (g) =>
       h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, g.o === null ? `${g.x}: bye` : `${g.x} – ${g.o}`), h("small", {}, `${swiss ? `round ${g.round} · ` : ""}${g.o === null ? "1 point" : outcome(g)}`)), g.game_id ? h("a", { class: "button", href: `#/game/${g.game_id}` }, g.state === "playing" ? "Watch" : "Replay") : null);
     this.root.replaceChildren(
       h(
         "section",
         { class: "page tournament-page" },
-        h("div", { class: "tournament-main" }, h("h1", {}, t.name), h("p", { id: "tournament-status", "aria-live": "polite" }, status), t.my_game ? h("p", { class: "offer" }, h("strong", {}, "Your game has started."), h("a", { class: "button primary", id: "tournament-my-game", href: `#/game/${t.my_game}` }, "Play")) : null, table),
+        h("div", { class: "tournament-main" }, h("h1", {}, tour.name), h("p", { id: "tournament-status", "aria-live": "polite" }, status), tour.my_game ? h("p", { class: "offer" }, h("strong", {}, t("Your game has started.")), h("a", { class: "button primary", id: "tournament-my-game", href: `#/game/${tour.my_game}` }, t("Play"))) : null, table),
         h(
           "section",
-          { class: "panel tournament-side", "aria-label": "the tournament" },
-          h("p", {}, `${t.title} · ${clockText(t.minutes === null ? null : t)} · ${t.rated ? "rated" : "casual"} · ${lengthText(t)}`),
-          h("p", { class: "muted" }, `Created by ${t.creator} · ${t.players} ${t.players === 1 ? "player" : "players"}`),
+          { class: "panel tournament-side", "aria-label": t("the tournament") },
+          h("p", {}, `${tour.title} · ${clockText(tour.minutes === null ? null : tour)} · ${tour.rated ? "rated" : "casual"} · ${lengthText(tour)}`),
+          h("p", { class: "muted" }, `Created by ${tour.creator} · ${tour.players} ${tour.players === 1 ? "player" : "players"}`),
           buttons.length ? h("div", { class: "row" }, ...buttons) : null,
-          h("h2", {}, "Games"),
-          t.games_total > t.games.length ? h("p", { class: "muted" }, `The newest ${t.games.length} of ${t.games_total}.`) : null,
-          h("ul", { class: "room-list", id: "tournament-games" }, ...(t.games.length ? t.games.map(pairing) : [h("li", { class: "muted" }, "No game yet.")])),
+          h("h2", {}, t("Games")),
+          tour.games_total > tour.games.length ? h("p", { class: "muted" }, `The newest ${tour.games.length} of ${tour.games_total}.`) : null,
+          h("ul", { class: "room-list", id: "tournament-games" }, ...(tour.games.length ? tour.games.map(pairing) : [h("li", { class: "muted" }, t("No game yet."))])),
         ),
       ),
     );
-    document.title = `${t.name} · Tournaments · Noughts`;
+    document.title = `${tour.name} · Tournaments · Noughts`;
   }
 }
