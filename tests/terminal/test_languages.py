@@ -25,7 +25,9 @@ def test_the_game_speaks_chinese_with_lang_zh(spawn) -> None:
 
 
 def test_lang_in_the_environment_chooses_the_language(tmp_path: Path) -> None:
-    for lang, prompt in [("zh_CN.UTF-8", "轮到你走（X）："), ("de_DE.UTF-8", r"your move \(X\): ")]:
+    prompts = {"zh_CN.UTF-8": "轮到你走（X）：", "de_DE.UTF-8": r"dein Zug \(X\): "}
+    prompts["ko_KR.UTF-8"] = r"your move \(X\): "  # not offered: English
+    for lang, prompt in prompts.items():
         child = pexpect.spawn(
             NOUGHTS,
             ["play", "classic", "--level", "easy", "--seed", "1"],

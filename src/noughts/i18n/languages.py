@@ -14,6 +14,7 @@ DEFAULT = "en"
 LANGUAGES: Mapping[str, str] = {
     "en": "English",
     "zh": "中文（简体）",
+    "de": "Deutsch",
 }
 # A made-up language whose every text is longer and accented, to see layouts hold with
 # long texts (tests/web/test_languages.py); never offered in the menu.
