@@ -3,7 +3,7 @@
 
 import { boardFor } from "../boards/index.js";
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { currentLanguage, t } from "../i18n.js";
 import { api, online } from "../api.js";
 import { analysisButton, botMark, ended } from "./views.js";
 import { downloads, resultText } from "./live.js";
@@ -17,9 +17,9 @@ function botSection(toast) {
   const list = h("ul", { class: "room-list", id: "own-bots" });
   const shown = h("div", { id: "bot-token", "aria-live": "polite" });
   const showToken = ({ name, token }) => {
-    const field = h("input", { type: "text", readonly: true, value: token, id: "bot-token-value", "aria-label": `${name}'s token`, onfocus: (e) => e.target.select() });
+    const field = h("input", { type: "text", readonly: true, value: token, id: "bot-token-value", "aria-label": t("{bot}'s token", { bot: name }), onfocus: (e) => e.target.select() });
     shown.replaceChildren(
-      h("p", {}, h("strong", {}, `${name}'s token`), " (shown once: keep it secret, like a password):"), field,
+      h("p", {}, h("strong", {}, t("{bot}'s token", { bot: name })), " ", t("(shown once: keep it secret, like a password):")), field,
       h("p", { class: "muted" }, t("Connect a program that speaks the engine protocol:")),
       h("pre", { class: "command" }, `NOUGHTS_BOT_TOKEN=… noughts bot --server ${location.origin} -- noughts engine`),
     );
@@ -55,21 +55,21 @@ function botSection(toast) {
 
 /** How many games a profile's list shows at a time. */
 const PAGE = 20;
-const OUTCOME = { win: "Won", draw: "Drawn", loss: "Lost" };
-const when = (ms) => new Date(ms).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
+const OUTCOME = () => ({ win: t("Won"), draw: t("Drawn"), loss: t("Lost") });
+const when = (ms) => new Date(ms).toLocaleDateString(currentLanguage(), { day: "numeric", month: "short", year: "numeric" });
 
 /** Each game's rating beside its wins, draws and losses (rated or casual). */
 function standings(profile) {
   const rows = new Map();
   for (const r of profile.ratings) rows.set(r.spec, { title: r.title, spec: r.spec, rating: r });
   for (const o of profile.outcomes) rows.set(o.spec, { ...(rows.get(o.spec) || { title: o.title, spec: o.spec }), outcomes: o });
-  if (!rows.size) return h("p", { class: "muted" }, profile.guest ? "Guests play casual games only." : "No finished game yet.");
+  if (!rows.size) return h("p", { class: "muted" }, profile.guest ? t("Guests play casual games only.") : t("No finished game yet."));
   const count = (row, key) => h("td", { class: "num" }, row.outcomes ? row.outcomes[key] : 0);
   return h("table", { class: "board-table", id: "ratings" },
     h("thead", {}, h("tr", {}, h("th", {}, t("Game")), h("th", { class: "num" }, t("Rating")), h("th", { class: "num" }, t("Won")), h("th", { class: "num" }, t("Drawn")), h("th", { class: "num" }, t("Lost")))),
     h("tbody", {}, ...[...rows.values()].map((row) => h("tr", {},
       h("td", {}, h("a", { href: `#/leaderboard?game=${encodeURIComponent(row.spec)}` }, row.title)),
-      h("td", { class: "num", title: row.rating?.provisional ? "provisional: too few rated games yet, or none for a long time" : null },
+      h("td", { class: "num", title: row.rating?.provisional ? t("provisional: too few rated games yet, or none for a long time") : null },
         row.rating ? `${row.rating.rating}${row.rating.provisional ? "?" : ""}` : "–"),
       count(row, "wins"), count(row, "draws"), count(row, "losses")))));
 }
@@ -95,13 +95,13 @@ function gameRow(g, name, toast) {
   const side = g.x === name ? "x" : g.o === name ? "o" : null;
   const opponent = side ? g[side === "x" ? "o" : "x"] : null;
   const change = g.rating_after != null && g.rating_before != null ? g.rating_after - g.rating_before : null;
-  const status = g.state === "playing" ? "being played" : g.state === "open" ? "waiting for an opponent" : resultText(g);
+  const status = g.state === "playing" ? t("being played") : g.state === "open" ? t("waiting for an opponent") : resultText(g);
   return h("tr", { "data-game": g.id },
     h("td", {}, when(g.ended_at ?? g.created_at)),
-    h("td", {}, opponent ? h("a", { href: `#/u/${encodeURIComponent(opponent)}` }, opponent) : "–", side ? h("small", { class: "muted" }, ` · ${name} as ${side.toUpperCase()}`) : null),
+    h("td", {}, opponent ? h("a", { href: `#/u/${encodeURIComponent(opponent)}` }, opponent) : "–", side ? h("small", { class: "muted" }, ` · ${t("{player} as {side}", { player: name, side: side.toUpperCase() })}`) : null),
     h("td", {}, roomLine(g)),
     // "Won" says it all for a game that ended on the board; an ending by resignation, time... is told.
-    h("td", { class: ["outcome", g.outcome && `outcome-${g.outcome}`] }, g.outcome ? h("strong", {}, OUTCOME[g.outcome], " ") : null,
+    h("td", { class: ["outcome", g.outcome && `outcome-${g.outcome}`] }, g.outcome ? h("strong", {}, OUTCOME()[g.outcome], " ") : null,
       !g.outcome || g.termination !== "normal" ? h("small", {}, status) : null,
       change !== null ? h("small", { class: "muted" }, ` · ${g.rating_after} (${change >= 0 ? "+" : ""}${change})`) : null),
     h("td", { class: "links" },
@@ -157,7 +157,7 @@ export async function profilePage(root, name, { toast = () => {}, session, navig
   document.title = `${profile.name} · Noughts`;
   const about = profile.bot === "engine"
     ? h("p", { id: "bot-about" }, t("A program its owner connects with noughts bot: it accepts the challenges its owner allows."))
-    : profile.bot ? h("p", { id: "bot-about" }, `The computer at level ${profile.bot}: it plays from the server and always accepts a challenge.`) : null;
+    : profile.bot ? h("p", { id: "bot-about" }, t("The computer at level {level}: it plays from the server and always accepts a challenge.", { level: profile.bot })) : null;
   const challenge = profile.bot && session?.user ? botChallengeForm(session.user, { session, toast, navigate }, profile.name) : null;
   const me = session?.user;
   const own = me && me.name === profile.name && !profile.guest && !profile.bot ? botSection(toast) : null;
@@ -195,8 +195,8 @@ export async function replayPage(root, id, { toast }) {
     h("section", { class: "page live" },
       h("div", { class: "board-wrap" }, box),
       h("section", { class: "panel", "aria-label": t("the game") },
-        h("h1", { class: "game-title" }, game.title, h("small", {}, ` · ${game.rated ? "rated" : "casual"}`)), h("p", {}, `${game.x?.name ?? "?"} (X) – ${game.o?.name ?? "?"} (O)`),
-        h("p", { class: "game-over" }, h("strong", {}, game.state === "playing" ? "being played" : resultText(game))),
+        h("h1", { class: "game-title" }, game.title, h("small", {}, ` · ${game.rated ? t("rated") : t("casual")}`)), h("p", {}, `${game.x?.name ?? "?"} (X) – ${game.o?.name ?? "?"} (O)`),
+        h("p", { class: "game-over" }, h("strong", {}, game.state === "playing" ? t("being played") : resultText(game))),
         h("div", { class: "row" }, step(-1), slider, step(1)), label,
         downloads(id))),
   );

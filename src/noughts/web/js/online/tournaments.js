@@ -6,7 +6,7 @@
 
 import { clockText } from "../clock.js";
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { currentLanguage, t, tn } from "../i18n.js";
 import { listen, online } from "../api.js";
 
 /** How often the small question (the state, your game) is asked with no socket open. */
@@ -26,29 +26,31 @@ const NEWS_WAIT_MS = 1000;
 /** The standings' columns a phone leaves out, to fit its width: the rating each joined
  * with and the games played (a player's profile and the games list have them). */
 const WIDE_ONLY = new Set(["Rating", "Games"]);
+/** The standings' columns by their key, as the page's language names them. */
+const HEADINGS = () => ({ Player: t("Player"), Rating: t("Rating"), Score: t("Score"), Games: t("Games"), Performance: t("Performance"), Points: t("Points") });
 
-function lengthText(t) {
-  return t.kind === "arena" ? `arena, ${t.duration} min` : `Swiss, ${t.rounds} rounds`;
+function lengthText(tour) {
+  return tour.kind === "arena" ? t("arena, {minutes} min", { minutes: tour.duration }) : tn("Swiss, {n} round", "Swiss, {n} rounds", tour.rounds);
 }
 
 function when(ms) {
-  return new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return new Date(ms).toLocaleString(currentLanguage(), { dateStyle: "medium", timeStyle: "short" });
 }
 
 /** A pairing's game in words: who won, a draw, being played, aborted. */
 function outcome(g) {
-  if (g.state === "playing") return "being played";
-  if (g.state === "aborted") return "aborted";
-  if (g.result === "x-wins") return `${g.x} won`;
-  if (g.result === "o-wins") return `${g.o} won`;
-  if (g.result === "draw") return "draw";
+  if (g.state === "playing") return t("being played");
+  if (g.state === "aborted") return t("aborted");
+  if (g.result === "x-wins") return t("{player} won", { player: g.x });
+  if (g.result === "o-wins") return t("{player} won", { player: g.o });
+  if (g.result === "draw") return t("draw");
   return g.state ?? "";
 }
 
 /** The mark of a player on fire (two wins in a row): a flame drawn in SVG, which every
  * browser shows (an emoji is a box where no emoji font is installed). */
 function onFire() {
-  const about = "on fire: two wins in a row, the next win counts double";
+  const about = t("on fire: two wins in a row, the next win counts double");
   return h(
     "span",
     { class: "on-fire", role: "img", "aria-label": about, title: about },
@@ -61,12 +63,12 @@ function onFire() {
   );
 }
 
-function line(t) {
+function line(tour) {
   return h(
     "li",
-    { class: "room", "data-tournament": t.id },
-    h("span", { class: "what" }, h("strong", {}, t.name), h("small", {}, `${t.title} · ${clockText(t.minutes === null ? null : t)} · ${t.rated ? "rated" : "casual"} · ${lengthText(t)} · ${t.players} ${t.players === 1 ? "player" : "players"}`), h("small", {}, t.state === "upcoming" ? `starts ${when(t.starts_at)}` : t.state === "running" ? `by ${t.creator}` : `ended · by ${t.creator}`)),
-    h("a", { class: "button", href: `#/tournament/${t.id}` }, t.state === "finished" ? "Results" : "Open"),
+    { class: "room", "data-tournament": tour.id },
+    h("span", { class: "what" }, h("strong", {}, tour.name), h("small", {}, `${tour.title} · ${clockText(tour.minutes === null ? null : tour)} · ${tour.rated ? t("rated") : t("casual")} · ${lengthText(tour)} · ${tn("{n} player", "{n} players", tour.players)}`), h("small", {}, tour.state === "upcoming" ? t("starts {when}", { when: when(tour.starts_at) }) : tour.state === "running" ? t("by {player}", { player: tour.creator }) : t("ended · by {player}", { player: tour.creator }))),
+    h("a", { class: "button", href: `#/tournament/${tour.id}` }, tour.state === "finished" ? t("Results") : t("Open")),
   );
 }
 
@@ -98,11 +100,11 @@ export async function tournamentsPage(root, context) {
     h(
       "section",
       { class: "page online-home" },
-      h("div", {}, h("h1", {}, t("Tournaments")), section("Running", "running-tournaments", lists.running, "None is running."), section("Upcoming", "upcoming-tournaments", lists.upcoming, "None is planned: create one!"), section("Finished", "finished-tournaments", lists.finished, "None yet.")),
-      user && !user.guest ? createForm(context) : h("section", { class: "panel" }, h("p", {}, user ? "Sign up to create tournaments; guests may play in casual ones." : "Log in or sign up to create tournaments and play in them.")),
+      h("div", {}, h("h1", {}, t("Tournaments")), section(t("Running"), "running-tournaments", lists.running, t("None is running.")), section(t("Upcoming"), "upcoming-tournaments", lists.upcoming, t("None is planned: create one!")), section(t("Finished"), "finished-tournaments", lists.finished, t("None yet."))),
+      user && !user.guest ? createForm(context) : h("section", { class: "panel" }, h("p", {}, user ? t("Sign up to create tournaments; guests may play in casual ones.") : t("Log in or sign up to create tournaments and play in them."))),
     ),
   );
-  document.title = "Tournaments · Noughts";
+  document.title = t("{page} · Noughts", { page: t("Tournaments") });
 }
 
 function createForm(context) {
@@ -117,8 +119,8 @@ function createForm(context) {
   const duration = h("input", { type: "number", id: "tournament-duration", min: 1, max: 720, step: 1, value: 30 });
   const rounds = h("input", { type: "number", id: "tournament-rounds", min: 1, max: 30, step: 1, value: 5 });
   const startsIn = h("input", { type: "number", id: "tournament-starts-in", min: 0, max: 10080, step: 1, value: 5 });
-  const durationLabel = field("Duration (minutes)", duration);
-  const roundsLabel = field("Rounds", rounds);
+  const durationLabel = field(t("Duration (minutes)"), duration);
+  const roundsLabel = field(t("Rounds"), rounds);
   const showKind = () => {
     durationLabel.hidden = kind.value !== "arena";
     roundsLabel.hidden = kind.value === "arena";
@@ -150,13 +152,13 @@ function createForm(context) {
     "form",
     { class: "panel form", id: "create-tournament", onsubmit: create },
     h("h2", {}, t("Create a tournament")),
-    field("Name", name),
-    field("Kind", kind),
-    field("Game", game),
-    h("div", { class: "row" }, field("Minutes each", minutes), field("+ seconds a move", increment)),
+    field(t("Name"), name),
+    field(t("Kind"), kind),
+    field(t("Game"), game),
+    h("div", { class: "row" }, field(t("Minutes each"), minutes), field(t("+ seconds a move"), increment)),
     durationLabel,
     roundsLabel,
-    field("Starts in (minutes)", startsIn),
+    field(t("Starts in (minutes)"), startsIn),
     h("label", { class: "check" }, rated, t("Rated")),
     error,
     h("button", { class: "button primary", type: "submit", id: "create-tournament-button" }, t("Create")),
@@ -256,24 +258,24 @@ export class TournamentPage {
     const user = this.context.session.user;
     const buttons = [];
     if (user && tour.state !== "finished") {
-      if (tour.joined) buttons.push(h("button", { class: "button", type: "button", id: "tournament-withdraw", onclick: () => this.act(online.withdrawTournament) }, tour.state === "upcoming" ? "Leave" : "Withdraw"));
+      if (tour.joined) buttons.push(h("button", { class: "button", type: "button", id: "tournament-withdraw", onclick: () => this.act(online.withdrawTournament) }, tour.state === "upcoming" ? t("Leave") : t("Withdraw")));
       else {
         // A running Swiss takes back only its own players (withdrawn, or paused for leaving a game).
         const known = tour.standings.some((s) => s.name === user.name);
-        if (!(tour.kind === "swiss" && tour.state === "running") || known) buttons.push(h("button", { class: "button primary", type: "button", id: "tournament-join", onclick: () => this.act(online.joinTournament) }, known && tour.state === "running" ? "Come back" : "Join"));
+        if (!(tour.kind === "swiss" && tour.state === "running") || known) buttons.push(h("button", { class: "button primary", type: "button", id: "tournament-join", onclick: () => this.act(online.joinTournament) }, known && tour.state === "running" ? t("Come back") : t("Join")));
       }
       if (tour.state === "upcoming" && tour.creator === user.name) buttons.push(h("button", { class: "button", type: "button", id: "tournament-start", onclick: () => this.act(online.startTournament) }, t("Start now")));
     }
     const status =
-      tour.state === "upcoming" ? `Starts ${when(tour.starts_at)}` : tour.state === "running" ? (tour.kind === "arena" ? `Running: no new games after ${when(tour.ends_at)}` : `Round ${tour.round} of ${tour.rounds}`) : "Finished: the final standings";
+      tour.state === "upcoming" ? t("Starts {when}", { when: when(tour.starts_at) }) : tour.state === "running" ? (tour.kind === "arena" ? t("Running: no new games after {when}", { when: when(tour.ends_at) }) : t("Round {round} of {rounds}", { round: tour.round, rounds: tour.rounds })) : t("Finished: the final standings");
     const swiss = tour.kind === "swiss";
     const headers = ["#", "Player", "Rating", "Score", "Games", ...(swiss ? ["Buchholz", "Sonneborn-Berger"] : ["Performance", "Points"])];
     // The tie-breaks' names are chess jargon: the header says what they count.
     const explained = {
-      Buchholz: "the sum of your opponents' scores",
-      "Sonneborn-Berger": "the scores of the opponents you beat, and half of those you drew",
-      Performance: "the rating your results were worth: your opponents' mean rating, +500 for each win and -500 for each loss",
-      Points: "each game's points in order: 2 a win, 1 a draw, doubled on fire",
+      Buchholz: t("the sum of your opponents' scores"),
+      "Sonneborn-Berger": t("the scores of the opponents you beat, and half of those you drew"),
+      Performance: t("the rating your results were worth: your opponents' mean rating, +500 for each win and -500 for each loss"),
+      Points: t("each game's points in order: 2 a win, 1 a draw, doubled on fire"),
     };
     const rows = tour.standings.map((s) =>
       h(
@@ -291,11 +293,11 @@ export class TournamentPage {
       ? h(
           "div",
           { class: "table-scroll" },
-          h("table", { class: "board-table standings", id: "standings" }, h("caption", { class: "muted" }, t("Standings")), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: [x !== "Player" && x !== "Points" && "num", WIDE_ONLY.has(x) && "wide-only"], title: explained[x] ?? null }, x)))), h("tbody", {}, ...rows)),
+          h("table", { class: "board-table standings", id: "standings" }, h("caption", { class: "muted" }, t("Standings")), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: [x !== "Player" && x !== "Points" && "num", WIDE_ONLY.has(x) && "wide-only"], title: explained[x] ?? null }, HEADINGS()[x] ?? x)))), h("tbody", {}, ...rows)),
         )
       : h("p", { class: "muted", id: "no-players" }, t("Nobody has joined yet."));
     const pairing = (g) =>
-      h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, g.o === null ? `${g.x}: bye` : `${g.x} – ${g.o}`), h("small", {}, `${swiss ? `round ${g.round} · ` : ""}${g.o === null ? "1 point" : outcome(g)}`)), g.game_id ? h("a", { class: "button", href: `#/game/${g.game_id}` }, g.state === "playing" ? "Watch" : "Replay") : null);
+      h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, g.o === null ? t("{player}: bye", { player: g.x }) : `${g.x} – ${g.o}`), h("small", {}, [swiss ? t("round {n}", { n: g.round }) : null, g.o === null ? t("1 point") : outcome(g)].filter(Boolean).join(" · "))), g.game_id ? h("a", { class: "button", href: `#/game/${g.game_id}` }, g.state === "playing" ? t("Watch") : t("Replay")) : null);
     this.root.replaceChildren(
       h(
         "section",
@@ -304,11 +306,11 @@ export class TournamentPage {
         h(
           "section",
           { class: "panel tournament-side", "aria-label": t("the tournament") },
-          h("p", {}, `${tour.title} · ${clockText(tour.minutes === null ? null : tour)} · ${tour.rated ? "rated" : "casual"} · ${lengthText(tour)}`),
-          h("p", { class: "muted" }, `Created by ${tour.creator} · ${tour.players} ${tour.players === 1 ? "player" : "players"}`),
+          h("p", {}, `${tour.title} · ${clockText(tour.minutes === null ? null : tour)} · ${tour.rated ? t("rated") : t("casual")} · ${lengthText(tour)}`),
+          h("p", { class: "muted" }, `${t("Created by {player}", { player: tour.creator })} · ${tn("{n} player", "{n} players", tour.players)}`),
           buttons.length ? h("div", { class: "row" }, ...buttons) : null,
           h("h2", {}, t("Games")),
-          tour.games_total > tour.games.length ? h("p", { class: "muted" }, `The newest ${tour.games.length} of ${tour.games_total}.`) : null,
+          tour.games_total > tour.games.length ? h("p", { class: "muted" }, t("The newest {shown} of {total}.", { shown: tour.games.length, total: tour.games_total })) : null,
           h("ul", { class: "room-list", id: "tournament-games" }, ...(tour.games.length ? tour.games.map(pairing) : [h("li", { class: "muted" }, t("No game yet."))])),
         ),
       ),
