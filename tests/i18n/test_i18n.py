@@ -46,7 +46,8 @@ def test_the_pseudo_language_is_longer_accented_and_keeps_placeholders() -> None
     [
         ("zh-CN,zh;q=0.9,en;q=0.8", "zh"),
         ("en-GB,zh;q=0.5", "en"),
-        ("fr;q=0.9, zh-Hans;q=0.8", "zh"),
+        ("ko;q=0.9, zh-Hans;q=0.8", "zh"),
+        ("fr-CH, fr;q=0.9, zh;q=0.8", "fr"),
         ("de-AT, *;q=0.1", "de"),
         ("ko, *;q=0.1", "en"),
         (None, "en"),

@@ -15,6 +15,7 @@ LANGUAGES: Mapping[str, str] = {
     "en": "English",
     "zh": "中文（简体）",
     "de": "Deutsch",
+    "fr": "Français",
 }
 # A made-up language whose every text is longer and accented, to see layouts hold with
 # long texts (tests/web/test_languages.py); never offered in the menu.
@@ -26,7 +27,7 @@ def negotiate(accept_language: str | None) -> str:
 
     >>> negotiate("zh-CN,zh;q=0.9,en;q=0.8")
     'zh'
-    >>> negotiate("fr-CH, fr;q=0.9")
+    >>> negotiate("ko-KR, ko;q=0.9")
     'en'
     """
     wanted = []
