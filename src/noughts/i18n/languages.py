@@ -16,6 +16,7 @@ LANGUAGES: Mapping[str, str] = {
     "zh": "中文（简体）",
     "de": "Deutsch",
     "fr": "Français",
+    "es": "Español",
 }
 # A made-up language whose every text is longer and accented, to see layouts hold with
 # long texts (tests/web/test_languages.py); never offered in the menu.
