@@ -17,6 +17,7 @@ LANGUAGES: Mapping[str, str] = {
     "de": "Deutsch",
     "fr": "Français",
     "es": "Español",
+    "pt": "Português",
 }
 # A made-up language whose every text is longer and accented, to see layouts hold with
 # long texts (tests/web/test_languages.py); never offered in the menu.
