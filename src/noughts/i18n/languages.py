@@ -18,6 +18,7 @@ LANGUAGES: Mapping[str, str] = {
     "fr": "Français",
     "es": "Español",
     "pt": "Português",
+    "ru": "Русский",
 }
 # A made-up language whose every text is longer and accented, to see layouts hold with
 # long texts (tests/web/test_languages.py); never offered in the menu.
