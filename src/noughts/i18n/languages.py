@@ -19,6 +19,7 @@ LANGUAGES: Mapping[str, str] = {
     "es": "Español",
     "pt": "Português",
     "ru": "Русский",
+    "ja": "日本語",
 }
 # A made-up language whose every text is longer and accented, to see layouts hold with
 # long texts (tests/web/test_languages.py); never offered in the menu.
