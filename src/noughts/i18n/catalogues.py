@@ -1,5 +1,5 @@
 """The catalogues: each language's .po file, read when first asked for (no compiled .mo
-or .json is kept anywhere: Babel reads a .po in a few milliseconds, and one file a
+or .json is kept anywhere: Babel reads a .po in about ten milliseconds, and one file a
 language is the one source translators edit), as gettext translations for Python and as
 a JSON-ready mapping for the page."""
 

@@ -7,10 +7,19 @@ import { currentLanguage, languages, t } from "./i18n.js";
 import { applyTheme, prefs } from "./prefs.js";
 import { resumeMusicOnGesture, setMusic } from "./sound.js";
 
-/** The switches, the menu and the skip link; `redraw` after the theme changes. */
-export function setUpHeader(redraw) {
+/** Draws the switches' labels and states (set by `setUpHeader`). */
+let drawSwitches = () => {};
+
+/** The header's texts in the page's language, once its catalogue is loaded: the
+ * switches' states are set before (the page's first moment), their words now. */
+export function translateHeader() {
   translateStatic();
   setUpLanguages();
+  drawSwitches();
+}
+
+/** The switches, the menu and the skip link; `redraw` after the theme changes. */
+export function setUpHeader(redraw) {
   const sound = document.getElementById("sound-toggle");
   const music = document.getElementById("music-toggle");
   const theme = document.getElementById("theme-toggle");
@@ -38,6 +47,7 @@ export function setUpHeader(redraw) {
     show();
     redraw();
   });
+  drawSwitches = show;
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
     applyTheme();
     show();

@@ -5,7 +5,7 @@
 import { api, online } from "./api.js";
 import { h } from "./dom.js";
 import { GamePage } from "./game.js";
-import { markSection, setUpHeader, showAccount } from "./header.js";
+import { markSection, setUpHeader, showAccount, translateHeader } from "./header.js";
 import { homePage } from "./home.js";
 import { setLanguage, t } from "./i18n.js";
 import { applyTheme, prefs } from "./prefs.js";
@@ -114,10 +114,12 @@ async function route() {
 
 fromOldOnlinePage();
 applyTheme();
-// Every text waits for the language's catalogue: the one chosen in the menu, else the
-// one the server read off the browser's Accept-Language into <html lang>.
-await setLanguage(prefs.get("lang") || document.documentElement.lang);
+// The switches work from the first moment; every text waits for the language's
+// catalogue: the one chosen in the menu, else the one the server read off the
+// browser's Accept-Language into <html lang>.
 setUpHeader(() => current?.redraw?.());
+await setLanguage(prefs.get("lang") || document.documentElement.lang);
+translateHeader();
 // The header's account and the first page load together; the online pages wait for it.
 const accountShown = refreshAccount().catch(() => null);
 window.addEventListener("hashchange", route);
