@@ -62,7 +62,7 @@ export class AnalysisPage {
     // a game with a name of its own needs no options after it.
     const name = this.view?.title || this.info?.title || this.spec;
     const options = name === this.info?.title ? describeSpec(this.spec, this.info) : "";
-    return `Analysis · ${name}${options ? ` (${options})` : ""}`;
+    return options ? t("Analysis · {game} ({options})", { game: name, options }) : t("Analysis · {game}", { game: name });
   }
 
   get key() {
@@ -413,7 +413,7 @@ export class AnalysisPage {
     const better = this.better;
     drawMoveMarks(this.boardBox, better ? [{ move: better.best, kind: "best" }, { move: better.move, kind: "played", glyph: CLASS_MARKS[better.class] }] : []);
     const turn = this.side(view.turn);
-    this.status.textContent = view.status === "ongoing" ? `${turn} to move · move ${this.node.ply + 1}` : view.status === "draw" ? "Draw" : `${this.side(view.status[0])} wins`;
+    this.status.textContent = view.status === "ongoing" ? t("{side} to move · move {n}", { side: turn, n: this.node.ply + 1 }) : view.status === "draw" ? t("Draw") : t("{side} wins", { side: this.side(view.status[0]) });
     this.status.dataset.turn = view.status === "ongoing" ? view.turn : "";
     this.drawEngine();
     this.drawReview();

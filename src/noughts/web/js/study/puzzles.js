@@ -193,7 +193,7 @@ export class PuzzlePage {
     this.board = new Board(this.boardBox, { onMove: (text) => this.move(text), onSelect: () => {} });
     const side = (mark) => sideName(view.board, mark);
     this.feedback.replaceChildren(
-      previous ? h("p", { class: "puzzle-context", id: "puzzle-last-move" }, `${side(previous.turn)} played ${puzzle.last_move}.`) : "",
+      previous ? h("p", { class: "puzzle-context", id: "puzzle-last-move" }, t("{side} played {move}.", { side: side(previous.turn), move: puzzle.last_move })) : "",
       h("p", { class: "puzzle-task" }, h("strong", {}, t("Your turn: find the winning move for {side}.", { side: side(this.solver) })), " ", tn("It wins by force in {n} move.", "It wins by force in {n} moves.", Math.ceil(puzzle.plies / 2))),
     );
     if (previous && !reducedMotion()) {
@@ -379,7 +379,7 @@ export class PuzzlePage {
     const items = [];
     const streakOver = this.mode === "streak" && this.streak.over;
     if (this.refuted && !streakOver && !this.done) items.push(button("retry", t("Retry"), () => this.retry()));
-    if (!this.done && !this.refuted) items.push(button("hint", "Hint", () => this.showHint(), { title: t("mark the move (the attempt then counts as failed)") }));
+    if (!this.done && !this.refuted) items.push(button("hint", t("Hint"), () => this.showHint(), { title: t("mark the move (the attempt then counts as failed)") }));
     if (!this.done) items.push(button("solution", t("View the solution"), () => this.showSolution()));
     if (streakOver) items.push(button("new-streak", t("New streak"), () => this.newStreak(), { class: "button primary" }));
     else if (this.mode === "streak" && this.done) items.push(button("next", t("Next puzzle"), () => this.continueStreak(), { class: "button primary" }));
