@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
+from noughts import i18n
 from noughts.server.guards import TOO_LARGE
 from noughts.server.models import ErrorBody
 from noughts.server.online.accounts import AccountError, TooManyAttemptsError
@@ -25,6 +26,19 @@ def _answer(
 ) -> JSONResponse:
     body = ErrorBody(error=error, message=message, field=field).model_dump()
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+def language_of(request: Request) -> str:
+    """The asker's language: the page sends the one its player chose as Accept-Language,
+    and a browser its own."""
+    return i18n.negotiate(request.headers.get("accept-language"))
+
+
+def said(request: Request, message: str) -> str:
+    """A message for the player in their language, where the catalogue has it (the
+    messages written whole, as most are; one with a value in it stays English)."""
+    with i18n.speaking(language_of(request)):
+        return i18n.gettext(message)
 
 
 def _field(loc: tuple[int | str, ...]) -> str | None:
@@ -58,11 +72,11 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(AccountError)
     async def account_error(request: Request, exc: AccountError) -> JSONResponse:
         headers = {"Retry-After": str(exc.wait)} if isinstance(exc, TooManyAttemptsError) else None
-        return _answer(exc.status, exc.error, exc.message, exc.field, headers)
+        return _answer(exc.status, exc.error, said(request, exc.message), exc.field, headers)
 
     @app.exception_handler(ActionError)
     async def action_error(request: Request, exc: ActionError) -> JSONResponse:
-        return _answer(exc.status, exc.error, exc.message)
+        return _answer(exc.status, exc.error, said(request, exc.message))
 
     @app.exception_handler(ThinkingError)
     async def too_slow(request: Request, exc: ThinkingError) -> JSONResponse:

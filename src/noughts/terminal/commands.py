@@ -12,8 +12,10 @@ from typing import Any
 
 from rich.console import Console
 
+from noughts import i18n
 from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.core import NoughtsError, Player
+from noughts.i18n import LANGUAGES
 from noughts.records import GameRecord
 from noughts.registry import GAMES, parse_spec, spec_help
 
@@ -58,6 +60,11 @@ def add_commands(
     play.add_argument("--record", type=Path, metavar="FILE", help="write the game record here (.json: JSON)")
     play.add_argument("--seed", type=int, help="make the computer's choices reproducible")
     play.add_argument("--time", type=float, metavar="S", help="seconds the computer may think per move")
+    play.add_argument(
+        "--lang",
+        choices=list(LANGUAGES),
+        help="the language of the game's texts (default: LC_ALL, LC_MESSAGES or LANG; else English)",
+    )
     play.set_defaults(run=_play)
 
     replay = sub.add_parser("replay", help="step through a saved game record")
@@ -119,6 +126,7 @@ def _play(args: argparse.Namespace) -> int:
     from noughts.terminal.menu import choose
     from noughts.terminal.session import INTERRUPTED, PlayConfig, Session
 
+    i18n.use(args.lang or i18n.language_of_environment())
     console = _console()
     if sys.stdin.isatty():
         _enable_line_editing()

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from noughts.core import Game
+from noughts.i18n import N_, gettext
 
 __all__ = ["COMMANDS", "help_text", "notation", "rules"]
 
-COMMANDS = """\
+COMMANDS = N_("""\
 commands:
   help       these rules and commands
   hint       what the computer would play here, and why
@@ -17,7 +18,7 @@ commands:
   moves      the moves so far
   save FILE  write the game record to FILE (.json for JSON)
   quit       end the game (its record is saved)
-  Ctrl-C or Ctrl-D also end the game and save its record."""
+  Ctrl-C or Ctrl-D also end the game and save its record.""")
 
 
 def rules(game: Game[Any, Any]) -> str:
@@ -33,4 +34,4 @@ def notation(game: Game[Any, Any]) -> str:
 
 def help_text(game: Game[Any, Any]) -> str:
     """Everything ``help`` prints."""
-    return f"{game.spec}: {rules(game)}\n\n{notation(game)}\n\n{COMMANDS}"
+    return f"{game.spec}: {rules(game)}\n\n{notation(game)}\n\n{gettext(COMMANDS)}"

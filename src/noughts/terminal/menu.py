@@ -8,6 +8,7 @@ from rich.console import Console
 
 from noughts.ai.levels import DEFAULT_LEVEL, LEVELS
 from noughts.core import Player
+from noughts.i18n import gettext
 from noughts.registry import GAMES
 from noughts.terminal.session import Reader
 
@@ -48,29 +49,30 @@ def _ask(console: Console, read: Reader, question: str, answers: dict[str, str],
         entry = read(f"{question} [{default}]: ").strip().lower() or default
         if entry in answers:
             return answers[entry]
-        console.print(f"{entry!r} is not one of: {', '.join(dict.fromkeys(answers.values()))}", highlight=False)
+        choices = ", ".join(dict.fromkeys(answers.values()))
+        console.print(gettext("{entry} is not one of: {choices}", entry=repr(entry), choices=choices), highlight=False)
 
 
 def choose(console: Console, read: Reader) -> Choice:
     """Game, opponent, side and level. EOFError / KeyboardInterrupt pass through."""
-    console.print("Noughts — what would you like to play?")
+    console.print(gettext("Noughts — what would you like to play?"))
     offered = menu_games()
     for number, (spec, summary) in enumerate(offered, 1):
         console.print(f"  {number:>2}  {spec:<18} {summary}", highlight=False)
     games = {str(n): spec for n, (spec, _) in enumerate(offered, 1)} | {spec: spec for spec, _ in offered}
-    spec = _ask(console, read, "game (number or name)", games, "1")
+    spec = _ask(console, read, gettext("game (number or name)"), games, "1")
     mode = _ask(
         console,
         read,
-        "play against (1) the computer or (2) a friend at this keyboard",
+        gettext("play against (1) the computer or (2) a friend at this keyboard"),
         {"1": "computer", "computer": "computer", "2": "human", "friend": "human", "human": "human"},
         "1",
     )
     two_humans = mode == "human"
-    side_question = "player 1 plays (x moves first)" if two_humans else "you play (x moves first)"
+    side_question = gettext("player 1 plays (x moves first)") if two_humans else gettext("you play (x moves first)")
     side = Player.from_text(_ask(console, read, side_question, {"x": "x", "o": "o"}, "x"))
     level: str = DEFAULT_LEVEL
     if not two_humans:
         levels: dict[str, str] = {name: name for name in LEVELS} | {str(n): name for n, name in enumerate(LEVELS, 1)}
-        level = _ask(console, read, f"level ({', '.join(LEVELS)})", levels, DEFAULT_LEVEL)
+        level = _ask(console, read, gettext("level ({levels})", levels=", ".join(LEVELS)), levels, DEFAULT_LEVEL)
     return Choice(spec, two_humans, side, level)

@@ -27,6 +27,7 @@ O to move
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +39,7 @@ from noughts.games.gobblet import GobbletState, Place, Shift
 from noughts.games.mnk.rules import MnkState
 from noughts.games.qubic import QubicState
 from noughts.games.ultimate import BOARD_NAMES, ULTIMATE, UltimateState
+from noughts.i18n import gettext
 
 __all__ = ["PLAYER_STYLES", "player_text", "render"]
 
@@ -72,27 +74,38 @@ def player_text(player: Player) -> Text:
     return _t(player.value.upper(), PLAYER_STYLES[player])
 
 
+def sentence(template: str, **parts: Text | str) -> Text:
+    """A translated sentence whose {placeholders} are filled with styled pieces (a mark
+    in its colour), wherever the language puts them."""
+    line = Text()
+    for i, piece in enumerate(re.split(r"\{(\w+)\}", template)):
+        part = parts[piece] if i % 2 else piece
+        line += part if isinstance(part, Text) else Text(part)
+    return line
+
+
 def render(state: State[Any], last: Any = None, width: int = 80, result: bool = True) -> Text:
     """The board of `state` and the lines under it (last move, whose turn or the result,
     hands, Forget mode). `last` is the move that led to `state`, if any; `width` is the
     space available (qubic puts fewer layers side by side in less); without `result` a
     finished game's result is left to the caller, who announces it in its own words."""
-    to_move = "to move"
+    to_move = gettext("{side} to move")
     draw = _BOARDS.get(type(state))
     # A game added to the registry without a renderer of its own yet: its diagram.
     lines = [Text(line) for line in state.diagram().splitlines()] if draw is None else draw(state, last, width)
     if isinstance(state, UltimateState):
         to_move = _ultimate_where(state)
     if last is not None:
-        lines.append(Text("last move: ") + player_text(state.turn.other) + Text(f" {state.move_text(last)}"))
+        said = gettext("last move: {side} {move}")
+        lines.append(sentence(said, side=player_text(state.turn.other), move=state.move_text(last)))
     line = _winning_text(state)
     if line is not None:
         lines.append(line)
     if state.outcome is not None:
         if result:
-            lines.append(_t(f"game over: {state.outcome.describe()}", "bold"))
+            lines.append(_t(gettext("game over: {outcome}", outcome=state.outcome.describe()), "bold"))
     else:
-        lines.append(player_text(state.turn) + Text(f" {to_move}"))
+        lines.append(sentence(to_move, side=player_text(state.turn)))
     for line in lines:
         line.rstrip()
     return Text("\n").join(lines)
@@ -227,9 +240,13 @@ def _ultimate(state: UltimateState, last: Any) -> list[Text]:
 
 
 def _ultimate_where(state: UltimateState) -> str:
+    """Whose move and where, with {side} for the mover."""
     if state.forced >= 0:
-        return f"to move in board {state.forced + 1} ({BOARD_NAMES[state.forced]})"
-    return "to move in any [bracketed] board"
+        # gettext fills {n} and {name}; {side} is left for `sentence`, as written.
+        return gettext(
+            "{side} to move in board {n} ({name})", side="{side}", n=state.forced + 1, name=BOARD_NAMES[state.forced]
+        )
+    return gettext("{side} to move in any [bracketed] board")
 
 
 def _ultimate_forget_line(state: UltimateState, any_vanishing: bool) -> Text:

@@ -23,14 +23,16 @@ from rich.text import Text
 from noughts.ai.base import AIPlayer, Analysis, Limits
 from noughts.ai.levels import DEFAULT_LEVEL, level_player, level_spec
 from noughts.core import Game, NoughtsError, Player, State
+from noughts.i18n import gettext
 from noughts.records import GameRecord
 from noughts.terminal.aliases import read_move
 from noughts.terminal.guide import help_text
-from noughts.terminal.render import player_text, render
+from noughts.terminal.render import player_text, render, sentence
 from noughts.terminal.thinking import table_note, think
 from noughts.terminal.values import meaning, move_words, outlook, plies, rest_words, traps
 
 __all__ = ["PlayConfig", "Session", "default_record_path"]
+
 
 Reader = Callable[[str], str]
 
@@ -175,9 +177,13 @@ class Session:
 
     def _seats(self, side: Player) -> dict[Player, Seat]:
         if self.config.two_humans:
-            return {side: Seat("player 1", "player 1", False), side.other: Seat("player 2", "player 2", False)}
+            one, two = gettext("player {number}", number=1), gettext("player {number}", number=2)
+            return {side: Seat("player 1", one, False), side.other: Seat("player 2", two, False)}
         level = self.config.level
-        return {side: Seat("human", "you", False), side.other: Seat(f"noughts {level}", "the computer", True)}
+        return {
+            side: Seat("human", gettext("you"), False),
+            side.other: Seat(f"noughts {level}", gettext("the computer"), True),
+        }
 
     def _play(self, side: Player) -> bool:
         """One game; False when the person quit."""
@@ -208,15 +214,24 @@ class Session:
 
     def _introduce(self) -> None:
         config = self.config
-        intro = Text(f"game {self.number}: {config.game.spec} — ")
+        game: dict[str, Text | str] = {"number": str(self.number), "spec": config.game.spec}
         if config.two_humans:
-            for i, (player, seat) in enumerate(sorted(self.seats.items(), key=lambda item: item[1].label)):
-                intro += Text(", " if i else "") + Text(f"{seat.label} plays ") + player_text(player)
+            (first, one), (second, two) = sorted(self.seats.items(), key=lambda item: item[1].label)
+            template = gettext(
+                "game {number}: {spec} — {first} plays {first_side}, {second} plays {second_side}. "
+                "X moves first. Type help for the rules and commands."
+            )
+            parts: dict[str, Text | str] = {"first": one.label, "first_side": player_text(first), "second": two.label}
+            intro = sentence(template, **game, **parts, second_side=player_text(second))
         else:
             human = next(p for p, seat in self.seats.items() if not seat.computer)
-            intro += Text("you play ") + player_text(human) + Text(", the computer ") + player_text(human.other)
-            intro += Text(f" at level {config.level}")
-        intro += Text(". X moves first. Type help for the rules and commands.")
+            template = gettext(
+                "game {number}: {spec} — you play {side}, the computer {other} at level {level}. "
+                "X moves first. Type help for the rules and commands."
+            )
+            intro = sentence(
+                template, **game, side=player_text(human), other=player_text(human.other), level=config.level
+            )
         self.console.print(intro)
 
     def _show(self) -> None:
@@ -230,21 +245,23 @@ class Session:
         outcome = self.state.outcome
         assert outcome is not None  # called once the game is over
         if outcome.winner is None:
-            verdict = "a draw."
+            verdict = gettext("a draw.")
         elif self.config.two_humans:
-            verdict = f"{self.seats[outcome.winner].label} wins!"
+            verdict = gettext("{player} wins!", player=self.seats[outcome.winner].label)
         else:
-            verdict = "the computer wins." if self.seats[outcome.winner].computer else "you win!"
-        self.console.print(Text(f"Game over: {outcome.describe()} — {verdict}", style="bold"))
+            verdict = gettext("the computer wins.") if self.seats[outcome.winner].computer else gettext("you win!")
+        # The outcome's words are the library's (English, as the records write them).
+        said = gettext("Game over: {outcome} — {verdict}", outcome=outcome.describe(), verdict=verdict)
+        self.console.print(Text(said, style="bold"))
 
     def _again(self) -> bool:
         while True:
-            answer = self.read("Play again? [Y/n] ").strip().lower()
+            answer = self.read(gettext("Play again? [Y/n] ")).strip().lower()
             if answer in ("", "y", "yes"):
                 return True
             if answer in ("n", "no", "q", "quit"):
                 return False
-            self.console.print("Answer y or n.")
+            self.console.print(gettext("Answer y or n."))
 
     # -- the computer -----------------------------------------------------------------
 
@@ -255,14 +272,25 @@ class Session:
         # asked to explain its moves.
         note = table_note(state.game, self.config.level)
         analysis, seconds = think(
-            self.console, self.computer, state, self.limits, note or "the computer is thinking…", self.config.explain
+            self.console,
+            self.computer,
+            state,
+            self.limits,
+            note or gettext("the computer is thinking…"),
+            self.config.explain,
         )
         move = analysis.best
         # As the seed programs did and the web does: what the move leaves, on the web's
         # scale, and how long it took, for everyone.
-        line = Text("the computer (") + player_text(state.turn) + Text(f") plays {state.move_text(move)}")
-        line += Text(f" — {outlook(analysis.value, state.turn, analysis.scale)}")
-        self.console.print(line + Text(f"  [{seconds:.2f} s]", style="bright_black"), highlight=False)
+        template = gettext("the computer ({side}) plays {move} — {outlook}")
+        line = sentence(
+            template,
+            side=player_text(state.turn),
+            move=state.move_text(move),
+            outlook=outlook(analysis.value, state.turn, analysis.scale),
+        )
+        took = gettext("{seconds} s", seconds=f"{seconds:.2f}")
+        self.console.print(line + Text(f"  [{took}]", style="bright_black"), highlight=False)
         if self.config.explain:
             self._explain(analysis, state.turn)
         self._push(state.play(move), move)
@@ -270,26 +298,30 @@ class Session:
     def _explain(self, analysis: Analysis, mover: Player) -> None:
         shown = analysis.moves[:EXPLAINED]
         width = max(len(info.text) for info in shown) + 2
-        self.console.print(f"its best moves, for {mover.value.upper()}:", highlight=False)
+        self.console.print(gettext("its best moves, for {side}:", side=mover.value.upper()), highlight=False)
         for info in shown:
             self.console.print(f"  {info.text.ljust(width)}{move_words(info, mover, analysis.scale)}", highlight=False)
         rest = analysis.moves[EXPLAINED:]
         if rest:
-            self.console.print(f"  and {len(rest)} more, {rest_words(rest, mover, analysis.scale)}", highlight=False)
+            more = gettext("and {n} more, {value}", n=len(rest), value=rest_words(rest, mover, analysis.scale))
+            self.console.print(f"  {more}", highlight=False)
         facts = [analysis.player]
         if analysis.depth is not None:
-            facts.append(f"{plies(analysis.depth)} deep")
-        facts.append(f"{analysis.nodes:,} positions in {analysis.time:.2f} s")
+            facts.append(gettext("{plies} deep", plies=plies(analysis.depth)))
+        facts.append(gettext("{nodes} positions in {seconds} s", nodes=analysis.nodes, seconds=f"{analysis.time:.2f}"))
         if len(analysis.pv) > 1:
-            facts.append(f"the line it expects: {' '.join(analysis.pv)}")
+            facts.append(gettext("the line it expects: {line}", line=" ".join(analysis.pv)))
         self.console.print("  (" + "; ".join(facts) + ")", highlight=False)
 
     # -- the person -------------------------------------------------------------------
 
     def _human_turn(self) -> _Turn:
         seat = self.seats[self.state.turn]
-        who = "your move" if not self.config.two_humans else seat.label
-        prompt = f"{who} ({self.state.turn.value.upper()}): "
+        side = self.state.turn.value.upper()
+        if self.config.two_humans:
+            prompt = gettext("{player} ({side}): ", player=seat.label, side=side)
+        else:
+            prompt = gettext("your move ({side}): ", side=side)
         while True:
             entry = self.read(prompt).strip()
             if not entry:
@@ -314,7 +346,7 @@ class Session:
                     move = read_move(self.state, entry)
                     after = self.state.play(move)
                 except NoughtsError as e:
-                    self.console.print(f"{e} (help lists the commands)", highlight=False)
+                    self.console.print(gettext("{problem} (help lists the commands)", problem=str(e)), highlight=False)
                     continue
                 self._push(after, move)
                 return _Turn.MOVED
@@ -329,13 +361,13 @@ class Session:
         movers = [s.turn for s in self.states[:-1]]
         humans = [i for i, p in enumerate(movers) if not self.seats[p].computer]
         if not humans:
-            self.console.print("nothing to undo yet")
+            self.console.print(gettext("nothing to undo yet"))
             return False
         keep = humans[-1]
         taken = [self.state.game.move_text(m) for m in self.moves[keep:]]
         del self.states[keep + 1 :]
         del self.moves[keep:]
-        self.console.print(f"took back {' '.join(taken)}", highlight=False)
+        self.console.print(gettext("took back {moves}", moves=" ".join(taken)), highlight=False)
         return True
 
     def _hint(self) -> None:
@@ -348,7 +380,7 @@ class Session:
             if level_spec(game, "max") == "perfect":
                 level = "max"
             self._hinter = level_player(game, level, self.config.seed, mistakes=False)
-        analysis, _ = think(self.console, self._hinter, self.state, self.limits, "looking for a hint…")
+        analysis, _ = think(self.console, self._hinter, self.state, self.limits, gettext("looking for a hint…"))
         mover, scale = self.state.turn, analysis.scale
         best = analysis.moves[0]
         why = meaning(best.value, scale) + traps(best, mover)
@@ -366,7 +398,7 @@ class Session:
 
     def _list_moves(self) -> None:
         if not self.moves:
-            self.console.print("no moves yet")
+            self.console.print(gettext("no moves yet"))
             return
         record = self._record("ongoing", "normal")
         body = record.to_text().split("\n\n", 1)[1].strip()
@@ -374,7 +406,7 @@ class Session:
 
     def _save_command(self, name: str) -> None:
         if not name:
-            self.console.print("save needs a file name: save FILE")
+            self.console.print(gettext("save needs a file name: save FILE"))
             return
         self._save(self._record(self.state.status, "normal"), "saved to", Path(name))
 

@@ -1,12 +1,14 @@
 """Values in words, for people, on the one scale the web shows them (its
 ``web/js/values.js``): a proven result counts the winner's own moves ("wins in 2
 moves"), an estimate is a chance (``noughts.ai.base.win_chance``), and the engine
-protocol's tokens (``loss-in-6``, ``+503.00``) never reach the screen."""
+protocol's tokens (``loss-in-6``, ``+503.00``) never reach the screen. Each sentence is
+whole in the catalogue (`noughts.i18n`), with its plural forms."""
 
 from __future__ import annotations
 
 from noughts.ai.base import Analysis, Kind, MoveInfo, Value, win_chance
 from noughts.core import Player
+from noughts.i18n import gettext, ngettext
 from noughts.study.verdicts import in_moves, verdict
 
 __all__ = ["meaning", "move_words", "outlook", "percent", "plies", "rest_words", "traps", "value_legend"]
@@ -14,7 +16,7 @@ __all__ = ["meaning", "move_words", "outlook", "percent", "plies", "rest_words",
 
 def plies(n: int) -> str:
     """``1 ply``, ``3 plies``."""
-    return f"{n} ply" if n == 1 else f"{n} plies"
+    return ngettext("{n} ply", "{n} plies", n)
 
 
 def percent(chance: float) -> str:
@@ -27,10 +29,27 @@ def outlook(value: Value, mover: Player, scale: float | None = None) -> str:
     a proven result as the analysis board says it (``X wins in 3 moves``, ``a draw
     with best play``: `noughts.study.verdicts.verdict`), an estimate as `mover`'s
     chance (``O's chance: 62%, an estimate``)."""
+    if value.exact and value.kind in (Kind.WIN, Kind.LOSS):
+        side = (mover if value.kind is Kind.WIN else mover.other).value.upper()
+        n = _distance(value)
+        if value.bound:
+            return ngettext(
+                "{side} wins, proven, in at most {n} move", "{side} wins, proven, in at most {n} moves", n, side=side
+            )
+        return ngettext("{side} wins in {n} move", "{side} wins in {n} moves", n, side=side)
+    if value.exact and value.kind is Kind.DRAW:
+        return gettext("a draw with best play")
     if value.exact:
         return verdict(value, mover, scale)
     chance = win_chance(value, scale)
-    return "not evaluated" if chance is None else f"{mover.value.upper()}'s chance: {percent(chance)}, an estimate"
+    if chance is None:
+        return gettext("not evaluated")
+    return gettext("{side}'s chance: {percent}, an estimate", side=mover.value.upper(), percent=percent(chance))
+
+
+def _distance(value: Value) -> int:
+    """A win's or loss's distance in the winner's own moves (`in_moves`' count)."""
+    return ((value.plies or 0) + 1) // 2
 
 
 def move_words(info: MoveInfo, mover: Player, scale: float | None = None) -> str:
@@ -38,25 +57,32 @@ def move_words(info: MoveInfo, mover: Player, scale: float | None = None) -> str
     ``loses in 4 moves``, ``62%``; with the count of the opponent's replies that lose
     against it, where the analysis counted them, and the rule that chose it."""
     value = info.value
-    if value.kind is Kind.WIN:
-        words = f"wins {in_moves(value)}"
+    n = _distance(value)
+    if value.kind is Kind.WIN and value.bound:
+        words = ngettext("wins in at most {n} move", "wins in at most {n} moves", n)
+    elif value.kind is Kind.WIN:
+        words = ngettext("wins in {n} move", "wins in {n} moves", n)
+    elif value.kind is Kind.LOSS and value.bound:
+        words = ngettext("loses in at most {n} move", "loses in at most {n} moves", n)
     elif value.kind is Kind.LOSS:
-        words = f"loses {in_moves(value)}"
+        words = ngettext("loses in {n} move", "loses in {n} moves", n)
     elif value.kind is Kind.DRAW:
-        words = "draws"
+        words = gettext("draws")
     elif info.note:
         # The rules player's scores only rank its rules: the rule says more than a number.
-        words = f"rule: {info.note}"
+        words = gettext("rule: {rule}", rule=info.note)
     else:
         chance = win_chance(value, scale)
-        words = "not evaluated" if chance is None else percent(chance)
+        words = gettext("not evaluated") if chance is None else percent(chance)
     return words + traps(info, mover)
 
 
 def traps(info: MoveInfo, mover: Player) -> str:
     """``; 7 of O's replies lose``, where the analysis counted the opponent's replies
     that lose against `mover`'s move (`MoveInfo.traps`); else empty."""
-    return f"; {info.traps} of {mover.other.value.upper()}'s replies lose" if info.traps else ""
+    if not info.traps:
+        return ""
+    return gettext("; {n} of {side}'s replies lose", n=info.traps, side=mover.other.value.upper())
 
 
 def rest_words(infos: list[MoveInfo], mover: Player, scale: float | None = None) -> str:
@@ -64,8 +90,8 @@ def rest_words(infos: list[MoveInfo], mover: Player, scale: float | None = None)
     or the worst of them (``the worst: loses in 1 move``)."""
     words = {move_words(info, mover, scale) for info in infos}
     if len(words) == 1:
-        return f"each {words.pop()}"
-    return f"the worst: {move_words(infos[-1], mover, scale)}"
+        return gettext("each {value}", value=words.pop())
+    return gettext("the worst: {value}", value=move_words(infos[-1], mover, scale))
 
 
 def value_legend(analysis: Analysis) -> str:

@@ -42,7 +42,7 @@ def test_sign_up_sets_an_httponly_samesite_cookie_and_logs_in(people: Callable[[
     assert answer.status_code == 201
     cookie = answer.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=lax" in cookie and "path=/" in cookie
-    assert ann.http.get("/api/online/me").json() == {"user": {"name": name, "guest": False}}
+    assert ann.http.get("/api/online/me").json() == {"user": {"name": name, "guest": False, "language": None}}
     taken = people().http.post("/api/online/signup", json={"name": name.lower(), "password": PASSWORD})
     assert (taken.status_code, taken.json()["error"]) == (409, "name-taken")
 

@@ -30,8 +30,8 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'online.db'}"
 
 
-def test_the_newest_migration_is_the_social_one() -> None:
-    assert _head() == "0013"
+def test_the_newest_migration_is_the_accounts_language() -> None:
+    assert _head() == "0014"
 
 
 @pytest.mark.both_databases

@@ -44,6 +44,12 @@ class Credentials(RequestBody):
 class Me(_Model):
     name: str
     guest: bool
+    #: The language chosen in the page's menu (null: none yet, the browser's is used).
+    language: str | None = None
+
+
+class LanguageChoice(_Model):
+    language: str = Field(min_length=2, max_length=16, description="a language the page offers (GET /i18n/en.json)")
 
 
 class MeAnswer(_Model):

@@ -7,10 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 
 from noughts.server.models import GUARDED, error_answers
-from noughts.server.online.schemas import Credentials, Me, MeAnswer
+from noughts.server.online.schemas import Credentials, LanguageChoice, Me, MeAnswer
 from noughts.server.online.sessions import (
     COOKIE,
     DEVICE_COOKIE,
+    LoggedIn,
     clear_cookie,
     current_user,
     online_of,
@@ -32,8 +33,8 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-def _me(user: UserRow) -> MeAnswer:
-    return MeAnswer(user=Me(name=user.name, guest=user.guest))
+def _me(user: UserRow, language: str | None = None) -> MeAnswer:
+    return MeAnswer(user=Me(name=user.name, guest=user.guest, language=language))
 
 
 @router.post("/signup", status_code=201, response_model=MeAnswer, responses=GUARDED)
@@ -87,6 +88,16 @@ async def log_out(request: Request, response: Response) -> None:
 
 
 @router.get("/me", response_model=MeAnswer)
-async def me(user: Annotated[UserRow | None, Depends(current_user)]) -> MeAnswer:
-    """Who is logged in (null: nobody)."""
-    return _me(user) if user else MeAnswer(user=None)
+async def me(request: Request, user: Annotated[UserRow | None, Depends(current_user)]) -> MeAnswer:
+    """Who is logged in (null: nobody), and the language they chose."""
+    if user is None:
+        return MeAnswer(user=None)
+    return _me(user, await online_of(request).accounts.language(user))
+
+
+@router.put("/me/language", response_model=MeAnswer, responses=GUARDED)
+async def choose_language(body: LanguageChoice, request: Request, user: LoggedIn) -> MeAnswer:
+    """Keeps the language chosen in the page's menu on the account, for the page on any
+    browser it logs in from. Errors: unknown-language; not-logged-in (401)."""
+    await online_of(request).accounts.set_language(user, body.language)
+    return _me(user, body.language)

@@ -1,7 +1,10 @@
 // The server's API, the one client every page uses. A game request carries the whole
 // game (spec, start, moves): the server replays and validates it and keeps nothing.
 // Online play's requests carry the session cookie. Errors carry the server's word,
-// message and field, so that a form can put the message beside its field.
+// message and field, so that a form can put the message beside its field. Every request
+// names the page's language, in which the server writes its messages.
+
+import { currentLanguage, t } from "./i18n.js";
 
 import { offlineView, playsOffline } from "./offline.js";
 
@@ -19,16 +22,16 @@ async function call(method, path, body) {
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: { "Accept-Language": currentLanguage(), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
     });
   } catch {
-    throw new ApiError("the server cannot be reached", 0, null);
+    throw new ApiError(t("the server cannot be reached"), 0, null);
   }
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(data?.message || `the server answered ${response.status}`, response.status, data);
+  if (!response.ok) throw new ApiError(data?.message || t("the server answered {status}", { status: String(response.status) }), response.status, data);
   return data;
 }
 
@@ -84,6 +87,7 @@ export const online = {
   logIn: (name, password) => post("/api/online/login", { name, password }),
   guest: () => post("/api/online/guest"),
   logOut: () => post("/api/online/logout"),
+  setLanguage: (language) => call("PUT", "/api/online/me/language", { language }),
   createRoom: (room) => post("/api/online/rooms", room),
   // The open rooms and the games being played.
   rooms: () => get("/api/online/rooms"),

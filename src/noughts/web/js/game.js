@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { sideName, stones } from "./boards/common.js";
 import { boardFor } from "./boards/index.js";
 import { h } from "./dom.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { chosenLevel, strongestLevel } from "./levels.js";
 import { dropGame, newGameId, saveGame } from "./saved.js";
 import { effect } from "./sound.js";
@@ -86,19 +87,19 @@ export class GamePage {
     this.lastMove = h("p", { class: "last-move", id: "last-move" });
     this.heading = h("h1", {}, this.title);
     this.evalBar = h("div", { class: "eval-fill" });
-    this.evalBox = h("div", { class: "eval-bar", hidden: true, title: "X's side to the left, O's to the right" }, this.evalBar);
+    this.evalBox = h("div", { class: "eval-bar", hidden: true, title: t("{x}'s side to the left, {o}'s to the right", { x: "X", o: "O" }) }, this.evalBar);
     this.evalText = h("span", { class: "eval-text", id: "eval-text" });
     this.evalEngine = h("p", { class: "engine-info muted", id: "eval-engine" });
-    this.evalDetails = h("details", { class: "engine-details", hidden: true }, h("summary", {}, "Details"), this.evalEngine);
+    this.evalDetails = h("details", { class: "engine-details", hidden: true }, h("summary", {}, t("Details")), this.evalEngine);
     this.hintList = h("ol", { class: "hint-moves" });
-    this.moveList = h("ol", { class: "move-list", id: "move-list", "aria-label": "moves" });
-    this.moveInput = h("input", { id: "move-input", type: "text", autocomplete: "off", spellcheck: "false", "aria-label": "type a move" });
+    this.moveList = h("ol", { class: "move-list", id: "move-list", "aria-label": t("moves") });
+    this.moveInput = h("input", { id: "move-input", type: "text", autocomplete: "off", spellcheck: "false", "aria-label": t("type a move") });
     const button = (id, label, key, action) =>
-      h("button", { class: "button", id, type: "button", onclick: action, title: `${label} (${key})`, "aria-keyshortcuts": key }, label, h("kbd", {}, key));
+      h("button", { class: "button", id, type: "button", onclick: action, title: t("{action} ({key})", { action: label, key }), "aria-keyshortcuts": key }, label, h("kbd", {}, key));
     this.buttons = {
-      undo: button("undo", "Undo", "u", () => this.undo()),
-      hint: button("hint", "Hint", "h", () => this.askHint()),
-      fresh: button("new-game", "New game", "n", (e) => this.askNewGame(e.detail === 0)),
+      undo: button("undo", t("Undo"), "u", () => this.undo()),
+      hint: button("hint", t("Hint"), "h", () => this.askHint()),
+      fresh: button("new-game", t("New game"), "n", (e) => this.askNewGame(e.detail === 0)),
     };
     this.actions = h("div", { class: "actions" });
     this.drawActions();
@@ -118,53 +119,53 @@ export class GamePage {
         this.banner,
         h(
           "section",
-          { class: "panel", "aria-label": "the game" },
+          { class: "panel", "aria-label": t("the game") },
           this.players,
           this.lastMove,
           this.actions,
           h(
             "form",
             { class: "move-form", onsubmit: (e) => (e.preventDefault(), this.typed()) },
-            h("label", { for: "move-input" }, "Move"),
+            h("label", { for: "move-input" }, t("Move")),
             this.moveInput,
-            h("button", { class: "button", type: "submit" }, "Play"),
+            h("button", { class: "button", type: "submit" }, t("Play")),
           ),
           h(
             "section",
-            { class: "evaluation", "aria-label": "evaluation" },
-            h("h2", {}, "Evaluation"),
+            { class: "evaluation", "aria-label": t("evaluation") },
+            h("h2", {}, t("Evaluation")),
             this.evalBox,
             this.evalText,
             this.hintList,
             this.evalDetails,
           ),
-          h("section", { class: "moves" }, h("h2", {}, "Moves"), this.moveList),
+          h("section", { class: "moves" }, h("h2", {}, t("Moves")), this.moveList),
           h(
             "details",
             { class: "rules" },
-            h("summary", {}, "Rules"),
+            h("summary", {}, t("Rules")),
             (this.info?.rules || []).map((p) => h("p", {}, p)),
-            this.info ? h("p", { class: "notation" }, h("strong", {}, "Notation: "), this.info.notation) : null,
+            this.info ? h("p", { class: "notation" }, h("strong", {}, t("Notation: ")), this.info.notation) : null,
           ),
           h(
             "details",
             { class: "keys" },
-            h("summary", {}, "Keyboard"),
+            h("summary", {}, t("Keyboard")),
             h(
               "dl",
               {},
               [
-                ["Tab, arrows", "move around the board"],
-                ["Enter, Space", "play the focused cell"],
-                this.key === "gobblet" || this.key === "matryoshka" ? ["S, M, L", "pick a figure from your hand; Esc drops it"] : null,
-                ["u / h / n", "undo / hint / new game"],
-                ["[ and ]", "step through the moves; Esc returns"],
-                ["/", "type a move"],
+                [t("Tab, arrows"), t("move around the board")],
+                [t("Enter, Space"), t("play the focused cell")],
+                this.key === "gobblet" || this.key === "matryoshka" ? ["S, M, L", t("pick a figure from your hand; Esc drops it")] : null,
+                ["u / h / n", t("undo / hint / new game")],
+                [t("[ and ]"), t("step through the moves; Esc returns")],
+                ["/", t("type a move")],
               ].filter(Boolean).map(([k, d]) => [h("dt", {}, k), h("dd", {}, d)]),
             ),
           ),
-          this.analysisAnchor = h("a", { class: "button subtle", id: "analysis-link", href: "#/analysis" }, "Analysis board"),
-          h("a", { class: "button subtle", href: "#/" }, "← All games"),
+          this.analysisAnchor = h("a", { class: "button subtle", id: "analysis-link", href: "#/analysis" }, t("Analysis board")),
+          h("a", { class: "button subtle", href: "#/" }, t("← All games")),
         ),
       ),
     );
@@ -196,7 +197,7 @@ export class GamePage {
     this.reviewing = null;
     this.evaluation = null;
     this.hint = null;
-    this.moveInput.placeholder = this.view.legal.length ? `e.g. ${this.view.legal[Math.floor(this.view.legal.length / 2)].text}` : "";
+    this.moveInput.placeholder = this.view.legal.length ? t("e.g. {move}", { move: this.view.legal[Math.floor(this.view.legal.length / 2)].text }) : "";
     this.render();
     this.judge();
     this.computerTurn();
@@ -251,15 +252,15 @@ export class GamePage {
       this.actions.replaceChildren(this.buttons.undo, this.buttons.hint, this.buttons.fresh);
       return;
     }
-    const yes = "Yes, start a new game (this one stays under “continue your game”)";
-    const no = "No, keep playing";
+    const yes = t("Yes, start a new game (this one stays under “continue your game”)");
+    const no = t("No, keep playing");
     this.actions.replaceChildren(
       this.buttons.undo,
       this.buttons.hint,
       h(
         "div",
         { class: "confirm", role: "group", "aria-labelledby": "new-game-question", onkeydown: (e) => e.key === "Escape" && (e.preventDefault(), this.unask()) },
-        h("span", { id: "new-game-question" }, "Leave this game for a new one?"),
+        h("span", { id: "new-game-question" }, t("Leave this game for a new one?")),
         h("button", { class: "button primary", type: "button", id: "new-game-confirm", "aria-label": yes, title: yes, onclick: () => this.newGame() }, "✓"),
         h("button", { class: "button", type: "button", id: "new-game-cancel", "aria-label": no, title: no, onclick: () => this.unask() }, "✗"),
       ),
@@ -292,7 +293,7 @@ export class GamePage {
     if (!text) return;
     if (this.reviewing !== null) this.reviewing = null;
     if (!this.humanToMove() || this.thinking) {
-      this.toast(this.view.status === "ongoing" ? "wait for your turn" : "the game is over: start a new one", "error");
+      this.toast(this.view.status === "ongoing" ? t("wait for your turn") : t("the game is over: start a new one"), "error");
       return;
     }
     this.moveInput.value = "";
@@ -325,7 +326,7 @@ export class GamePage {
     } catch (e) {
       if (token !== this.token) return;
       this.thinking = false;
-      this.toast(`The computer could not move: ${e.message}`, "error");
+      this.toast(t("The computer could not move: {reason}", { reason: e.message }), "error");
       this.render();
       return;
     }
@@ -404,9 +405,9 @@ export class GamePage {
   }
 
   playerName(mark) {
-    if (this.mode === "computer") return mark === this.human ? "You" : `Computer (${this.level})`;
+    if (this.mode === "computer") return mark === this.human ? t("You") : t("Computer ({level})", { level: this.level });
     const number = mark === "x" ? this.localFirst : 3 - this.localFirst;
-    return `Player ${number}`;
+    return t("Player {number}", { number });
   }
 
   render() {
@@ -420,24 +421,25 @@ export class GamePage {
 
     const turnName = this.playerName(live.turn);
     if (live.status !== "ongoing") this.status.textContent = this.resultText(live);
-    else if (this.thinking) this.status.textContent = `${turnName} is thinking…`;
-    else this.status.textContent = `${turnName === "You" ? "Your" : `${turnName}'s`} move (${this.side(live.turn)})`;
+    else if (this.thinking) this.status.textContent = t("{player} is thinking…", { player: turnName });
+    else if (this.mode === "computer" && live.turn === this.human) this.status.textContent = t("Your move ({side})", { side: this.side(live.turn) });
+    else this.status.textContent = t("{player}'s move ({side})", { player: turnName, side: this.side(live.turn) });
     this.status.dataset.turn = live.status === "ongoing" ? live.turn : live.status === "draw" ? "" : live.status[0];
     this.status.classList.toggle("thinking", this.thinking);
 
     this.players.replaceChildren(
-      h("span", { class: ["who", "who-x", live.status === "ongoing" && live.turn === "x" && "to-move"] }, `${this.side("x")} · ${this.playerName("x")}`),
-      h("span", { class: ["who", "who-o", live.status === "ongoing" && live.turn === "o" && "to-move"] }, `${this.side("o")} · ${this.playerName("o")}`),
+      h("span", { class: ["who", "who-x", live.status === "ongoing" && live.turn === "x" && "to-move"] }, t("{side} · {player}", { side: this.side("x"), player: this.playerName("x") })),
+      h("span", { class: ["who", "who-o", live.status === "ongoing" && live.turn === "o" && "to-move"] }, t("{side} · {player}", { side: this.side("o"), player: this.playerName("o") })),
     );
     const last = shown.last_move;
-    this.lastMove.textContent = last ? `Last move: ${this.side(shown.turn === "x" ? "o" : "x")} ${last.text}` : "No move yet";
+    this.lastMove.textContent = last ? t("Last move: {side} {move}", { side: this.side(shown.turn === "x" ? "o" : "x"), move: last.text }) : t("No move yet");
 
     this.banner.hidden = live.status === "ongoing" || this.reviewing !== null;
     if (!this.banner.hidden) {
       this.banner.replaceChildren(
         h("strong", {}, this.resultText(live)),
-        h("button", { class: "button primary", type: "button", onclick: () => this.newGame() }, "New game"),
-        h("a", { class: "button", id: "review-game", href: this.analysisLink(true) }, "Review the game"),
+        h("button", { class: "button primary", type: "button", onclick: () => this.newGame() }, t("New game")),
+        h("a", { class: "button", id: "review-game", href: this.analysisLink(true) }, t("Review the game")),
       );
       this.banner.dataset.outcome = live.status;
     }
@@ -445,10 +447,10 @@ export class GamePage {
     this.reviewBar.hidden = this.reviewing === null;
     if (this.reviewing !== null) {
       this.reviewBar.replaceChildren(
-        h("span", {}, this.reviewing === 0 ? "Reviewing the start" : `Reviewing after move ${this.reviewing}`),
+        h("span", {}, this.reviewing === 0 ? t("Reviewing the start") : t("Reviewing after move {n}", { n: this.reviewing })),
         h("button", { class: "button", type: "button", onclick: () => this.review(this.reviewing - 1), disabled: this.reviewing === 0 }, "◀"),
         h("button", { class: "button", type: "button", onclick: () => this.review(this.reviewing + 1) }, "▶"),
-        h("button", { class: "button primary", type: "button", onclick: () => this.review(Infinity) }, "Back to the game"),
+        h("button", { class: "button primary", type: "button", onclick: () => this.review(Infinity) }, t("Back to the game")),
       );
     }
 
@@ -489,7 +491,7 @@ export class GamePage {
       spec: live.spec,
       title: this.title,
       details: describeSpec(live.spec, this.info),
-      opponent: this.mode === "computer" ? `the computer (${this.level}), you play ${this.side(this.human)}` : "two players on this screen",
+      opponent: this.mode === "computer" ? t("the computer ({level}), you play {side}", { level: this.level, side: this.side(this.human) }) : t("two players on this screen"),
       moves: live.moves.length,
       turn: live.turn,
       board: live.board,
@@ -509,10 +511,10 @@ export class GamePage {
   }
 
   resultText(v) {
-    if (v.status === "draw") return v.result && v.result !== "draw" ? `Draw (${v.result.replace(/^draw:?\s*/, "")})` : "Draw";
+    if (v.status === "draw") return v.result && v.result !== "draw" ? t("Draw ({reason})", { reason: v.result.replace(/^draw:?\s*/, "") }) : t("Draw");
     const winner = v.status[0];
-    if (this.mode === "computer") return winner === this.human ? "You win!" : "The computer wins";
-    return `${this.playerName(winner)} (${this.side(winner)}) wins!`;
+    if (this.mode === "computer") return winner === this.human ? t("You win!") : t("The computer wins");
+    return t("{player} ({side}) wins!", { player: this.playerName(winner), side: this.side(winner) });
   }
 
   drawMoves() {
@@ -528,7 +530,7 @@ export class GamePage {
           { class: `ply ply-${mark}` },
           h(
             "button",
-            { type: "button", class: ["move", current === i + 1 && "current"], "data-ply": i + 1, onclick: () => this.review(i + 1), title: `show the position after move ${i + 1}` },
+            { type: "button", class: ["move", current === i + 1 && "current"], "data-ply": i + 1, onclick: () => this.review(i + 1), title: t("show the position after move {n}", { n: i + 1 }) },
             h("span", { class: "num" }, `${i + 1}.`),
             ` ${this.side(mark)} ${moves[i]}`,
           ),
@@ -536,7 +538,7 @@ export class GamePage {
       );
     }
     this.moveList.replaceChildren(
-      h("li", { class: "ply" }, h("button", { type: "button", class: ["move", current === 0 && "current"], "data-ply": 0, onclick: () => this.review(0) }, "start")),
+      h("li", { class: "ply" }, h("button", { type: "button", class: ["move", current === 0 && "current"], "data-ply": 0, onclick: () => this.review(0) }, t("start"))),
       ...items,
     );
     // Scroll the list, never the page (on a phone the list is below the board).
@@ -556,16 +558,19 @@ export class GamePage {
     const shown = this.views[ply];
     this.evalBox.hidden = this.evalDetails.hidden = !e;
     this.evalBox.classList.toggle("stones", stones(shown.board));
-    this.evalBox.title = `${this.side("x")}'s side to the left, ${this.side("o")}'s to the right`;
+    this.evalBox.title = t("{x}'s side to the left, {o}'s to the right", { x: this.side("x"), o: this.side("o") });
     if (!e) {
-      this.evalText.textContent = shown.status !== "ongoing" ? "" : "No evaluation of this position yet: ask for a hint (h)";
+      this.evalText.textContent = shown.status !== "ongoing" ? "" : t("No evaluation of this position yet: ask for a hint (h)");
       return;
     }
     // The server's bar is x's chance in [-1, 1]: proven results at the ends.
     this.evalBar.style.width = `${50 + 50 * e.bar}%`;
     const exact = e.value.exact;
-    this.evalText.textContent = `${verdict(e.value, shown.turn, (m) => this.side(m))} · ${exact ? "exact" : `the strongest level (${e.level})`}`;
-    this.evalEngine.textContent = `${e.player}${e.depth ? `, depth ${e.depth}` : ""}, ${e.nodes.toLocaleString("en")} nodes, ${e.time.toFixed(2)} s`;
+    const source = exact ? t("exact") : t("the strongest level ({level})", { level: e.level });
+    this.evalText.textContent = t("{verdict} · {source}", { verdict: verdict(e.value, shown.turn, (m) => this.side(m)), source });
+    const nodes = tn("{n} node", "{n} nodes", e.nodes);
+    const time = t("{seconds} s", { seconds: formatNumber(Number(e.time.toFixed(2))) });
+    this.evalEngine.textContent = e.depth ? t("{player}, depth {depth}, {nodes}, {time}", { player: e.player, depth: e.depth, nodes, time }) : t("{player}, {nodes}, {time}", { player: e.player, nodes, time });
   }
 
   // -- keyboard ----------------------------------------------------------------------

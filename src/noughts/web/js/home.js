@@ -5,6 +5,7 @@ import { online } from "./api.js";
 import { gameArt, miniBoard } from "./art.js";
 import { clockText } from "./clock.js";
 import { h } from "./dom.js";
+import { t, tl, tn } from "./i18n.js";
 import { chosenLevel } from "./levels.js";
 import { prefs } from "./prefs.js";
 import { dropGame, savedGames } from "./saved.js";
@@ -13,7 +14,7 @@ import { dropGame, savedGames } from "./saved.js";
  * best-known size; any other game of the catalogue follows, in its order. They are named
  * and described by the catalogue. */
 const QUICK = ["ultimate", "classic", "connect4", "mnk", "qubic", "gobblet", "nine-board", "matryoshka"];
-const GOMOKU = { spec: "mnk:m=15:n=15:k=5", title: "Gomoku", summary: "15x15 board, five in a row wins" };
+const GOMOKU = () => ({ spec: "mnk:m=15:n=15:k=5", title: t("Gomoku"), summary: t("15x15 board, five in a row wins") });
 
 /** m,n,k sizes a click away. */
 const MNK_PRESETS = [
@@ -41,22 +42,22 @@ export function homePage(root, catalogue) {
   });
   const optionsBox = h("div", { class: "options" });
   const modeBox = h("fieldset", { class: "modes" });
-  const start = h("button", { class: "button primary start", type: "submit", id: "start" }, "Play");
+  const start = h("button", { class: "button primary start", type: "submit", id: "start" }, t("Play"));
   const form = h(
     "form",
     { class: "custom", novalidate: true, "aria-labelledby": "custom-title", onsubmit: (e) => (e.preventDefault(), play()) },
     h("section", { class: "pick" },
-      h("h2", { id: "custom-title" }, "Any game, your rules"),
-      h("div", { class: "option" }, h("label", { for: "custom-game" }, "Game"), games),
+      h("h2", { id: "custom-title" }, t("Any game, your rules")),
+      h("div", { class: "option" }, h("label", { for: "custom-game" }, t("Game")), games),
       optionsBox),
-    h("section", { class: "setup" }, h("h2", {}, "Opponent"), modeBox, start),
+    h("section", { class: "setup" }, h("h2", {}, t("Opponent")), modeBox, start),
   );
   root.replaceChildren(h("div", { class: "page home" }, lobby(catalogue), form));
 
   function drawOptions() {
     const game = catalogue.games.find((g) => g.key === state.key);
     if (!game.options.length) {
-      optionsBox.replaceChildren(h("p", { class: "muted" }, "This game has no options."));
+      optionsBox.replaceChildren(h("p", { class: "muted" }, t("This game has no options.")));
       return;
     }
     optionsBox.replaceChildren(
@@ -94,7 +95,7 @@ export function homePage(root, catalogue) {
   }
 
   function presets() {
-    return h("div", { class: "presets", role: "group", "aria-label": "board sizes" },
+    return h("div", { class: "presets", role: "group", "aria-label": t("board sizes") },
       MNK_PRESETS.map(([label, values]) =>
         h("button", { type: "button", class: "button small", "data-preset": label, onclick: () => {
           Object.assign(state.options, values);
@@ -107,8 +108,8 @@ export function homePage(root, catalogue) {
     const text = input.value.trim();
     const value = Number(text);
     let problem = null;
-    if (text === "" || !Number.isInteger(value)) problem = `${opt.label}: enter a whole number from ${opt.minimum} to ${opt.maximum}`;
-    else if (value < opt.minimum || value > opt.maximum) problem = `${opt.label} must be from ${opt.minimum} to ${opt.maximum}`;
+    if (text === "" || !Number.isInteger(value)) problem = t("{option}: enter a whole number from {min} to {max}", { option: opt.label, min: opt.minimum, max: opt.maximum });
+    else if (value < opt.minimum || value > opt.maximum) problem = t("{option} must be from {min} to {max}", { option: opt.label, min: opt.minimum, max: opt.maximum });
     const error = document.getElementById(`${input.id}-error`);
     error.textContent = problem || "";
     error.hidden = !problem;
@@ -134,7 +135,7 @@ export function homePage(root, catalogue) {
     const side = h(
       "select",
       { id: "side", name: "side", disabled: state.mode !== "computer" },
-      h("option", { value: "x", selected: state.side === "x" }, "X (moves first)"),
+      h("option", { value: "x", selected: state.side === "x" }, t("X (moves first)")),
       h("option", { value: "o", selected: state.side === "o" }, "O"),
     );
     side.addEventListener("change", () => (state.side = side.value));
@@ -155,16 +156,16 @@ export function homePage(root, catalogue) {
         h("span", {}, label),
       );
     modeBox.replaceChildren(
-      h("legend", { class: "sr-only" }, "opponent"),
-      radio("computer", "Against the computer"),
+      h("legend", { class: "sr-only" }, t("opponent")),
+      radio("computer", t("Against the computer")),
       h("div", { class: ["computer-options", state.mode !== "computer" && "off"] },
-        h("label", { for: "level" }, "Level"), level,
-        h("label", { for: "side" }, "You play"), side,
+        h("label", { for: "level" }, t("Level")), level,
+        h("label", { for: "side" }, t("You play")), side,
         h("small", { class: "muted level-note" }, catalogue.levels.find((l) => l.name === state.level)?.description || "")),
-      radio("local", "Two players on this screen"),
+      radio("local", t("Two players on this screen")),
       h("a", { class: "mode online-entry", href: "#/lobby" },
-        h("span", {}, "Online →"),
-        h("small", { class: "muted" }, "accounts, rooms, invite links and live games")),
+        h("span", {}, t("Online →")),
+        h("small", { class: "muted" }, t("accounts, rooms, invite links and live games"))),
     );
     level.addEventListener("change", () => {
       modeBox.querySelector(".level-note").textContent = catalogue.levels.find((l) => l.name === level.value).description;
@@ -225,7 +226,7 @@ function lobby(catalogue) {
     tiles.replaceChildren(
       ...quickKeys(catalogue).map((key) => {
         const game = catalogue.games.find((g) => g.key === key);
-        const { spec, title, summary } = key === "mnk" ? GOMOKU : { spec: key, ...game };
+        const { spec, title, summary } = key === "mnk" ? GOMOKU() : { spec: key, ...game };
         return h("a", { class: "tile", href: `#/play?${new URLSearchParams({ spec, mode: "computer", level, side: "x" })}`, "data-quick": spec },
           h("span", { class: "tile-art", "aria-hidden": "true" }, gameArt(key)),
           h("span", { class: "tile-title" }, title),
@@ -233,8 +234,8 @@ function lobby(catalogue) {
       }),
       h("a", { class: "tile tile-online", href: "#/lobby", "data-quick": "online" },
         h("span", { class: "tile-art", "aria-hidden": "true" }, onlineArt()),
-        h("span", { class: "tile-title" }, "Play online"),
-        h("span", { class: "tile-sub" }, "people, bots and tournaments")),
+        h("span", { class: "tile-title" }, t("Play online")),
+        h("span", { class: "tile-sub" }, t("people, bots and tournaments"))),
     );
   // One tab stop for the four levels; the arrows choose, as in any radio group.
   const choose = (chip) => {
@@ -271,9 +272,9 @@ function lobby(catalogue) {
             h("span", { class: "continue-text" },
               h("strong", {}, g.title),
               g.details ? h("span", { class: "continue-details" }, g.details) : null,
-              h("span", {}, `vs ${g.opponent}`),
-              h("span", { class: "muted" }, `${g.moves} ${g.moves === 1 ? "move" : "moves"} played · ${g.turn.toUpperCase()} to move`))),
-          h("button", { type: "button", class: "button subtle forget-game", "aria-label": `forget the ${g.title} game`, title: "forget this game",
+              h("span", {}, t("vs {opponent}", { opponent: g.opponent })),
+              h("span", { class: "muted" }, tn("{n} move played · {side} to move", "{n} moves played · {side} to move", g.moves, { side: g.turn.toUpperCase() })))),
+          h("button", { type: "button", class: "button subtle forget-game", "aria-label": t("forget the {game} game", { game: g.title }), title: t("forget this game"),
             onclick: () => {
               dropGame(g.id);
               drawSaved();
@@ -284,13 +285,13 @@ function lobby(catalogue) {
   const now = onlineNow();
   return h("section", { class: "lobby", "aria-labelledby": "lobby-title" },
     h("div", { class: "lobby-main" },
-      h("div", { class: "lobby-head" }, h("h1", { id: "lobby-title" }, "Play now"),
-        h("span", { class: "level-caption" }, h("span", { class: "muted", id: "level-caption" }, "against the computer:"), levels)),
+      h("div", { class: "lobby-head" }, h("h1", { id: "lobby-title" }, t("Play now")),
+        h("span", { class: "level-caption" }, h("span", { class: "muted", id: "level-caption" }, t("against the computer:")), levels)),
       tiles,
       now.live),
     h("div", { class: "lobby-side" },
       saved.length
-        ? h("section", { class: "continue", "aria-labelledby": "continue-title" }, h("h2", { id: "continue-title" }, "Continue your game"), list)
+        ? h("section", { class: "continue", "aria-labelledby": "continue-title" }, h("h2", { id: "continue-title" }, t("Continue your game")), list)
         : null,
       turns(),
       tournaments(),
@@ -299,9 +300,9 @@ function lobby(catalogue) {
 
 /** Time left in words, as correspondence sites say it: "2 days", "5 h", "12 min". */
 function timeLeft(ms) {
-  if (ms >= 86_400_000) return `${Math.floor(ms / 86_400_000)} d ${Math.floor((ms % 86_400_000) / 3_600_000)} h`;
-  if (ms >= 3_600_000) return `${Math.floor(ms / 3_600_000)} h`;
-  return `${Math.max(0, Math.ceil(ms / 60_000))} min`;
+  if (ms >= 86_400_000) return t("{days} d {hours} h", { days: Math.floor(ms / 86_400_000), hours: Math.floor((ms % 86_400_000) / 3_600_000) });
+  if (ms >= 3_600_000) return t("{hours} h", { hours: Math.floor(ms / 3_600_000) });
+  return t("{minutes} min", { minutes: Math.max(0, Math.ceil(ms / 60_000)) });
 }
 
 /** The signed-in player's online games waiting for their move (correspondence above
@@ -311,14 +312,14 @@ function turns() {
   online.turns().then(({ games }) => {
     if (!games.length) return;
     section.replaceChildren(
-      h("h2", { id: "turns-title" }, "Your move online"),
+      h("h2", { id: "turns-title" }, t("Your move online")),
       h("ul", { class: "seek-list", id: "turns" },
         ...games.map((g) =>
           h("li", { class: "seek", "data-game": g.id },
             h("a", { href: `#/game/${encodeURIComponent(g.id)}` },
               h("span", { class: "seek-game" }, `${g.title}: ${g.x} – ${g.o}`),
               h("span", { class: "muted" }, [clockText(g.clock),
-                g.deadline ? `${timeLeft(g.deadline - Date.now())} left` : null].filter(Boolean).join(" · ")))))),
+                g.deadline ? t("{time} left", { time: timeLeft(g.deadline - Date.now()) }) : null].filter(Boolean).join(" · ")))))),
     );
     section.hidden = false;
   }, () => {});
@@ -333,13 +334,13 @@ function tournaments() {
     const soon = [...running, ...upcoming].slice(0, 4);
     if (!soon.length) return;
     section.replaceChildren(
-      h("h2", { id: "tournaments-title" }, "Tournaments online"),
+      h("h2", { id: "tournaments-title" }, t("Tournaments online")),
       h("ul", { class: "seek-list", id: "home-tournaments" },
-        ...soon.map((t) =>
-          h("li", { class: "seek", "data-tournament": t.id },
-            h("a", { href: `#/tournament/${encodeURIComponent(t.id)}` },
-              h("span", { class: "seek-game" }, t.name),
-              h("span", { class: "muted" }, [t.kind === "arena" ? "arena" : "Swiss", t.title, t.state === "running" ? "running" : "soon", `${t.players} ${t.players === 1 ? "player" : "players"}`].join(" · ")))))),
+        ...soon.map((tour) =>
+          h("li", { class: "seek", "data-tournament": tour.id },
+            h("a", { href: `#/tournament/${encodeURIComponent(tour.id)}` },
+              h("span", { class: "seek-game" }, tour.name),
+              h("span", { class: "muted" }, [tour.kind === "arena" ? t("arena") : t("Swiss"), tour.title, tour.state === "running" ? t("running") : t("soon"), tn("{n} player", "{n} players", tour.players)].join(" · ")))))),
     );
     section.hidden = false;
   }, () => {});
@@ -356,10 +357,10 @@ const LIVE_SHOWN = 6;
  * games being played, each a small board that follows the game, a click from watching:
  * the two sections, fed by one question asked again every few seconds. */
 function onlineNow() {
-  const list = h("ul", { class: "seek-list", id: "seeks" }, h("li", { class: "muted" }, "Looking for open games…"));
+  const list = h("ul", { class: "seek-list", id: "seeks" }, h("li", { class: "muted" }, t("Looking for open games…")));
   const live = h("ul", { class: "live-list", id: "live-games" });
   const liveSection = h("section", { class: "live-games", "aria-labelledby": "live-title", hidden: true },
-    h("h2", { id: "live-title" }, "Being played"), live);
+    h("h2", { id: "live-title" }, t("Being played")), live);
   const draw = ({ rooms, live: games }) => {
     list.replaceChildren(
       ...(rooms.length
@@ -367,23 +368,23 @@ function onlineNow() {
             h("li", { class: "seek", "data-room": room.id },
               h("a", { href: `#/game/${encodeURIComponent(room.id)}` },
                 h("span", { class: "seek-game" }, room.title),
-                h("span", { class: "muted" }, [room.creator, room.rated ? "rated" : "casual", clockText(room.clock)].join(" · ")))))
-        : [h("li", { class: "muted", id: "no-seeks" }, "No open game right now: ", h("a", { href: "#/lobby" }, "create one"), ".")]),
+                h("span", { class: "muted" }, [room.creator, room.rated ? t("rated") : t("casual"), clockText(room.clock)].join(" · ")))))
+        : [h("li", { class: "muted", id: "no-seeks" }, ...tl("No open game right now: <a>create one</a>.", [(words) => h("a", { href: "#/lobby" }, words)]))]),
     );
     const shown = games.filter((g) => g.board).slice(0, LIVE_SHOWN);
     live.replaceChildren(
       ...shown.map((g) =>
         h("li", { class: "live-game", "data-live": g.id },
-          h("a", { href: `#/game/${encodeURIComponent(g.id)}`, "aria-label": `watch ${g.title}: ${g.x} against ${g.o}, ${g.turn.toUpperCase()} to move` },
+          h("a", { href: `#/game/${encodeURIComponent(g.id)}`, "aria-label": t("watch {game}: {x} against {o}, {side} to move", { game: g.title, x: g.x, o: g.o, side: g.turn.toUpperCase() }) },
             miniBoard(g.board, g.last_move ? g.last_move.cell : null),
             h("span", { class: "live-players" },
-              h("span", { class: `live-x${g.turn === "x" ? " to-move" : ""}` }, g.bots.includes("x") ? h("span", { class: "bot-mark", title: "a computer player" }, "BOT") : null, g.x),
-              h("span", { class: `live-o${g.turn === "o" ? " to-move" : ""}` }, g.bots.includes("o") ? h("span", { class: "bot-mark", title: "a computer player" }, "BOT") : null, g.o)),
-            h("span", { class: "muted live-what" }, [g.title, g.rated ? "rated" : "casual", clockText(g.clock)].filter(Boolean).join(" · "))))),
+              h("span", { class: `live-x${g.turn === "x" ? " to-move" : ""}` }, g.bots.includes("x") ? h("span", { class: "bot-mark", title: t("a computer player") }, "BOT") : null, g.x),
+              h("span", { class: `live-o${g.turn === "o" ? " to-move" : ""}` }, g.bots.includes("o") ? h("span", { class: "bot-mark", title: t("a computer player") }, "BOT") : null, g.o)),
+            h("span", { class: "muted live-what" }, [g.title, g.rated ? t("rated") : t("casual"), clockText(g.clock)].filter(Boolean).join(" · "))))),
     );
     liveSection.hidden = !shown.length;
   };
-  const ask = () => online.rooms().then(draw, () => list.replaceChildren(h("li", { class: "muted" }, "Online play is not available right now.")));
+  const ask = () => online.rooms().then(draw, () => list.replaceChildren(h("li", { class: "muted" }, t("Online play is not available right now."))));
   ask();
   // Asked again while the home page is shown; the timer ends itself once the page is gone.
   const timer = setInterval(() => {
@@ -391,17 +392,16 @@ function onlineNow() {
     else if (!document.hidden) ask();
   }, LIVE_EVERY_MS);
   const seeks = h("section", { class: "seeks", "aria-labelledby": "seeks-title" },
-    h("h2", { id: "seeks-title" }, "Open games online"), list,
-    h("a", { class: "button subtle all-rooms", href: "#/lobby" }, "All rooms, live games →"),
-    h("h2", { id: "study-title" }, "Study"),
+    h("h2", { id: "seeks-title" }, t("Open games online")), list,
+    h("a", { class: "button subtle all-rooms", href: "#/lobby" }, t("All rooms, live games →")),
+    h("h2", { id: "study-title" }, t("Study")),
     h("p", { class: "muted study-links" },
-      h("a", { href: "#/analysis?spec=ultimate", id: "analysis-board-link" }, "Analysis board"),
-      ": any position, your variations, the engine's best lines; exact values where a game is solved. ",
-      "Finished games have a “Review the game” button. ",
-      h("a", { href: "#/puzzles", id: "puzzles-home-link" }, "Puzzles"),
-      ": find the one winning move, proved by exact search; a ",
-      h("a", { href: "#/puzzles?mode=daily", id: "daily-puzzle-link" }, "daily puzzle"), " and ",
-      h("a", { href: "#/puzzles?mode=streak" }, "streaks"), "."));
+      ...tl("<a>Analysis board</a>: any position, your variations, the engine's best lines; exact values where a game is solved. Finished games have a “Review the game” button. <a>Puzzles</a>: find the one winning move, proved by exact search; a <a>daily puzzle</a> and <a>streaks</a>.", [
+        (words) => h("a", { href: "#/analysis?spec=ultimate", id: "analysis-board-link" }, words),
+        (words) => h("a", { href: "#/puzzles", id: "puzzles-home-link" }, words),
+        (words) => h("a", { href: "#/puzzles?mode=daily", id: "daily-puzzle-link" }, words),
+        (words) => h("a", { href: "#/puzzles?mode=streak" }, words),
+      ])));
   return { seeks, live: liveSection };
 }
 

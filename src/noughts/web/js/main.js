@@ -5,9 +5,10 @@
 import { api, online } from "./api.js";
 import { h } from "./dom.js";
 import { GamePage } from "./game.js";
-import { markSection, setUpHeader, showAccount } from "./header.js";
+import { markSection, setUpHeader, showAccount, translateHeader } from "./header.js";
 import { homePage } from "./home.js";
-import { applyTheme } from "./prefs.js";
+import { setLanguage, t } from "./i18n.js";
+import { applyTheme, prefs } from "./prefs.js";
 import { rulesPage } from "./rules.js";
 import { AnalysisPage } from "./study/analysis.js";
 import { PuzzleDashboard } from "./study/dashboard.js";
@@ -74,7 +75,7 @@ async function route() {
   try {
     session.catalogue = session.catalogue || (await api.catalogue());
   } catch (e) {
-    view.replaceChildren(h("p", { class: "error" }, `Cannot reach the server: ${e.message}`));
+    view.replaceChildren(h("p", { class: "error" }, t("Cannot reach the server: {reason}", { reason: e.message })));
     return;
   }
   if (ticket !== routing) return;
@@ -82,7 +83,7 @@ async function route() {
   window.scrollTo(0, 0);
   const titled = (page, title) => {
     current = page;
-    document.title = `${title ?? page.title} · Noughts`;
+    document.title = t("{page} · Noughts", { page: title ?? page.title });
   };
   const [page, id] = parts;
   markSection(page);
@@ -102,15 +103,15 @@ async function route() {
   else if (page === "puzzles") titled(new PuzzlePage(view, catalogue, params, { toast }));
   else if (page === "rules") {
     rulesPage(view, catalogue, id);
-    document.title = "Rules · Noughts";
+    document.title = t("{page} · Noughts", { page: t("Rules") });
   } else if ((page === "login" || page === "signup") && session.user && !session.user.guest) {
     // Signed in already (a bookmark, a shared link, the back button): where the form
     // would have gone, not a form that logs in again.
     location.replace(params.get("next") ? `#${params.get("next")}` : "#/lobby");
   } else if (page === "login" || page === "signup") {
     module.accountForm(view, page, context, params.get("next"));
-    document.title = `${page === "login" ? "Log in" : "Sign up"} · Noughts`;
-  } else if (page === "lobby") titled(new module.LobbyPage(view, context), "Online");
+    document.title = t("{page} · Noughts", { page: page === "login" ? t("Log in") : t("Sign up") });
+  } else if (page === "lobby") titled(new module.LobbyPage(view, context), t("Online"));
   else if (page === "game" && id) current = new module.LivePage(view, id, context);
   else if (page === "u" && id) await module.profilePage(view, id, context);
   else if (page === "replay" && id) current = await module.replayPage(view, id, context);
@@ -125,7 +126,12 @@ async function route() {
 
 fromOldOnlinePage();
 applyTheme();
+// The switches work from the first moment; every text waits for the language's
+// catalogue: the one chosen in the menu, else the one the server read off the
+// browser's Accept-Language into <html lang>.
 setUpHeader(() => current?.redraw?.());
+await setLanguage(prefs.get("lang") || document.documentElement.lang);
+translateHeader();
 // The header's account and the first page load together; the online pages wait for it.
 const accountShown = refreshAccount().catch(() => null);
 window.addEventListener("hashchange", route);

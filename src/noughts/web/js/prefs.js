@@ -1,11 +1,11 @@
-// Choices the site remembers in localStorage: theme, sound, music, the last setup, the
+// Choices the site remembers in localStorage: the language, theme, sound, music, the last setup, the
 // quick games' level, when a bot may fill in for a missing opponent online. Sound is off
 // until the player turns it on, as on lichess: a page that makes noise unasked is
 // closed, not played.
 
 const KEY = "noughts.prefs";
 const DEFAULTS = {
-  theme: null, sound: false, music: false, setup: null, quickLevel: null, botAfter: null,
+  lang: null, theme: null, sound: false, music: false, setup: null, quickLevel: null, botAfter: null,
   // The settings panel's (settings.js): coordinates on the boards' edges, the boards'
   // colours, the effects' volume (0-1), zen mode, and correspondence moves confirmed.
   coords: true, boardTheme: "classic", volume: 0.5, zen: false, confirmCorrespondence: true,

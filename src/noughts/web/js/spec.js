@@ -1,6 +1,8 @@
 // A game's spec text ("mnk:m=15:n=15:k=5", "classic:forget=true:keep=4") in words for
 // people: the chip beside the title and the "continue your game" list use it.
 
+import { t } from "./i18n.js";
+
 /** The options written in a spec, as {name: text}. */
 export function specOptions(spec) {
   const out = {};
@@ -17,10 +19,10 @@ export function describeSpec(spec, info) {
   const options = specOptions(spec);
   const value = (name) => options[name] ?? String(info?.options.find((o) => o.name === name)?.default ?? "");
   const parts = [];
-  if (key === "mnk") parts.push(`${value("m")}×${value("n")}, ${value("k")} in a row`);
+  if (key === "mnk") parts.push(t("{m}×{n}, {k} in a row", { m: value("m"), n: value("n"), k: value("k") }));
   if (key === "qubic" && (options.n || options.d)) parts.push(value("d") === "2" ? `${value("n")}×${value("n")}` : `${value("n")}×${value("n")}×${value("n")}`);
-  if (options.forget === "true") parts.push(`Forget mode, ${value("keep")} marks`);
-  if (options.tiebreak && options.tiebreak !== "none") parts.push(`tie-break: ${options.tiebreak}`);
+  if (options.forget === "true") parts.push(t("Forget mode, {keep} marks", { keep: value("keep") }));
+  if (options.tiebreak && options.tiebreak !== "none") parts.push(t("tie-break: {rule}", { rule: options.tiebreak }));
   return parts.join(" · ");
 }
 

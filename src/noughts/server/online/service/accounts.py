@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from noughts import i18n
 from noughts.competition.clock import now_ms
 from noughts.server.online import accounts
 from noughts.server.online.accounts import AccountError, Passwords, TooManyAttemptsError, make_quota, make_throttle
@@ -147,6 +148,16 @@ class Accounts:
             raise AccountError("no-such-bot", f"you have no bot {name!r}", None, 404)
         await self.store.call(self.store.drop_sessions_of, bot.id)
         return bot, await self._session(bot, BOT_TOKEN_DAYS)
+
+    async def language(self, user: UserRow) -> str | None:
+        """The language `user` chose in the page's menu, None before they choose."""
+        return await self.store.call(self.store.language, user.id)
+
+    async def set_language(self, user: UserRow, language: str) -> None:
+        """Keeps `language` (one the page offers) as `user`'s."""
+        if language not in i18n.LANGUAGES:
+            raise AccountError("unknown-language", "this language is not offered", "language")
+        await self.store.call(self.store.set_language, user.id, language)
 
     async def _session(self, user: UserRow, days: int | None = None) -> str:
         token, hashed = accounts.new_token()

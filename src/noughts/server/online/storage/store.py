@@ -328,6 +328,14 @@ class Store:
                     self._names[row.id] = UserRow(row.id, row.name, row.guest, bot=row.bot)
         return {i: self._names[i] for i in ids if i in self._names}
 
+    def language(self, user_id: int) -> str | None:
+        with self.engine.connect() as c:
+            return c.execute(select(_users.c.language).where(_users.c.id == user_id)).scalar()
+
+    def set_language(self, user_id: int, language: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(_users).where(_users.c.id == user_id).values(language=language))
+
     def add_session(self, token_hash: str, user_id: int, expires_at: int) -> None:
         with self.engine.begin() as c:
             c.execute(insert(_sessions).values(token_hash=token_hash, user_id=user_id, expires_at=expires_at))

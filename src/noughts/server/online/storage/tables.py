@@ -32,6 +32,9 @@ class User(Base):
     bot: Mapped[str | None] = mapped_column(String(16))
     #: Who made this bot account ("engine" bots: a program plays it through `noughts bot`).
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    #: The language the player chose in the page's menu (`noughts.i18n.LANGUAGES`), None
+    #: until they choose: the page then follows the browser's.
+    language: Mapped[str | None] = mapped_column(String(16))
 
 
 class Session(Base):

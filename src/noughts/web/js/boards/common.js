@@ -2,6 +2,7 @@
 // the focus bookkeeping that lets a board be re-rendered without losing the keyboard.
 
 import { h, patchChildren, restoreTabStop, tabStopOf } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** Legal moves keyed by the cell they land on (placements only: no source cell). */
 export function movesByCell(view) {
@@ -23,7 +24,7 @@ export function stones(board) {
 /** A side's name as players of the game say it: stones are Black (X, first to move) and
  * White, as gomoku players name them; marks are X and O. */
 export function sideName(board, mark) {
-  if (stones(board)) return mark === "x" ? "Black" : "White";
+  if (stones(board)) return mark === "x" ? t("Black") : t("White");
   return mark.toUpperCase();
 }
 
@@ -38,8 +39,10 @@ export function vanishing(view, cell) {
 
 export function vanishTitle(board, mark, soon) {
   const who = sideName(board, mark);
-  const what = stones(board) ? "stone" : "mark";
-  return soon ? `vanishes when ${who} plays here next (Forget mode)` : `${who}'s oldest ${what}: vanishes on ${who}'s next move in this board`;
+  if (soon) return t("vanishes when {side} plays here next (Forget mode)", { side: who });
+  return stones(board)
+    ? t("{side}'s oldest stone: vanishes on {side}'s next move in this board", { side: who })
+    : t("{side}'s oldest mark: vanishes on {side}'s next move in this board", { side: who });
 }
 
 /** Re-render `container` with `build()`, patching the elements in place (the analysis

@@ -1,5 +1,7 @@
 // The qubic cube drawn on a canvas: drag (or arrow keys) to turn it, click a dot to play.
 
+import { t } from "../i18n.js";
+
 const TAU = Math.PI * 2;
 
 export class Cube {
@@ -9,10 +11,10 @@ export class Cube {
     this.canvas.className = "cube-canvas";
     this.canvas.tabIndex = 0;
     this.canvas.setAttribute("role", "img");
-    this.canvas.setAttribute("aria-label", "the cube in 3-D: drag or use the arrow keys to turn it");
+    this.canvas.setAttribute("aria-label", t("the cube in 3-D: drag or use the arrow keys to turn it"));
     const hint = document.createElement("div");
     hint.className = "cube-hint";
-    hint.textContent = "drag to turn · click a dot to play";
+    hint.textContent = t("drag to turn · click a dot to play");
     root.append(this.canvas, hint);
     this.yaw = -0.6;
     this.pitch = 0.45;

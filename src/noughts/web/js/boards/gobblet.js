@@ -3,17 +3,22 @@
 // (click, Enter, or the keys S M L) and then its target; legal targets light up.
 
 import { h, rovingFocus } from "../dom.js";
+import { t } from "../i18n.js";
 import { drawWinLine, rebuild, reducedMotion } from "./common.js";
 
-const SIZE_NAMES = ["small", "medium", "large"];
+/** "X small" to "O large": a figure's name, whole, in the page's language. */
+const FIGURE_NAMES = () => ({
+  x: [t("X small"), t("X medium"), t("X large")],
+  o: [t("O small"), t("O medium"), t("O large")],
+});
 const SIZE_KEYS = { s: 1, m: 2, l: 3, 1: 1, 2: 2, 3: 3 };
 
 export class GobbletBoard {
   constructor(root, { onMove, onSelect }) {
     this.onMove = onMove;
     this.onSelect = onSelect || (() => {});
-    this.hands = { x: h("div", { class: "hand hand-x", role: "group", "aria-label": "X's hand" }), o: h("div", { class: "hand hand-o", role: "group", "aria-label": "O's hand" }) };
-    this.grid = h("div", { class: "gobblet-grid", role: "group", "aria-label": "board" });
+    this.hands = { x: h("div", { class: "hand hand-x", role: "group", "aria-label": t("X's hand") }), o: h("div", { class: "hand hand-o", role: "group", "aria-label": t("O's hand") }) };
+    this.grid = h("div", { class: "gobblet-grid", role: "group", "aria-label": t("board") });
     this.el = h("div", { class: "gobblet-board" }, this.hands.x, this.grid, this.hands.o);
     root.append(this.el);
     this.selected = null;
@@ -85,7 +90,7 @@ export class GobbletBoard {
                   class: "hand-slot",
                   "data-player": player,
                   "data-size": size,
-                  "aria-label": `${player.toUpperCase()} ${SIZE_NAMES[size - 1]} figure in hand`,
+                  "aria-label": t("{figure} figure in hand", { figure: FIGURE_NAMES()[player][size - 1] }),
                   "aria-disabled": playable ? null : "true",
                   tabindex: playable && k === 0 ? 0 : -1,
                   onclick: () => playable && this.select(chosen ? null : { size, source: null }),
@@ -99,6 +104,8 @@ export class GobbletBoard {
         ),
       );
     }
+    // TRANSLATORS: between the figures of a stack, top last: "X small under O large"
+    const under = t(" under ");
     rebuild(this.grid, () =>
       stacks.map((stack, cell) => {
         const top = stack[stack.length - 1];
@@ -117,13 +124,13 @@ export class GobbletBoard {
             "data-col": cell % 3,
             "data-move": target ? target.text : null,
             tabindex: -1,
-            "aria-label": `cell ${cell + 1}: ${stack.length ? stack.map(describe).join(" under ") : "empty"}`,
-            title: `cell ${cell + 1}`,
+            "aria-label": stack.length ? t("cell {n}: {figures}", { n: cell + 1, figures: stack.map(describe).join(under) }) : t("cell {n}: empty", { n: cell + 1 }),
+            title: t("cell {n}", { n: cell + 1 }),
             onclick: () => this.clickCell(cell, target, movable),
           },
           h("span", { class: "cell-name", "aria-hidden": "true" }, cell + 1),
           top ? figure(top.player, top.size, [movable && "grab"]) : null,
-          below.length ? h("div", { class: "under", title: "covered figures" }, below.map((f) => h("span", { class: `chip chip-${f.player} size-${f.size}` }))) : null,
+          below.length ? h("div", { class: "under", title: t("covered figures") }, below.map((f) => h("span", { class: `chip chip-${f.player} size-${f.size}` }))) : null,
         );
         if (movable) this.draggable(el, { size: top.size, source: cell }, top.player);
         return el;
@@ -214,7 +221,7 @@ function sizeAt(view, cell) {
 }
 
 function describe(f) {
-  return `${f.player.toUpperCase()} ${SIZE_NAMES[f.size - 1]}`;
+  return FIGURE_NAMES()[f.player][f.size - 1];
 }
 
 function figure(player, size, extra = []) {

@@ -3,6 +3,7 @@
 // whose notation names cells by letter and number shows those coordinates on its edges.
 
 import { h, markSvg, rovingFocus } from "../dom.js";
+import { t } from "../i18n.js";
 import { animateIn, drawWinLine, movesByCell, rebuild, sideName, stones, vanishing, vanishTitle } from "./common.js";
 
 /** 15x15 (gomoku, renju) star points: the centre and the four 4-4 points. */
@@ -11,7 +12,7 @@ const STARS = { "15x15": [[3, 3], [3, 11], [7, 7], [11, 3], [11, 11]] };
 export class GridBoard {
   constructor(root, { onMove }) {
     this.onMove = onMove;
-    this.el = h("div", { class: "grid-board", role: "group", "aria-label": "board" });
+    this.el = h("div", { class: "grid-board", role: "group", "aria-label": t("board") });
     this.cols = h("div", { class: "coords coords-cols", "aria-hidden": "true" });
     this.rows = h("div", { class: "coords coords-rows", "aria-hidden": "true" });
     this.frame = h("div", { class: "grid-frame" }, this.cols, this.rows, this.el);
@@ -61,7 +62,7 @@ export class GridBoard {
             "data-col": i % columns,
             "data-move": move ? move.text : null,
             tabindex: -1,
-            "aria-label": `${label}: ${mark ? sideName(view.board, mark) : "empty"}`,
+            "aria-label": mark ? t("{cell}: {side}", { cell: label, side: sideName(view.board, mark) }) : t("{cell}: empty", { cell: label }),
             title: fading ? vanishTitle(view.board, fading.player, fading.next) : label,
             "aria-disabled": move ? null : "true",
             onclick: () => move && this.onMove(move.text),

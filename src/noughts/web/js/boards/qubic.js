@@ -2,13 +2,14 @@
 // 3-D beside them; both take clicks.
 
 import { h, markSvg, rovingFocus } from "../dom.js";
+import { t } from "../i18n.js";
 import { animateIn, drawWinLine, movesByCell, rebuild } from "./common.js";
 import { Cube } from "./cube3d.js";
 
 export class QubicBoard {
   constructor(root, { onMove }) {
     this.onMove = onMove;
-    this.layers = h("div", { class: "qubic-layers", role: "group", "aria-label": "layers" });
+    this.layers = h("div", { class: "qubic-layers", role: "group", "aria-label": t("layers") });
     this.cubeBox = h("div", { class: "qubic-cube" });
     root.append(h("div", { class: "qubic-board" }, this.layers, this.cubeBox));
     this.cube = new Cube(this.cubeBox, { onPick: (cell) => this.pick(cell) });
@@ -61,7 +62,7 @@ export class QubicBoard {
                   "data-col": s * n + (k % n),
                   "data-move": move ? move.text : null,
                   tabindex: -1,
-                  "aria-label": `${text}: ${mark ? mark.toUpperCase() : "empty"}`,
+                  "aria-label": mark ? t("{cell}: {side}", { cell: text, side: mark.toUpperCase() }) : t("{cell}: empty", { cell: text }),
                   title: text,
                   "aria-disabled": move ? null : "true",
                   onclick: () => move && this.onMove(move.text),
@@ -92,9 +93,9 @@ export class QubicBoard {
 }
 
 function sliceName(s, n, d) {
-  if (d === 2) return "board";
-  if (d === 3) return `layer ${s + 1}`;
-  return `block ${Math.floor(s / n) + 1}, layer ${(s % n) + 1}`;
+  if (d === 2) return t("board");
+  if (d === 3) return t("layer {n}", { n: s + 1 });
+  return t("block {block}, layer {layer}", { block: Math.floor(s / n) + 1, layer: (s % n) + 1 });
 }
 
 function cellText(i, n, d) {

@@ -4,6 +4,7 @@
 // day, before it earns a board of its own.
 
 import { h, patchChildren } from "../dom.js";
+import { t } from "../i18n.js";
 
 export class TextBoard {
   constructor(root, { onMove }) {
@@ -18,7 +19,7 @@ export class TextBoard {
       h("pre", { class: "diagram", role: "img", "aria-label": `board: ${view.position}` }, diagram),
       h(
         "div",
-        { class: "text-moves", role: "group", "aria-label": "moves" },
+        { class: "text-moves", role: "group", "aria-label": t("moves") },
         ...(interactive ? view.legal : []).map((move) =>
           h("button", { class: ["button", "text-move", hint === move.text && "hint"], "data-move": move.text, onclick: () => this.onMove(move.text) }, move.text),
         ),

@@ -2,12 +2,13 @@
 // ones covered by their big mark.
 
 import { h, markSvg, rovingFocus } from "../dom.js";
+import { t } from "../i18n.js";
 import { animateIn, drawWinLine, movesByCell, rebuild, vanishing, vanishTitle } from "./common.js";
 
 export class UltimateBoard {
   constructor(root, { onMove }) {
     this.onMove = onMove;
-    this.el = h("div", { class: "ultimate-board", role: "group", "aria-label": "nine boards" });
+    this.el = h("div", { class: "ultimate-board", role: "group", "aria-label": t("nine boards") });
     root.append(this.el);
     rovingFocus(this.el, [9, 9], (r, c) => this.el.querySelector(`[data-row="${r}"][data-col="${c}"]`));
   }
@@ -32,7 +33,7 @@ export class UltimateBoard {
             class: ["local", open.has(b) && "playable", result && `decided decided-${result}`, winningBoards.has(b) && "win"],
             "data-board": b,
             role: "group",
-            "aria-label": `board ${b + 1}${result ? (result === "draw" ? ", drawn" : `, won by ${result.toUpperCase()}`) : ""}`,
+            "aria-label": !result ? t("board {n}", { n: b + 1 }) : result === "draw" ? t("board {n}, drawn", { n: b + 1 }) : t("board {n}, won by {side}", { n: b + 1, side: result.toUpperCase() }),
           },
           [...Array(9).keys()].map((c) => {
             const i = b * 9 + c;

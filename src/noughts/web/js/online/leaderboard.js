@@ -4,6 +4,7 @@
 
 import { h } from "../dom.js";
 import { online } from "../api.js";
+import { t } from "../i18n.js";
 import { botMark } from "./views.js";
 
 /** The page's filters, read from its address (#/leaderboard?game=…&provisional=1&bots=1). */
@@ -25,7 +26,7 @@ export async function leaderboardPage(root, spec, { session, navigate }) {
   try {
     board = await online.leaderboardOf(spec, shown);
   } catch (e) {
-    root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "Leaderboard"), h("p", { class: "error" }, e.message)));
+    root.replaceChildren(h("section", { class: "page" }, h("h1", {}, t("Leaderboard")), h("p", { class: "error" }, e.message)));
     return;
   }
   const specs = new Map(session.catalogue.games.map((g) => [g.key, g.title]));
@@ -35,22 +36,22 @@ export async function leaderboardPage(root, spec, { session, navigate }) {
   const toggle = (key, label) => h("label", { class: "check" },
     h("input", { type: "checkbox", id: `leaderboard-${key}`, checked: shown[key] || null, onchange: (e) => navigate(address(board.spec, { ...shown, [key]: e.target.checked })) }),
     label);
-  const rating = (p) => h("td", { class: "num", title: p.provisional ? "provisional: too few games yet, or none for a long time" : null },
+  const rating = (p) => h("td", { class: "num", title: p.provisional ? t("provisional: too few games yet, or none for a long time") : null },
     p.rating, p.provisional ? "?" : "");
   const table = board.players.length
     ? h("table", { class: "board-table", id: "leaderboard" },
-        h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "Player"), h("th", { class: "num" }, "Rating"), h("th", { class: "num" }, "Games"))),
+        h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, t("Player")), h("th", { class: "num" }, t("Rating")), h("th", { class: "num" }, t("Games")))),
         h("tbody", {}, ...board.players.map((p) => h("tr", {}, h("td", { class: "num" }, p.rank), h("td", {}, botMark(h, p.bot), h("a", { href: `#/u/${encodeURIComponent(p.name)}` }, p.name)), rating(p), h("td", { class: "num" }, p.games)))))
     : h("p", { class: "muted", id: "leaderboard-empty" }, shown.provisional
-      ? "Nobody has played this game rated yet."
-      : "Nobody has a settled rating in this game yet: a rating settles after about ten rated games. Show provisional ratings to see everyone.");
+      ? t("Nobody has played this game rated yet.")
+      : t("Nobody has a settled rating in this game yet: a rating settles after about ten rated games. Show provisional ratings to see everyone."));
   root.replaceChildren(h("section", { class: "page leaderboard" },
-    h("h1", {}, "Leaderboard: ", board.title),
+    h("h1", {}, t("Leaderboard: {game}", { game: board.title })),
     h("div", { class: "leaderboard-filters" },
-      h("label", {}, "Game ", choice),
-      toggle("provisional", "Show provisional ratings (?)"),
-      toggle("bots", "Show bots")),
-    h("p", { class: "muted" }, "Ranked: people whose rating has settled. A rating marked ? is provisional: too few games yet, or none for a long time."),
+      h("label", {}, t("Game"), " ", choice),
+      toggle("provisional", t("Show provisional ratings (?)")),
+      toggle("bots", t("Show bots"))),
+    h("p", { class: "muted" }, t("Ranked: people whose rating has settled. A rating marked ? is provisional: too few games yet, or none for a long time.")),
     table));
-  document.title = `Leaderboard · ${board.title} · Noughts`;
+  document.title = t("Leaderboard · {game} · Noughts", { game: board.title });
 }

@@ -4,6 +4,7 @@
 
 import { boardFor } from "../boards/index.js";
 import { h, markSvg } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { api, online, socketUrl } from "../api.js";
 import { analysisButton, analysisLink, botMark, ended } from "./views.js";
 import { effect } from "../sound.js";
@@ -19,39 +20,46 @@ const ANALYSIS_POLL = 1500;
 /** A question asked before resigning or offering a draw goes back to its button after this long (milliseconds), as lichess's. */
 const CONFIRM_WAIT = 3000;
 /** The actions asked once more before they are sent: what the question says, and the confirm button's name. */
-const CONFIRMED = {
-  resign: { question: "Resign?", yes: "Yes, resign", no: "No, keep playing" },
-  "draw-offer": { question: "Offer a draw?", yes: "Yes, offer a draw", no: "No, keep playing" },
-};
+const CONFIRMED = () => ({
+  resign: { question: t("Resign?"), yes: t("Yes, resign"), no: t("No, keep playing") },
+  "draw-offer": { question: t("Offer a draw?"), yes: t("Yes, offer a draw"), no: t("No, keep playing") },
+});
 /** What a provisional rating's "?" means, as the profile and the leaderboard say it. */
-const PROVISIONAL = "provisional: too few rated games yet, or none for a long time";
-const ENDINGS = { normal: "", resignation: " by resignation", time: " on time", agreement: " by agreement", abandoned: ": the opponent left" };
+const PROVISIONAL = () => t("provisional: too few rated games yet, or none for a long time");
 
+/** A game's result, each ending its own sentence (a language words each its way). */
 export function resultText(game) {
-  if (game.state === "aborted") return "Game aborted";
-  if (game.state === "cancelled") return "Room closed";
-  if (game.result === "draw") return `Draw${ENDINGS[game.termination] || ""}`;
+  if (game.state === "aborted") return t("Game aborted");
+  if (game.state === "cancelled") return t("Room closed");
+  if (game.result === "draw") {
+    const draws = { resignation: t("Draw by resignation"), time: t("Draw on time"), agreement: t("Draw by agreement"), abandoned: t("Draw: the opponent left") };
+    return draws[game.termination] ?? t("Draw");
+  }
   const winner = game.result === "x-wins" ? game.x : game.o;
   // A game's state names its players as {name, ...}; a line of the lobby or a profile, by name.
-  const name = typeof winner === "string" ? winner : winner?.name;
-  return `${name ?? "?"} wins${ENDINGS[game.termination] || ""}`;
+  const player = (typeof winner === "string" ? winner : winner?.name) ?? "?";
+  if (game.termination === "resignation") return t("{player} wins by resignation", { player });
+  if (game.termination === "time") return t("{player} wins on time", { player });
+  if (game.termination === "agreement") return t("{player} wins by agreement", { player });
+  if (game.termination === "abandoned") return t("{player} wins: the opponent left", { player });
+  return t("{player} wins", { player });
 }
 
 /** The game's record to download, the file formats behind a "details" toggle. */
 export function downloads(id) {
-  return h("details", { class: "downloads" }, h("summary", {}, "Download the game"),
-    h("p", {}, h("a", { href: `/api/online/games/${id}/record`, download: "" }, "Game record (text)"), " · ", h("a", { href: `/api/online/games/${id}/record?format=json`, download: "" }, "JSON")));
+  return h("details", { class: "downloads" }, h("summary", {}, t("Download the game")),
+    h("p", {}, h("a", { href: `/api/online/games/${id}/record`, download: "" }, t("Game record (text)")), " · ", h("a", { href: `/api/online/games/${id}/record?format=json`, download: "" }, "JSON")));
 }
 
 /** What an opponent did, as a toast says it after their name. */
-const DID = {
-  "draw-offer": "offers a draw",
-  "takeback-request": "asks to take back their move",
-  "rematch-offer": "offers a rematch",
-  "draw-decline": "declines the draw",
-  "takeback-decline": "declines to take back the move",
-  "rematch-decline": "declines the rematch",
-};
+const DID = () => ({
+  "draw-offer": t("{player} offers a draw"),
+  "takeback-request": t("{player} asks to take back their move"),
+  "rematch-offer": t("{player} offers a rematch"),
+  "draw-decline": t("{player} declines the draw"),
+  "takeback-decline": t("{player} declines to take back the move"),
+  "rematch-decline": t("{player} declines the rematch"),
+});
 
 function clockText(ms) {
   // Correspondence: days and hours, then as a real-time clock for the last hour.
@@ -116,7 +124,7 @@ export class LivePage {
     try {
       this.apply(await online.game(this.id));
     } catch (e) {
-      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "No such game"), h("p", { class: "error" }, e.message), h("a", { class: "button", href: "#/lobby" }, "Back to the lobby")));
+      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, t("No such game")), h("p", { class: "error" }, e.message), h("a", { class: "button", href: "#/lobby" }, t("Back to the lobby"))));
       return;
     }
     this.connect();
@@ -167,7 +175,7 @@ export class LivePage {
   send(message, quiet = false) {
     const id = ++this.ref;
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ ...message, id }));
-    else if (!quiet) this.context.toast("not connected: reconnecting…", "error");
+    else if (!quiet) this.context.toast(t("not connected: reconnecting…"), "error");
     return id;
   }
 
@@ -198,7 +206,7 @@ export class LivePage {
     } else if (message.type === "chat-muted") {
       this.chat.muted(message.muted);
     } else if (message.type === "chat-reported") {
-      this.context.toast("Reported: the moderators will read it");
+      this.context.toast(t("Reported: the moderators will read it"));
     } else if (message.type === "spectators") {
       this.spectators = message.count;
       this.showSpectators();
@@ -223,8 +231,8 @@ export class LivePage {
     const mine = event.by && event.by === this.side;
     if (event.kind === "rematch-accept" && this.game.rematch_id && this.side) {
       this.context.navigate(`#/game/${this.game.rematch_id}`);
-    } else if (!mine && who && DID[event.kind]) {
-      this.context.toast(`${who} ${DID[event.kind]}`);
+    } else if (!mine && who && DID()[event.kind]) {
+      this.context.toast(DID()[event.kind].replace("{player}", who));
     }
   }
 
@@ -238,7 +246,7 @@ export class LivePage {
     // The tab says when it is the viewer's move, for a player whose game is in another tab.
     const yours = game.state === "playing" && this.side !== null && game.view.turn === this.side;
     this.timer.seen(yours, game.ply);
-    document.title = `${yours ? "● Your move · " : ""}${game.title} · Online · Noughts`;
+    document.title = yours ? t("● Your move · {game} · Online · Noughts", { game: game.title }) : t("{game} · Online · Noughts", { game: game.title });
     this.render();
     if (send) this.send({ type: "move", move: send, ply: game.ply, ...this.timer.timing() });
     else if (dropped) this.context.toast(`Premove ${dropped} cancelled: no longer legal`);
@@ -335,7 +343,7 @@ export class LivePage {
         this.swipeFrom = null;
         if (ply !== null) this.showPly(ply);
       });
-      this.sidePanel = h("section", { class: "panel", id: "side-panel", "aria-label": "the game" });
+      this.sidePanel = h("section", { class: "panel", id: "side-panel", "aria-label": t("the game") });
       // Your own seat below the board, your opponent's above (X below for spectators), as
       // lichess: the clocks stay beside the board on a desktop and above and below it on a phone.
       this.topSeat = h("div", { class: "seat-box seat-top" });
@@ -374,25 +382,25 @@ export class LivePage {
 
   showSpectators() {
     const el = this.sidePanel?.querySelector("#spectators");
-    if (el) el.textContent = this.spectators ? `${this.spectators} ${this.spectators === 1 ? "spectator" : "spectators"}` : "";
+    if (el) el.textContent = this.spectators ? tn("{n} spectator", "{n} spectators", this.spectators) : "";
   }
 
   waiting(game) {
     const mine = this.me && game.creator === this.me.name;
     const link = `${location.origin}/#/game/${game.id}`;
     if (game.state === "cancelled") {
-      return h("section", { class: "page waiting-room" }, h("h1", {}, "This room was closed"), h("a", { class: "button", href: "#/lobby" }, "Back to the lobby"));
+      return h("section", { class: "page waiting-room" }, h("h1", {}, t("This room was closed")), h("a", { class: "button", href: "#/lobby" }, t("Back to the lobby")));
     }
     const clock = game.clock?.days_per_move
-      ? `correspondence, ${game.clock.days_per_move} ${game.clock.days_per_move === 1 ? "day" : "days"} a move`
-      : game.clock ? `${game.clock.initial_ms / 60000}+${game.clock.increment_ms / 1000} clock` : "no clock";
-    const details = `${game.title} · ${game.rated ? "rated" : "casual"} · ${clock}`;
+      ? tn("correspondence, {n} day a move", "correspondence, {n} days a move", game.clock.days_per_move)
+      : game.clock ? t("{clock} clock", { clock: `${game.clock.initial_ms / 60000}+${game.clock.increment_ms / 1000}` }) : t("no clock");
+    const details = `${game.title} · ${game.rated ? t("rated") : t("casual")} · ${clock}`;
     if (mine) {
-      const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-label": "invite link", onfocus: (e) => e.target.select() });
+      const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-label": t("invite link"), onfocus: (e) => e.target.select() });
       const copy = async () => {
         try {
           await navigator.clipboard.writeText(link);
-          this.context.toast("Link copied");
+          this.context.toast(t("Link copied"));
         } catch {
           input.select();
         }
@@ -400,12 +408,12 @@ export class LivePage {
       return h(
         "section",
         { class: "page waiting-room", id: "waiting" },
-        h("h1", {}, "Waiting for an opponent…"),
+        h("h1", {}, t("Waiting for an opponent…")),
         h("div", { class: "spinner", "aria-hidden": "true" }),
-        h("p", {}, details, game.private ? " · private" : ""),
-        h("p", {}, "Send this link to a friend, or wait for someone from the lobby:"),
-        h("div", { class: "invite" }, input, h("button", { class: "button", type: "button", onclick: copy }, "Copy")),
-        h("button", { class: "button subtle", type: "button", onclick: async () => { await online.close(game.id); this.context.navigate("#/lobby"); } }, "Close the room"),
+        h("p", {}, details, game.private ? ` · ${t("private")}` : ""),
+        h("p", {}, t("Send this link to a friend, or wait for someone from the lobby:")),
+        h("div", { class: "invite" }, input, h("button", { class: "button", type: "button", onclick: copy }, t("Copy"))),
+        h("button", { class: "button subtle", type: "button", onclick: async () => { await online.close(game.id); this.context.navigate("#/lobby"); } }, t("Close the room")),
       );
     }
     const join = async () => {
@@ -421,16 +429,16 @@ export class LivePage {
         this.context.toast(e.message, "error");
       }
     };
-    const side = game.creator_side === "random" ? "sides are drawn at random" : `${game.creator} plays ${game.creator_side.toUpperCase()}`;
+    const side = game.creator_side === "random" ? t("sides are drawn at random") : t("{player} plays {side}", { player: game.creator, side: game.creator_side.toUpperCase() });
     const next = encodeURIComponent(`/game/${game.id}`);
     return h(
       "section",
       { class: "page waiting-room", id: "invitation" },
-      h("h1", {}, `${game.creator} invites you to play`),
+      h("h1", {}, t("{player} invites you to play", { player: game.creator })),
       h("p", {}, details, " · ", side),
       this.me
-        ? h("button", { class: "button primary", type: "button", id: "join", onclick: join }, `Join as ${this.me.name}`)
-        : h("div", { class: "row" }, h("a", { class: "button primary", href: `#/login?next=${next}` }, "Log in to join"), " ", h("a", { class: "button", href: `#/signup?next=${next}` }, "Sign up"), " ", h("button", { class: "button", type: "button", id: "join", onclick: join }, game.rated ? "Join as a guest (casual only)" : "Join as a guest")),
+        ? h("button", { class: "button primary", type: "button", id: "join", onclick: join }, t("Join as {player}", { player: this.me.name }))
+        : h("div", { class: "row" }, h("a", { class: "button primary", href: `#/login?next=${next}` }, t("Log in to join")), " ", h("a", { class: "button", href: `#/signup?next=${next}` }, t("Sign up")), " ", h("button", { class: "button", type: "button", id: "join", onclick: join }, game.rated ? t("Join as a guest (casual only)") : t("Join as a guest"))),
     );
   }
 
@@ -442,13 +450,13 @@ export class LivePage {
     // After a rated game its new rating and the change; before, the rating as it stands (a guest has none).
     const rating = change !== null
       ? h("small", { class: "muted rating" }, ` ${player.rating_after} (${change >= 0 ? "+" : ""}${change})`)
-      : player?.rating ? h("small", { class: "muted rating", title: player.rating.provisional ? PROVISIONAL : null }, ` ${player.rating.rating}${player.rating.provisional ? "?" : ""}`) : null;
+      : player?.rating ? h("small", { class: "muted rating", title: player.rating.provisional ? PROVISIONAL() : null }, ` ${player.rating.rating}${player.rating.provisional ? "?" : ""}`) : null;
     return h(
       "div",
       { class: ["seat", `seat-${mark}`, toMove && "to-move"], id: `seat-${mark}` },
       h("span", {}, markSvg(mark, "seat-mark"), " ", botMark(h, player?.bot), player ? h("a", { class: "name", href: `#/u/${encodeURIComponent(player.name)}` }, player.name) : "?",
         rating,
-        away ? h("span", { class: "away" }, " · away") : null),
+        away ? h("span", { class: "away" }, ` · ${t("away")}`) : null),
       game.clock ? h("span", { class: "clock", "data-clock": mark }, clockText(game.clock[`${mark}_ms`])) : null,
     );
   }
@@ -457,27 +465,28 @@ export class LivePage {
     const side = this.side;
     const them = side === "x" ? "o" : "x";
     const out = [
-      h("h1", { class: "game-title" }, `${game.x?.name ?? "?"} – ${game.o?.name ?? "?"}`, h("small", {}, `${game.title} · ${game.rated ? "rated" : "casual"}`)),
+      h("h1", { class: "game-title" }, `${game.x?.name ?? "?"} – ${game.o?.name ?? "?"}`, h("small", {}, `${game.title} · ${game.rated ? t("rated") : t("casual")}`)),
       h("p", { class: "muted spectators", id: "spectators", "aria-live": "polite" }),
     ];
     const status = h("p", { class: "status", id: "status", "data-turn": game.state === "playing" ? game.view.turn : null, "aria-live": "polite" });
     if (game.state === "playing") {
       const mover = game[game.view.turn]?.name;
-      status.textContent = interactive ? "Your move" : side ? `${mover} to move` : `${mover} to move · you are watching`;
+      status.textContent = interactive ? t("Your move") : side ? t("{player} to move", { player: mover }) : t("{player} to move · you are watching", { player: mover });
       if (this.premove.move) status.textContent += ` · premove ${this.premove.move} (Esc cancels)`;
     } else {
       status.textContent = "";
     }
     out.push(status);
     if (game.state !== "playing") {
-      out.push(h("div", { class: "game-over", id: "result", role: "status" }, h("strong", {}, resultText(game)), h("small", { class: "muted" }, `${game.ply} moves`)));
+      out.push(h("div", { class: "game-over", id: "result", role: "status" }, h("strong", {}, resultText(game)), h("small", { class: "muted" }, tn("{n} move", "{n} moves", game.ply))));
       // The tournament pairs its players again from its page: the way there comes first.
       out.push(this.tournamentLink(game, "primary"));
     }
     const button = (label, type, attrs = {}) => h("button", { class: "button", type: "button", "data-action": type, onclick: () => this.send({ type }), ...attrs }, label);
     if (side && game.state === "playing") {
-      for (const [kind, asks, asked] of [["draw", "offers a draw", "You offered a draw."], ["takeback", "asks to take back their move", "You asked to take back your move."]]) {
-        if (game.offers[kind] === them) out.push(h("div", { class: "offer", id: `offer-${kind}` }, `${game[them].name} ${asks}`, button("Accept", `${kind}-accept`), button("Decline", `${kind}-decline`)));
+      const offers = [["draw", t("{player} offers a draw"), t("You offered a draw.")], ["takeback", t("{player} asks to take back their move"), t("You asked to take back your move.")]];
+      for (const [kind, asks, asked] of offers) {
+        if (game.offers[kind] === them) out.push(h("div", { class: "offer", id: `offer-${kind}` }, asks.replace("{player}", game[them].name), button(t("Accept"), `${kind}-accept`), button(t("Decline"), `${kind}-decline`)));
         else if (game.offers[kind] === side) out.push(h("p", { class: "muted" }, asked));
       }
       if (this.pending) {
@@ -486,26 +495,26 @@ export class LivePage {
           h("button", { class: "button primary", type: "button", "data-action": "move-confirm", onclick: () => { const move = this.pending; this.pending = null; this.send({ type: "move", move, ply: game.ply }); } }, "Confirm move"),
           h("button", { class: "button", type: "button", "data-action": "move-cancel", onclick: () => this.cancelQueued() }, "Cancel")));
       }
-      const actions = [this.confirmed("Resign", "resign"), this.confirmed("Offer draw", "draw-offer"), button("Take back", "takeback-request")];
-      if (game.ply < 2) actions.push(button("Abort", "abort"));
-      if (game.away?.[them]) actions.push(button("Claim the game", "claim"));
+      const actions = [this.confirmed(t("Resign"), "resign"), this.confirmed(t("Offer draw"), "draw-offer"), button(t("Take back"), "takeback-request")];
+      if (game.ply < 2) actions.push(button(t("Abort"), "abort"));
+      if (game.away?.[them]) actions.push(button(t("Claim the game"), "claim"));
       out.push(h("div", { class: "actions" }, ...actions));
     }
     if (side && (game.state === "over" || game.state === "aborted")) {
-      if (game.rematch_id) out.push(h("a", { class: "button primary", href: `#/game/${game.rematch_id}` }, "Go to the rematch"));
-      else if (game.offers.rematch === them) out.push(h("div", { class: "offer", id: "offer-rematch" }, `${game[them].name} offers a rematch`, button("Accept", "rematch-accept"), button("Decline", "rematch-decline")));
-      else if (game.offers.rematch === side) out.push(h("p", { class: "muted" }, "Rematch offered…"));
-      else out.push(button("Rematch (colours swap)", "rematch-offer", { class: "button primary" }));
+      if (game.rematch_id) out.push(h("a", { class: "button primary", href: `#/game/${game.rematch_id}` }, t("Go to the rematch")));
+      else if (game.offers.rematch === them) out.push(h("div", { class: "offer", id: "offer-rematch" }, t("{player} offers a rematch", { player: game[them].name }), button(t("Accept"), "rematch-accept"), button(t("Decline"), "rematch-decline")));
+      else if (game.offers.rematch === side) out.push(h("p", { class: "muted" }, t("Rematch offered…")));
+      else out.push(button(t("Rematch (colours swap)"), "rematch-offer", { class: "button primary" }));
     }
-    out.push(h("h2", {}, "Moves"), this.moveList(game));
+    out.push(h("h2", {}, t("Moves")), this.moveList(game));
     if (game.state !== "playing") {
       out.push(
         game.state === "over" ? this.analysisPanel(game) : null,
-        h("p", {}, h("a", { href: `#/replay/${game.id}` }, "Replay")),
+        h("p", {}, h("a", { href: `#/replay/${game.id}` }, t("Replay"))),
         downloads(game.id),
       );
     }
-    out.push(h("p", { class: ["connection", !this.connected && "down"], id: "connection" }, this.connected ? "connected" : "reconnecting…"), h("a", { class: "button subtle", href: "#/lobby" }, "Lobby"));
+    out.push(h("p", { class: ["connection", !this.connected && "down"], id: "connection" }, this.connected ? t("connected") : t("reconnecting…")), h("a", { class: "button subtle", href: "#/lobby" }, t("Lobby")));
     if (game.state === "playing") out.push(this.tournamentLink(game, "subtle"));
     return out;
   }
@@ -526,7 +535,7 @@ export class LivePage {
   /** The way back to the game's tournament (none for a game of its own). */
   tournamentLink(game, kind) {
     if (!game.tournament_id) return null;
-    return h("a", { class: ["button", kind], id: "tournament-link", href: `#/tournament/${encodeURIComponent(game.tournament_id)}` }, "Back to the tournament");
+    return h("a", { class: ["button", kind], id: "tournament-link", href: `#/tournament/${encodeURIComponent(game.tournament_id)}` }, t("Back to the tournament"));
   }
 
   /** An action asked once more before it is sent (as lichess's resign and draw): the
@@ -535,7 +544,7 @@ export class LivePage {
     if (this.confirming !== type) {
       return h("button", { class: "button", type: "button", "data-action": type, onclick: (e) => this.ask(type, e.detail === 0) }, label);
     }
-    const { question, yes, no } = CONFIRMED[type];
+    const { question, yes, no } = CONFIRMED()[type];
     return h(
       "div",
       { class: "confirm", role: "group", "aria-labelledby": `${type}-question`, onkeydown: (e) => e.key === "Escape" && this.unask() },
@@ -574,13 +583,13 @@ export class LivePage {
       this.analysis = null;
       this.followAnalysis(game.id);
     }
-    const link = h("a", { class: "button subtle", href: analysisLink(game.id, game.spec) }, "Analysis board");
+    const link = h("a", { class: "button subtle", href: analysisLink(game.id, game.spec) }, t("Analysis board"));
     if (!this.analysis && this.analysisProgress) {
       const { done, total } = this.analysisProgress;
       return h(
         "div",
         { class: "analysis", id: "analysis-progress" },
-        h("p", {}, h("strong", {}, "Computer analysis: "), `computing, ${done} of ${total} positions done…`),
+        h("p", {}, h("strong", {}, t("Computer analysis: ")), t("computing, {done} of {total} positions done…", { done, total })),
         link,
       );
     }
@@ -589,8 +598,8 @@ export class LivePage {
     return h(
       "div",
       { class: "analysis", id: "stored-analysis" },
-      h("p", {}, h("strong", {}, "Computer analysis: "), `accuracy X ${accuracy("x")}, O ${accuracy("o")}`),
-      h("a", { class: "button", href: analysisLink(game.id, game.spec) }, "Open the analysis"),
+      h("p", {}, h("strong", {}, t("Computer analysis: ")), t("accuracy X {x}, O {o}", { x: accuracy("x"), o: accuracy("o") })),
+      h("a", { class: "button", href: analysisLink(game.id, game.spec) }, t("Open the analysis")),
     );
   }
 

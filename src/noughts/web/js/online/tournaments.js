@@ -6,6 +6,7 @@
 
 import { clockText } from "../clock.js";
 import { h } from "../dom.js";
+import { currentLanguage, t, tn } from "../i18n.js";
 import { listen, online } from "../api.js";
 
 /** How often the small question (the state, your game) is asked with no socket open. */
@@ -25,29 +26,31 @@ const NEWS_WAIT_MS = 1000;
 /** The standings' columns a phone leaves out, to fit its width: the rating each joined
  * with and the games played (a player's profile and the games list have them). */
 const WIDE_ONLY = new Set(["Rating", "Games"]);
+/** The standings' columns by their key, as the page's language names them. */
+const HEADINGS = () => ({ Player: t("Player"), Rating: t("Rating"), Score: t("Score"), Games: t("Games"), Performance: t("Performance"), Points: t("Points") });
 
-function lengthText(t) {
-  return t.kind === "arena" ? `arena, ${t.duration} min` : `Swiss, ${t.rounds} rounds`;
+function lengthText(tour) {
+  return tour.kind === "arena" ? t("arena, {minutes} min", { minutes: tour.duration }) : tn("Swiss, {n} round", "Swiss, {n} rounds", tour.rounds);
 }
 
 function when(ms) {
-  return new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return new Date(ms).toLocaleString(currentLanguage(), { dateStyle: "medium", timeStyle: "short" });
 }
 
 /** A pairing's game in words: who won, a draw, being played, aborted. */
 function outcome(g) {
-  if (g.state === "playing") return "being played";
-  if (g.state === "aborted") return "aborted";
-  if (g.result === "x-wins") return `${g.x} won`;
-  if (g.result === "o-wins") return `${g.o} won`;
-  if (g.result === "draw") return "draw";
+  if (g.state === "playing") return t("being played");
+  if (g.state === "aborted") return t("aborted");
+  if (g.result === "x-wins") return t("{player} won", { player: g.x });
+  if (g.result === "o-wins") return t("{player} won", { player: g.o });
+  if (g.result === "draw") return t("draw");
   return g.state ?? "";
 }
 
 /** The mark of a player on fire (two wins in a row): a flame drawn in SVG, which every
  * browser shows (an emoji is a box where no emoji font is installed). */
 function onFire() {
-  const about = "on fire: two wins in a row, the next win counts double";
+  const about = t("on fire: two wins in a row, the next win counts double");
   return h(
     "span",
     { class: "on-fire", role: "img", "aria-label": about, title: about },
@@ -60,12 +63,12 @@ function onFire() {
   );
 }
 
-function line(t) {
+function line(tour) {
   return h(
     "li",
-    { class: "room", "data-tournament": t.id },
-    h("span", { class: "what" }, h("strong", {}, t.name), h("small", {}, `${t.title} · ${clockText(t.minutes === null ? null : t)} · ${t.rated ? "rated" : "casual"} · ${lengthText(t)} · ${t.players} ${t.players === 1 ? "player" : "players"}`), h("small", {}, t.state === "upcoming" ? `starts ${when(t.starts_at)}` : t.state === "running" ? `by ${t.creator}` : `ended · by ${t.creator}`)),
-    h("a", { class: "button", href: `#/tournament/${t.id}` }, t.state === "finished" ? "Results" : "Open"),
+    { class: "room", "data-tournament": tour.id },
+    h("span", { class: "what" }, h("strong", {}, tour.name), h("small", {}, `${tour.title} · ${clockText(tour.minutes === null ? null : tour)} · ${tour.rated ? t("rated") : t("casual")} · ${lengthText(tour)} · ${tn("{n} player", "{n} players", tour.players)}`), h("small", {}, tour.state === "upcoming" ? t("starts {when}", { when: when(tour.starts_at) }) : tour.state === "running" ? t("by {player}", { player: tour.creator }) : t("ended · by {player}", { player: tour.creator }))),
+    h("a", { class: "button", href: `#/tournament/${tour.id}` }, tour.state === "finished" ? t("Results") : t("Open")),
   );
 }
 
@@ -76,9 +79,9 @@ export function tournamentTeaser() {
     .tournaments()
     .then(({ running, upcoming }) => {
       const soon = [...running, ...upcoming].slice(0, 5);
-      list.replaceChildren(...(soon.length ? soon.map(line) : [h("li", { class: "muted" }, "No tournament is running or planned.")]));
+      list.replaceChildren(...(soon.length ? soon.map(line) : [h("li", { class: "muted" }, t("No tournament is running or planned."))]));
     })
-    .catch(() => list.replaceChildren(h("li", { class: "muted" }, "The tournaments cannot be loaded.")));
+    .catch(() => list.replaceChildren(h("li", { class: "muted" }, t("The tournaments cannot be loaded."))));
   return list;
 }
 
@@ -87,7 +90,7 @@ export async function tournamentsPage(root, context) {
   try {
     lists = await online.tournaments();
   } catch (e) {
-    root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "Tournaments"), h("p", { class: "error" }, e.message)));
+    root.replaceChildren(h("section", { class: "page" }, h("h1", {}, t("Tournaments")), h("p", { class: "error" }, e.message)));
     return;
   }
   const section = (title, id, items, empty) =>
@@ -97,18 +100,18 @@ export async function tournamentsPage(root, context) {
     h(
       "section",
       { class: "page online-home" },
-      h("div", {}, h("h1", {}, "Tournaments"), section("Running", "running-tournaments", lists.running, "None is running."), section("Upcoming", "upcoming-tournaments", lists.upcoming, "None is planned: create one!"), section("Finished", "finished-tournaments", lists.finished, "None yet.")),
-      user && !user.guest ? createForm(context) : h("section", { class: "panel" }, h("p", {}, user ? "Sign up to create tournaments; guests may play in casual ones." : "Log in or sign up to create tournaments and play in them.")),
+      h("div", {}, h("h1", {}, t("Tournaments")), section(t("Running"), "running-tournaments", lists.running, t("None is running.")), section(t("Upcoming"), "upcoming-tournaments", lists.upcoming, t("None is planned: create one!")), section(t("Finished"), "finished-tournaments", lists.finished, t("None yet."))),
+      user && !user.guest ? createForm(context) : h("section", { class: "panel" }, h("p", {}, user ? t("Sign up to create tournaments; guests may play in casual ones.") : t("Log in or sign up to create tournaments and play in them."))),
     ),
   );
-  document.title = "Tournaments · Noughts";
+  document.title = t("{page} · Noughts", { page: t("Tournaments") });
 }
 
 function createForm(context) {
   const games = context.session.catalogue.games;
   const field = (label, input) => h("label", {}, label, input);
   const name = h("input", { type: "text", id: "tournament-name", required: true, maxlength: 60, value: "Noughts arena" });
-  const kind = h("select", { id: "tournament-kind" }, h("option", { value: "arena" }, "Arena: a fixed time, paired as you finish"), h("option", { value: "swiss" }, "Swiss: a fixed number of rounds"));
+  const kind = h("select", { id: "tournament-kind" }, h("option", { value: "arena" }, t("Arena: a fixed time, paired as you finish")), h("option", { value: "swiss" }, t("Swiss: a fixed number of rounds")));
   const game = h("select", { id: "tournament-game" }, ...games.map((g) => h("option", { value: g.key }, g.title)));
   const rated = h("input", { type: "checkbox", id: "tournament-rated", checked: true });
   const minutes = h("input", { type: "number", id: "tournament-minutes", min: 0.5, max: 180, step: 0.5, value: 3 });
@@ -116,8 +119,8 @@ function createForm(context) {
   const duration = h("input", { type: "number", id: "tournament-duration", min: 1, max: 720, step: 1, value: 30 });
   const rounds = h("input", { type: "number", id: "tournament-rounds", min: 1, max: 30, step: 1, value: 5 });
   const startsIn = h("input", { type: "number", id: "tournament-starts-in", min: 0, max: 10080, step: 1, value: 5 });
-  const durationLabel = field("Duration (minutes)", duration);
-  const roundsLabel = field("Rounds", rounds);
+  const durationLabel = field(t("Duration (minutes)"), duration);
+  const roundsLabel = field(t("Rounds"), rounds);
   const showKind = () => {
     durationLabel.hidden = kind.value !== "arena";
     roundsLabel.hidden = kind.value === "arena";
@@ -148,17 +151,17 @@ function createForm(context) {
   return h(
     "form",
     { class: "panel form", id: "create-tournament", onsubmit: create },
-    h("h2", {}, "Create a tournament"),
-    field("Name", name),
-    field("Kind", kind),
-    field("Game", game),
-    h("div", { class: "row" }, field("Minutes each", minutes), field("+ seconds a move", increment)),
+    h("h2", {}, t("Create a tournament")),
+    field(t("Name"), name),
+    field(t("Kind"), kind),
+    field(t("Game"), game),
+    h("div", { class: "row" }, field(t("Minutes each"), minutes), field(t("+ seconds a move"), increment)),
     durationLabel,
     roundsLabel,
-    field("Starts in (minutes)", startsIn),
-    h("label", { class: "check" }, rated, "Rated"),
+    field(t("Starts in (minutes)"), startsIn),
+    h("label", { class: "check" }, rated, t("Rated")),
     error,
-    h("button", { class: "button primary", type: "submit", id: "create-tournament-button" }, "Create"),
+    h("button", { class: "button primary", type: "submit", id: "create-tournament-button" }, t("Create")),
   );
 }
 
@@ -199,15 +202,15 @@ export class TournamentPage {
   }
 
   async load() {
-    let t;
+    let tour;
     try {
-      t = await online.tournament(this.id);
+      tour = await online.tournament(this.id);
     } catch (e) {
-      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "Tournament"), h("p", { class: "error" }, e.message)));
+      this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, t("Tournament")), h("p", { class: "error" }, e.message)));
       return;
     }
-    if (this.closed || this.paired(t)) return;
-    this.show(t);
+    if (this.closed || this.paired(tour)) return;
+    this.show(tour);
     this.loadedAt = Date.now();
     this.schedule();
   }
@@ -250,31 +253,31 @@ export class TournamentPage {
     }
   }
 
-  show(t) {
-    this.t = t;
+  show(tour) {
+    this.t = tour;
     const user = this.context.session.user;
     const buttons = [];
-    if (user && t.state !== "finished") {
-      if (t.joined) buttons.push(h("button", { class: "button", type: "button", id: "tournament-withdraw", onclick: () => this.act(online.withdrawTournament) }, t.state === "upcoming" ? "Leave" : "Withdraw"));
+    if (user && tour.state !== "finished") {
+      if (tour.joined) buttons.push(h("button", { class: "button", type: "button", id: "tournament-withdraw", onclick: () => this.act(online.withdrawTournament) }, tour.state === "upcoming" ? t("Leave") : t("Withdraw")));
       else {
         // A running Swiss takes back only its own players (withdrawn, or paused for leaving a game).
-        const known = t.standings.some((s) => s.name === user.name);
-        if (!(t.kind === "swiss" && t.state === "running") || known) buttons.push(h("button", { class: "button primary", type: "button", id: "tournament-join", onclick: () => this.act(online.joinTournament) }, known && t.state === "running" ? "Come back" : "Join"));
+        const known = tour.standings.some((s) => s.name === user.name);
+        if (!(tour.kind === "swiss" && tour.state === "running") || known) buttons.push(h("button", { class: "button primary", type: "button", id: "tournament-join", onclick: () => this.act(online.joinTournament) }, known && tour.state === "running" ? t("Come back") : t("Join")));
       }
-      if (t.state === "upcoming" && t.creator === user.name) buttons.push(h("button", { class: "button", type: "button", id: "tournament-start", onclick: () => this.act(online.startTournament) }, "Start now"));
+      if (tour.state === "upcoming" && tour.creator === user.name) buttons.push(h("button", { class: "button", type: "button", id: "tournament-start", onclick: () => this.act(online.startTournament) }, t("Start now")));
     }
     const status =
-      t.state === "upcoming" ? `Starts ${when(t.starts_at)}` : t.state === "running" ? (t.kind === "arena" ? `Running: no new games after ${when(t.ends_at)}` : `Round ${t.round} of ${t.rounds}`) : "Finished: the final standings";
-    const swiss = t.kind === "swiss";
+      tour.state === "upcoming" ? t("Starts {when}", { when: when(tour.starts_at) }) : tour.state === "running" ? (tour.kind === "arena" ? t("Running: no new games after {when}", { when: when(tour.ends_at) }) : t("Round {round} of {rounds}", { round: tour.round, rounds: tour.rounds })) : t("Finished: the final standings");
+    const swiss = tour.kind === "swiss";
     const headers = ["#", "Player", "Rating", "Score", "Games", ...(swiss ? ["Buchholz", "Sonneborn-Berger"] : ["Performance", "Points"])];
     // The tie-breaks' names are chess jargon: the header says what they count.
     const explained = {
-      Buchholz: "the sum of your opponents' scores",
-      "Sonneborn-Berger": "the scores of the opponents you beat, and half of those you drew",
-      Performance: "the rating your results were worth: your opponents' mean rating, +500 for each win and -500 for each loss",
-      Points: "each game's points in order: 2 a win, 1 a draw, doubled on fire",
+      Buchholz: t("the sum of your opponents' scores"),
+      "Sonneborn-Berger": t("the scores of the opponents you beat, and half of those you drew"),
+      Performance: t("the rating your results were worth: your opponents' mean rating, +500 for each win and -500 for each loss"),
+      Points: t("each game's points in order: 2 a win, 1 a draw, doubled on fire"),
     };
-    const rows = t.standings.map((s) =>
+    const rows = tour.standings.map((s) =>
       h(
         "tr",
         { class: s.withdrawn ? "muted" : null },
@@ -286,32 +289,32 @@ export class TournamentPage {
         ...(swiss ? [h("td", { class: "num" }, s.buchholz), h("td", { class: "num" }, s.sonneborn_berger)] : [h("td", { class: "num" }, s.performance ?? "–"), h("td", { class: "sheet" }, s.sheet)]),
       ),
     );
-    const table = t.standings.length
+    const table = tour.standings.length
       ? h(
           "div",
           { class: "table-scroll" },
-          h("table", { class: "board-table standings", id: "standings" }, h("caption", { class: "muted" }, "Standings"), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: [x !== "Player" && x !== "Points" && "num", WIDE_ONLY.has(x) && "wide-only"], title: explained[x] ?? null }, x)))), h("tbody", {}, ...rows)),
+          h("table", { class: "board-table standings", id: "standings" }, h("caption", { class: "muted" }, t("Standings")), h("thead", {}, h("tr", {}, ...headers.map((x) => h("th", { scope: "col", class: [x !== "Player" && x !== "Points" && "num", WIDE_ONLY.has(x) && "wide-only"], title: explained[x] ?? null }, HEADINGS()[x] ?? x)))), h("tbody", {}, ...rows)),
         )
-      : h("p", { class: "muted", id: "no-players" }, "Nobody has joined yet.");
+      : h("p", { class: "muted", id: "no-players" }, t("Nobody has joined yet."));
     const pairing = (g) =>
-      h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, g.o === null ? `${g.x}: bye` : `${g.x} – ${g.o}`), h("small", {}, `${swiss ? `round ${g.round} · ` : ""}${g.o === null ? "1 point" : outcome(g)}`)), g.game_id ? h("a", { class: "button", href: `#/game/${g.game_id}` }, g.state === "playing" ? "Watch" : "Replay") : null);
+      h("li", { class: "room" }, h("span", { class: "what" }, h("strong", {}, g.o === null ? t("{player}: bye", { player: g.x }) : `${g.x} – ${g.o}`), h("small", {}, [swiss ? t("round {n}", { n: g.round }) : null, g.o === null ? t("1 point") : outcome(g)].filter(Boolean).join(" · "))), g.game_id ? h("a", { class: "button", href: `#/game/${g.game_id}` }, g.state === "playing" ? t("Watch") : t("Replay")) : null);
     this.root.replaceChildren(
       h(
         "section",
         { class: "page tournament-page" },
-        h("div", { class: "tournament-main" }, h("h1", {}, t.name), h("p", { id: "tournament-status", "aria-live": "polite" }, status), t.my_game ? h("p", { class: "offer" }, h("strong", {}, "Your game has started."), h("a", { class: "button primary", id: "tournament-my-game", href: `#/game/${t.my_game}` }, "Play")) : null, table),
+        h("div", { class: "tournament-main" }, h("h1", {}, tour.name), h("p", { id: "tournament-status", "aria-live": "polite" }, status), tour.my_game ? h("p", { class: "offer" }, h("strong", {}, t("Your game has started.")), h("a", { class: "button primary", id: "tournament-my-game", href: `#/game/${tour.my_game}` }, t("Play"))) : null, table),
         h(
           "section",
-          { class: "panel tournament-side", "aria-label": "the tournament" },
-          h("p", {}, `${t.title} · ${clockText(t.minutes === null ? null : t)} · ${t.rated ? "rated" : "casual"} · ${lengthText(t)}`),
-          h("p", { class: "muted" }, `Created by ${t.creator} · ${t.players} ${t.players === 1 ? "player" : "players"}`),
+          { class: "panel tournament-side", "aria-label": t("the tournament") },
+          h("p", {}, `${tour.title} · ${clockText(tour.minutes === null ? null : tour)} · ${tour.rated ? t("rated") : t("casual")} · ${lengthText(tour)}`),
+          h("p", { class: "muted" }, `${t("Created by {player}", { player: tour.creator })} · ${tn("{n} player", "{n} players", tour.players)}`),
           buttons.length ? h("div", { class: "row" }, ...buttons) : null,
-          h("h2", {}, "Games"),
-          t.games_total > t.games.length ? h("p", { class: "muted" }, `The newest ${t.games.length} of ${t.games_total}.`) : null,
-          h("ul", { class: "room-list", id: "tournament-games" }, ...(t.games.length ? t.games.map(pairing) : [h("li", { class: "muted" }, "No game yet.")])),
+          h("h2", {}, t("Games")),
+          tour.games_total > tour.games.length ? h("p", { class: "muted" }, t("The newest {shown} of {total}.", { shown: tour.games.length, total: tour.games_total })) : null,
+          h("ul", { class: "room-list", id: "tournament-games" }, ...(tour.games.length ? tour.games.map(pairing) : [h("li", { class: "muted" }, t("No game yet."))])),
         ),
       ),
     );
-    document.title = `${t.name} · Tournaments · Noughts`;
+    document.title = `${tour.name} · Tournaments · Noughts`;
   }
 }

@@ -2,6 +2,7 @@
 // position of an ended game, the mark of a bot's name.
 
 import { online } from "../api.js";
+import { t } from "../i18n.js";
 
 /** A finished game on the analysis board, with its stored review (or the button that asks for it). */
 export function analysisLink(id, spec) {
@@ -11,17 +12,17 @@ export function analysisLink(id, spec) {
 /** A "Request analysis" button: starts the game's review (stored for everyone; the
  * server answers at once), then opens the analysis board, which follows it. */
 export function analysisButton(h, game, toast) {
-  const button = h("button", { class: "button", type: "button", "data-analysis": game.id }, "Request analysis");
+  const button = h("button", { class: "button", type: "button", "data-analysis": game.id }, t("Request analysis"));
   button.addEventListener("click", async () => {
     button.disabled = true;
-    button.textContent = "Analysing…";
+    button.textContent = t("Analysing…");
     try {
       await online.requestAnalysis(game.id);
       location.hash = analysisLink(game.id, game.spec);
     } catch (e) {
       button.disabled = false;
-      button.textContent = "Request analysis";
-      toast(e.status === 401 ? "Log in or play as a guest to ask for the analysis" : e.message, "error");
+      button.textContent = t("Request analysis");
+      toast(e.status === 401 ? t("Log in or play as a guest to ask for the analysis") : e.message, "error");
     }
   });
   return button;
@@ -36,5 +37,5 @@ export function ended(view) {
 
 /** The mark a bot's name carries everywhere it is shown, as lichess marks bot accounts. */
 export function botMark(h, isBot) {
-  return isBot ? h("span", { class: "bot-mark", title: "a computer player" }, "BOT") : null;
+  return isBot ? h("span", { class: "bot-mark", title: t("a computer player") }, "BOT") : null;
 }

@@ -8,6 +8,7 @@ import { api, online } from "../api.js";
 import { drawMoveMarks, sideName, stones } from "../boards/common.js";
 import { boardFor } from "../boards/index.js";
 import { h, patchChildren } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { strongestLevel } from "../levels.js";
 import { describeSpec } from "../spec.js";
 import { boundTitle, moveValue, verdict } from "../values.js";
@@ -21,6 +22,8 @@ const REVIEW_SECONDS = 0.5;
 /** A review being computed is asked for again this often (milliseconds). */
 const REVIEW_POLL = 700;
 const CLASS_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+/** The review's classes of a move, in the page's language. */
+const CLASS_NAMES = () => ({ best: t("best"), good: t("good"), inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder") });
 
 export class AnalysisPage {
   constructor(root, catalogue, params, { toast }) {
@@ -45,7 +48,7 @@ export class AnalysisPage {
       this.tree = Tree.parse(params.get("tree") || params.get("moves")?.replaceAll(" ", "") || "");
     } catch (e) {
       this.tree = new Tree();
-      toast(`The variations in the address cannot be read: ${e.message}`, "error");
+      toast(t("The variations in the address cannot be read: {reason}", { reason: e.message }), "error");
     }
     const at = (params.get("at") || "").split(",").filter(Boolean);
     this.node = (at.length ? this.tree.find(at) : null) || this.endOfLine(this.tree.root);
@@ -63,7 +66,7 @@ export class AnalysisPage {
     // a game with a name of its own needs no options after it.
     const name = this.view?.title || this.info?.title || this.spec;
     const options = name === this.info?.title ? describeSpec(this.spec, this.info) : "";
-    return `Analysis · ${name}${options ? ` (${options})` : ""}`;
+    return options ? t("Analysis · {game} ({options})", { game: name, options }) : t("Analysis · {game}", { game: name });
   }
 
   get key() {
@@ -104,17 +107,17 @@ export class AnalysisPage {
     this.boardBox = h("div", { class: "board-box" });
     this.evalFill = h("div", { class: "eval-fill" });
     this.verdict = h("p", { class: "verdict", id: "verdict" });
-    this.lines = h("ol", { class: "engine-lines", id: "engine-lines", "aria-label": "the engine's best lines" });
+    this.lines = h("ol", { class: "engine-lines", id: "engine-lines", "aria-label": t("the engine's best lines") });
     this.engineInfo = h("p", { class: "engine-info muted", id: "engine-info" });
-    this.engineDetails = h("details", { class: "engine-details", hidden: true }, h("summary", {}, "Details"), this.engineInfo);
+    this.engineDetails = h("details", { class: "engine-details", hidden: true }, h("summary", {}, t("Details")), this.engineInfo);
     this.evalBox = h("div", { class: "eval-bar", id: "eval-bar", hidden: true }, this.evalFill);
-    this.engineButton = h("button", { class: "button", type: "button", id: "engine-toggle", "aria-pressed": "true", onclick: () => this.toggleEngine() }, "Engine on");
-    this.exact = h("section", { class: "tablebase", id: "tablebase", hidden: true, "aria-label": "exact values" });
-    this.reviewBox = h("section", { class: "review", id: "review", "aria-label": "review" });
+    this.engineButton = h("button", { class: "button", type: "button", id: "engine-toggle", "aria-pressed": "true", onclick: () => this.toggleEngine() }, t("Engine on"));
+    this.exact = h("section", { class: "tablebase", id: "tablebase", hidden: true, "aria-label": t("exact values") });
+    this.reviewBox = h("section", { class: "review", id: "review", "aria-label": t("review") });
     this.tools = h("div", { class: "node-tools" });
-    this.moveTree = h("ol", { class: "move-tree", id: "move-tree", "aria-label": "moves and variations" });
-    this.link = h("input", { id: "share-link", type: "text", readonly: true, "aria-label": "link to this analysis", onfocus: (e) => e.target.select() });
-    this.loadText = h("textarea", { id: "load-text", rows: 4, spellcheck: "false", "aria-label": "a position text or a game record", placeholder: "x.o/.x./..o x  or a record: [Game \"classic\"] ..." });
+    this.moveTree = h("ol", { class: "move-tree", id: "move-tree", "aria-label": t("moves and variations") });
+    this.link = h("input", { id: "share-link", type: "text", readonly: true, "aria-label": t("link to this analysis"), onfocus: (e) => e.target.select() });
+    this.loadText = h("textarea", { id: "load-text", rows: 4, spellcheck: "false", "aria-label": t("a position text or a game record"), placeholder: "x.o/.x./..o x  or a record: [Game \"classic\"] ..." });
     const nav = (id, label, title, action) => h("button", { class: "button", id, type: "button", title, "aria-label": title, onclick: action }, label);
     this.root.replaceChildren(
       h(
@@ -123,44 +126,44 @@ export class AnalysisPage {
         h(
           "div",
           { class: "board-column" },
-          h("div", { class: "game-head" }, this.heading, h("label", { class: "game-picker", for: "analysis-game" }, "Game", this.picker)),
+          h("div", { class: "game-head" }, this.heading, h("label", { class: "game-picker", for: "analysis-game" }, t("Game"), this.picker)),
           this.status,
           h("div", { class: "board-wrap" }, this.boardBox),
           h(
             "div",
             { class: "nav-bar" },
-            nav("first", "«", "to the start", () => this.go(this.tree.root)),
-            nav("back", "◀", "one move back (←)", () => this.node.parent && this.go(this.node.parent)),
-            nav("forward", "▶", "one move on (→)", () => this.node.children[0] && this.go(this.node.children[0])),
-            nav("last", "»", "to the end of this line", () => this.go(this.endOfLine(this.node))),
+            nav("first", "«", t("to the start"), () => this.go(this.tree.root)),
+            nav("back", "◀", t("one move back (←)"), () => this.node.parent && this.go(this.node.parent)),
+            nav("forward", "▶", t("one move on (→)"), () => this.node.children[0] && this.go(this.node.children[0])),
+            nav("last", "»", t("to the end of this line"), () => this.go(this.endOfLine(this.node))),
           ),
           this.evalBox,
           this.verdict,
         ),
         h(
           "section",
-          { class: "panel", "aria-label": "the analysis" },
+          { class: "panel", "aria-label": t("the analysis") },
           this.lessonPanel.box,
-          h("section", { class: "engine", "aria-label": "engine" }, h("div", { class: "section-head" }, h("h2", {}, "Engine"), this.engineButton), this.lines, this.engineDetails),
+          h("section", { class: "engine", "aria-label": t("engine") }, h("div", { class: "section-head" }, h("h2", {}, t("Engine")), this.engineButton), this.lines, this.engineDetails),
           this.exact,
           this.reviewBox,
-          h("section", { class: "moves", "aria-label": "moves" }, h("h2", {}, "Moves"), this.moveTree, this.tools),
+          h("section", { class: "moves", "aria-label": t("moves") }, h("h2", {}, t("Moves")), this.moveTree, this.tools),
           this.continuePanel.box,
           h(
             "details",
             { class: "load" },
-            h("summary", {}, "Load a position or a record"),
+            h("summary", {}, t("Load a position or a record")),
             this.loadText,
-            h("button", { class: "button", type: "button", id: "load", onclick: () => this.load() }, "Load"),
+            h("button", { class: "button", type: "button", id: "load", onclick: () => this.load() }, t("Load")),
           ),
           h(
             "div",
             { class: "share" },
-            h("label", { for: "share-link" }, "Share"),
+            h("label", { for: "share-link" }, t("Share")),
             this.link,
-            h("button", { class: "button", type: "button", id: "copy-link", onclick: () => this.copyLink() }, "Copy link"),
+            h("button", { class: "button", type: "button", id: "copy-link", onclick: () => this.copyLink() }, t("Copy link")),
           ),
-          h("a", { class: "button subtle", href: `#/play?spec=${encodeURIComponent(this.spec)}` }, "Play this game"),
+          h("a", { class: "button subtle", href: `#/play?spec=${encodeURIComponent(this.spec)}` }, t("Play this game")),
           (this.editLink = h("a", { class: "button subtle", id: "edit-position", href: "#/editor" }, "Board editor")),
         ),
       ),
@@ -190,13 +193,13 @@ export class AnalysisPage {
       view = await this.viewOf(this.node);
     } catch (e) {
       // The address may hold a line that is no longer legal (edited by hand): drop it.
-      this.toast(`This line cannot be played: ${e.message}`, "error");
+      this.toast(t("This line cannot be played: {reason}", { reason: e.message }), "error");
       this.tree = new Tree();
       this.node = this.tree.root;
       try {
         view = await this.viewOf(this.node);
       } catch (again) {
-        this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, "This position cannot be analysed"), h("p", { class: "error", id: "error" }, again.message), h("a", { class: "button", href: "#/" }, "Choose a game")));
+        this.root.replaceChildren(h("section", { class: "page" }, h("h1", {}, t("This position cannot be analysed")), h("p", { class: "error", id: "error" }, again.message), h("a", { class: "button", href: "#/" }, t("Choose a game"))));
         return;
       }
     }
@@ -320,7 +323,7 @@ export class AnalysisPage {
 
   toggleEngine() {
     this.engineOn = !this.engineOn;
-    this.engineButton.textContent = this.engineOn ? "Engine on" : "Engine off";
+    this.engineButton.textContent = this.engineOn ? t("Engine on") : t("Engine off");
     this.engineButton.setAttribute("aria-pressed", String(this.engineOn));
     this.engine = null;
     this.render();
@@ -336,7 +339,7 @@ export class AnalysisPage {
       try {
         analysis = await api.analysis(this.game(this.node.path), this.analyst, seconds);
       } catch (e) {
-        if (token === this.engineToken) this.engineInfo.textContent = `The engine stopped: ${e.message}`;
+        if (token === this.engineToken) this.engineInfo.textContent = t("The engine stopped: {reason}", { reason: e.message });
         return;
       }
       if (token !== this.engineToken) return;
@@ -386,7 +389,7 @@ export class AnalysisPage {
       }
       this.review = { data: answer, moves };
     } catch (e) {
-      this.toast(e.status === 401 ? "Sign in on the online page to ask for the analysis" : `The review failed: ${e.message}`, "error");
+      this.toast(e.status === 401 ? t("Sign in on the online page to ask for the analysis") : t("The review failed: {reason}", { reason: e.message }), "error");
     } finally {
       this.reviewing = false;
       this.progress = null;
@@ -423,7 +426,7 @@ export class AnalysisPage {
     const better = this.better;
     drawMoveMarks(this.boardBox, better ? [{ move: better.best, kind: "best" }, { move: better.move, kind: "played", glyph: CLASS_MARKS[better.class] }] : []);
     const turn = this.side(view.turn);
-    this.status.textContent = view.status === "ongoing" ? `${turn} to move · move ${this.node.ply + 1}` : view.status === "draw" ? "Draw" : `${this.side(view.status[0])} wins`;
+    this.status.textContent = view.status === "ongoing" ? t("{side} to move · move {n}", { side: turn, n: this.node.ply + 1 }) : view.status === "draw" ? t("Draw") : t("{side} wins", { side: this.side(view.status[0]) });
     this.status.dataset.turn = view.status === "ongoing" ? view.turn : "";
     this.drawEngine();
     this.drawReview();
@@ -446,8 +449,9 @@ export class AnalysisPage {
     this.evalBox.classList.toggle("stones", stones(this.view.board));
     this.evalBox.title = `${this.side("x")}'s chance to the left, ${this.side("o")}'s to the right`;
     this.evalFill.style.width = over ? (this.view.status === "draw" ? "50%" : this.view.status[0] === "x" ? "100%" : "0%") : `${50 + 50 * (e ? e.bar : 0)}%`;
-    const judged = e ? `${verdict(e.value, this.view.turn, (m) => this.side(m))}${e.value.exact ? "" : ` · the strongest level (${e.level})`}` : "";
-    this.verdict.textContent = over ? "The game is over" : !this.engineOn ? "The engine is off" : e ? judged : "The engine is thinking…";
+    const said = e ? verdict(e.value, this.view.turn, (m) => this.side(m)) : "";
+    const judged = e && !e.value.exact ? t("{verdict} · {source}", { verdict: said, source: t("the strongest level ({level})", { level: e.level }) }) : said;
+    this.verdict.textContent = over ? t("The game is over") : !this.engineOn ? t("The engine is off") : e ? judged : t("The engine is thinking…");
     const solved = e && e.moves.every((m) => m.value.exact);
     // A proof-number or threat search proves a win without its shortest distance.
     const bounded = solved && e.moves.some((m) => m.value.bound);
@@ -459,7 +463,7 @@ export class AnalysisPage {
           { class: "engine-line" },
           h("span", { class: ["line-value", m.value.exact && `value-${m.value.kind}`, m.value.bound && "value-bound"], title: boundTitle(m.value) }, moveValue(m.value)),
           " ",
-          m.line.map((text, i) => h("button", { type: "button", class: "line-move", title: "play the line up to here", onclick: () => this.playLine(m.line.slice(0, i + 1)) }, text)),
+          m.line.map((text, i) => h("button", { type: "button", class: "line-move", title: t("play the line up to here"), onclick: () => this.playLine(m.line.slice(0, i + 1)) }, text)),
         ),
       ),
     );
@@ -472,7 +476,7 @@ export class AnalysisPage {
       const order = { win: 0, draw: 1, score: 2, unknown: 2, loss: 3 };
       const moves = [...e.moves].sort((a, b) => order[a.value.kind] - order[b.value.kind]);
       this.exact.replaceChildren(
-        h("h2", {}, bounded ? "Proven values" : "Exact values"),
+        h("h2", {}, bounded ? t("Proven values") : t("Exact values")),
         h(
           "ul",
           { class: "exact-moves" },
@@ -489,15 +493,15 @@ export class AnalysisPage {
     if (this.reviewing) {
       const { done = 0, total = this.tree.mainLine.length + 1 } = this.progress || {};
       box.replaceChildren(
-        h("h2", {}, "Review"),
+        h("h2", {}, t("Review")),
         h("p", { class: "muted", id: "review-status" }, this.progress ? `Computing: ${done} of ${total} positions done…` : `Reviewing ${total} positions…`),
-        h("progress", { id: "review-progress", max: total, value: done, "aria-label": "review progress" }),
+        h("progress", { id: "review-progress", max: total, value: done, "aria-label": t("review progress") }),
       );
       return;
     }
     if (!this.review) {
       const moves = this.tree.mainLine.length;
-      box.replaceChildren(h("h2", {}, "Review"), h("button", { class: "button", type: "button", id: "request-review", disabled: !moves, onclick: () => this.requestReview() }, !moves ? "Play some moves to review them" : this.online ? "Request the analysis" : "Review the main line"));
+      box.replaceChildren(h("h2", {}, t("Review")), h("button", { class: "button", type: "button", id: "request-review", disabled: !moves, onclick: () => this.requestReview() }, !moves ? t("Play some moves to review them") : this.online ? t("Request the analysis") : t("Review the main line")));
       return;
     }
     const data = this.review.data;
@@ -505,8 +509,12 @@ export class AnalysisPage {
       h(
         "div",
         { class: `review-side side-${side}` },
-        h("strong", {}, `${this.side(side)}: ${data.accuracy[side] === null ? "no moves" : `${Math.round(data.accuracy[side])}% accuracy`}`),
-        h("span", { class: "muted" }, ["inaccuracy", "mistake", "blunder"].map((c) => `${data.classes[side][c]} ${c === "inaccuracy" && data.classes[side][c] !== 1 ? "inaccuracies" : c + (data.classes[side][c] === 1 ? "" : "s")}`).join(", ")),
+        h("strong", {}, data.accuracy[side] === null ? t("{side}: no moves", { side: this.side(side) }) : t("{side}: {percent}% accuracy", { side: this.side(side), percent: Math.round(data.accuracy[side]) })),
+        h("span", { class: "muted" }, [
+          tn("{n} inaccuracy", "{n} inaccuracies", data.classes[side].inaccuracy),
+          tn("{n} mistake", "{n} mistakes", data.classes[side].mistake),
+          tn("{n} blunder", "{n} blunders", data.classes[side].blunder),
+        ].join(", ")),
       ),
     );
     const current = this.node.onMainLine && this.node.ply <= this.review.moves.length ? this.node.ply : null;
@@ -519,25 +527,26 @@ export class AnalysisPage {
       note = h(
         "div",
         { class: `review-note class-${move.class}`, id: "review-note" },
-        h("p", {}, h("strong", {}, `${mover} ${move.move}${CLASS_MARKS[move.class] || ""}: ${move.class}.`), ` ${move.value_before.text === move.value_after.text ? "" : `${moveValue(move.value_before)} → ${moveValue(move.value_after)}. `}Better: ${move.best}`),
+        h("p", {}, h("strong", {}, t("{side} {move}: {class}.", { side: mover, move: `${move.move}${CLASS_MARKS[move.class] || ""}`, class: CLASS_NAMES()[move.class] ?? move.class })), " ",
+          move.value_before.text === move.value_after.text ? "" : `${moveValue(move.value_before)} → ${moveValue(move.value_after)}. `, t("Better: {move}", { move: move.best })),
         h(
           "p",
           { class: "muted best-line" },
-          "Best line: ",
-          move.line.map((text, i) => h("button", { type: "button", class: "line-move", title: "play the line up to here, from the position before", onclick: () => this.playLineFrom(this.before(move), move.line.slice(0, i + 1)) }, text)),
+          t("Best line: "),
+          move.line.map((text, i) => h("button", { type: "button", class: "line-move", title: t("play the line up to here, from the position before"), onclick: () => this.playLineFrom(this.before(move), move.line.slice(0, i + 1)) }, text)),
         ),
         h(
           "div",
           { class: "review-actions" },
-          h("button", { class: "button", type: "button", id: "show-better", onclick: () => this.showBetter(move) }, "Show the better move"),
-          h("a", { class: "button", id: "retry", href: this.retryLink(move) }, "Retry from here"),
+          h("button", { class: "button", type: "button", id: "show-better", onclick: () => this.showBetter(move) }, t("Show the better move")),
+          h("a", { class: "button", id: "retry", href: this.retryLink(move) }, t("Retry from here")),
         ),
       );
     }
     const keyboard = document.activeElement?.classList.contains("graph-key");
-    const by = h("details", { class: "engine-details review-by" }, h("summary", {}, "Details"), h("p", { class: "muted" }, `Reviewed by ${data.reviewer}`));
+    const by = h("details", { class: "engine-details review-by" }, h("summary", {}, t("Details")), h("p", { class: "muted" }, t("Reviewed by {reviewer}", { reviewer: data.reviewer })));
     const learn = h("div", { class: "review-actions learn" }, this.lessonPanel.startButtons(data, this.own));
-    box.replaceChildren(...[h("h2", {}, "Review"), h("div", { class: "review-sides" }, sides), learn, graph, note, by].filter(Boolean));
+    box.replaceChildren(...[h("h2", {}, t("Review")), h("div", { class: "review-sides" }, sides), learn, graph, note, by].filter(Boolean));
     if (keyboard) box.querySelector(".graph-key.current")?.focus(); // keep the keyboard on the graph
   }
 
@@ -572,8 +581,8 @@ export class AnalysisPage {
     const side = node.parent && !node.onMainLine;
     this.tools.replaceChildren(
       ...[
-        side ? h("button", { class: "button", type: "button", id: "promote", onclick: () => (this.tree.promote(node), this.remember(), this.render()) }, "Make main line") : null,
-        node.parent ? h("button", { class: "button", type: "button", id: "delete", onclick: () => this.remove(node) }, "Delete from here") : null,
+        side ? h("button", { class: "button", type: "button", id: "promote", onclick: () => (this.tree.promote(node), this.remember(), this.render()) }, t("Make main line")) : null,
+        node.parent ? h("button", { class: "button", type: "button", id: "delete", onclick: () => this.remove(node) }, t("Delete from here")) : null,
       ].filter(Boolean),
     );
   }

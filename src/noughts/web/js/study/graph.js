@@ -3,6 +3,7 @@
 // mistake and blunder; click (or Enter on) a point to go to that ply.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 
 const W = 600;
 const H = 120;
@@ -18,7 +19,7 @@ export function evaluationGraph(review, current, onPick) {
   const area = (clamp) => `${path(points.map(clamp))}L${x(last)},${H / 2}L0,${H / 2}Z`;
   const svg = h(
     "svg",
-    { class: "eval-graph", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img", "aria-label": "evaluation graph: x's chance after every move" },
+    { class: "eval-graph", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img", "aria-label": t("evaluation graph: x's chance after every move") },
     h("rect", { class: "graph-o", x: 0, y: 0, width: W, height: H }),
     h("path", { class: "graph-area-x", d: area((c) => Math.max(c, 0.5)) }),
     h("path", { class: "graph-area-o", d: area((c) => Math.min(c, 0.5)) }),

@@ -13,6 +13,7 @@ import { boardFor } from "../boards/index.js";
 import { h } from "../dom.js";
 import { prefs } from "../prefs.js";
 import { puzzleTabs } from "./dashboard.js";
+import { t, tl, tn } from "../i18n.js";
 
 /** How long the defender "thinks" before its reply shows: the eye follows the move. */
 const REPLY_DELAY = 450;
@@ -24,10 +25,9 @@ const AUTO_NEXT_DELAY = 1200;
 export const DIFFICULTIES = ["easiest", "easier", "normal", "harder", "hardest"];
 /** The help a puzzle solved after all had, in words: a hint, wrong moves, or both. */
 export function solvedHow(help) {
-  const how = [];
-  if (help.hint) how.push("with a hint");
-  if (help.wrong) how.push(`after ${help.wrong} wrong ${help.wrong === 1 ? "move" : "moves"}`);
-  return how.join(" and ");
+  const wrong = help.wrong ? tn("after {n} wrong move", "after {n} wrong moves", help.wrong) : "";
+  if (help.hint && wrong) return t("with a hint and {wrong}", { wrong });
+  return help.hint ? t("with a hint") : wrong;
 }
 
 /** Puzzles a visitor saw lately, not offered again (their attempts are not stored). */
@@ -70,7 +70,7 @@ export class PuzzlePage {
   }
 
   get title() {
-    return this.mode === "daily" ? "Daily puzzle" : this.mode === "streak" ? "Puzzle streak" : "Puzzles";
+    return this.mode === "daily" ? t("Daily puzzle") : this.mode === "streak" ? t("Puzzle streak") : t("Puzzles");
   }
 
   destroy() {
@@ -88,10 +88,10 @@ export class PuzzlePage {
     this.status = h("p", { class: "status", id: "status", "aria-live": "polite" });
     this.boardBox = h("div", { class: "board-box" });
     this.feedback = h("div", { class: "puzzle-feedback", id: "feedback", "aria-live": "polite" });
-    this.info = h("section", { class: "puzzle-info", id: "puzzle-info", "aria-label": "this puzzle" });
+    this.info = h("section", { class: "puzzle-info", id: "puzzle-info", "aria-label": t("this puzzle") });
     this.actions = h("div", { class: "puzzle-actions" });
-    this.ratingBox = h("section", { class: "puzzle-rating", id: "puzzle-rating", "aria-label": "your puzzle rating" });
-    this.filterBox = h("section", { class: "puzzle-filters", "aria-label": "filters" });
+    this.ratingBox = h("section", { class: "puzzle-rating", id: "puzzle-rating", "aria-label": t("your puzzle rating") });
+    this.filterBox = h("section", { class: "puzzle-filters", "aria-label": t("filters") });
     this.root.replaceChildren(
       h(
         "section",
@@ -99,7 +99,7 @@ export class PuzzlePage {
         h("div", { class: "board-column" }, h("div", { class: "game-head" }, this.heading), this.status, h("div", { class: "board-wrap" }, this.boardBox)),
         h(
           "section",
-          { class: "panel", "aria-label": "the puzzle" },
+          { class: "panel", "aria-label": t("the puzzle") },
           puzzleTabs(this.mode, (mode) => this.link({ mode })),
           this.feedback,
           this.actions,
@@ -161,8 +161,8 @@ export class PuzzlePage {
 
   nothing(e) {
     this.status.textContent = "";
-    this.boardBox.replaceChildren(h("p", { class: "muted", id: "no-puzzle" }, e.status === 404 ? `${e.message}.` : `The puzzles cannot be loaded: ${e.message}`));
-    this.actions.replaceChildren(this.filters.spec || this.filters.theme ? h("a", { class: "button", href: this.link({ spec: "", theme: "" }) }, "Clear the filters") : "");
+    this.boardBox.replaceChildren(h("p", { class: "muted", id: "no-puzzle" }, e.status === 404 ? `${e.message}.` : t("The puzzles cannot be loaded: {reason}", { reason: e.message })));
+    this.actions.replaceChildren(this.filters.spec || this.filters.theme ? h("a", { class: "button", href: this.link({ spec: "", theme: "" }) }, t("Clear the filters")) : "");
   }
 
   async load(fetchPuzzle) {
@@ -198,8 +198,8 @@ export class PuzzlePage {
     this.board = new Board(this.boardBox, { onMove: (text) => this.move(text), onSelect: () => {} });
     const side = (mark) => sideName(view.board, mark);
     this.feedback.replaceChildren(
-      previous ? h("p", { class: "puzzle-context", id: "puzzle-last-move" }, `${side(previous.turn)} played ${puzzle.last_move}.`) : "",
-      h("p", { class: "puzzle-task" }, h("strong", {}, `Your turn: find the winning move for ${side(this.solver)}.`), ` It wins by force in ${Math.ceil(puzzle.plies / 2)} ${Math.ceil(puzzle.plies / 2) === 1 ? "move" : "moves"}.`),
+      previous ? h("p", { class: "puzzle-context", id: "puzzle-last-move" }, t("{side} played {move}.", { side: side(previous.turn), move: puzzle.last_move })) : "",
+      h("p", { class: "puzzle-task" }, h("strong", {}, t("Your turn: find the winning move for {side}.", { side: side(this.solver) })), " ", tn("It wins by force in {n} move.", "It wins by force in {n} moves.", Math.ceil(puzzle.plies / 2))),
     );
     if (previous && !reducedMotion()) {
       this.busy = true;
@@ -256,7 +256,7 @@ export class PuzzlePage {
     this.fail();
     this.refuted = this.played.length;
     this.feedback.replaceChildren(
-      h("p", { class: "puzzle-bad", id: "wrong-move" }, h("strong", {}, `✗ ${text} is not the move.`), judged.reply ? ` ${judged.reply} refutes it: ${judged.verdict}.` : ` ${judged.verdict}.`),
+      h("p", { class: "puzzle-bad", id: "wrong-move" }, h("strong", {}, t("✗ {move} is not the move.", { move: text })), " ", judged.reply ? t("{reply} refutes it: {verdict}.", { reply: judged.reply, verdict: judged.verdict }) : `${judged.verdict}.`),
     );
     if (judged.reply) {
       await new Promise((r) => setTimeout(r, REPLY_DELAY));
@@ -272,7 +272,7 @@ export class PuzzlePage {
     this.played = this.played.slice(0, this.refuted - 1);
     this.refuted = null;
     this.view = await this.viewAfter(this.played);
-    this.feedback.replaceChildren(h("p", {}, "Try again: find the winning move."));
+    this.feedback.replaceChildren(h("p", {}, t("Try again: find the winning move.")));
     this.draw();
   }
 
@@ -306,7 +306,7 @@ export class PuzzlePage {
         const change = counted.rating_after - counted.rating_before;
         this.profile.rating.rating = counted.rating_after;
         this.ratingChange = `${change >= 0 ? "+" : "−"}${Math.abs(change)}`;
-      } else this.ratingChange = "tried before: not rated again";
+      } else this.ratingChange = t("tried before: not rated again");
       this.profile = await api.puzzleProfile();
       this.drawRating();
     } catch (e) {
@@ -320,7 +320,7 @@ export class PuzzlePage {
     this.help.hint = true;
     this.fail();
     this.hint = next;
-    this.feedback.replaceChildren(h("p", { id: "hint-text" }, "The marked move is the one (a hint counts as a failed attempt)."));
+    this.feedback.replaceChildren(h("p", { id: "hint-text" }, t("The marked move is the one (a hint counts as a failed attempt).")));
     this.draw();
   }
 
@@ -331,7 +331,7 @@ export class PuzzlePage {
     const token = ++this.token;
     this.played = [];
     this.view = await this.viewAfter([]);
-    this.feedback.replaceChildren(h("p", { id: "solution-text" }, "The solution: ", h("code", {}, this.puzzle.solution.join(" "))));
+    this.feedback.replaceChildren(h("p", { id: "solution-text" }, t("The solution: "), h("code", {}, this.puzzle.solution.join(" "))));
     this.draw();
     for (const text of this.puzzle.solution) {
       await new Promise((r) => setTimeout(r, REPLY_DELAY * 1.5));
@@ -379,23 +379,23 @@ export class PuzzlePage {
     const side = (mark) => sideName(view.board, mark);
     this.status.dataset.turn = view.status === "ongoing" ? view.turn : "";
     this.status.textContent =
-      view.status !== "ongoing" ? (view.status === "draw" ? "Draw" : `${side(view.status[0])} wins`) : view.turn === this.solver ? `${side(view.turn)} to move: your turn` : `${side(view.turn)} to move`;
+      view.status !== "ongoing" ? (view.status === "draw" ? t("Draw") : t("{side} wins", { side: side(view.status[0]) })) : view.turn === this.solver ? t("{side} to move: your turn", { side: side(view.turn) }) : t("{side} to move", { side: side(view.turn) });
   }
 
   drawActions() {
     const button = (id, label, action, extra = {}) => h("button", { class: "button", type: "button", id, onclick: action, ...extra }, label);
     const items = [];
     const streakOver = this.mode === "streak" && this.streak.over;
-    if (this.refuted && !streakOver && !this.done) items.push(button("retry", "Retry", () => this.retry()));
-    if (!this.done && !this.refuted) items.push(button("hint", "Hint", () => this.showHint(), { title: "mark the move (the attempt then counts as failed)" }));
-    if (!this.done) items.push(button("solution", "View the solution", () => this.showSolution()));
-    if (streakOver) items.push(button("new-streak", "New streak", () => this.newStreak(), { class: "button primary" }));
-    else if (this.mode === "streak" && this.done) items.push(button("next", "Next puzzle", () => this.continueStreak(), { class: "button primary" }));
-    else if (this.mode !== "streak" && (this.done || this.failed)) items.push(button("next", this.mode === "daily" ? "More puzzles" : "Next puzzle", () => (this.mode === "daily" ? (location.hash = this.link({ mode: "rated" })) : this.next()), { class: "button primary" }));
+    if (this.refuted && !streakOver && !this.done) items.push(button("retry", t("Retry"), () => this.retry()));
+    if (!this.done && !this.refuted) items.push(button("hint", t("Hint"), () => this.showHint(), { title: t("mark the move (the attempt then counts as failed)") }));
+    if (!this.done) items.push(button("solution", t("View the solution"), () => this.showSolution()));
+    if (streakOver) items.push(button("new-streak", t("New streak"), () => this.newStreak(), { class: "button primary" }));
+    else if (this.mode === "streak" && this.done) items.push(button("next", t("Next puzzle"), () => this.continueStreak(), { class: "button primary" }));
+    else if (this.mode !== "streak" && (this.done || this.failed)) items.push(button("next", this.mode === "daily" ? t("More puzzles") : t("Next puzzle"), () => (this.mode === "daily" ? (location.hash = this.link({ mode: "rated" })) : this.next()), { class: "button primary" }));
     if (this.puzzle) {
       const params = new URLSearchParams({ spec: this.puzzle.spec, start: this.puzzle.position });
       if (this.played.length) params.set("tree", this.played.join(","));
-      items.push(h("a", { class: "button subtle", id: "analyse", href: `#/analysis?${params.toString()}` }, "Analyse"));
+      items.push(h("a", { class: "button subtle", id: "analyse", href: `#/analysis?${params.toString()}` }, t("Analyse")));
     }
     this.actions.replaceChildren(...items);
   }
@@ -404,21 +404,21 @@ export class PuzzlePage {
     const p = this.puzzle;
     if (!p) return;
     this.info.dataset.id = p.id;
-    const rate = p.attempts ? `${Math.round((100 * p.solved) / p.attempts)}% of ${p.attempts} solved it` : "nobody has tried it yet";
+    const rate = p.attempts ? tn("{percent}% of {n} solved it", "{percent}% of {n} solved it", p.attempts, { percent: Math.round((100 * p.solved) / p.attempts) }) : t("nobody has tried it yet");
     // As lichess: how hard the puzzle is (its rating, how many solved it) is a hint, so it
     // shows once the attempt is over, solved or lost.
     const finished = this.done || this.failed;
     // Players read the game, the rating and the themes; where the puzzle comes from and
     // its name in the database stay behind "Details".
     this.info.replaceChildren(
-      h("h2", {}, "This puzzle"),
-      h("p", {}, h("strong", {}, p.title), " · ", finished ? h("span", { id: "puzzle-difficulty" }, `rating ${p.rating} · ${rate}`) : h("span", { id: "puzzle-difficulty", class: "muted" }, "rating: hidden until you solve or fail it")),
+      h("h2", {}, t("This puzzle")),
+      h("p", {}, h("strong", {}, p.title), " · ", finished ? h("span", { id: "puzzle-difficulty" }, t("rating {rating} · {rate}", { rating: String(p.rating), rate })) : h("span", { id: "puzzle-difficulty", class: "muted" }, t("rating: hidden until you solve or fail it"))),
       h("p", { class: "themes" }, p.themes.map((t) => h("a", { class: "theme", href: this.link({ mode: this.mode === "daily" ? "rated" : this.mode, theme: t, id: "" }) }, t))),
-      p.origin_game ? h("p", { class: "muted" }, "From ", h("a", { href: `#/game/${encodeURIComponent(p.origin_game)}` }, "an online game"), ".") : h("p", { class: "muted" }, "From the computer's games against itself; the win is proven."),
+      p.origin_game ? h("p", { class: "muted" }, ...tl("From <a>an online game</a>.", [(words) => h("a", { href: `#/game/${encodeURIComponent(p.origin_game)}` }, words)])) : h("p", { class: "muted" }, t("From the computer's games against itself; the win is proven.")),
       h(
         "details",
         { class: "engine-details", id: "puzzle-details" },
-        h("summary", {}, "Details"),
+        h("summary", {}, t("Details")),
         h("p", { class: "muted" }, `Puzzle ${p.id}${p.origin_game ? "" : ` · found in ${p.source}`}`),
       ),
     );
@@ -433,7 +433,7 @@ export class PuzzlePage {
         h(
           "select",
           { id, onchange: (e) => change(e.target.value) },
-          h("option", { value: "" }, key === "spec" ? "every game" : "every theme"),
+          h("option", { value: "" }, key === "spec" ? t("every game") : t("every theme")),
           options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
         ),
       );
@@ -443,9 +443,9 @@ export class PuzzlePage {
     const themes = found.themes.map((t) => [t.theme, `${t.theme} (${t.count})`]);
     if (this.filters.theme && !found.themes.some((t) => t.theme === this.filters.theme)) themes.push([this.filters.theme, `${this.filters.theme} (0)`]);
     this.filterBox.replaceChildren(
-      h("h2", {}, "Filters"),
-      select("filter-game", "Game", this.filters.spec, found.games.map((g) => [g.spec, `${g.title} (${g.count})`]), "spec", (spec) => this.chooseGame(spec)),
-      select("filter-theme", "Theme", this.filters.theme, themes, "theme", (theme) => (location.hash = this.link({ theme }))),
+      h("h2", {}, t("Filters")),
+      select("filter-game", t("Game"), this.filters.spec, found.games.map((g) => [g.spec, `${g.title} (${g.count})`]), "spec", (spec) => this.chooseGame(spec)),
+      select("filter-theme", t("Theme"), this.filters.theme, themes, "theme", (theme) => (location.hash = this.link({ theme }))),
       ...(this.mode === "rated" ? this.choices() : []),
     );
   }
@@ -487,7 +487,7 @@ export class PuzzlePage {
     if (this.profile) {
       const r = this.profile.rating;
       items.push(
-        h("h2", {}, "Your puzzle rating"),
+        h("h2", {}, t("Your puzzle rating")),
         h("p", { class: "rating-line" }, h("strong", { id: "my-puzzle-rating" }, `${r.rating}${r.provisional ? "?" : ""}`), this.ratingChange ? h("span", { class: "rating-change", id: "rating-change" }, ` ${this.ratingChange}`) : "", h("span", { class: "muted" }, ` · ${r.solved} of ${r.attempts} solved`)),
       );
       const recent = this.profile.history.slice(0, 8);
@@ -495,22 +495,22 @@ export class PuzzlePage {
         items.push(
           h(
             "ol",
-            { class: "puzzle-history", "aria-label": "your recent puzzles" },
+            { class: "puzzle-history", "aria-label": t("your recent puzzles") },
             recent.map((entry) => h("li", {}, h("a", { href: this.link({ mode: "rated", id: entry.puzzle.id }), class: entry.attempt.solved ? "solved" : "failed" }, `${entry.attempt.solved ? "✓" : "✗"} ${entry.puzzle.title} · ${entry.puzzle.rating}`))),
           ),
         );
       const yours = (this.yours || []).filter((p) => p.id !== this.puzzle?.id);
       if (yours.length)
         items.push(
-          h("h2", {}, "From your games"),
+          h("h2", {}, t("From your games")),
           h(
             "ul",
-            { class: "puzzle-history", id: "your-puzzles", "aria-label": "puzzles from your online games" },
+            { class: "puzzle-history", id: "your-puzzles", "aria-label": t("puzzles from your online games") },
             yours.slice(0, 10).map((p) => h("li", {}, h("a", { href: this.link({ mode: "rated", id: p.id }) }, `${p.title} · rating ${p.rating}`))),
           ),
         );
     } else {
-      items.push(h("p", { class: "muted", id: "sign-in-note" }, h("a", { href: "#/login?next=/puzzles" }, "Sign in online"), " to get a puzzle rating and keep your history."));
+      items.push(h("p", { class: "muted", id: "sign-in-note" }, ...tl("<a>Sign in online</a> to get a puzzle rating and keep your history.", [(words) => h("a", { href: "#/login?next=/puzzles" }, words)])));
     }
     this.ratingBox.replaceChildren(...items);
   }
