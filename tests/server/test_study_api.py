@@ -219,7 +219,7 @@ def test_a_record_holding_half_a_pair_is_a_400_not_a_500(client: TestClient, fie
 def test_a_move_tried_in_place_of_a_blunder_is_judged_as_the_review_judges(client: TestClient) -> None:
     # The first test's game: x's 2 after 5 1 3 7 is a blunder (o wins on 1 4 7), 4 the draw.
     before = {"spec": "classic", "moves": ["5", "1", "3", "7"], "level": "max"}
-    better = client.post("/api/review/attempt", json={**before, "move": "4"})
+    better = client.post("/api/review-attempt", json={**before, "move": "4"})
     assert better.status_code == 200, better.text
     assert better.json() == {
         "move": "4",
@@ -229,7 +229,7 @@ def test_a_move_tried_in_place_of_a_blunder_is_judged_as_the_review_judges(clien
         "best": better.json()["best"],
         "best_value": {"kind": "draw", "text": "draw", "plies": None, "exact": True, "bound": False, "chance": 0.5},
     }
-    again = client.post("/api/review/attempt", json={**before, "move": "2"}).json()
+    again = client.post("/api/review-attempt", json={**before, "move": "2"}).json()
     assert (again["class"], again["accepted"], again["value"]["kind"]) == ("blunder", False, "loss")
 
 
@@ -245,6 +245,6 @@ def test_a_move_tried_in_place_of_a_blunder_is_judged_as_the_review_judges(clien
 def test_a_tried_move_that_cannot_be_played_is_refused_with_its_field(
     client: TestClient, body: dict[str, Any], field: str
 ) -> None:
-    answer = client.post("/api/review/attempt", json=body)
+    answer = client.post("/api/review-attempt", json=body)
     assert answer.status_code == 400, answer.text
     assert answer.json()["field"] == field

@@ -70,8 +70,11 @@ def _sent_by_the_page() -> set[str]:
     for path in (WEB / "online").glob("*.js"):
         source = path.read_text()
         sent.update(re.findall(r'send\(\{ type: "([a-z-]+)"', source))
-        sent.update(re.findall(r'(?:button|confirmed)\("[^"]*", "([a-z-]+)"', source))
+        # A label as written or as translated: `button("Abort", "abort")`, `button(t("Abort"), "abort")`.
+        sent.update(re.findall(r'(?:button|confirmed)\((?:t\()?"[^"]*"\)?, "([a-z-]+)"', source))
+        # The offers' kinds, listed in the loop or in the array it walks (`const offers = [...]`).
         loops = re.findall(r"for \(const \[kind, [^\]]*\] of \[(.*?)\]\) \{", source)
+        loops += re.findall(r"const offers = \[(.*?)\];\n", source)
         kinds = [kind for loop in loops for kind in re.findall(r'\["([a-z]+)", ', loop)]
         sent.update(f"{kind}-{suffix}" for kind in kinds for suffix in re.findall(r"`\$\{kind\}-([a-z]+)`", source))
     return sent

@@ -122,7 +122,7 @@ class AttemptView(_Model):
     best_value: ValueView = Field(description="the best move's value, the position's")
 
 
-@router.post("/review/attempt", response_model=AttemptView, responses=GUARDED)
+@router.post("/review-attempt", response_model=AttemptView, responses=GUARDED)
 async def attempt(request: Request, body: AttemptRequest) -> AttemptView:
     """Learn from your mistakes: the move `move` tried after `moves`, judged by
     `level` (`time` seconds) with the review's own rules (`noughts.study.judge_move`).

@@ -63,7 +63,7 @@ export const api = {
   // done, total}) to ask again for by its key.
   review: (g, level, time) => post("/api/review", { ...game(g), level, time }),
   reviewByKey: (key) => get(`/api/review/${id(key)}`),
-  attempt: (g, move, level, time) => post("/api/review/attempt", { ...game(g), move, level, time }),
+  attempt: (g, move, level, time) => post("/api/review-attempt", { ...game(g), move, level, time }),
   record: (text) => post("/api/record", { text }),
   // Puzzles: for everyone; the rating and history for players signed in online.
   // The games' counts, and the themes of `spec`'s puzzles (of every game's without it).

@@ -136,7 +136,10 @@ translateHeader();
 const accountShown = refreshAccount().catch(() => null);
 window.addEventListener("hashchange", route);
 route();
-// The app's shell kept for use offline (js/sw.js), once the page is up.
+// The app's shell kept for use offline (js/sw.js), once the page is up: the language's
+// catalogue, awaited above, may have taken longer than the page's own load.
 if ("serviceWorker" in navigator) {
-  window.addEventListener("load", () => navigator.serviceWorker.register("/sw.js").catch((e) => console.warn("no offline copy:", e)));
+  const keep = () => navigator.serviceWorker.register("/sw.js").catch((e) => console.warn("no offline copy:", e));
+  if (document.readyState === "complete") keep();
+  else window.addEventListener("load", keep);
 }

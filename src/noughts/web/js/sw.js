@@ -22,11 +22,13 @@ worker.addEventListener("activate", (/** @type {any} */ event) => {
 });
 
 // The network first, so that a page online is always the newest; the copy kept when
-// it cannot be reached.
+// it cannot be reached. The texts of a language the page asked for are kept as well,
+// so that it speaks that language offline too.
 worker.addEventListener("fetch", (/** @type {any} */ event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== location.origin || !KEPT.has(url.pathname)) return;
+  const kept = KEPT.has(url.pathname) || /^\/i18n\/[A-Za-z-]+\.json$/.test(url.pathname);
+  if (request.method !== "GET" || url.origin !== location.origin || !kept) return;
   event.respondWith(
     fetch(request)
       .then((response) => {

@@ -35,7 +35,7 @@ export class Lesson {
     return `Mistake ${Math.min(this.index + 1, this.moves.length)} of ${this.moves.length}`;
   }
 
-  /** A move tried at the current mistake, as `POST /api/review/attempt` judged it: an
+  /** A move tried at the current mistake, as `POST /api/review-attempt` judged it: an
    * accepted one ends the mistake as found (the caller moves on), another is kept. */
   attempt(judged) {
     if (this.done) throw new Error("the lesson is over");
