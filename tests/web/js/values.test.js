@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { boundTitle, moveValue, verdict } from "../../../src/noughts/web/js/values.js";
+import { boundTitle, fallText, moveValue, verdict } from "../../../src/noughts/web/js/values.js";
 
 const name = (mark) => mark.toUpperCase();
 
@@ -26,4 +26,12 @@ test("a position's verdict names the side that wins, whoever is to move", () => 
   assert.equal(verdict({ kind: "draw" }, "x", name), "A draw with best play");
   assert.equal(verdict({ kind: "estimate", chance: 0.25 }, "x", name), "X to move: 25% (an estimate)");
   assert.equal(verdict({ kind: "estimate" }, "x", name), "Not evaluated");
+});
+
+test("a move blamed for a proven fall says what fell, and when", () => {
+  const blamed = { value_before: { kind: "win", plies: 5 }, value_after: { kind: "estimate", chance: 0.5 }, fell_to: { kind: "loss", plies: 0 }, fell_at: 8 };
+  assert.equal(fallText(blamed), "Proven before this move: win in 3 moves; lost by ply 8.");
+  const drawn = { ...blamed, fell_to: { kind: "draw", exact: true, chance: 0.5, text: "draw" }, fell_at: 9 };
+  assert.equal(fallText(drawn), "Proven before this move: win in 3 moves; by ply 9: draw.");
+  assert.equal(fallText({ ...blamed, fell_to: null }), null);
 });

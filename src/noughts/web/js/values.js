@@ -39,3 +39,15 @@ export function verdict(value, turn, name) {
   if (value.chance === null || value.chance === undefined) return t("Not evaluated");
   return t("{side} to move: {percent}% (an estimate)", { side: name(turn), percent: Math.round(100 * value.chance) });
 }
+
+/**
+ * What a reviewed move gave away where the estimates around it could not tell (the
+ * review blames the mover's first move after a proof that later fell): null for any
+ * other move.
+ */
+export function fallText(move) {
+  if (!move.fell_to) return null;
+  const before = moveValue(move.value_before);
+  if (move.fell_to.kind === "loss" && !move.fell_to.plies) return t("Proven before this move: {before}; lost by ply {ply}.", { before, ply: move.fell_at });
+  return t("Proven before this move: {before}; by ply {ply}: {after}.", { before, after: moveValue(move.fell_to), ply: move.fell_at });
+}

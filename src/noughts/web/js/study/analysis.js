@@ -11,7 +11,7 @@ import { h, patchChildren } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { strongestLevel } from "../levels.js";
 import { describeSpec } from "../spec.js";
-import { boundTitle, moveValue, verdict } from "../values.js";
+import { boundTitle, moveValue, verdict, fallText } from "../values.js";
 import { evaluationGraph } from "./graph.js";
 import { ContinuePanel, LessonPanel } from "./learn.js";
 import { Tree } from "./tree.js";
@@ -529,6 +529,8 @@ export class AnalysisPage {
         { class: `review-note class-${move.class}`, id: "review-note" },
         h("p", {}, h("strong", {}, t("{side} {move}: {class}.", { side: mover, move: `${move.move}${CLASS_MARKS[move.class] || ""}`, class: CLASS_NAMES()[move.class] ?? move.class })), " ",
           move.value_before.text === move.value_after.text ? "" : `${moveValue(move.value_before)} → ${moveValue(move.value_after)}. `, t("Better: {move}", { move: move.best })),
+        // Where the estimates around it could not tell, the move blamed for a proven fall says so.
+        move.fell_to ? h("p", { class: "fell" }, fallText(move)) : null,
         h(
           "p",
           { class: "muted best-line" },
