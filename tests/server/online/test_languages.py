@@ -1,6 +1,7 @@
 """The players' languages on the server: the page in the language the browser asks for,
 its texts as JSON, the refusals' messages in the asker's language (their error word
-unchanged), and the language a player chose kept on their account."""
+unchanged), the language a player chose kept on their account, and a notification and a
+reason declined written in their reader's language."""
 
 from __future__ import annotations
 
@@ -56,3 +57,25 @@ def test_the_chosen_language_is_kept_on_the_account(people: Callable[[], Person]
     assert ann.http.get("/api/online/me").json()["user"]["language"] == "zh"
     visitor = people().http.put("/api/online/me/language", json={"language": "zh"})
     assert (visitor.status_code, visitor.json()["error"]) == (401, "not-logged-in")
+
+
+def test_a_challenge_is_worded_in_each_readers_language(people: Callable[[], Person]) -> None:
+    ann, bob = people().sign_up(), people().sign_up()
+    assert bob.http.put("/api/online/me/language", json={"language": "zh"}).status_code == 200
+    made = ann.http.post(
+        "/api/online/challenges", json={"to": bob.name, "spec": "classic", "minutes": 5, "increment": 3}
+    )
+    assert made.status_code == 201, made.text
+    # The notification is written in the language of its reader's account, whoever sent it.
+    note = bob.http.get("/api/online/me/notifications").json()["notifications"][0]
+    assert (note["kind"], note["text"]) == ("challenge", f"{ann.name} 向你发起挑战：Tic-tac-toe，5+3")
+    reasons = bob.http.get("/api/online/challenges", headers={"Accept-Language": "ru"}).json()["reasons"]
+    assert {"key": "later", "text": "Сейчас неподходящее время, предложи попозже."} in reasons
+    challenge_id = made.json()["challenge"]["id"]
+    declined = bob.http.post(
+        f"/api/online/challenges/{challenge_id}/decline", json={"reason": "later"}, headers={"Accept-Language": "de"}
+    ).json()["challenge"]
+    assert (declined["reason"], declined["reason_text"]) == (
+        "later",
+        "Gerade passt es mir nicht, frag bitte später noch einmal.",
+    )

@@ -9,6 +9,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Request, Response
 from pydantic import Field, model_validator
 
+from noughts import i18n
+from noughts.server.errors import language_of
 from noughts.server.models import GUARDED, WHOLE, RequestBody, Spec, error_answers
 from noughts.server.online.actions import GameRow
 from noughts.server.online.protocol import NAME_LENGTH, ROW_ID_MAX, ChallengeView, NotificationView
@@ -140,7 +142,8 @@ async def challenges(request: Request, user: LoggedIn) -> Challenges:
     """The challenges to you and from you that wait for an answer, and the reasons a
     challenge may be declined for."""
     incoming, outgoing = await online_of(request).social.pending(user)
-    reasons = [Reason(key=k, text=t) for k, t in DECLINE_REASONS.items()]
+    with i18n.speaking(language_of(request)):
+        reasons = [Reason(key=k, text=i18n.gettext(t)) for k, t in DECLINE_REASONS.items()]
     return Challenges(incoming=incoming, outgoing=outgoing, reasons=reasons)
 
 
@@ -154,8 +157,10 @@ async def accept(challenge_id: ChallengeId, request: Request, user: LoggedIn) ->
 
 @router.post("/challenges/{challenge_id}/decline", response_model=ChallengeOne, responses=GUARDED)
 async def decline(challenge_id: ChallengeId, body: DeclineRequest, request: Request, user: LoggedIn) -> ChallengeOne:
-    """Declines a challenge to you, with a reason its challenger reads."""
-    return ChallengeOne(challenge=await online_of(request).social.decline(user, challenge_id, body.reason))
+    """Declines a challenge to you, with a reason its challenger reads (`reason_text`: in
+    the asker's language here, in each player's own on their socket)."""
+    with i18n.speaking(language_of(request)):
+        return ChallengeOne(challenge=await online_of(request).social.decline(user, challenge_id, body.reason))
 
 
 @router.post("/challenges/{challenge_id}/cancel", response_model=ChallengeOne, responses=GUARDED)

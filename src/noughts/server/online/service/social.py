@@ -20,6 +20,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from noughts import i18n
 from noughts.competition.clock import now_ms
 from noughts.registry import title
 from noughts.server.online import actions
@@ -53,16 +54,17 @@ __all__ = ["DECLINE_REASONS", "Social"]
 
 log = logging.getLogger(__name__)
 
-#: Why a challenge is declined, and what its challenger reads (lichess's reasons).
+#: Why a challenge is declined, and what its challenger reads (lichess's reasons), in
+#: English: `reason_text` is it in the reader's language.
 DECLINE_REASONS: dict[str, str] = {
-    "generic": "I'm not accepting challenges at the moment.",
-    "later": "This is not the right time for me, please ask again later.",
-    "too-fast": "This time control is too fast for me, please challenge again with a slower game.",
-    "too-slow": "This time control is too slow for me, please challenge again with a faster game.",
-    "time-control": "I'm not accepting challenges with this time control.",
-    "rated": "Please send me a rated challenge instead.",
-    "casual": "Please send me a casual challenge instead.",
-    "game": "I'm not willing to play this game right now.",
+    "generic": i18n.N_("I'm not accepting challenges at the moment."),
+    "later": i18n.N_("This is not the right time for me, please ask again later."),
+    "too-fast": i18n.N_("This time control is too fast for me, please challenge again with a slower game."),
+    "too-slow": i18n.N_("This time control is too slow for me, please challenge again with a faster game."),
+    "time-control": i18n.N_("I'm not accepting challenges with this time control."),
+    "rated": i18n.N_("Please send me a rated challenge instead."),
+    "casual": i18n.N_("Please send me a casual challenge instead."),
+    "game": i18n.N_("I'm not willing to play this game right now."),
 }
 #: Notifications sent in a list at most.
 NOTIFICATIONS_SHOWN = 50
@@ -70,11 +72,16 @@ NOTIFICATIONS_SHOWN = 50
 ONLINE_SHOWN = 100
 
 
+def reason_text(reason: str | None) -> str | None:
+    """The words of a reason declined, in the language of the moment."""
+    return i18n.gettext(DECLINE_REASONS[reason]) if reason in DECLINE_REASONS else None
+
+
 def _clock_words(minutes: float | None, increment: float | None, days: int | None) -> str:
     if days is not None:
-        return f"{days} {'day' if days == 1 else 'days'} a move"
+        return i18n.ngettext("{n} day a move", "{n} days a move", days)
     if minutes is None:
-        return "no clock"
+        return i18n.gettext("no clock")
     return f"{minutes:g}+{increment or 0:g}"
 
 
@@ -129,7 +136,7 @@ class Social:
             days=row.days_per_move,
             state=row.state_at(self.clock()),  # type: ignore[arg-type]
             reason=row.reason,
-            reason_text=DECLINE_REASONS.get(row.reason) if row.reason else None,
+            reason_text=reason_text(row.reason),
             game=row.game_id,
             expires_at=row.expires_at,
         )
@@ -184,14 +191,25 @@ class Social:
         await self.store.call(self.book.add_challenge, row, self.config.challenges_per_player)
         shown = self.view(row, {user.id: user, target.id: target})
         await self._tell_both(row, shown)
-        text = f"{user.name} challenges you: {shown.title}, {_clock_words(shown.minutes, shown.increment, days)}"
+
+        def text() -> str:
+            clock = _clock_words(shown.minutes, shown.increment, days)
+            return i18n.gettext("{name} challenges you: {game}, {clock}", name=user.name, game=shown.title, clock=clock)
+
         await self.notify(target.id, "challenge", text, actor=user.name, challenge_id=row.id)
         return shown
 
     async def _tell_both(self, row: ChallengeRow, shown: ChallengeView) -> None:
-        text = encode(ChallengeNews(challenge=shown))
+        """Each player's pages hear of it, the reason declined in the player's language."""
         for uid in (row.challenger_id, row.challenged_id):
-            await self.fanout.publish(user_channel(uid), text)
+            with i18n.speaking(await self._language(uid)):
+                said = shown.model_copy(update={"reason_text": reason_text(row.reason)})
+            await self.fanout.publish(user_channel(uid), encode(ChallengeNews(challenge=said)))
+
+    async def _language(self, user_id: int) -> str:
+        """The language the player chose in the page's menu, English if none."""
+        chosen = await self.store.call(self.store.language, user_id)
+        return chosen if chosen is not None and chosen in i18n.LANGUAGES else i18n.DEFAULT
 
     async def accept(self, user: UserRow, challenge_id: str) -> ChallengeView:
         """The challenged player accepts: the game starts, and both are told its id."""
@@ -308,17 +326,20 @@ class Social:
         self,
         user_id: int,
         kind: str,
-        text: str,
+        text: Callable[[], str],
         actor: str | None = None,
         game_id: str | None = None,
         challenge_id: str | None = None,
         tournament_id: str | None = None,
         replaces: bool = False,
     ) -> None:
-        """Stores a notification for `user_id`, then tells their pages."""
+        """Stores a notification for `user_id`, then tells their pages. `text()` writes it
+        in the language of the reader's account, once: the stored words stay in it."""
+        with i18n.speaking(await self._language(user_id)):
+            words = text()
         row = NotificationRow(
             id=0, user_id=user_id, kind=kind, actor=actor, game_id=game_id, challenge_id=challenge_id,
-            tournament_id=tournament_id, text=text[:200], read=False, created_at=self.clock(),
+            tournament_id=tournament_id, text=words[:200], read=False, created_at=self.clock(),
         )  # fmt: skip
         stored = await self.store.call(self.book.notify, row, replaces)
         _, unread = await self.store.call(self.book.notifications, user_id, 0)
@@ -371,19 +392,29 @@ class Social:
         by = (await self._names(by_id))[by_id]
         if by.bot is not None:
             return
-        text = f"{by.name} offers a rematch: {title(row.spec)}"
+
+        def text() -> str:
+            return i18n.gettext("{name} offers a rematch: {game}", name=by.name, game=title(row.spec))
+
         await self.notify(to_id, "rematch", text, actor=by.name, game_id=row.id)
 
     async def _your_move(self, row: GameRow, by_id: int, to_id: int) -> None:
         users = await self._names(by_id, to_id)
         if users[to_id].bot is not None:
             return
-        text = f"Your move against {users[by_id].name}: {title(row.spec)}"
+
+        def text() -> str:
+            return i18n.gettext("Your move against {name}: {game}", name=users[by_id].name, game=title(row.spec))
+
         await self.notify(to_id, "your-move", text, actor=users[by_id].name, game_id=row.id, replaces=True)
 
     async def tournament_started(self, event: TournamentStarted) -> None:
         """Each player entered in the tournament is told it has started."""
         tournament_id = event.tournament_id
         name, players = await self.store.call(self.book.tournament_players, tournament_id)
+
+        def started() -> str:
+            return i18n.gettext("{tournament} has started", tournament=name)
+
         for uid in players:
-            await self.notify(uid, "tournament-start", f"{name} has started", tournament_id=tournament_id)
+            await self.notify(uid, "tournament-start", started, tournament_id=tournament_id)

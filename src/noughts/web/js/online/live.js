@@ -249,7 +249,7 @@ export class LivePage {
     document.title = yours ? t("● Your move · {game} · Online · Noughts", { game: game.title }) : t("{game} · Online · Noughts", { game: game.title });
     this.render();
     if (send) this.send({ type: "move", move: send, ply: game.ply, ...this.timer.timing() });
-    else if (dropped) this.context.toast(`Premove ${dropped} cancelled: no longer legal`);
+    else if (dropped) this.context.toast(t("Premove {move} cancelled: no longer legal", { move: dropped }));
   }
 
   /** A cell clicked: played on one's turn (or placed, to confirm, in correspondence),
@@ -472,7 +472,7 @@ export class LivePage {
     if (game.state === "playing") {
       const mover = game[game.view.turn]?.name;
       status.textContent = interactive ? t("Your move") : side ? t("{player} to move", { player: mover }) : t("{player} to move · you are watching", { player: mover });
-      if (this.premove.move) status.textContent += ` · premove ${this.premove.move} (Esc cancels)`;
+      if (this.premove.move) status.textContent += ` · ${t("premove {move} (Esc cancels)", { move: this.premove.move })}`;
     } else {
       status.textContent = "";
     }
@@ -491,9 +491,9 @@ export class LivePage {
       }
       if (this.pending) {
         out.push(h("div", { class: "confirm move-confirm", role: "group", "aria-labelledby": "move-question", id: "move-confirm" },
-          h("span", { id: "move-question" }, `Play ${this.pending}?`),
-          h("button", { class: "button primary", type: "button", "data-action": "move-confirm", onclick: () => { const move = this.pending; this.pending = null; this.send({ type: "move", move, ply: game.ply }); } }, "Confirm move"),
-          h("button", { class: "button", type: "button", "data-action": "move-cancel", onclick: () => this.cancelQueued() }, "Cancel")));
+          h("span", { id: "move-question" }, t("Play {move}?", { move: this.pending })),
+          h("button", { class: "button primary", type: "button", "data-action": "move-confirm", onclick: () => { const move = this.pending; this.pending = null; this.send({ type: "move", move, ply: game.ply }); } }, t("Confirm move")),
+          h("button", { class: "button", type: "button", "data-action": "move-cancel", onclick: () => this.cancelQueued() }, t("Cancel"))));
       }
       const actions = [this.confirmed(t("Resign"), "resign"), this.confirmed(t("Offer draw"), "draw-offer"), button(t("Take back"), "takeback-request")];
       if (game.ply < 2) actions.push(button(t("Abort"), "abort"));
@@ -528,8 +528,8 @@ export class LivePage {
         h("span", { class: "num" }, `${i + 1}. `), m))));
     if (!this.browsing) return list;
     return h("div", { class: "browsing-moves" }, list,
-      h("p", { class: "browsing-note", id: "browsing" }, shown ? `Move ${shown} of ${game.moves.length}` : "The start",
-        h("button", { class: "button primary", type: "button", "data-action": "live", onclick: () => this.showPly(game.moves.length) }, "Back to the game")));
+      h("p", { class: "browsing-note", id: "browsing" }, shown ? t("Move {n} of {total}", { n: shown, total: game.moves.length }) : t("The start"),
+        h("button", { class: "button primary", type: "button", "data-action": "live", onclick: () => this.showPly(game.moves.length) }, t("Back to the game"))));
   }
 
   /** The way back to the game's tournament (none for a game of its own). */

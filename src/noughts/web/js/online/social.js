@@ -2,11 +2,11 @@
 // socket (/api/online/me/ws), the bell in the header with its notifications, the card of
 // a challenge coming in (accept, or decline with a reason) and of one waiting for an
 // answer; the challenge dialog; the profile's Follow, Challenge and Block buttons; the
-// lobby's players online and those you follow. The texts are plain English, written
-// where they are drawn.
+// lobby's players online and those you follow.
 
 import { listen, online } from "../api.js";
 import { h } from "../dom.js";
+import { currentLanguage, t, tl, tn } from "../i18n.js";
 import { specWith } from "../spec.js";
 
 /** The page's own socket and what it knows: the challenges waiting, the unread count. */
@@ -40,7 +40,7 @@ export function startSocial(user, context) {
   document.getElementById("challenge-cards")?.remove();
   if (!user) return;
   document.getElementById("account").before(bellBox());
-  document.body.append(h("section", { id: "challenge-cards", class: "challenge-cards", "aria-label": "Challenges", "aria-live": "polite" }));
+  document.body.append(h("section", { id: "challenge-cards", class: "challenge-cards", "aria-label": t("Challenges"), "aria-live": "polite" }));
   state.socket = listen("/api/online/me/ws", onFrame, () => state.user === user);
 }
 
@@ -67,8 +67,8 @@ function challengeNews(challenge) {
   if (challenge.state === "pending") list.set(challenge.id, challenge);
   else list.delete(challenge.id);
   if (challenge.state === "accepted" && challenge.game) state.context.navigate(`#/game/${challenge.game}`);
-  else if (challenge.state === "declined" && mine) state.context.toast(`${challenge.to} declined: ${challenge.reason_text}`, "error");
-  else if (challenge.state === "cancelled" && !mine) state.context.toast(`${challenge.by} took the challenge back`);
+  else if (challenge.state === "declined" && mine) state.context.toast(t("{player} declined: {reason}", { player: challenge.to, reason: challenge.reason_text }), "error");
+  else if (challenge.state === "cancelled" && !mine) state.context.toast(t("{player} took the challenge back", { player: challenge.by }));
   drawCards();
 }
 
@@ -76,11 +76,11 @@ function challengeNews(challenge) {
 
 function bellBox() {
   const count = h("span", { class: "bell-count", id: "bell-count", hidden: true });
-  const button = h("button", { class: "tool icon-tool bell", id: "bell", type: "button", "aria-expanded": "false", "aria-controls": "bell-panel", "aria-label": "Notifications", title: "Notifications", onclick: () => toggleBell() },
+  const button = h("button", { class: "tool icon-tool bell", id: "bell", type: "button", "aria-expanded": "false", "aria-controls": "bell-panel", "aria-label": t("Notifications"), title: t("Notifications"), onclick: () => toggleBell() },
     h("svg", { class: "tool-icon", viewBox: "0 0 24 24", "aria-hidden": "true" }, h("path", { d: "M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0" })),
     count);
   const panel = h("div", { class: "bell-panel", id: "bell-panel", hidden: true },
-    h("div", { class: "bell-head" }, h("h2", {}, "Notifications"), h("button", { class: "button", type: "button", id: "bell-read-all", onclick: () => markRead(null) }, "Mark all read")),
+    h("div", { class: "bell-head" }, h("h2", {}, t("Notifications")), h("button", { class: "button", type: "button", id: "bell-read-all", onclick: () => markRead(null) }, t("Mark all read"))),
     h("ul", { class: "bell-list", id: "bell-list" }));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && bellOpen()) {
@@ -112,15 +112,15 @@ function showUnread(unread) {
   if (!count || !button) return;
   count.textContent = unread > 99 ? "99+" : String(unread);
   count.hidden = unread === 0;
-  button.setAttribute("aria-label", unread ? `Notifications: ${unread} unread` : "Notifications");
+  button.setAttribute("aria-label", unread ? tn("Notifications: {n} unread", "Notifications: {n} unread", unread) : t("Notifications"));
 }
 
 const since = (at) => {
   const minutes = Math.round((Date.now() - at) / 60_000);
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 1) return t("just now");
+  if (minutes < 60) return tn("{n} min ago", "{n} min ago", minutes);
   const hours = Math.round(minutes / 60);
-  return hours < 24 ? `${hours} h ago` : new Date(at).toLocaleDateString();
+  return hours < 24 ? tn("{n} h ago", "{n} h ago", hours) : new Date(at).toLocaleDateString(currentLanguage());
 };
 
 function target(n) {
@@ -138,9 +138,9 @@ async function loadBell() {
     list.replaceChildren(...(notifications.length
       ? notifications.map((n) => h("li", { class: ["bell-item", !n.read && "unread"], "data-notification": n.id },
           h("a", { href: target(n) || "#/lobby", onclick: () => !n.read && markRead([n.id]) },
-            n.read ? null : h("span", { class: "sr-only" }, "Unread: "), n.text),
+            n.read ? null : h("span", { class: "sr-only" }, t("Unread:")), " ", n.text),
           h("small", {}, since(n.at))))
-      : [h("li", { class: "muted bell-empty" }, "Nothing yet: challenges, your moves and tournaments show here.")]));
+      : [h("li", { class: "muted bell-empty" }, t("Nothing yet: challenges, your moves and tournaments show here."))]));
   } catch (e) {
     list.replaceChildren(h("li", { class: "error" }, e.message));
   }
@@ -166,20 +166,20 @@ async function markRead(ids) {
 // -- challenges coming in and going out ---------------------------------------------
 
 function clockWords(c) {
-  if (c.days) return `${c.days} ${c.days === 1 ? "day" : "days"} a move`;
-  if (c.minutes === null) return "no clock";
+  if (c.days) return tn("{n} day a move", "{n} days a move", c.days);
+  if (c.minutes === null) return t("no clock");
   return `${c.minutes}+${c.increment ?? 0}`;
 }
 
 function challengeLine(c) {
-  return `${c.title} · ${clockWords(c)} · ${c.rated ? "rated" : "casual"}`;
+  return `${c.title} · ${clockWords(c)} · ${c.rated ? t("rated") : t("casual")}`;
 }
 
 /** Your side in a challenge (the challenger's is written down). */
 function sideOf(c, mine) {
-  if (c.side === "random") return "random sides";
+  if (c.side === "random") return t("random sides");
   const theirs = c.side === "x" ? "O" : "X";
-  return mine ? `you play ${c.side.toUpperCase()}` : `you play ${theirs}`;
+  return t("you play {side}", { side: mine ? c.side.toUpperCase() : theirs });
 }
 
 async function reasons() {
@@ -198,7 +198,7 @@ function drawCards() {
   const shown = (c, card) => {
     const folded = state.folded.has(c.id) || (onGamePage() && !state.opened.has(c.id));
     if (!folded) return card(c);
-    const label = c.by === state.user.name ? `Waiting for ${c.to}` : `${c.by} challenges you`;
+    const label = c.by === state.user.name ? t("Waiting for {player}", { player: c.to }) : t("{player} challenges you", { player: c.by });
     return h("button", { class: "button challenge-pill", type: "button", "data-challenge": c.id, onclick: () => {
       state.folded.delete(c.id);
       state.opened.add(c.id);
@@ -227,7 +227,7 @@ function expireAt(c) {
 }
 
 function incomingCard(c) {
-  const reason = h("select", { id: `decline-reason-${c.id}`, class: "decline-reason", "aria-label": "Reason to decline" });
+  const reason = h("select", { id: `decline-reason-${c.id}`, class: "decline-reason", "aria-label": t("Reason to decline") });
   reasons().then((list) => reason.replaceChildren(...list.map((r) => h("option", { value: r.key }, r.text)))).catch(() => {});
   const answer = async (verb) => {
     try {
@@ -239,14 +239,14 @@ function incomingCard(c) {
       drawCards();
     }
   };
-  return h("article", { class: "challenge-card", "data-challenge": c.id, "aria-label": `Challenge from ${c.by}` },
-    h("p", {}, h("strong", {}, h("a", { href: `#/u/${encodeURIComponent(c.by)}` }, c.by)), " challenges you"),
+  return h("article", { class: "challenge-card", "data-challenge": c.id, "aria-label": t("Challenge from {player}", { player: c.by }) },
+    h("p", {}, ...tl("<a>{player}</a> challenges you", [(name) => h("strong", {}, h("a", { href: `#/u/${encodeURIComponent(c.by)}` }, name))], { player: c.by })),
     h("p", { class: "muted" }, `${challengeLine(c)} · ${sideOf(c, false)}`),
     h("div", { class: "challenge-actions" },
-      h("button", { class: "button primary", type: "button", id: `accept-${c.id}`, onclick: () => answer("accept") }, "Accept"),
-      h("button", { class: "button", type: "button", id: `decline-${c.id}`, onclick: () => answer("decline") }, "Decline"),
-      h("button", { class: "button", type: "button", onclick: () => fold(c) }, "Later")),
-    h("label", { class: "decline-label" }, "Reason to decline", reason));
+      h("button", { class: "button primary", type: "button", id: `accept-${c.id}`, onclick: () => answer("accept") }, t("Accept")),
+      h("button", { class: "button", type: "button", id: `decline-${c.id}`, onclick: () => answer("decline") }, t("Decline")),
+      h("button", { class: "button", type: "button", onclick: () => fold(c) }, t("Later"))),
+    h("label", { class: "decline-label" }, t("Reason to decline"), reason));
 }
 
 function outgoingCard(c) {
@@ -257,26 +257,27 @@ function outgoingCard(c) {
       state.context.toast(e.message, "error");
     }
   };
-  return h("article", { class: "challenge-card outgoing", "data-challenge": c.id, "aria-label": `Your challenge to ${c.to}` },
-    h("p", {}, h("span", { class: "spinner", "aria-hidden": "true" }), "Waiting for ", h("strong", {}, c.to), " to answer"),
+  return h("article", { class: "challenge-card outgoing", "data-challenge": c.id, "aria-label": t("Your challenge to {player}", { player: c.to }) },
+    h("p", {}, h("span", { class: "spinner", "aria-hidden": "true" }), ...tl("Waiting for <a>{player}</a> to answer", [(name) => h("strong", {}, name)], { player: c.to })),
     h("p", { class: "muted" }, `${challengeLine(c)} · ${sideOf(c, true)}`),
     h("div", { class: "challenge-actions" },
-      h("button", { class: "button", type: "button", id: `cancel-${c.id}`, onclick: cancel }, "Cancel"),
-      h("button", { class: "button", type: "button", onclick: () => fold(c) }, "Later")));
+      h("button", { class: "button", type: "button", id: `cancel-${c.id}`, onclick: cancel }, t("Cancel")),
+      h("button", { class: "button", type: "button", onclick: () => fold(c) }, t("Later"))));
 }
 
 // -- the challenge dialog -------------------------------------------------------------
 
-const CLOCKS = [
-  { value: "1+0", label: "1+0 bullet" },
-  { value: "3+2", label: "3+2 blitz" },
-  { value: "5+3", label: "5+3 blitz" },
-  { value: "10+5", label: "10+5 rapid" },
-  { value: "30+20", label: "30+20 classical" },
-  { value: "d1", label: "1 day a move" },
-  { value: "d3", label: "3 days a move" },
-  { value: "d7", label: "7 days a move" },
-  { value: "", label: "No clock" },
+/** The clocks offered, each named in the page's language when the dialog is drawn. */
+const CLOCKS = () => [
+  { value: "1+0", label: t("{clock} bullet", { clock: "1+0" }) },
+  { value: "3+2", label: t("{clock} blitz", { clock: "3+2" }) },
+  { value: "5+3", label: t("{clock} blitz", { clock: "5+3" }) },
+  { value: "10+5", label: t("{clock} rapid", { clock: "10+5" }) },
+  { value: "30+20", label: t("{clock} classical", { clock: "30+20" }) },
+  { value: "d1", label: tn("{n} day a move", "{n} days a move", 1) },
+  { value: "d3", label: tn("{n} day a move", "{n} days a move", 3) },
+  { value: "d7", label: tn("{n} day a move", "{n} days a move", 7) },
+  { value: "", label: t("No clock") },
 ];
 
 /** The game's options as inputs: numbers, choices and switches; "keep" only with Forget mode. */
@@ -322,8 +323,8 @@ export function openChallenge(name, context) {
   };
   game.addEventListener("change", showOptions);
   showOptions();
-  const clock = h("select", { id: "challenge-clock" }, ...CLOCKS.map((c) => h("option", { value: c.value, selected: c.value === "5+3" || null }, c.label)));
-  const side = h("select", { id: "challenge-side" }, h("option", { value: "random" }, "random"), h("option", { value: "x" }, "X (moves first)"), h("option", { value: "o" }, "O"));
+  const clock = h("select", { id: "challenge-clock" }, ...CLOCKS().map((c) => h("option", { value: c.value, selected: c.value === "5+3" || null }, c.label)));
+  const side = h("select", { id: "challenge-side" }, h("option", { value: "random" }, t("random")), h("option", { value: "x" }, t("X (moves first)")), h("option", { value: "o" }, "O"));
   const rated = h("input", { type: "checkbox", id: "challenge-rated", disabled: user.guest || null });
   const error = h("p", { class: "field-error", role: "alert", id: "challenge-error" });
   const dialog = h("dialog", { id: "challenge-dialog", class: "challenge-dialog", "aria-labelledby": "challenge-title" });
@@ -347,16 +348,16 @@ export function openChallenge(name, context) {
     }
   };
   dialog.append(h("form", { class: "form", method: "dialog", onsubmit: send },
-    h("h2", { id: "challenge-title" }, `Challenge ${name}`),
-    h("label", {}, "Game", game),
+    h("h2", { id: "challenge-title" }, t("Challenge {player}", { player: name })),
+    h("label", {}, t("Game"), game),
     options,
-    h("label", {}, "Clock", clock),
-    h("label", {}, "Your side", side),
-    h("label", { class: "check" }, rated, user.guest ? "Rated (sign up to play rated games)" : "Rated"),
+    h("label", {}, t("Clock"), clock),
+    h("label", {}, t("Your side"), side),
+    h("label", { class: "check" }, rated, user.guest ? t("Rated (sign up to play rated games)") : t("Rated")),
     error,
     h("div", { class: "challenge-actions" },
-      h("button", { class: "button primary", type: "submit", id: "challenge-send" }, "Send the challenge"),
-      h("button", { class: "button", type: "button", id: "challenge-close", onclick: () => dialog.close() }, "Cancel"))));
+      h("button", { class: "button primary", type: "submit", id: "challenge-send" }, t("Send the challenge")),
+      h("button", { class: "button", type: "button", id: "challenge-close", onclick: () => dialog.close() }, t("Cancel")))));
   document.body.append(dialog);
   dialog.addEventListener("close", () => dialog.remove());
   dialog.showModal();
@@ -378,9 +379,9 @@ export function profileButtons(name, context) {
       }
     };
     bar.replaceChildren(
-      blocking ? null : h("button", { class: "button primary", type: "button", id: "challenge-button", onclick: () => openChallenge(name, context) }, "Challenge"),
-      blocking ? null : h("button", { class: "button", type: "button", id: "follow-button", "aria-pressed": String(following), onclick: act(() => (following ? online.unfollow(name) : online.follow(name)), { following: !following, blocking }) }, following ? "Following" : "Follow"),
-      h("button", { class: "button", type: "button", id: "block-button", "aria-pressed": String(blocking), onclick: act(() => (blocking ? online.unblock(name) : online.block(name)), { following: false, blocking: !blocking }) }, blocking ? "Unblock" : "Block"),
+      blocking ? null : h("button", { class: "button primary", type: "button", id: "challenge-button", onclick: () => openChallenge(name, context) }, t("Challenge")),
+      blocking ? null : h("button", { class: "button", type: "button", id: "follow-button", "aria-pressed": String(following), onclick: act(() => (following ? online.unfollow(name) : online.follow(name)), { following: !following, blocking }) }, following ? t("Following") : t("Follow")),
+      h("button", { class: "button", type: "button", id: "block-button", "aria-pressed": String(blocking), onclick: act(() => (blocking ? online.unblock(name) : online.block(name)), { following: false, blocking: !blocking }) }, blocking ? t("Unblock") : t("Block")),
     );
   };
   online.relation(name).then(draw).catch((e) => context.toast(e.message, "error"));
@@ -397,18 +398,18 @@ export function peoplePanel(context) {
   const me = context.session.user;
   const person = (p, extra) => h("li", { class: "room", "data-player": p.name },
     h("span", { class: "what" }, h("a", { href: `#/u/${encodeURIComponent(p.name)}` }, p.name), h("small", {}, extra)),
-    p.playing ? h("a", { class: "button", href: `#/game/${p.playing}` }, "Watch") : null,
-    me && p.name !== me.name ? h("button", { class: "button", type: "button", "data-challenge-player": p.name, onclick: () => openChallenge(p.name, context) }, "Challenge") : null);
+    p.playing ? h("a", { class: "button", href: `#/game/${p.playing}` }, t("Watch")) : null,
+    me && p.name !== me.name ? h("button", { class: "button", type: "button", "data-challenge-player": p.name, onclick: () => openChallenge(p.name, context) }, t("Challenge")) : null);
   const refresh = async () => {
     const [{ players }, followed] = await Promise.all([online.playersOnline(), me ? online.following() : Promise.resolve({ players: [] })]);
-    onlineList.replaceChildren(...(players.length ? players.map((p) => person(p, p.playing ? "playing" : p.guest ? "guest" : "online")) : [h("li", { class: "muted" }, "Nobody else is online.")]));
+    onlineList.replaceChildren(...(players.length ? players.map((p) => person(p, p.playing ? t("playing") : p.guest ? t("guest") : t("online"))) : [h("li", { class: "muted" }, t("Nobody else is online."))]));
     followList.replaceChildren(...(followed.players.length
-      ? followed.players.map((p) => person(p, p.playing ? "playing now" : p.online ? "online" : "offline"))
-      : [h("li", { class: "muted" }, "You follow nobody yet: follow players from their profile.")]));
+      ? followed.players.map((p) => person(p, p.playing ? t("playing now") : p.online ? t("online") : t("offline")))
+      : [h("li", { class: "muted" }, t("You follow nobody yet: follow players from their profile."))]));
   };
   refresh().catch(() => {});
   const element = h("div", { class: "people-panel" },
-    h("h2", {}, "Players online"), onlineList,
-    me ? h("h2", {}, "Following") : null, me ? followList : null);
+    h("h2", {}, t("Players online")), onlineList,
+    me ? h("h2", {}, t("Following")) : null, me ? followList : null);
   return { element, refresh };
 }

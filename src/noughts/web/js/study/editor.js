@@ -7,10 +7,12 @@
 
 import { api } from "../api.js";
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { computerLink } from "./lesson.js";
 import { cellName, cleared, palette, put, readPosition, topOf, writePosition } from "./editor-model.js";
 
-const PIECE_NAMES = { x: "X", o: "O", erase: "Erase", S: "X small", M: "X medium", L: "X large", s: "O small", m: "O medium", l: "O large" };
+/** The pieces' names, in the page's language when drawn. */
+const PIECE_NAMES = () => ({ x: "X", o: "O", erase: t("Erase"), S: t("X small"), M: t("X medium"), L: t("X large"), s: t("O small"), m: t("O medium"), l: t("O large") });
 
 export class EditorPage {
   constructor(root, catalogue, params, { toast }) {
@@ -19,7 +21,7 @@ export class EditorPage {
     this.catalogue = catalogue;
     this.spec = params.get("spec") || "classic";
     this.given = params.get("position");
-    this.title = "Board editor";
+    this.title = t("Board editor");
     this.piece = "x";
     this.checked = null; // {text, error} of the last check
     this.token = 0;
@@ -48,7 +50,7 @@ export class EditorPage {
     try {
       this.model = this.given ? readPosition(this.given) : this.initial;
     } catch (e) {
-      this.toast(`The position in the address cannot be read: ${e.message}`, "error");
+      this.toast(t("The position in the address cannot be read: {error}", { error: e.message }), "error");
       this.model = this.initial;
     }
     this.layout();
@@ -63,19 +65,19 @@ export class EditorPage {
     );
     const large = this.model.dims.rows * this.model.dims.cols > 16;
     this.boardBox = h("div", { class: ["editor-board", `editor-shape-${this.model.shape}`, large && "editor-grid-large"], id: "editor-board" });
-    this.pieces = h("div", { class: "editor-palette", role: "group", "aria-label": "the piece to put down" });
+    this.pieces = h("div", { class: "editor-palette", role: "group", "aria-label": t("the piece to put down") });
     this.turn = h("select", { id: "editor-turn", onchange: (e) => this.change({ ...this.model, turn: e.target.value }) }, ["x", "o"].map((s) => h("option", { value: s }, s.toUpperCase())));
     this.forced = h(
       "select",
       { id: "editor-forced", onchange: (e) => this.change({ ...this.model, forced: e.target.value }) },
-      h("option", { value: "-" }, "any"),
-      Array.from({ length: 9 }, (_, i) => h("option", { value: String(i + 1) }, `board ${i + 1}`)),
+      h("option", { value: "-" }, t("any")),
+      Array.from({ length: 9 }, (_, i) => h("option", { value: String(i + 1) }, t("board {n}", { n: i + 1 }))),
     );
-    this.text = h("input", { id: "editor-text", type: "text", spellcheck: "false", "aria-label": "the position as text", onchange: (e) => this.typed(e.target.value) });
+    this.text = h("input", { id: "editor-text", type: "text", spellcheck: "false", "aria-label": t("the position as text"), onchange: (e) => this.typed(e.target.value) });
     this.verdict = h("p", { class: "editor-verdict", id: "editor-verdict", role: "status" });
     this.level = h("select", { id: "editor-level", onchange: () => this.drawLinks() }, this.catalogue.levels.map((l) => h("option", { value: l.name, title: l.description, selected: l.name === this.catalogue.default_level }, l.name)));
-    this.analyse = h("a", { class: "button", id: "editor-analyse", href: "#/analysis" }, "Analyse");
-    this.play = h("a", { class: "button", id: "editor-play", href: "#/play" }, "Play against the computer");
+    this.analyse = h("a", { class: "button", id: "editor-analyse", href: "#/analysis" }, t("Analyse"));
+    this.play = h("a", { class: "button", id: "editor-play", href: "#/play" }, t("Play against the computer"));
     const button = (id, label, action) => h("button", { class: "button", type: "button", id, onclick: action }, label);
     this.root.replaceChildren(
       h(
@@ -84,26 +86,26 @@ export class EditorPage {
         h(
           "div",
           { class: "board-column" },
-          h("div", { class: "game-head" }, h("h1", {}, `${this.title} · ${this.gameTitle}`), h("label", { class: "game-picker", for: "editor-game" }, "Game", this.picker)),
+          h("div", { class: "game-head" }, h("h1", {}, `${this.title} · ${this.gameTitle}`), h("label", { class: "game-picker", for: "editor-game" }, t("Game"), this.picker)),
           this.boardBox,
         ),
         h(
           "section",
-          { class: "panel", "aria-label": "the position" },
-          h("h2", {}, "Put down"),
+          { class: "panel", "aria-label": t("the position") },
+          h("h2", {}, t("Put down")),
           this.pieces,
           h(
             "div",
             { class: "editor-choices" },
-            h("label", { for: "editor-turn" }, "To move", this.turn),
-            this.model.shape === "nine" ? h("label", { for: "editor-forced" }, "Board to play in", this.forced) : null,
+            h("label", { for: "editor-turn" }, t("To move"), this.turn),
+            this.model.shape === "nine" ? h("label", { for: "editor-forced" }, t("Board to play in"), this.forced) : null,
           ),
-          this.model.ages ? h("p", { class: "muted" }, "Forget mode: each mark's number is its age, 1 the oldest (the first to vanish); marks are as old as the order you put them down in.") : null,
-          h("div", { class: "review-actions" }, button("editor-clear", "Clear the board", () => this.change(cleared(this.model))), button("editor-initial", "Starting position", () => this.change(this.initial))),
-          h("label", { class: "editor-text", for: "editor-text" }, "Position", this.text),
+          this.model.ages ? h("p", { class: "muted" }, t("Forget mode: each mark's number is its age, 1 the oldest (the first to vanish); marks are as old as the order you put them down in.")) : null,
+          h("div", { class: "review-actions" }, button("editor-clear", t("Clear the board"), () => this.change(cleared(this.model))), button("editor-initial", t("Starting position"), () => this.change(this.initial))),
+          h("label", { class: "editor-text", for: "editor-text" }, t("Position"), this.text),
           this.verdict,
-          h("h2", {}, "Then"),
-          h("div", { class: "editor-choices" }, h("label", { for: "editor-level" }, "Level", this.level)),
+          h("h2", {}, t("Then")),
+          h("div", { class: "editor-choices" }, h("label", { for: "editor-level" }, t("Level"), this.level)),
           h("div", { class: "review-actions" }, this.analyse, this.play),
         ),
       ),
@@ -140,7 +142,7 @@ export class EditorPage {
     history.replaceState(null, "", `#/editor?${new URLSearchParams({ spec: this.spec, position: text }).toString()}`);
     this.pieces.replaceChildren(
       ...palette(this.model).map(({ piece, side }) =>
-        h("button", { type: "button", class: ["button", "editor-piece", side && `piece-${side}`], id: `piece-${piece}`, "aria-pressed": String(piece === this.piece), onclick: () => ((this.piece = piece), this.draw()) }, PIECE_NAMES[piece]),
+        h("button", { type: "button", class: ["button", "editor-piece", side && `piece-${side}`], id: `piece-${piece}`, "aria-pressed": String(piece === this.piece), onclick: () => ((this.piece = piece), this.draw()) }, PIECE_NAMES()[piece]),
       ),
     );
     this.drawBoard();
@@ -160,11 +162,11 @@ export class EditorPage {
       const top = shape === "stacks" ? topOf(value) : value === "." ? "" : value;
       const side = top ? (shape === "stacks" ? (top === top.toUpperCase() ? "x" : "o") : top) : null;
       const shown = side ? side.toUpperCase() : "";
-      const said = shape === "stacks" ? (value === "." ? "empty" : [...value].map((f) => PIECE_NAMES[f]).join(" under ")) : side ? side.toUpperCase() : "empty";
+      const said = shape === "stacks" ? (value === "." ? t("empty") : t("{pieces} (bottom to top)", { pieces: [...value].map((f) => PIECE_NAMES()[f]).join(", ") })) : side ? side.toUpperCase() : t("empty");
       const old = age(i);
       return h(
         "button",
-        { type: "button", class: ["editor-cell", side && `has-${side}`, shape === "stacks" && top && `size-${top.toUpperCase()}`], "data-cell": i, "aria-label": `${cellName(this.model, i)}: ${said}${old ? `, age ${old}` : ""}`, onclick: () => this.click(i) },
+        { type: "button", class: ["editor-cell", side && `has-${side}`, shape === "stacks" && top && `size-${top.toUpperCase()}`], "data-cell": i, "aria-label": old ? t("{cell}: {piece}, age {age}", { cell: cellName(this.model, i), piece: said, age: old }) : t("{cell}: {piece}", { cell: cellName(this.model, i), piece: said }), onclick: () => this.click(i) },
         shown,
         shape === "stacks" && value.length > 1 ? h("small", {}, value.slice(0, -1).toUpperCase()) : null,
         old ? h("small", { class: "editor-age" }, String(old)) : null,
@@ -173,10 +175,10 @@ export class EditorPage {
     const grid = (start, rows, cols, label) => h("div", { class: "editor-grid", style: { gridTemplateColumns: `repeat(${cols}, 1fr)` }, role: "group", "aria-label": label }, Array.from({ length: rows * cols }, (_, k) => cell(start + k)));
     if (shape === "layers") {
       const size = dims.rows * dims.cols;
-      this.boardBox.replaceChildren(...Array.from({ length: dims.layers }, (_, l) => h("div", { class: "editor-layer" }, h("p", { class: "muted" }, `Layer ${l + 1}`), grid(l * size, dims.rows, dims.cols, `layer ${l + 1}`))));
+      this.boardBox.replaceChildren(...Array.from({ length: dims.layers }, (_, l) => h("div", { class: "editor-layer" }, h("p", { class: "muted" }, t("Layer {n}", { n: l + 1 })), grid(l * size, dims.rows, dims.cols, t("Layer {n}", { n: l + 1 })))));
     } else if (shape === "nine") {
-      this.boardBox.replaceChildren(h("div", { class: "editor-nine" }, Array.from({ length: 9 }, (_, b) => grid(b * 9, 3, 3, `board ${b + 1}`))));
-    } else this.boardBox.replaceChildren(grid(0, dims.rows, dims.cols, "the board"));
+      this.boardBox.replaceChildren(h("div", { class: "editor-nine" }, Array.from({ length: 9 }, (_, b) => grid(b * 9, 3, 3, t("board {n}", { n: b + 1 })))));
+    } else this.boardBox.replaceChildren(grid(0, dims.rows, dims.cols, t("the board")));
   }
 
   /** The game's own parser says whether the position is one: its message, or the links. */
@@ -194,7 +196,7 @@ export class EditorPage {
     this.checked = { text, error, view };
     const over = view && view.status !== "ongoing";
     this.verdict.className = ["editor-verdict", error && "error"].filter(Boolean).join(" ");
-    this.verdict.textContent = error ? `Not a position: ${error}` : over ? "A finished game: the game is over in this position." : `A legal position, ${this.model.turn.toUpperCase()} to move.`;
+    this.verdict.textContent = error ? t("Not a position: {error}", { error }) : over ? t("A finished game: the game is over in this position.") : t("A legal position, {side} to move.", { side: this.model.turn.toUpperCase() });
     this.drawLinks();
   }
 

@@ -2,6 +2,8 @@
 // side, one at a time; for each the player finds a better move, asks to be shown it, or
 // skips it, and a summary closes the lesson. No DOM here: the analysis board draws it.
 
+import { t, tn } from "../i18n.js";
+
 /** The classes a lesson goes through: the review's mistakes and blunders. */
 export const LESSON_CLASSES = ["mistake", "blunder"];
 
@@ -32,7 +34,7 @@ export class Lesson {
 
   /** "Mistake 2 of 3". */
   get counter() {
-    return `Mistake ${Math.min(this.index + 1, this.moves.length)} of ${this.moves.length}`;
+    return t("Mistake {n} of {total}", { n: Math.min(this.index + 1, this.moves.length), total: this.moves.length });
   }
 
   /** A move tried at the current mistake, as `POST /api/review-attempt` judged it: an
@@ -71,7 +73,7 @@ export class Lesson {
   /** The summary in words: "You found 2 of 3 better moves (1 shown, 0 skipped)." */
   get summaryText() {
     const { found, shown, skipped, total } = this.summary;
-    return `You found ${found} of ${total} better move${total === 1 ? "" : "s"} (${shown} shown, ${skipped} skipped).`;
+    return tn("You found {found} of {n} better move ({shown} shown, {skipped} skipped).", "You found {found} of {n} better moves ({shown} shown, {skipped} skipped).", total, { found, shown, skipped });
   }
 }
 
