@@ -50,5 +50,7 @@ def test_max_think_bounds_every_request(server_url: str) -> None:
     answer = httpx2.post(f"{server_url}/api/analysis", json={**THINK, "time": 5}, timeout=60)
     assert answer.status_code == 200, answer.text
     # Capped near 0.3 s, not the 5 s asked (0.72 s seen in a loaded test run: the
-    # server's first analysis there loads the player's kernels within its time).
-    assert 0.2 <= answer.json()["time"] <= 1.5
+    # server's first analysis there loads the player's kernels within its time). It may
+    # stop sooner: iterative deepening does not begin a depth it expects to overrun
+    # (0.16 s seen on an idle machine).
+    assert 0 < answer.json()["time"] <= 1.5
