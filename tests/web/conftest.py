@@ -4,6 +4,7 @@ install it (`make test` installs it on a fresh Debian machine)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -47,11 +48,22 @@ def server_url() -> Iterator[str]:
     yield from serve()
 
 
-def _tab(browser: Any, base: str, viewport: dict[str, int], theme: str = "light") -> Iterator[Tab]:
+def _tab(
+    browser: Any,
+    base: str,
+    viewport: dict[str, int],
+    theme: str = "light",
+    locale: str | None = None,
+    prefs: dict[str, Any] | None = None,
+) -> Iterator[Tab]:
+    """A page in a fresh context, seeing `base`, its console errors and page errors kept;
+    a browser speaking `locale`, with the site's preferences `prefs` already chosen."""
     # No service worker: each context would fetch the app's shell again to keep it
     # (test_offline.py lets it, to play offline).
-    context = browser.new_context(viewport=viewport, color_scheme=theme, service_workers="block")
+    context = browser.new_context(viewport=viewport, color_scheme=theme, locale=locale, service_workers="block")
     context.set_default_timeout(20_000)
+    if prefs:
+        context.add_init_script(f"localStorage.setItem('noughts.prefs', {json.dumps(json.dumps(prefs))})")
     page = context.new_page()
     tab = Tab(page, base)
     page.on("console", lambda message: message.type == "error" and tab.errors.append(message.text))

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from web.browsing import DESKTOP, PHONE, Tab, axe_violations
+from web.conftest import _tab
 
 pytestmark = pytest.mark.integration
 
@@ -21,17 +22,7 @@ def opened(
     browser: Any, base: str, locale: str | None = None, chosen: str | None = None, viewport: Any = PHONE
 ) -> Iterator[Tab]:
     """A fresh tab whose browser speaks `locale`, with `chosen` already picked in the menu."""
-    context = browser.new_context(viewport=viewport, locale=locale)
-    if chosen:
-        context.add_init_script(f"localStorage.setItem('noughts.prefs', JSON.stringify({{lang: {chosen!r}}}))")
-    page = context.new_page()
-    tab = Tab(page, base)
-    page.on("console", lambda message: message.type == "error" and tab.errors.append(message.text))
-    page.on("pageerror", lambda error: tab.errors.append(str(error)))
-    try:
-        yield tab
-    finally:
-        context.close()
+    yield from _tab(browser, base, viewport, locale=locale, prefs={"lang": chosen} if chosen else None)
 
 
 def test_a_browser_asking_for_chinese_gets_the_site_in_chinese(browser: Any, server_url: str) -> None:
