@@ -74,9 +74,10 @@ def test_the_wheel_holds_the_web_app_the_weights_and_the_command(dist: Path) -> 
     tools = {p.name for p in (ROOT / "tools").rglob("*.py")}
     assert {"qubic_build.py", "qubic_frontier.py"} <= tools
     assert [name for name in names if name.startswith("tools/") or Path(name).name in tools] == []
-    # The core's requirements: nothing compiled; the rest only with an extra.
+    # The core's requirements, the terminal's two, pure Python: rich draws, Babel speaks the
+    # player's language; the rest only with an extra.
     requires = [Requirement(r) for r in metadata.get_all("Requires-Dist") or []]
-    assert [r.name for r in requires if r.marker is None] == ["rich"]
+    assert sorted(r.name for r in requires if r.marker is None) == ["babel", "rich"]
     # Ranges, not pins: noughts installs beside other versions of what it needs.
     assert [str(r) for r in requires if any(s.operator == "==" for s in r.specifier)] == []
     # The users' extras only: what developing Noughts takes is pyproject's dependency groups.

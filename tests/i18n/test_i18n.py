@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from noughts import i18n
-from noughts.i18n.catalogues import pseudo
+from noughts.i18n.loading import pseudo
 
 
 def test_a_text_follows_the_language_of_its_context_and_falls_back_to_english() -> None:

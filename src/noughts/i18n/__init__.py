@@ -19,8 +19,8 @@ below the adapters imports this package (pyproject.toml's import contracts).
 
 from __future__ import annotations
 
-from noughts.i18n.catalogues import browser_catalogue, translations
 from noughts.i18n.languages import DEFAULT, LANGUAGES, PSEUDO, language_of_environment, negotiate
+from noughts.i18n.loading import browser_catalogue, translations
 from noughts.i18n.speaking import N_, current, gettext, ngettext, number, speaking, use
 
 __all__ = [

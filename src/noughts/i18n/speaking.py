@@ -8,8 +8,8 @@ from contextvars import ContextVar
 
 from babel.numbers import format_decimal
 
-from noughts.i18n.catalogues import translations
 from noughts.i18n.languages import DEFAULT, PSEUDO
+from noughts.i18n.loading import translations
 
 _language: ContextVar[str] = ContextVar("noughts_language", default=DEFAULT)
 

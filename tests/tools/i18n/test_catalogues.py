@@ -14,7 +14,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from noughts import i18n
-from noughts.i18n.catalogues import PO_DIR
+from noughts.i18n.loading import PO_DIR
 
 from support import load_file
 
