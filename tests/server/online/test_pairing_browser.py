@@ -118,6 +118,8 @@ def test_a_correspondence_game_is_listed_on_the_home_page_of_the_player_to_move(
     bob.page.goto(invite)
     bob.page.click("#join")
     ann.play("5")
+    # A correspondence move is placed, then confirmed (the players' setting, on by default).
+    ann.page.click("[data-action='move-confirm']")
     bob.page.wait_for_selector("#status:has-text('Your move')")
     assert bob.page.inner_text("[data-clock='o']") in ("3d 0h", "2d 23h")
     bob.page.goto(f"{server}/#/")
