@@ -178,6 +178,10 @@ def test_a_bot_turn_nobody_took_is_taken_by_a_server(sqlite_url: str) -> None:
             ann.close()
 
 
+#: Seconds a bot's move may take in these tests before it counts as hung.
+BOT_MOVE_WAIT = 90.0
+
+
 def test_a_bot_answers_takebacks_and_draw_offers(people: Callable[[], Person]) -> None:
     """A takeback is granted in a casual game and declined in a rated one; a draw is
     accepted where the bot is not ahead (classic's start, a draw) and declined where it
@@ -197,7 +201,9 @@ def test_a_bot_answers_takebacks_and_draw_offers(people: Callable[[], Person]) -
     # table's); after one, and x's answer, the bot is winning and the game goes on.
     sock = ann.socket(_challenge(ann, HOUSE["max"], side="o", rated=True))
     if sock.state["ply"] == 0:
-        sock.event("move")
+        # Only a hang's limit: beside test-slow's busy processes the bot's first move
+        # took over 30 s once (its worker may be reviewing the game before meanwhile).
+        sock.event("move", timeout=BOT_MOVE_WAIT)
     game = parse_spec("classic")
     position = game.initial().play_text(sock.state["moves"][0])
     moves = level_player(game, "max", mistakes=False).analyze(position, Limits(time=1)).moves
