@@ -103,6 +103,22 @@ def parse_int(text: str, what: str = "a number") -> int:
     return int(stripped)
 
 
+def check_whole_numbers(options: object, *names: str) -> None:
+    """InvalidOptionError unless each option `names` of `options` (a game, say) is a
+    whole number: a bool or a float given from Python code is refused by name.
+
+    >>> from types import SimpleNamespace
+    >>> check_whole_numbers(SimpleNamespace(m=3, n=True), "m", "n")
+    Traceback (most recent call last):
+    ...
+    noughts.core.InvalidOptionError: option n takes a whole number, not True
+    """
+    for name in names:
+        value = getattr(options, name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidOptionError(f"option {name} takes a whole number, not {shown(value)}")
+
+
 def shown(text: object, most: int = 40) -> str:
     """`text` quoted for a message, cut after `most` characters: a message repeats what
     it refuses, not all of a megabyte. Any other value is shown as its repr, cut the

@@ -31,7 +31,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import ClassVar
 
-from noughts.core import InvalidMoveError, InvalidOptionError, InvalidPositionError, Outcome, Player, Reason, shown
+from noughts.core import (
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+    Outcome,
+    Player,
+    Reason,
+    check_whole_numbers,
+    shown,
+)
 from noughts.games.geometry import CubeSymmetries, has_line, line_masks, mapped_mask, masks_through
 from noughts.games.geometry import lines as cell_lines
 from noughts.games.marks import MarksGame, MarksState, parse_marks, parse_turn
@@ -66,10 +75,7 @@ class Qubic(MarksGame["QubicState"]):
     variants: ClassVar[tuple[Variant, ...]] = ()  # below the class: they name its rules
 
     def __post_init__(self) -> None:
-        for name in ("n", "d"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidOptionError(f"option {name} takes a whole number, not {shown(value)}")
+        check_whole_numbers(self, "n", "d")
         if not 2 <= self.d <= MAX_DIMENSION:
             raise InvalidOptionError(
                 f"d must be between 2 and {MAX_DIMENSION}: below 2 there are no diagonals, "

@@ -34,6 +34,7 @@ from noughts.core import (
     Outcome,
     Player,
     Reason,
+    check_whole_numbers,
     shown,
 )
 from noughts.games.geometry import board_symmetries, full_line, has_line, line_masks, mapped_mask, masks_through
@@ -62,10 +63,7 @@ class ConnectFour(MarksGame["ConnectFourState"]):
     variants: ClassVar[tuple[Variant, ...]] = ()  # below the class: they name its rules
 
     def __post_init__(self) -> None:
-        for name in ("m", "n", "k"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidOptionError(f"option {name} takes a whole number, not {shown(value)}")
+        check_whole_numbers(self, "m", "n", "k")
         if not (1 <= self.m <= MAX_COLUMNS and 1 <= self.n <= MAX_ROWS):
             raise InvalidOptionError(f"m (columns) and n (rows) must be between 1 and {MAX_COLUMNS}")
         if not 2 <= self.k <= max(self.m, self.n):

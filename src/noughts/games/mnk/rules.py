@@ -27,6 +27,7 @@ from noughts.core import (
     Outcome,
     Player,
     Reason,
+    check_whole_numbers,
     repetition_outcome,
     shown,
     times_before,
@@ -69,10 +70,7 @@ class Mnk(MarksGame["MnkState"]):
     variants: ClassVar[tuple[Variant, ...]] = ()  # below the class: they name its rules
 
     def __post_init__(self) -> None:
-        for name in ("m", "n", "k"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidOptionError(f"option {name} takes a whole number, not {shown(value)}")
+        check_whole_numbers(self, "m", "n", "k")
         if not (1 <= self.m <= MAX_SIDE and 1 <= self.n <= MAX_SIDE):
             raise InvalidOptionError(f"m and n must be between 1 and {MAX_SIDE}")
         if not 1 <= self.k <= max(self.m, self.n):
