@@ -248,8 +248,14 @@ export class LivePage {
     this.timer.seen(yours, game.ply);
     document.title = yours ? t("● Your move · {game} · Online · Noughts", { game: game.title }) : t("{game} · Online · Noughts", { game: game.title });
     this.render();
-    if (send) this.send({ type: "move", move: send, ply: game.ply, ...this.timer.timing() });
+    if (send) this.sendMove(send);
     else if (dropped) this.context.toast(t("Premove {move} cancelled: no longer legal", { move: dropped }));
+  }
+
+  /** Sends `move` for the position shown, with the player's own timing of it (the
+   * server's lag compensation: docs/online.md). */
+  sendMove(move) {
+    this.send({ type: "move", move, ply: this.game.ply, ...this.timer.timing() });
   }
 
   /** A cell clicked: played on one's turn (or placed, to confirm, in correspondence),
@@ -265,7 +271,7 @@ export class LivePage {
       this.render();
       if (this.pending) this.sidePanel.querySelector("[data-action='move-confirm']")?.focus();
     } else {
-      this.send({ type: "move", move: text, ply: game.ply, ...this.timer.timing() });
+      this.sendMove(text);
     }
   }
 
@@ -492,7 +498,7 @@ export class LivePage {
       if (this.pending) {
         out.push(h("div", { class: "confirm move-confirm", role: "group", "aria-labelledby": "move-question", id: "move-confirm" },
           h("span", { id: "move-question" }, t("Play {move}?", { move: this.pending })),
-          h("button", { class: "button primary", type: "button", "data-action": "move-confirm", onclick: () => { const move = this.pending; this.pending = null; this.send({ type: "move", move, ply: game.ply }); } }, t("Confirm move")),
+          h("button", { class: "button primary", type: "button", "data-action": "move-confirm", onclick: () => { const move = this.pending; this.pending = null; this.sendMove(move); } }, t("Confirm move")),
           h("button", { class: "button", type: "button", "data-action": "move-cancel", onclick: () => this.cancelQueued() }, t("Cancel"))));
       }
       const actions = [this.confirmed(t("Resign"), "resign"), this.confirmed(t("Offer draw"), "draw-offer"), button(t("Take back"), "takeback-request")];
